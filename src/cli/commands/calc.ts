@@ -1,0 +1,61 @@
+import { DpeSimError } from '../../contract/errors.js';
+import type { EditableChange } from '../../contract/schemas.js';
+import type { Context } from '../context.js';
+import { checkIdentity, coefOption } from '../options.js';
+import { renderCalc } from '../render/simulation.js';
+import { parseWorkFlag, readWorksFile } from '../works-input.js';
+
+export interface CalcFlags {
+  coef?: string;
+  forceNormalization?: boolean;
+  work?: string[];
+  works?: string;
+  interactive?: boolean;
+  scenario?: string;
+  includeDpe?: boolean;
+  includeUser?: boolean;
+}
+
+export async function calcCommand(
+  ctx: Context,
+  dpeArg: string,
+  flags: CalcFlags,
+): Promise<number | void> {
+  const coef = coefOption(flags.coef);
+  const identity = checkIdentity(ctx.identity);
+  const scenario = flags.scenario ?? 'default';
+  if (scenario.trim() === '' || scenario.length > 100) {
+    throw new DpeSimError('invalid-input', '--scenario must be 1 to 100 characters');
+  }
+  let changes: EditableChange[] = (flags.work ?? []).map(parseWorkFlag);
+  if (flags.works) changes = [...(await readWorksFile(flags.works)), ...changes];
+  if (flags.interactive) {
+    if (!ctx.canPrompt) {
+      throw new DpeSimError(
+        'invalid-input',
+        '-i/--interactive needs a terminal (stdin and stdout a TTY) and is off with --no-input or CI=true; give works with --work or --works instead',
+      );
+    }
+    const { interactiveCalc } = await import('../interactive.js');
+    return interactiveCalc(ctx, dpeArg, {
+      coef,
+      forceNormalization: Boolean(flags.forceNormalization),
+      scenario,
+      preset: changes,
+    });
+  }
+  const dpeId = await ctx.dpeArg(dpeArg);
+  const backend = await ctx.backend();
+  const body = await backend.calc({
+    ...identity,
+    dpeId,
+    query: {
+      coef2026: coef,
+      ...(flags.forceNormalization ? { forceNormalization: true } : {}),
+      ...(flags.includeDpe ? { includeDPE: true } : {}),
+      ...(flags.includeUser ? { includeUser: true } : {}),
+    },
+    params: { editablesChanges: changes, namedCalculation: scenario },
+  });
+  ctx.out.result(body, () => renderCalc(body, ctx.out.style));
+}

@@ -1,0 +1,55 @@
+/** Parsing and checking the values of command-line flags (exit 2 on a bad one). */
+import { DpeSimError } from '../contract/errors.js';
+import {
+  DPE_ID_PATTERN,
+  DPE_ID_REGEX,
+  type CoefMode,
+  type PartnerIdentity,
+} from '../contract/schemas.js';
+
+export function minutesOption(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value.trim()) || Number(value) < 1) {
+    throw new DpeSimError(
+      'invalid-input',
+      `--expire must be an integer number of minutes ≥ 1 (got '${value}')`,
+    );
+  }
+  return Number(value);
+}
+
+export function coefOption(value: string | undefined): CoefMode {
+  if (value === undefined || value === '2026') return 'activated';
+  if (value === '2025') return 'deactivated';
+  throw new DpeSimError('invalid-input', `--coef must be 2026 or 2025 (got '${value}')`);
+}
+
+export function dpeIdOption(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  if (!DPE_ID_REGEX.test(value)) {
+    throw new DpeSimError(
+      'invalid-input',
+      `--dpe-id '${value}' is not a DPE number: expected the pattern ${DPE_ID_PATTERN}`,
+    );
+  }
+  return value;
+}
+
+/** Checks the identity the way the API does: customerId and userId without ':'. */
+export function checkIdentity(id: PartnerIdentity): PartnerIdentity {
+  for (const [field, v] of [
+    ['customer-id', id.customerId],
+    ['user-id', id.userId],
+  ] as const) {
+    if (v.includes(':'))
+      throw new DpeSimError('invalid-input', `--${field} must not contain ':' (got '${v}')`);
+    if (v.trim() === '') throw new DpeSimError('invalid-input', `--${field} must not be empty`);
+  }
+  for (const [field, v] of [
+    ['user-name', id.userName],
+    ['customer-name', id.customerName],
+  ] as const) {
+    if (v.trim() === '') throw new DpeSimError('invalid-input', `--${field} must not be empty`);
+  }
+  return id;
+}

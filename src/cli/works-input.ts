@@ -1,0 +1,52 @@
+/** Works from the command line: `--work ref=KEY:VALUE` items and `--works FILE` (JSON). */
+import { readFile } from 'node:fs/promises';
+import Type from 'typebox';
+import { DpeSimError } from '../contract/errors.js';
+import { EditableChange } from '../contract/schemas.js';
+import { parseBody } from '../contract/validate.js';
+import { readStdin } from './context.js';
+
+const WORK_RE = /^([a-z_]+:\d+)=([^:=]+):(.+)$/;
+
+export function parseWorkFlag(text: string): EditableChange {
+  const m = WORK_RE.exec(text.trim());
+  if (!m) {
+    throw new DpeSimError(
+      'invalid-input',
+      `--work '${text}' is not of the form <referenceId>=<editableKey>:<editableValue> (e.g. mur:0=ISOLATION:IMurITE37)`,
+    );
+  }
+  return {
+    referenceId: m[1] as string,
+    editableKey: m[2] as string,
+    editableValue: m[3] as string,
+  };
+}
+
+export async function readWorksFile(file: string): Promise<EditableChange[]> {
+  let text: string;
+  try {
+    text = file === '-' ? await readStdin() : await readFile(file, 'utf8');
+  } catch (err) {
+    throw new DpeSimError(
+      'invalid-input',
+      `cannot read the works file ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`,
+    );
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    throw new DpeSimError(
+      'invalid-input',
+      `the works file ${file} is not valid JSON: ${(err as Error).message}`,
+    );
+  }
+  return parseBody(Type.Array(EditableChange), json, `the works file ${file}`);
+}
+
+export function workFlags(changes: readonly EditableChange[]): string {
+  return changes
+    .map((c) => `--work ${c.referenceId}=${c.editableKey}:${c.editableValue}`)
+    .join(' ');
+}

@@ -1,0 +1,436 @@
+/**
+ * The partner API as data: every request and response body of
+ * `../shared/spec/partner-dpe-simulation-service.md`, as JSON Schema built with TypeBox.
+ * The TypeScript types, the server's validation, the remote client's response checks and
+ * the OpenAPI document all come from here. Names the spec leaves "not shown" are chosen
+ * here once (see README, "Choices where the spec is silent").
+ */
+import Type from 'typebox';
+
+export const DPE_ID_PATTERN = '^[0-9]{4}E[0-9]{7}[A-Z]$';
+export const DPE_ID_REGEX = new RegExp(DPE_ID_PATTERN);
+/** customerId / userId must not contain ':' */
+export const NO_COLON_PATTERN = '^[^:]+$';
+
+export const COEF_MODES = ['activated', 'deactivated'] as const;
+export type CoefMode = (typeof COEF_MODES)[number];
+
+export const WARNING_TYPES = ['block', 'confirm', 'warning'] as const;
+
+// ---------------------------------------------------------------- shared pieces
+
+export const ErrorBody = Type.Object(
+  {
+    error: Type.String(),
+    errorObject: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+  },
+  { $id: 'ErrorBody' },
+);
+export type ErrorBody = Type.Static<typeof ErrorBody>;
+
+export const Warning = Type.Object({
+  id: Type.String(),
+  type: Type.Union([Type.Literal('block'), Type.Literal('confirm'), Type.Literal('warning')]),
+  title: Type.String(),
+  content: Type.String(),
+});
+export type Warning = Type.Static<typeof Warning>;
+
+export const EditableChange = Type.Object({
+  referenceId: Type.String({ pattern: '^[a-z_]+:[0-9]+$' }),
+  editableKey: Type.String({ minLength: 1 }),
+  editableValue: Type.String({ minLength: 1 }),
+});
+export type EditableChange = Type.Static<typeof EditableChange>;
+
+const Identity = {
+  customerId: Type.String({ minLength: 1, pattern: NO_COLON_PATTERN }),
+  userId: Type.String({ minLength: 1, pattern: NO_COLON_PATTERN }),
+  userName: Type.String({ minLength: 1 }),
+  customerName: Type.String({ minLength: 1 }),
+};
+export const PartnerIdentity = Type.Object(Identity);
+export type PartnerIdentity = Type.Static<typeof PartnerIdentity>;
+
+const DpeId = Type.String({ pattern: DPE_ID_PATTERN });
+const ExpireInMinutes = Type.Integer({ minimum: 1 });
+const Coef2026 = Type.Union([Type.Literal('activated'), Type.Literal('deactivated')]);
+
+export const SimulationQuery = Type.Object({
+  coef2026: Type.Optional(Coef2026),
+  forceNormalization: Type.Optional(Type.Boolean()),
+  expireInMinutes: Type.Optional(ExpireInMinutes),
+});
+export type SimulationQuery = Type.Static<typeof SimulationQuery>;
+
+// ---------------------------------------------------------------- authentication
+
+export const AuthRequest = Type.Object({
+  ...Identity,
+  dpeId: Type.Optional(DpeId),
+  showInit: Type.Optional(Type.Boolean()),
+  expireInMinutes: Type.Optional(ExpireInMinutes),
+});
+export type AuthRequest = Type.Static<typeof AuthRequest>;
+
+export const AuthResponse = Type.Object({ url: Type.String({ format: 'uri' }) });
+export type AuthResponse = Type.Static<typeof AuthResponse>;
+
+/** GET /partners/token/{partnerToken}: looks at a token without consuming it. */
+export const TokenInfoResponse = Type.Object({
+  valid: Type.Boolean(),
+  status: Type.Union([Type.Literal('issued'), Type.Literal('used'), Type.Literal('expired')]),
+  expiresAt: Type.String(),
+  customerId: Type.String(),
+  userId: Type.String(),
+  dpeId: Type.Union([Type.String(), Type.Null()]),
+  showInit: Type.Boolean(),
+});
+export type TokenInfoResponse = Type.Static<typeof TokenInfoResponse>;
+
+/** GET /partners/tokenLogin/{partnerToken}: consumes the token (single use) and opens a session. */
+export const TokenLoginResponse = Type.Object({
+  sessionToken: Type.String(),
+  user: PartnerIdentity,
+  dpeId: Type.Union([Type.String(), Type.Null()]),
+  showInit: Type.Boolean(),
+});
+export type TokenLoginResponse = Type.Static<typeof TokenLoginResponse>;
+
+// ---------------------------------------------------------------- pre-analysis
+
+export const PreRequest = Type.Object({
+  ...Identity,
+  dpeId: DpeId,
+  query: Type.Optional(SimulationQuery),
+});
+export type PreRequest = Type.Static<typeof PreRequest>;
+
+const NullableNumber = Type.Union([Type.Number(), Type.Null()]);
+
+export const MaxCalculation = Type.Object({
+  consommationInitiale: NullableNumber,
+  consommationXML: NullableNumber,
+  gesInitiale: NullableNumber,
+  gesXML: NullableNumber,
+  deltaConso: NullableNumber,
+  deltaGES: NullableNumber,
+});
+export type MaxCalculation = Type.Static<typeof MaxCalculation>;
+
+export const PreResponse = Type.Object({
+  url: Type.String({ format: 'uri' }),
+  maxCalculation: MaxCalculation,
+  warnings: Type.Array(Warning),
+});
+export type PreResponse = Type.Static<typeof PreResponse>;
+
+// ---------------------------------------------------------------- the DPE structure
+
+export const CATEGORIES = [
+  'mur',
+  'baie_vitree',
+  'plancher_bas',
+  'plancher_haut',
+  'installation_chauffage',
+  'installation_ecs',
+  'ventilation',
+  'porte',
+] as const;
+export type Category = (typeof CATEGORIES)[number];
+
+export const WorksOption = Type.Object({
+  /** Energy saved, kWh of primary energy per year (engine run with this option alone). */
+  gainTotal: Type.Number(),
+  /** Greenhouse-gas emissions avoided, kg CO2e/m²/yr. */
+  gainGESM2: Type.Number(),
+  /** Estimated cost of the works, euros (incl. VAT). */
+  cout: Type.Number(),
+  /** Cost per kWh saved in a year, €/kWh; null when nothing is saved. */
+  euroParKwh: NullableNumber,
+});
+export type WorksOption = Type.Static<typeof WorksOption>;
+
+export const Editable = Type.Object({
+  type: Type.Literal('enum'),
+  values: Type.Record(Type.String(), Type.String()),
+  options: Type.Record(Type.String(), WorksOption),
+});
+export type Editable = Type.Static<typeof Editable>;
+
+export const DpeElement = Type.Object({
+  type: Type.String(),
+  referenceId: Type.String(),
+  description: Type.String(),
+  /** current state in a few words (U value, area, adjacency) */
+  etat: Type.String(),
+  editables: Type.Record(Type.String(), Editable),
+});
+export type DpeElement = Type.Static<typeof DpeElement>;
+
+export const InfoEntry = Type.Object({
+  value: Type.Union([Type.String(), Type.Number(), Type.Null()]),
+  label: Type.String(),
+  unit: Type.Optional(Type.String()),
+});
+export type InfoEntry = Type.Static<typeof InfoEntry>;
+
+export const INFO_KEYS = [
+  'ref',
+  'surface',
+  'type_bien',
+  'zone_climatique',
+  'annee_construction',
+  'classe_altitude',
+  'energie_chauffage',
+  'nombre_niveaux',
+] as const;
+export type InfoKey = (typeof INFO_KEYS)[number];
+
+export const ClassLimits = Type.Object({
+  A: Type.Number(),
+  B: Type.Number(),
+  C: Type.Number(),
+  D: Type.Number(),
+  E: Type.Number(),
+  F: Type.Number(),
+});
+export type ClassLimits = Type.Static<typeof ClassLimits>;
+
+/** Upper bounds of each class: a value strictly below `A` is class A, and so on; G above F. */
+export const Thresholds = Type.Object({
+  dpe: ClassLimits,
+  ges: ClassLimits,
+  smallSurface: Type.Boolean(),
+  highAltitude: Type.Boolean(),
+});
+export type Thresholds = Type.Static<typeof Thresholds>;
+
+export const DpeStructure = Type.Object({
+  id: Type.String(),
+  infos: Type.Record(Type.String(), InfoEntry),
+  items: Type.Object(
+    Object.fromEntries(CATEGORIES.map((c) => [c, Type.Array(DpeElement)])) as Record<
+      Category,
+      ReturnType<typeof Type.Array<typeof DpeElement>>
+    >,
+  ),
+  warnings: Type.Array(Warning),
+  thresholds: Thresholds,
+});
+export type DpeStructure = Type.Static<typeof DpeStructure>;
+
+// ---------------------------------------------------------------- calculation
+
+export const RESULT_KEYS = [
+  'classe_bilan_dpe',
+  'classe_conso_c',
+  'classe_emission_ges',
+  'ep_conso_5_usages',
+  'ep_conso_5_usages_m2',
+  'emission_ges_5_usages',
+  'emission_ges_5_usages_m2',
+  'perte_surface_m2',
+  'cout_5_usages',
+] as const;
+export type ResultKey = (typeof RESULT_KEYS)[number];
+
+export const ResultValue = Type.Object({
+  value: Type.Number(),
+  VInit: Type.Number(),
+  title: Type.String(),
+});
+export type ResultValue = Type.Static<typeof ResultValue>;
+
+export const CalculationResult = Type.Object(
+  Object.fromEntries(RESULT_KEYS.map((k) => [k, ResultValue])) as Record<
+    ResultKey,
+    typeof ResultValue
+  >,
+);
+export type CalculationResult = Type.Static<typeof CalculationResult>;
+
+export const Hints = Type.Object({
+  economieAnnuelle: Type.Number(),
+  gainTotal: Type.Number(),
+  gainM2: Type.Number(),
+  gainGESM2: Type.Number(),
+  perteSurfaceTotal: Type.Number(),
+  coutTravaux: Type.Number(),
+  retourSurInvestissementAnnees: NullableNumber,
+  /** kWh/m²/yr of primary energy still to save to fall below the next better class's threshold (0 in A). */
+  resteClasseSuivanteM2: Type.Number(),
+  /** The same gap as a percentage of that threshold: (value − threshold) / threshold × 100 (0 in A). */
+  margeClasseSuivantePourcent: Type.Number(),
+});
+export type Hints = Type.Static<typeof Hints>;
+
+export const Normalization = Type.Object({
+  applied: Type.Boolean(),
+  /** factor applied to consumption and cost values (registry / engine), 1 when not applied */
+  consoFactor: Type.Number(),
+  /** factor applied to emission values, 1 when not applied */
+  gesFactor: Type.Number(),
+  reason: Type.String(),
+});
+export type Normalization = Type.Static<typeof Normalization>;
+
+export const Calculation = Type.Object({
+  result: CalculationResult,
+  hints: Hints,
+  errorMessage: Type.Union([Type.String(), Type.Null()]),
+  normalization: Normalization,
+  coefMode: Coef2026,
+});
+export type Calculation = Type.Static<typeof Calculation>;
+
+export const SimulationMeta = Type.Object({
+  dpeId: Type.String(),
+  simulationId: Type.String(),
+  /** Official class letter before works (A–G) */
+  initialGrade: Type.String(),
+  /** Official class letter after the works of this calculation (A–G) */
+  currentGrade: Type.String(),
+});
+export type SimulationMeta = Type.Static<typeof SimulationMeta>;
+
+export const DeltaCosts = Type.Object({
+  /** half-width of the cost range as a fraction of each estimate: low = cost × (1 − margin) */
+  margin: Type.Number(),
+  /** adjustment applied to every default figure, percent (0 = the published figures) */
+  delta: Type.Number(),
+  source: Type.String(),
+});
+export type DeltaCosts = Type.Static<typeof DeltaCosts>;
+
+export const ScenarioItem = Type.Object({
+  referenceId: Type.String(),
+  editableKey: Type.String(),
+  editableValue: Type.String(),
+  label: Type.String(),
+  cout: Type.Number(),
+  /** kWh/yr saved by this item alone on the initial dwelling */
+  gainTotal: Type.Number(),
+});
+export type ScenarioItem = Type.Static<typeof ScenarioItem>;
+
+export const RegistryPack = Type.Object({
+  description: Type.String(),
+  coutMin: NullableNumber,
+  coutMax: NullableNumber,
+  consoApres: NullableNumber,
+  classeApres: Type.Union([Type.String(), Type.Null()]),
+});
+export type RegistryPack = Type.Static<typeof RegistryPack>;
+
+export const AutoSolution = Type.Object({
+  result: Type.Object({ classe_bilan_dpe: ResultValue }),
+  /** Target class letter */
+  classe: Type.String(),
+  editables: Type.Array(EditableChange),
+  cout: Type.Number(),
+  /** kWh/m²/yr of primary energy after works */
+  consoApres: Type.Number(),
+  /** kg CO2e/m²/yr after works */
+  gesApres: Type.Number(),
+  /** € per kWh/yr saved by the whole scenario */
+  euroParKwh: NullableNumber,
+  items: Type.Array(ScenarioItem),
+  /** Year from which the dwelling may no longer be rented after these works (null: never banned) */
+  interdictionLocation: Type.Union([Type.Integer(), Type.Null()]),
+  sortInterdiction: Type.Boolean(),
+});
+export type AutoSolution = Type.Static<typeof AutoSolution>;
+
+export const EditableChanges = Type.Object({ editablesValues: Type.Array(EditableChange) });
+
+const SimulationCommon = {
+  simulation: SimulationMeta,
+  calculation: Calculation,
+  editableChanges: EditableChanges,
+  namedCalculation: Type.String(),
+  namedCalculationTitle: Type.String(),
+};
+
+export const InitialRequest = Type.Object({
+  ...Identity,
+  dpeId: DpeId,
+  query: Type.Optional(SimulationQuery),
+  forceNormalization: Type.Optional(Type.Boolean()),
+  expireInMinutes: Type.Optional(ExpireInMinutes),
+});
+export type InitialRequest = Type.Static<typeof InitialRequest>;
+
+export const InitialResponse = Type.Object({
+  dpe: DpeStructure,
+  ...SimulationCommon,
+  deltaCosts: DeltaCosts,
+  autoSolutions: Type.Array(AutoSolution),
+  registryPacks: Type.Array(RegistryPack),
+  /** 0 when free sharing is enabled, 1 otherwise */
+  sharingCost: Type.Union([Type.Literal(0), Type.Literal(1)]),
+});
+export type InitialResponse = Type.Static<typeof InitialResponse>;
+
+export const CalcQuery = Type.Object({
+  coef2026: Type.Optional(Coef2026),
+  forceNormalization: Type.Optional(Type.Boolean()),
+  expireInMinutes: Type.Optional(ExpireInMinutes),
+  includeDPE: Type.Optional(Type.Boolean()),
+  includeUser: Type.Optional(Type.Boolean()),
+});
+export type CalcQuery = Type.Static<typeof CalcQuery>;
+
+export const CalcRequest = Type.Object({
+  ...Identity,
+  dpeId: DpeId,
+  query: Type.Optional(CalcQuery),
+  params: Type.Optional(
+    Type.Object({
+      editablesChanges: Type.Optional(Type.Array(EditableChange)),
+      namedCalculation: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+    }),
+  ),
+});
+export type CalcRequest = Type.Static<typeof CalcRequest>;
+
+export const CalcResponse = Type.Object({
+  ...SimulationCommon,
+  dpe: Type.Optional(DpeStructure),
+  user: Type.Optional(PartnerIdentity),
+});
+export type CalcResponse = Type.Static<typeof CalcResponse>;
+
+// ---------------------------------------------------------------- tracking
+
+export const HistoryRequest = Type.Object({
+  customerId: Type.Optional(Type.String({ pattern: NO_COLON_PATTERN })),
+  userId: Type.Optional(Type.String({ pattern: NO_COLON_PATTERN })),
+  dpeId: Type.Optional(DpeId),
+  since: Type.Optional(Type.String()),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 10000 })),
+});
+export type HistoryRequest = Type.Static<typeof HistoryRequest>;
+
+export const HistoryRecord = Type.Object({
+  id: Type.Integer(),
+  at: Type.String(),
+  customerId: Type.String(),
+  userId: Type.String(),
+  dpeId: Type.String(),
+  operation: Type.Union([Type.Literal('pre'), Type.Literal('initial'), Type.Literal('calc')]),
+  scenario: Type.Union([Type.String(), Type.Null()]),
+  works: Type.Array(EditableChange),
+  classBefore: Type.Union([Type.String(), Type.Null()]),
+  classAfter: Type.Union([Type.String(), Type.Null()]),
+  consoBefore: NullableNumber,
+  consoAfter: NullableNumber,
+  coutTravaux: NullableNumber,
+  coefMode: Coef2026,
+  normalized: Type.Boolean(),
+  blocked: Type.Boolean(),
+});
+export type HistoryRecord = Type.Static<typeof HistoryRecord>;
+
+export const HistoryResponse = Type.Object({ records: Type.Array(HistoryRecord) });
+export type HistoryResponse = Type.Static<typeof HistoryResponse>;

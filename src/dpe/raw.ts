@@ -1,0 +1,75 @@
+/**
+ * The parsed DPE object (registry XML format), typed only as far as dpe-sim reads it.
+ * Everything else stays `unknown`: the engine owns the meaning of the rest.
+ */
+export type Fields = Record<string, unknown>;
+
+export interface RawElement {
+  donnee_entree: Fields & { description?: string; reference?: string };
+  donnee_intermediaire?: Fields;
+  [key: string]: unknown;
+}
+
+export interface RawGeneratorHolder extends RawElement {
+  generateur_chauffage_collection?: { generateur_chauffage?: RawElement[] };
+  emetteur_chauffage_collection?: { emetteur_chauffage?: RawElement[] };
+  generateur_ecs_collection?: { generateur_ecs?: RawElement[] };
+}
+
+export interface RawEnveloppe {
+  inertie?: Fields;
+  mur_collection?: { mur?: RawElement[] };
+  plancher_bas_collection?: { plancher_bas?: RawElement[] };
+  plancher_haut_collection?: { plancher_haut?: RawElement[] };
+  baie_vitree_collection?: { baie_vitree?: RawElement[] };
+  porte_collection?: { porte?: RawElement[] };
+  pont_thermique_collection?: { pont_thermique?: RawElement[] };
+  [key: string]: unknown;
+}
+
+export interface RawSortie {
+  ep_conso?: Fields;
+  ef_conso?: Fields;
+  emission_ges?: Fields;
+  cout?: Fields;
+  [key: string]: unknown;
+}
+
+export interface RawLogement {
+  caracteristique_generale?: Fields;
+  meteo?: Fields;
+  enveloppe?: RawEnveloppe;
+  installation_chauffage_collection?: { installation_chauffage?: RawGeneratorHolder[] };
+  installation_ecs_collection?: { installation_ecs?: RawGeneratorHolder[] };
+  ventilation_collection?: { ventilation?: RawElement[] };
+  sortie?: RawSortie;
+  [key: string]: unknown;
+}
+
+export interface RawDpe {
+  numero_dpe?: string | number;
+  statut?: string;
+  administratif?: Fields;
+  logement?: RawLogement;
+  descriptif_travaux?: Fields;
+  [key: string]: unknown;
+}
+
+export function num(v: unknown): number | undefined {
+  if (typeof v === 'number') return Number.isFinite(v) ? v : undefined;
+  if (typeof v === 'string' && v.trim() !== '') {
+    const n = Number(v);
+    return Number.isFinite(n) ? n : undefined;
+  }
+  return undefined;
+}
+
+export function str(v: unknown): string | undefined {
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number') return String(v);
+  return undefined;
+}
+
+export function isRecord(v: unknown): v is Fields {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}

@@ -1,0 +1,145 @@
+/**
+ * Where DPE XML comes from: a directory of registry files looked up by number (file
+ * `<dpeId>.xml`, else the `<numero_dpe>` written inside the files), plus documents a user
+ * named by path or piped on stdin.
+ */
+import { readdir, readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { DpeSimError } from '../contract/errors.js';
+import { DPE_ID_REGEX } from '../contract/schemas.js';
+import { peekDpeNumber } from './xml.js';
+
+export interface DpeText {
+  /** the key the backend knows the DPE by: its registry number, or the file path */
+  key: string;
+  /** where it was read from (a path, or `-` for stdin) */
+  file: string;
+  xml: string;
+  /** file modification time in ms, to invalidate caches (0 for stdin) */
+  version: number;
+}
+
+export interface DpeSource {
+  /** Reads the DPE known by `key`. Throws `not-found` when there is none. */
+  read(key: string): Promise<DpeText>;
+  /** Human description of where DPEs are looked up, for error messages. */
+  readonly description: string;
+}
+
+export class DirectoryDpeSource implements DpeSource {
+  private index: Map<string, string> | undefined;
+  readonly description: string;
+
+  constructor(readonly dir: string) {
+    this.description = `directory ${dir}`;
+  }
+
+  async read(dpeId: string): Promise<DpeText> {
+    const file = await this.locate(dpeId);
+    if (!file) {
+      throw new DpeSimError(
+        'not-found',
+        `DPE ${dpeId} not found in ${this.dir} (no ${dpeId}.xml, and no file there has <numero_dpe>${dpeId}</numero_dpe>)`,
+        { dpeId, directory: this.dir },
+      );
+    }
+    return readDpeFile(file, dpeId);
+  }
+
+  private async locate(dpeId: string): Promise<string | undefined> {
+    const direct = path.join(this.dir, `${dpeId}.xml`);
+    if (await isFile(direct)) return direct;
+    const index = await this.buildIndex();
+    return index.get(dpeId);
+  }
+
+  /** numero_dpe → file, over every .xml file of the directory (built once, on first miss). */
+  private async buildIndex(): Promise<Map<string, string>> {
+    if (this.index) return this.index;
+    const index = new Map<string, string>();
+    let names: string[];
+    try {
+      names = await readdir(this.dir);
+    } catch (err) {
+      throw new DpeSimError(
+        'invalid-input',
+        `cannot read the DPE directory ${this.dir}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`,
+      );
+    }
+    for (const name of names.filter((n) => n.toLowerCase().endsWith('.xml')).sort()) {
+      const file = path.join(this.dir, name);
+      try {
+        const head = await readHead(file);
+        const id = peekDpeNumber(head);
+        if (id && !index.has(id)) index.set(id, file);
+      } catch {
+        // unreadable files simply do not index
+      }
+    }
+    this.index = index;
+    return index;
+  }
+}
+
+/** A source that knows a few documents by key (files named on the command line, stdin) and
+ * falls back to another source for the rest. */
+export class OverlayDpeSource implements DpeSource {
+  private readonly docs = new Map<string, DpeText>();
+  constructor(private readonly fallback: DpeSource) {}
+
+  get description(): string {
+    return this.fallback.description;
+  }
+
+  add(doc: DpeText): void {
+    this.docs.set(doc.key, doc);
+  }
+
+  async read(key: string): Promise<DpeText> {
+    return this.docs.get(key) ?? this.fallback.read(key);
+  }
+}
+
+export async function readDpeFile(file: string, key?: string): Promise<DpeText> {
+  let xml: string;
+  let version: number;
+  try {
+    const [text, st] = await Promise.all([readFile(file, 'utf8'), stat(file)]);
+    xml = text;
+    version = st.mtimeMs;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw new DpeSimError('not-found', `no such file: ${file}`);
+    throw new DpeSimError('blocked', `cannot read ${file}: ${code ?? String(err)}`);
+  }
+  return { key: key ?? keyForText(xml, file), file, xml, version };
+}
+
+/** The key of a document read from a path or stdin: its registry number when it has a valid one. */
+export function keyForText(xml: string, file: string): string {
+  const id = peekDpeNumber(xml);
+  if (id && DPE_ID_REGEX.test(id)) return id;
+  const base = path.basename(file, '.xml');
+  if (DPE_ID_REGEX.test(base)) return base;
+  return file;
+}
+
+async function isFile(file: string): Promise<boolean> {
+  try {
+    return (await stat(file)).isFile();
+  } catch {
+    return false;
+  }
+}
+
+async function readHead(file: string): Promise<string> {
+  const { open } = await import('node:fs/promises');
+  const fh = await open(file, 'r');
+  try {
+    const buf = Buffer.alloc(4096);
+    const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
+    return buf.subarray(0, bytesRead).toString('utf8');
+  } finally {
+    await fh.close();
+  }
+}

@@ -1,0 +1,252 @@
+/**
+ * The engine adapter: the only module that imports @open3cl/engine (GPL-3.0).
+ *
+ * - Loaded lazily (`loadEngine()`), so commands that do not compute never pay its ~1 s import.
+ * - Runs on a deep copy of the parsed DPE (the engine's sanitizer writes into its input).
+ * - Captures everything the engine prints (console and its winston logger): nothing reaches
+ *   the user's stdout; the messages are returned with the result.
+ * - Turns `null`, exceptions and non-finite figures into `EngineFailure` with the reason.
+ * - Returns the figures in both electricity-coefficient modes (2026: 1.9, 2025: 2.3).
+ */
+import { DpeSimError } from '../contract/errors.js';
+import type { RawDpe, RawEnveloppe, Fields } from '../dpe/raw.js';
+import { num, str } from '../dpe/raw.js';
+
+/** The engine flag mode dpe-sim runs in (measured on the corpus; see README, "Engine"). */
+export type EngineFlags = 'default' | 'bug-for-bug';
+export const ENGINE_FLAGS: EngineFlags = 'bug-for-bug';
+
+export interface EngineFigures {
+  /** primary energy, kWh/yr */
+  ep: number;
+  /** primary energy per m² (floor of total / surface, as the registry does), kWh/m²/yr */
+  epM2: number;
+  /** greenhouse-gas emissions, kg CO2e/yr */
+  ges: number;
+  /** kg CO2e/m²/yr */
+  gesM2: number;
+  /** annual energy cost, €/yr */
+  cout: number;
+  /** final energy, kWh/yr */
+  ef: number;
+}
+
+export interface EngineResult {
+  /** coefficient 1.9 (DPEs from 2026-01-01, `coef2026: activated`) */
+  mode2026: EngineFigures;
+  /** coefficient 2.3 (before 2026, `coef2026: deactivated`) */
+  mode2025: EngineFigures;
+  /** the surface the engine divided by, m² */
+  surface: number;
+  /** the engine's output document (input + rebuilt `logement.sortie`) */
+  output: RawDpe;
+  /** what the engine printed while computing */
+  messages: string[];
+}
+
+export class EngineFailure extends DpeSimError {
+  constructor(
+    message: string,
+    readonly engineMessages: string[] = [],
+  ) {
+    super('blocked', message);
+    this.name = 'EngineFailure';
+  }
+}
+
+export interface ClassLimitsTable {
+  dpe: Partial<Record<'A' | 'B' | 'C' | 'D' | 'E' | 'F', number>>;
+  ges: Partial<Record<'A' | 'B' | 'C' | 'D' | 'E' | 'F', number>>;
+}
+
+export interface Engine {
+  readonly version: string;
+  readonly flags: EngineFlags;
+  /** Runs the 3CL computation on a copy of `dpe`. Throws EngineFailure. */
+  run(dpe: RawDpe): EngineResult;
+  /** The engine's small-surface class limits for a rounded surface in [3, 40], by altitude class id. */
+  smallSurfaceLimits(surface: number, altitudeClassId: string): ClassLimitsTable | undefined;
+  /** Label of an enum id in one of the engine's 80 tables (e.g. `type_generateur_ch`). */
+  enumLabel(table: string, id: string | number | undefined): string | undefined;
+  /** Recomputes `enveloppe.inertie` from the elements (after insulation works). */
+  recomputeInertia(env: RawEnveloppe): void;
+}
+
+interface EngineModule {
+  calcul_3cl(dpe: unknown, opts?: { sanitize: boolean }): unknown;
+  getVersion(): string;
+}
+interface UtilsModule {
+  set_bug_for_bug_compat(): void;
+}
+interface TvModule {
+  default: {
+    dpe_class_limit: Record<string, Record<string, ClassLimitsTable['dpe']>>;
+    ges_class_limit: Record<string, Record<string, ClassLimitsTable['ges']>>;
+  };
+}
+interface EnumsModule {
+  default: Record<string, Record<string, string>>;
+}
+interface InertieModule {
+  Inertie: new () => { calculateInertie(env: unknown): Fields };
+}
+interface LoggerModule {
+  logger: { silent: boolean };
+}
+
+let loading: Promise<Engine> | undefined;
+
+/** Loads the engine once per process (about 1 s the first time). */
+export function loadEngine(): Promise<Engine> {
+  loading ??= importEngine();
+  return loading;
+}
+
+async function importEngine(): Promise<Engine> {
+  const captured: string[] = [];
+  const restore = captureConsole(captured);
+  try {
+    const [engine, utils, tv, enums, inertie, log] = await Promise.all([
+      import('@open3cl/engine') as Promise<EngineModule>,
+      import('@open3cl/engine/utils.js') as Promise<UtilsModule>,
+      import('@open3cl/engine/tv.js') as Promise<TvModule>,
+      import('@open3cl/engine/enums.js') as Promise<EnumsModule>,
+      import('@open3cl/engine/7_inertie.js') as Promise<InertieModule>,
+      import('@open3cl/engine/core/util/logger/log-service.js') as Promise<LoggerModule>,
+    ]);
+    // the engine's winston logger writes to stdout: silence it (console output is captured)
+    log.logger.silent = true;
+    if (ENGINE_FLAGS === 'bug-for-bug') utils.set_bug_for_bug_compat();
+    return new OpenEngine(engine, tv.default, enums.default, new inertie.Inertie());
+  } finally {
+    restore();
+  }
+}
+
+const CONSOLE_METHODS = ['log', 'info', 'warn', 'error', 'debug', 'trace'] as const;
+
+function captureConsole(into: string[]): () => void {
+  const saved = CONSOLE_METHODS.map((m) => [m, console[m]] as const);
+  for (const m of CONSOLE_METHODS) {
+    console[m] = (...args: unknown[]) => {
+      if (into.length < 200)
+        into.push(
+          args
+            .map((a) => String(a))
+            .join(' ')
+            .trim(),
+        );
+    };
+  }
+  return () => {
+    for (const [m, fn] of saved) console[m] = fn;
+  };
+}
+
+class OpenEngine implements Engine {
+  readonly flags = ENGINE_FLAGS;
+  readonly version: string;
+
+  constructor(
+    private readonly mod: EngineModule,
+    private readonly tv: TvModule['default'],
+    private readonly enums: EnumsModule['default'],
+    private readonly inertia: { calculateInertie(env: unknown): Fields },
+  ) {
+    this.version = mod.getVersion();
+  }
+
+  run(dpe: RawDpe): EngineResult {
+    const messages: string[] = [];
+    const restore = captureConsole(messages);
+    let out: unknown;
+    try {
+      out = this.mod.calcul_3cl(structuredClone(dpe));
+    } catch (err) {
+      const reason = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+      throw new EngineFailure(`the engine failed on this DPE (${reason})`, messages);
+    } finally {
+      restore();
+    }
+    if (out === null || typeof out !== 'object') {
+      const why = messages.find((m) => m.length > 0) ?? 'no result';
+      throw new EngineFailure(`the engine cannot process this DPE: ${why}`, messages);
+    }
+    const output = out as RawDpe;
+    const sortie = output.logement?.sortie;
+    const cg = output.logement?.caracteristique_generale;
+    const surface = this.surfaceOf(cg);
+    const ep = sortie?.ep_conso ?? {};
+    const ges = sortie?.emission_ges ?? {};
+    const cout = sortie?.cout ?? {};
+    const ef = sortie?.ef_conso ?? {};
+    const common = {
+      ges: ges.emission_ges_5_usages,
+      gesM2: ges.emission_ges_5_usages_m2,
+      cout: cout.cout_5_usages,
+      ef: ef.conso_5_usages,
+    };
+    const mode2026 = figures(
+      { ep: ep.ep_conso_5_usages, epM2: ep.ep_conso_5_usages_m2, ...common },
+      messages,
+    );
+    const mode2025 = figures(
+      { ep: ep.coeff_2_3_ep_conso_5_usages, epM2: ep.coeff_2_3_ep_conso_5_usages_m2, ...common },
+      messages,
+    );
+    if (surface === undefined || surface <= 0) {
+      throw new EngineFailure('the DPE has no usable living surface', messages);
+    }
+    return { mode2026, mode2025, surface, output, messages };
+  }
+
+  smallSurfaceLimits(surface: number, altitudeClassId: string): ClassLimitsTable | undefined {
+    const altitude = this.enums.classe_altitude?.[altitudeClassId];
+    if (!altitude) return undefined;
+    const key = String(Math.round(surface));
+    const dpe = this.tv.dpe_class_limit[altitude]?.[key];
+    const ges = this.tv.ges_class_limit[altitude]?.[key];
+    if (!dpe || !ges) return undefined;
+    return { dpe, ges };
+  }
+
+  enumLabel(table: string, id: string | number | undefined): string | undefined {
+    if (id === undefined) return undefined;
+    return this.enums[table]?.[String(id)];
+  }
+
+  /** The surface the engine divides by: the building's for whole-building DPEs, else the dwelling's. */
+  private surfaceOf(cg: Fields | undefined): number | undefined {
+    if (!cg) return undefined;
+    const method =
+      this.enumLabel('methode_application_dpe_log', str(cg.enum_methode_application_dpe_log_id)) ??
+      '';
+    const building =
+      !method.includes('maison') && !method.includes('appartement') && method.includes('immeuble');
+    return num(building ? cg.surface_habitable_immeuble : cg.surface_habitable_logement);
+  }
+
+  recomputeInertia(env: RawEnveloppe): void {
+    const restore = captureConsole([]);
+    try {
+      env.inertie = { ...env.inertie, ...this.inertia.calculateInertie(env) };
+    } finally {
+      restore();
+    }
+  }
+}
+
+function figures(raw: Record<keyof EngineFigures, unknown>, messages: string[]): EngineFigures {
+  const out = {} as EngineFigures;
+  for (const [k, v] of Object.entries(raw) as [keyof EngineFigures, unknown][]) {
+    if (typeof v !== 'number' || !Number.isFinite(v)) {
+      throw new EngineFailure(
+        `the engine produced a non-numeric ${k} (${String(v)}) for this DPE`,
+        messages,
+      );
+    }
+    out[k] = v;
+  }
+  return out;
+}

@@ -1,0 +1,7 @@
+// @open3cl/engine ships no type declarations; the adapter (engine.ts) types what it uses.
+declare module '@open3cl/engine';
+declare module '@open3cl/engine/utils.js';
+declare module '@open3cl/engine/tv.js';
+declare module '@open3cl/engine/enums.js';
+declare module '@open3cl/engine/7_inertie.js';
+declare module '@open3cl/engine/core/util/logger/log-service.js';

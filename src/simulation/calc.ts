@@ -1,0 +1,244 @@
+/**
+ * The recalculation with works: the nine result figures before (`VInit`) and after (`value`)
+ * works, the hints, normalization to the registry where it applies.
+ */
+import type {
+  CalcResponse,
+  Calculation,
+  CalculationResult,
+  CoefMode,
+  EditableChange,
+  Hints,
+  Normalization,
+  ResultKey,
+  Thresholds,
+} from '../contract/schemas.js';
+import { betterClassLimit, classesOf, classIndex, type ClassLetter } from '../dpe/classes.js';
+import type { Engine, EngineFigures } from '../engine/engine.js';
+import type { CostTable } from '../works/costs.js';
+import {
+  compare,
+  engineFigures,
+  normalizationApplies,
+  round2,
+  type Comparison,
+} from './comparison.js';
+import type { PreparedDpe } from './prepared.js';
+import { dpeStructure } from './structure.js';
+import { figuresOf, runWorks } from './runs.js';
+
+export const RESULT_TITLES: Record<ResultKey, string> = {
+  classe_bilan_dpe: 'Classe DPE (1 = A … 7 = G)',
+  classe_conso_c: 'Classe énergie (1 = A … 7 = G)',
+  classe_emission_ges: 'Classe climat GES (1 = A … 7 = G)',
+  ep_conso_5_usages: 'Consommation d’énergie primaire, 5 usages (kWh/an)',
+  ep_conso_5_usages_m2: 'Consommation d’énergie primaire, 5 usages (kWh/m²/an)',
+  emission_ges_5_usages: 'Émissions de gaz à effet de serre, 5 usages (kg CO2e/an)',
+  emission_ges_5_usages_m2: 'Émissions de gaz à effet de serre, 5 usages (kg CO2e/m²/an)',
+  perte_surface_m2: 'Surface habitable perdue par les travaux (m²)',
+  cout_5_usages: 'Coût annuel estimé de l’énergie, 5 usages (€/an)',
+};
+
+export const DEFAULT_SCENARIO = 'default';
+
+export interface CalcOptions {
+  coef: CoefMode;
+  forceNormalization: boolean;
+  simulationId: string;
+  scenario: string;
+  includeDpe: boolean;
+  costs: CostTable;
+}
+
+/** Before/after figures on the label's scale, normalized to the registry when it applies. */
+export interface Outcome {
+  before: EngineFigures;
+  after: EngineFigures;
+  normalization: Normalization;
+  classesBefore: ReturnType<typeof classesOf>;
+  classesAfter: ReturnType<typeof classesOf>;
+}
+
+const FIGURE_KEYS = ['ep', 'epM2', 'ges', 'gesM2', 'cout', 'ef'] as const;
+
+function registryValue(cmp: Comparison, k: (typeof FIGURE_KEYS)[number]): number | undefined {
+  const r = cmp.registry;
+  if (!r) return undefined;
+  switch (k) {
+    case 'ep':
+      return r.ep;
+    case 'epM2':
+      return r.epM2;
+    case 'ges':
+      return r.ges;
+    case 'gesM2':
+      return r.gesM2;
+    case 'cout':
+      return r.cout;
+    case 'ef':
+      return undefined;
+  }
+}
+
+/**
+ * Before/after figures. With normalization, each figure's `before` is the registry's own value
+ * and `after` keeps the engine's ratio: after = registry × engineAfter / engineBefore, so with
+ * no works after equals before exactly.
+ */
+export function outcome(
+  prep: PreparedDpe,
+  afterRaw: EngineFigures,
+  coef: CoefMode,
+  force: boolean,
+): Outcome {
+  const cmp = compare(prep.facts, prep.base, coef);
+  const beforeRaw = engineFigures(prep.base, coef);
+  const applies = normalizationApplies(cmp, force);
+  let before = beforeRaw;
+  let after = afterRaw;
+  let normalization: Normalization = {
+    applied: false,
+    consoFactor: 1,
+    gesFactor: 1,
+    reason:
+      cmp.band === 'confirm'
+        ? 'gap between 5% and 15%: not normalized (use forceNormalization to accept)'
+        : cmp.band === 'unknown'
+          ? 'no registry figures to normalize to'
+          : 'engine and registry agree within 5%',
+  };
+  if (applies) {
+    before = { ...beforeRaw };
+    after = { ...afterRaw };
+    for (const k of FIGURE_KEYS) {
+      const reg = registryValue(cmp, k);
+      const b = beforeRaw[k];
+      if (reg === undefined || b === 0) continue;
+      before[k] = reg;
+      after[k] = afterRaw[k] === b ? reg : (reg * afterRaw[k]) / b;
+    }
+    normalization = {
+      applied: true,
+      consoFactor: round4(before.ep / beforeRaw.ep),
+      gesFactor: round4(before.ges / beforeRaw.ges),
+      reason:
+        cmp.band === 'normalize'
+          ? `gap of ${cmp.gap}% over 15%: results scaled to the registry figures`
+          : `gap of ${cmp.gap}% accepted for normalization (forceNormalization)`,
+    };
+  }
+  return {
+    before,
+    after,
+    normalization,
+    classesBefore: classesOf(before.epM2, before.gesM2, prep.thresholds),
+    classesAfter: classesOf(after.epM2, after.gesM2, prep.thresholds),
+  };
+}
+
+function round4(x: number): number {
+  return Number.isFinite(x) ? Math.round(x * 10_000) / 10_000 : 1;
+}
+
+function rv(key: ResultKey, vInit: number, value: number) {
+  return { value, VInit: vInit, title: RESULT_TITLES[key] };
+}
+
+export function resultOf(o: Outcome, perteSurface: number): CalculationResult {
+  const { before: b, after: a } = o;
+  return {
+    classe_bilan_dpe: rv(
+      'classe_bilan_dpe',
+      classIndex(o.classesBefore.dpe),
+      classIndex(o.classesAfter.dpe),
+    ),
+    classe_conso_c: rv(
+      'classe_conso_c',
+      classIndex(o.classesBefore.energy),
+      classIndex(o.classesAfter.energy),
+    ),
+    classe_emission_ges: rv(
+      'classe_emission_ges',
+      classIndex(o.classesBefore.ges),
+      classIndex(o.classesAfter.ges),
+    ),
+    ep_conso_5_usages: rv('ep_conso_5_usages', round2(b.ep), round2(a.ep)),
+    ep_conso_5_usages_m2: rv('ep_conso_5_usages_m2', round2(b.epM2), round2(a.epM2)),
+    emission_ges_5_usages: rv('emission_ges_5_usages', round2(b.ges), round2(a.ges)),
+    emission_ges_5_usages_m2: rv('emission_ges_5_usages_m2', round2(b.gesM2), round2(a.gesM2)),
+    perte_surface_m2: rv('perte_surface_m2', 0, round2(perteSurface)),
+    cout_5_usages: rv('cout_5_usages', round2(b.cout), round2(a.cout)),
+  };
+}
+
+/** The hints, from the result (so they are consistent with it by construction). */
+export function hintsOf(
+  result: CalculationResult,
+  coutTravaux: number,
+  energyClassAfter: ClassLetter,
+  thresholds: Thresholds,
+): Hints {
+  const economie = round2(result.cout_5_usages.VInit - result.cout_5_usages.value);
+  const epM2 = result.ep_conso_5_usages_m2.value;
+  const limit = betterClassLimit(energyClassAfter, thresholds.dpe);
+  const reste = limit === undefined ? 0 : Math.max(0, round2(epM2 - limit));
+  return {
+    economieAnnuelle: economie,
+    gainTotal: round2(result.ep_conso_5_usages.VInit - result.ep_conso_5_usages.value),
+    gainM2: round2(result.ep_conso_5_usages_m2.VInit - epM2),
+    gainGESM2: round2(
+      result.emission_ges_5_usages_m2.VInit - result.emission_ges_5_usages_m2.value,
+    ),
+    perteSurfaceTotal: result.perte_surface_m2.value,
+    coutTravaux: round2(coutTravaux),
+    retourSurInvestissementAnnees: economie > 0 ? round2(coutTravaux / economie) : null,
+    resteClasseSuivanteM2: reste,
+    margeClasseSuivantePourcent: limit === undefined ? 0 : round2((reste / limit) * 100),
+  };
+}
+
+export function calculation(
+  o: Outcome,
+  coef: CoefMode,
+  coutTravaux: number,
+  perteSurface: number,
+  thresholds: Thresholds,
+): Calculation {
+  const result = resultOf(o, perteSurface);
+  return {
+    result,
+    hints: hintsOf(result, coutTravaux, o.classesAfter.energy, thresholds),
+    errorMessage: null,
+    normalization: o.normalization,
+    coefMode: coef,
+  };
+}
+
+export function scenarioTitle(name: string): string {
+  return name === DEFAULT_SCENARIO ? 'Calcul par défaut' : name;
+}
+
+export function calculate(
+  engine: Engine,
+  prep: PreparedDpe,
+  changes: readonly EditableChange[],
+  opts: CalcOptions,
+): CalcResponse {
+  const works = runWorks(engine, prep, changes, opts.costs);
+  const o = outcome(prep, figuresOf(works, opts.coef), opts.coef, opts.forceNormalization);
+  const body: CalcResponse = {
+    simulation: {
+      dpeId: prep.key,
+      simulationId: opts.simulationId,
+      initialGrade: o.classesBefore.dpe,
+      currentGrade: o.classesAfter.dpe,
+    },
+    calculation: calculation(o, opts.coef, works.cout, works.perteSurface, prep.thresholds),
+    editableChanges: { editablesValues: works.applied.map((a) => a.change) },
+    namedCalculation: opts.scenario,
+    namedCalculationTitle: scenarioTitle(opts.scenario),
+  };
+  if (opts.includeDpe)
+    body.dpe = dpeStructure(engine, prep, opts.coef, opts.forceNormalization, opts.costs);
+  return body;
+}

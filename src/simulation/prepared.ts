@@ -1,0 +1,94 @@
+/**
+ * A DPE made ready for simulation: parsed once, checked, run once through the engine with no
+ * works (the baseline). Every pre / initial / calc starts from here; the local backend caches it.
+ */
+import type { Thresholds, Warning } from '../contract/schemas.js';
+import { thresholdsFor, today, type ClassSite } from '../dpe/classes.js';
+import { factsOf, MODELE_3CL_LOGEMENT, type DpeFacts } from '../dpe/facts.js';
+import type { RawDpe } from '../dpe/raw.js';
+import type { DpeText } from '../dpe/source.js';
+import { parseDpeXml } from '../dpe/xml.js';
+import { EngineFailure, type Engine, type EngineResult } from '../engine/engine.js';
+import { DpeSimError } from '../contract/errors.js';
+import { ALERT_IDS, block } from './alerts.js';
+
+export interface PreparedDpe {
+  key: string;
+  file: string;
+  raw: RawDpe;
+  facts: DpeFacts;
+  site: ClassSite;
+  /** engine run with no works */
+  base: EngineResult;
+  /** thresholds in force at the DPE's date (to compare with the registry) */
+  registryThresholds: Thresholds;
+  /** thresholds in force today (for simulations) */
+  thresholds: Thresholds;
+}
+
+export type Preparation =
+  | { ok: true; dpe: PreparedDpe }
+  | { ok: false; key: string; file: string; alert: Warning; facts: DpeFacts | undefined };
+
+export function prepare(engine: Engine, text: DpeText): Preparation {
+  const blocked = (alert: Warning, facts?: DpeFacts): Preparation => ({
+    ok: false,
+    key: text.key,
+    file: text.file,
+    alert,
+    facts,
+  });
+  let raw: RawDpe;
+  try {
+    raw = parseDpeXml(text.xml);
+  } catch (err) {
+    if (err instanceof DpeSimError) {
+      return blocked(block(ALERT_IDS.malformed, 'Unreadable DPE XML', err.message));
+    }
+    throw err;
+  }
+  const facts = factsOf(raw);
+  if (facts.modeleId !== MODELE_3CL_LOGEMENT) {
+    const label =
+      engine.enumLabel('modele_dpe', facts.modeleId) ?? `id ${facts.modeleId ?? 'missing'}`;
+    return blocked(
+      block(
+        ALERT_IDS.unsupportedModel,
+        'Not a 3CL-2021 dwelling DPE',
+        `This DPE uses the model "${label}"; only "dpe 3cl 2021 méthode logement" DPEs can be simulated.`,
+      ),
+      facts,
+    );
+  }
+  let base: EngineResult;
+  try {
+    base = engine.run(raw);
+  } catch (err) {
+    if (err instanceof EngineFailure) {
+      return blocked(
+        block(ALERT_IDS.engineFailed, 'The engine cannot compute this DPE', err.message),
+        facts,
+      );
+    }
+    throw err;
+  }
+  const site: ClassSite = {
+    surface: base.surface,
+    zone: (engine.enumLabel('zone_climatique', facts.zoneId) ?? '').toLowerCase(),
+    altitudeId: facts.altitudeId ?? '1',
+  };
+  const lookup = engine.smallSurfaceLimits.bind(engine);
+  return {
+    ok: true,
+    dpe: {
+      key: text.key,
+      file: text.file,
+      raw,
+      facts,
+      site,
+      base,
+      registryThresholds: thresholdsFor(site, facts.date ?? today(), lookup),
+      thresholds: thresholdsFor(site, today(), lookup),
+    },
+  };
+}

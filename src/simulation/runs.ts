@@ -1,0 +1,62 @@
+/**
+ * Engine runs with works, memoised per prepared DPE: the same set of changes (in any order) is
+ * computed once. Only the figures are kept, not the engine's whole output document.
+ */
+import type { CoefMode, EditableChange } from '../contract/schemas.js';
+import type { Engine, EngineFigures } from '../engine/engine.js';
+import { applyWorks, type AppliedWork } from '../works/apply.js';
+import type { CostTable } from '../works/costs.js';
+import type { PreparedDpe } from './prepared.js';
+
+export interface WorksRun {
+  mode2026: EngineFigures;
+  mode2025: EngineFigures;
+  applied: AppliedWork[];
+  cout: number;
+  perteSurface: number;
+}
+
+const caches = new WeakMap<PreparedDpe, Map<string, WorksRun>>();
+
+export function changeKey(c: EditableChange): string {
+  return `${c.referenceId}|${c.editableKey}|${c.editableValue}`;
+}
+
+/** Number of engine runs made so far on this DPE (for the benchmarks). */
+export function runCount(prep: PreparedDpe): number {
+  return caches.get(prep)?.size ?? 0;
+}
+
+export function runWorks(
+  engine: Engine,
+  prep: PreparedDpe,
+  changes: readonly EditableChange[],
+  costs: CostTable,
+): WorksRun {
+  let cache = caches.get(prep);
+  if (!cache) {
+    cache = new Map();
+    caches.set(prep, cache);
+  }
+  const works = applyWorks(engine, prep, changes, costs);
+  const key = works.applied
+    .map((a) => changeKey(a.change))
+    .sort()
+    .join(';');
+  const hit = cache.get(key);
+  if (hit) return hit;
+  const result = works.applied.length ? engine.run(works.raw) : prep.base;
+  const run: WorksRun = {
+    mode2026: result.mode2026,
+    mode2025: result.mode2025,
+    applied: works.applied,
+    cout: works.cout,
+    perteSurface: works.perteSurface,
+  };
+  cache.set(key, run);
+  return run;
+}
+
+export function figuresOf(run: WorksRun, coef: CoefMode): EngineFigures {
+  return coef === 'activated' ? run.mode2026 : run.mode2025;
+}

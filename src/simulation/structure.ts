@@ -1,0 +1,179 @@
+/**
+ * The DPE structure of the partner API (`dpe`): general information, the elements of the
+ * dwelling by category with the works each one offers (cost and gain of each option, the gain
+ * from an engine run with that option alone), the alerts and the class thresholds.
+ */
+import {
+  CATEGORIES,
+  type Category,
+  type CoefMode,
+  type DpeElement,
+  type DpeStructure,
+  type Editable,
+  type InfoEntry,
+} from '../contract/schemas.js';
+import { descriptionOf, elementsOf, referenceId } from '../dpe/elements.js';
+import type { RawElement, RawGeneratorHolder } from '../dpe/raw.js';
+import { num, str } from '../dpe/raw.js';
+import type { Engine } from '../engine/engine.js';
+import { areaOf, offeredOptions } from '../works/apply.js';
+import type { CostTable } from '../works/costs.js';
+import { outcome } from './calc.js';
+import { round2 } from './comparison.js';
+import { preAnalysis } from './pre.js';
+import type { PreparedDpe } from './prepared.js';
+import { figuresOf, runWorks } from './runs.js';
+
+function info(value: string | number | null | undefined, label: string, unit?: string): InfoEntry {
+  return { value: value ?? null, label, ...(unit ? { unit } : {}) };
+}
+
+function typeBien(engine: Engine, prep: PreparedDpe): string | null {
+  const label =
+    engine.enumLabel('methode_application_dpe_log', prep.facts.methodeApplicationId) ?? '';
+  if (label.includes('maison')) return 'maison';
+  if (label.includes('appartement')) return 'appartement';
+  if (label.includes('immeuble')) return 'immeuble';
+  return null;
+}
+
+function firstHeatingGenerator(prep: PreparedDpe): RawElement | undefined {
+  const inst = prep.raw.logement?.installation_chauffage_collection?.installation_chauffage?.[0];
+  return inst?.generateur_chauffage_collection?.generateur_chauffage?.[0];
+}
+
+export function infosOf(engine: Engine, prep: PreparedDpe): DpeStructure['infos'] {
+  const cg = prep.raw.logement?.caracteristique_generale ?? {};
+  const gen = firstHeatingGenerator(prep);
+  return {
+    ref: info(prep.facts.numero ?? prep.key, 'Numéro DPE'),
+    surface: info(prep.site.surface, 'Surface habitable', 'm²'),
+    type_bien: info(typeBien(engine, prep), 'Type de bien'),
+    zone_climatique: info(prep.site.zone.toUpperCase() || null, 'Zone climatique'),
+    annee_construction: info(
+      num(cg.annee_construction) ??
+        engine.enumLabel('periode_construction', str(cg.enum_periode_construction_id)),
+      'Année ou période de construction',
+    ),
+    classe_altitude: info(engine.enumLabel('classe_altitude', prep.facts.altitudeId), 'Altitude'),
+    energie_chauffage: info(
+      engine.enumLabel('type_energie', str(gen?.donnee_entree.enum_type_energie_id)),
+      'Énergie de chauffage principale',
+    ),
+    nombre_niveaux: info(
+      num(cg.nombre_niveau_logement) ?? num(cg.nombre_niveau_immeuble),
+      'Nombre de niveaux',
+    ),
+  };
+}
+
+/** A short type for the element, from the DPE's own enums. */
+function typeOf(engine: Engine, category: Category, el: RawElement): string {
+  const d = el.donnee_entree;
+  const label = (() => {
+    switch (category) {
+      case 'mur':
+        return engine.enumLabel('materiaux_structure_mur', str(d.enum_materiaux_structure_mur_id));
+      case 'baie_vitree':
+        return engine.enumLabel('type_baie', str(d.enum_type_baie_id));
+      case 'plancher_bas':
+        return engine.enumLabel('type_plancher_bas', str(d.enum_type_plancher_bas_id));
+      case 'plancher_haut':
+        return engine.enumLabel('type_plancher_haut', str(d.enum_type_plancher_haut_id));
+      case 'porte':
+        return engine.enumLabel('type_porte', str(d.enum_type_porte_id));
+      case 'installation_chauffage': {
+        const g = (el as RawGeneratorHolder).generateur_chauffage_collection
+          ?.generateur_chauffage?.[0];
+        return engine.enumLabel(
+          'type_generateur_ch',
+          str(g?.donnee_entree.enum_type_generateur_ch_id),
+        );
+      }
+      case 'installation_ecs': {
+        const g = (el as RawGeneratorHolder).generateur_ecs_collection?.generateur_ecs?.[0];
+        return engine.enumLabel(
+          'type_generateur_ecs',
+          str(g?.donnee_entree.enum_type_generateur_ecs_id),
+        );
+      }
+      case 'ventilation':
+        return engine.enumLabel('type_ventilation', str(d.enum_type_ventilation_id));
+    }
+  })();
+  return label ?? category;
+}
+
+/** The element's current state in a few words: its U value and area, or its system. */
+export function stateOf(engine: Engine, category: Category, el: RawElement): string {
+  const di = el.donnee_intermediaire ?? {};
+  const area = areaOf(category, el);
+  const u = num(di.umur) ?? num(di.uw) ?? num(di.uph) ?? num(di.upb) ?? num(di.uporte);
+  const parts: string[] = [];
+  if (u !== undefined) parts.push(`U ${u.toFixed(2)} W/m²·K`);
+  if (area > 0) parts.push(`${area.toFixed(1)} m²`);
+  const adj = engine.enumLabel('type_adjacence', str(el.donnee_entree.enum_type_adjacence_id));
+  if (adj) parts.push(`on ${adj}`);
+  return parts.join(', ') || typeOf(engine, category, el);
+}
+
+function editablesOf(
+  engine: Engine,
+  prep: PreparedDpe,
+  category: Category,
+  index: number,
+  el: RawElement,
+  coef: CoefMode,
+  force: boolean,
+  costs: CostTable,
+): Record<string, Editable> {
+  const out: Record<string, Editable> = {};
+  const ref = referenceId(category, index);
+  for (const row of offeredOptions(prep.raw, category, el)) {
+    const run = runWorks(
+      engine,
+      prep,
+      [{ referenceId: ref, editableKey: row.key, editableValue: row.code }],
+      costs,
+    );
+    const o = outcome(prep, figuresOf(run, coef), coef, force);
+    const gain = round2(o.before.ep - o.after.ep);
+    const editable = (out[row.key] ??= { type: 'enum', values: {}, options: {} });
+    editable.values[row.code] = row.label;
+    editable.options[row.code] = {
+      gainTotal: gain,
+      gainGESM2: round2(o.before.gesM2 - o.after.gesM2),
+      cout: run.cout,
+      euroParKwh: gain > 0 ? round2(run.cout / gain) : null,
+    };
+  }
+  return out;
+}
+
+export function dpeStructure(
+  engine: Engine,
+  prep: PreparedDpe,
+  coef: CoefMode,
+  force: boolean,
+  costs: CostTable,
+): DpeStructure {
+  const items = Object.fromEntries(
+    CATEGORIES.map((category) => [
+      category,
+      elementsOf(prep.raw, category).map((el, index): DpeElement => ({
+        type: typeOf(engine, category, el),
+        referenceId: referenceId(category, index),
+        description: descriptionOf(el) || typeOf(engine, category, el),
+        etat: stateOf(engine, category, el),
+        editables: editablesOf(engine, prep, category, index, el, coef, force, costs),
+      })),
+    ]),
+  ) as DpeStructure['items'];
+  return {
+    id: prep.key,
+    infos: infosOf(engine, prep),
+    items,
+    warnings: preAnalysis({ ok: true, dpe: prep }, { coef, forceNormalization: force }).warnings,
+    thresholds: prep.thresholds,
+  };
+}

@@ -1,0 +1,186 @@
+/**
+ * Works on a DPE: which options an element offers, what they cost, and one function that
+ * validates a list of editable changes and applies them to a copy of the DPE.
+ */
+import { DpeSimError } from '../contract/errors.js';
+import type { Category, EditableChange } from '../contract/schemas.js';
+import { elementsOf, parseReferenceId } from '../dpe/elements.js';
+import type { RawDpe, RawElement } from '../dpe/raw.js';
+import { num } from '../dpe/raw.js';
+import type { Engine } from '../engine/engine.js';
+import type { PreparedDpe } from '../simulation/prepared.js';
+import { CATALOGUE, optionsFor, type WorksOptionRow } from './catalogue.js';
+import { priceOf, type CostTable } from './costs.js';
+import { applicability, applyRecipe, touchesEnvelope, type WorksContext } from './recipes.js';
+
+export interface AppliedWork {
+  change: EditableChange;
+  option: WorksOptionRow;
+  /** euros */
+  cout: number;
+  /** m² of floor lost */
+  perteSurface: number;
+}
+
+export interface WorksResult {
+  raw: RawDpe;
+  applied: AppliedWork[];
+  cout: number;
+  perteSurface: number;
+}
+
+/** The options offered on an element: those whose recipe makes sense there. */
+export function offeredOptions(dpe: RawDpe, category: Category, el: RawElement): WorksOptionRow[] {
+  const ctx: WorksContext = { dpe };
+  return optionsFor(category).filter((row) => applicability(row.recipe, el, ctx) === true);
+}
+
+/** The area a per-m² price applies to: the element's own area in the DPE. */
+export function areaOf(category: Category, el: RawElement): number {
+  const d = el.donnee_entree;
+  switch (category) {
+    case 'mur':
+    case 'plancher_bas':
+    case 'plancher_haut':
+      return num(d.surface_paroi_opaque) ?? num(d.surface_paroi_totale) ?? 0;
+    case 'baie_vitree':
+      return num(d.surface_totale_baie) ?? 0;
+    case 'porte':
+      return num(d.surface_porte) ?? 0;
+    default:
+      return 0;
+  }
+}
+
+function countOf(category: Category, el: RawElement): number {
+  if (category === 'porte') return num(el.donnee_entree.nb_porte) ?? 1;
+  return 1;
+}
+
+export function costOf(option: WorksOptionRow, el: RawElement, costs: CostTable): number {
+  const figure = costs.figures[option.cost];
+  const price = priceOf(costs, option.cost);
+  const amount = figure.unit === 'm2' ? areaOf(option.category, el) : countOf(option.category, el);
+  return Math.round(price * amount);
+}
+
+/** Floor area lost to internal insulation: the wall's length (area / height) × thickness. */
+export function perteSurfaceOf(option: WorksOptionRow, el: RawElement, dpe: RawDpe): number {
+  if (!option.thickness) return 0;
+  const hsp = num(dpe.logement?.caracteristique_generale?.hsp) ?? 2.5;
+  const length = areaOf(option.category, el) / (hsp > 0 ? hsp : 2.5);
+  return Math.round(length * option.thickness * 100) / 100;
+}
+
+interface Resolved {
+  change: EditableChange;
+  option: WorksOptionRow;
+  category: Category;
+  index: number;
+}
+
+function allowedKeysMessage(dpe: RawDpe, category: Category, el: RawElement, ref: string): string {
+  const offered = offeredOptions(dpe, category, el);
+  if (offered.length === 0) return `no works are offered on ${ref}`;
+  const byKey = new Map<string, string[]>();
+  for (const o of offered) byKey.set(o.key, [...(byKey.get(o.key) ?? []), o.code]);
+  return `allowed on ${ref}: ${[...byKey].map(([k, codes]) => `${k} (${codes.join(', ')})`).join('; ')}`;
+}
+
+/**
+ * Checks every change against the DPE before anything is computed. The last change for a given
+ * (referenceId, editableKey) wins, so the same change given twice is the change once.
+ */
+export function resolveChanges(dpe: RawDpe, changes: readonly EditableChange[]): Resolved[] {
+  const byTarget = new Map<string, Resolved>();
+  for (const change of changes) {
+    const ref = parseReferenceId(change.referenceId);
+    if (!ref) {
+      throw new DpeSimError(
+        'invalid-input',
+        `unknown referenceId '${change.referenceId}': expected <category>:<index> with a category among mur, baie_vitree, plancher_bas, plancher_haut, installation_chauffage, installation_ecs, ventilation, porte`,
+        { change },
+      );
+    }
+    const list = elementsOf(dpe, ref.category);
+    const el = list[ref.index];
+    if (!el) {
+      const known = list.map((_, i) => `${ref.category}:${i}`);
+      throw new DpeSimError(
+        'invalid-input',
+        `unknown referenceId '${change.referenceId}': this DPE has ${known.length ? known.join(', ') : `no ${ref.category} element`}`,
+        { change },
+      );
+    }
+    const keys = new Set(optionsFor(ref.category).map((o) => o.key));
+    if (!keys.has(change.editableKey as WorksOptionRow['key'])) {
+      throw new DpeSimError(
+        'invalid-input',
+        `unknown editableKey '${change.editableKey}' for ${change.referenceId}; ${allowedKeysMessage(dpe, ref.category, el, change.referenceId)}`,
+        { change },
+      );
+    }
+    const row = CATALOGUE.find(
+      (o) =>
+        o.category === ref.category &&
+        o.key === change.editableKey &&
+        o.code === change.editableValue,
+    );
+    const why = row ? applicability(row.recipe, el, { dpe }) : 'unknown value';
+    if (!row || why !== true) {
+      throw new DpeSimError(
+        'invalid-input',
+        `editableValue '${change.editableValue}' is not allowed for ${change.referenceId} ${change.editableKey}${row ? ` (${String(why)})` : ''}; ${allowedKeysMessage(dpe, ref.category, el, change.referenceId)}`,
+        { change },
+      );
+    }
+    const target = `${change.referenceId}|${change.editableKey}`;
+    byTarget.delete(target);
+    byTarget.set(target, {
+      change: {
+        referenceId: change.referenceId,
+        editableKey: change.editableKey,
+        editableValue: change.editableValue,
+      },
+      option: row,
+      category: ref.category,
+      index: ref.index,
+    });
+  }
+  return [...byTarget.values()];
+}
+
+/** Validates the changes, then applies them to a copy of the DPE. */
+export function applyWorks(
+  engine: Engine,
+  prep: PreparedDpe,
+  changes: readonly EditableChange[],
+  costs: CostTable,
+): WorksResult {
+  const resolved = resolveChanges(prep.raw, changes);
+  if (resolved.length === 0) return { raw: prep.raw, applied: [], cout: 0, perteSurface: 0 };
+  const raw = structuredClone(prep.raw);
+  const ctx: WorksContext = { dpe: raw };
+  const applied: AppliedWork[] = [];
+  let envelope = false;
+  for (const r of resolved) {
+    const original = elementsOf(prep.raw, r.category)[r.index] as RawElement;
+    const el = elementsOf(raw, r.category)[r.index] as RawElement;
+    applyRecipe(r.option.recipe, el, ctx);
+    envelope ||= touchesEnvelope(r.option.recipe);
+    applied.push({
+      change: r.change,
+      option: r.option,
+      cout: costOf(r.option, original, costs),
+      perteSurface: perteSurfaceOf(r.option, original, prep.raw),
+    });
+  }
+  const env = raw.logement?.enveloppe;
+  if (envelope && env) engine.recomputeInertia(env);
+  return {
+    raw,
+    applied,
+    cout: applied.reduce((s, a) => s + a.cout, 0),
+    perteSurface: Math.round(applied.reduce((s, a) => s + a.perteSurface, 0) * 100) / 100,
+  };
+}

@@ -1,0 +1,237 @@
+/**
+ * The works catalogue: one typed row per works option. A row says where the option applies
+ * (category), what the user picks (key, code, label), how it changes the element (a recipe:
+ * data interpreted by recipes.ts), and how it is priced (a cost figure of costs.ts, per m² of
+ * the element's own area or per unit). Adding an option is adding a row.
+ */
+import type { Category } from '../contract/schemas.js';
+import type { CostKey } from './costs.js';
+import type { Recipe } from './recipes.js';
+
+export type WorksKey = 'ISOLATION' | 'FENETRE' | 'PORTE' | 'ReplaceGEN' | 'VMC';
+
+export interface WorksOptionRow {
+  category: Category;
+  key: WorksKey;
+  /** the technical value (`editableValue`) */
+  code: string;
+  label: string;
+  recipe: Recipe;
+  cost: CostKey;
+  /** thickness eaten from the rooms, m (internal insulation only) */
+  thickness?: number;
+}
+
+/** R of an insulation → its thickness with λ = 0.035 W/(m·K), plus 13 mm of plasterboard. */
+function itiThickness(r: number): number {
+  return Math.round((r * 0.035 + 0.013) * 1000) / 1000;
+}
+
+export const CATALOGUE: readonly WorksOptionRow[] = [
+  // walls
+  {
+    category: 'mur',
+    key: 'ISOLATION',
+    code: 'IMurITE37',
+    label: 'Isolation par l’extérieur (ITE), R = 3,7 m²·K/W',
+    recipe: { kind: 'wall', position: 'ITE', r: 3.7 },
+    cost: 'ite',
+  },
+  {
+    category: 'mur',
+    key: 'ISOLATION',
+    code: 'IMurITE45',
+    label: 'Isolation par l’extérieur (ITE), R = 4,5 m²·K/W',
+    recipe: { kind: 'wall', position: 'ITE', r: 4.5 },
+    cost: 'ite',
+  },
+  {
+    category: 'mur',
+    key: 'ISOLATION',
+    code: 'IMurITI30',
+    label: 'Isolation par l’intérieur (ITI), R = 3,0 m²·K/W',
+    recipe: { kind: 'wall', position: 'ITI', r: 3.0 },
+    cost: 'iti',
+    thickness: itiThickness(3.0),
+  },
+  {
+    category: 'mur',
+    key: 'ISOLATION',
+    code: 'IMurITI37',
+    label: 'Isolation par l’intérieur (ITI), R = 3,7 m²·K/W',
+    recipe: { kind: 'wall', position: 'ITI', r: 3.7 },
+    cost: 'iti',
+    thickness: itiThickness(3.7),
+  },
+  // roofs
+  {
+    category: 'plancher_haut',
+    key: 'ISOLATION',
+    code: 'IComblesR7',
+    label: 'Isolation des combles perdus, R = 7 m²·K/W',
+    recipe: { kind: 'roof', variant: 'combles', r: 7 },
+    cost: 'combles',
+  },
+  {
+    category: 'plancher_haut',
+    key: 'ISOLATION',
+    code: 'IRampantsR6',
+    label: 'Isolation des rampants de toiture, R = 6 m²·K/W',
+    recipe: { kind: 'roof', variant: 'rampants', r: 6 },
+    cost: 'rampants',
+  },
+  {
+    category: 'plancher_haut',
+    key: 'ISOLATION',
+    code: 'ITerrasseR45',
+    label: 'Isolation de la toiture-terrasse par l’extérieur, R = 4,5 m²·K/W',
+    recipe: { kind: 'roof', variant: 'terrasse', r: 4.5 },
+    cost: 'toiture_terrasse',
+  },
+  // floors
+  {
+    category: 'plancher_bas',
+    key: 'ISOLATION',
+    code: 'IPlancherR3',
+    label: 'Isolation du plancher bas en sous-face, R = 3 m²·K/W',
+    recipe: { kind: 'floor', r: 3 },
+    cost: 'plancher_bas',
+  },
+  // windows
+  {
+    category: 'baie_vitree',
+    key: 'FENETRE',
+    code: 'PVC',
+    label: 'Fenêtre double vitrage PVC (Uw 1,3)',
+    recipe: { kind: 'window', vitrage: 'double', materiau: 'pvc', uw: 1.3 },
+    cost: 'fenetre_pvc',
+  },
+  {
+    category: 'baie_vitree',
+    key: 'FENETRE',
+    code: 'BOIS',
+    label: 'Fenêtre double vitrage bois (Uw 1,3)',
+    recipe: { kind: 'window', vitrage: 'double', materiau: 'bois', uw: 1.3 },
+    cost: 'fenetre_bois',
+  },
+  {
+    category: 'baie_vitree',
+    key: 'FENETRE',
+    code: 'ALU',
+    label: 'Fenêtre double vitrage métal à rupture de pont thermique (Uw 1,4)',
+    recipe: { kind: 'window', vitrage: 'double', materiau: 'metal', uw: 1.4 },
+    cost: 'fenetre_alu',
+  },
+  {
+    category: 'baie_vitree',
+    key: 'FENETRE',
+    code: 'TRIPLE',
+    label: 'Fenêtre triple vitrage PVC (Uw 0,9)',
+    recipe: { kind: 'window', vitrage: 'triple', materiau: 'pvc', uw: 0.9 },
+    cost: 'fenetre_triple',
+  },
+  // doors
+  {
+    category: 'porte',
+    key: 'PORTE',
+    code: 'PorteIsolee',
+    label: 'Porte pleine isolée (U 1,5)',
+    recipe: { kind: 'door', uporte: 1.5 },
+    cost: 'porte',
+  },
+  // heating
+  {
+    category: 'installation_chauffage',
+    key: 'ReplaceGEN',
+    code: 'PACAirEau',
+    label: 'Pompe à chaleur air/eau',
+    recipe: { kind: 'heating', generator: 'pac-air-eau' },
+    cost: 'pac_air_eau',
+  },
+  {
+    category: 'installation_chauffage',
+    key: 'ReplaceGEN',
+    code: 'PACAirEauECS',
+    label: 'Pompe à chaleur air/eau double service (chauffage + eau chaude)',
+    recipe: { kind: 'heating', generator: 'pac-air-eau-ecs' },
+    cost: 'pac_air_eau_ecs',
+  },
+  {
+    category: 'installation_chauffage',
+    key: 'ReplaceGEN',
+    code: 'ChaudiereGazCondensation',
+    label: 'Chaudière gaz à condensation',
+    recipe: { kind: 'heating', generator: 'gaz-condensation' },
+    cost: 'chaudiere_gaz_condensation',
+  },
+  {
+    category: 'installation_chauffage',
+    key: 'ReplaceGEN',
+    code: 'ChaudiereGranules',
+    label: 'Chaudière bois à granulés',
+    recipe: { kind: 'heating', generator: 'granules' },
+    cost: 'chaudiere_granules',
+  },
+  {
+    category: 'installation_chauffage',
+    key: 'ReplaceGEN',
+    code: 'PACAirAir',
+    label: 'Pompe à chaleur air/air (remplace des radiateurs électriques)',
+    recipe: { kind: 'heating', generator: 'pac-air-air' },
+    cost: 'pac_air_air',
+  },
+  // hot water
+  {
+    category: 'installation_ecs',
+    key: 'ReplaceGEN',
+    code: 'CET',
+    label: 'Chauffe-eau thermodynamique sur air ambiant',
+    recipe: { kind: 'hot-water', generator: 'cet' },
+    cost: 'cet',
+  },
+  {
+    category: 'installation_ecs',
+    key: 'ReplaceGEN',
+    code: 'CETExterieur',
+    label: 'Chauffe-eau thermodynamique sur air extérieur',
+    recipe: { kind: 'hot-water', generator: 'cet-exterieur' },
+    cost: 'cet_exterieur',
+  },
+  {
+    category: 'installation_ecs',
+    key: 'ReplaceGEN',
+    code: 'BallonElectrique',
+    label: 'Ballon électrique récent (catégorie C)',
+    recipe: { kind: 'hot-water', generator: 'ballon-electrique' },
+    cost: 'ballon_electrique',
+  },
+  // ventilation
+  {
+    category: 'ventilation',
+    key: 'VMC',
+    code: 'VMCHygroB',
+    label: 'VMC simple flux hygroréglable B',
+    recipe: { kind: 'ventilation', typeId: '15' },
+    cost: 'vmc_hygro_b',
+  },
+  {
+    category: 'ventilation',
+    key: 'VMC',
+    code: 'VMCDoubleFlux',
+    label: 'VMC double flux avec échangeur',
+    recipe: { kind: 'ventilation', typeId: '20' },
+    cost: 'vmc_double_flux',
+  },
+];
+
+export function optionsFor(category: Category): WorksOptionRow[] {
+  return CATALOGUE.filter((r) => r.category === category);
+}
+
+export function findOption(
+  category: Category,
+  key: string,
+  code: string,
+): WorksOptionRow | undefined {
+  return CATALOGUE.find((r) => r.category === category && r.key === key && r.code === code);
+}

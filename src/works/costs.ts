@@ -1,0 +1,233 @@
+/**
+ * Cost figures of works, as data: each with its unit and its public source
+ * (`../shared/docs/works-costs.md`). A user overrides any figure with a JSON file
+ * (`--costs FILE` or `dpe-sim config set costs FILE`): `{"<costKey>": <euros>, ...}` or
+ * `{"<costKey>": {"eur": <euros>}, "margin": 0.25, "delta": 10}`.
+ */
+import { readFileSync } from 'node:fs';
+import { DpeSimError } from '../contract/errors.js';
+
+export interface CostFigure {
+  /** euros incl. VAT, per m² of the element or per unit */
+  eur: number;
+  unit: 'm2' | 'unit';
+  source: string;
+}
+
+export const DEFAULT_COSTS = {
+  ite: {
+    eur: 158,
+    unit: 'm2',
+    source: 'quelleenergie.fr invoice study (2015): ITE mean 158 € TTC/m² over 133 invoices',
+  },
+  iti: {
+    eur: 75,
+    unit: 'm2',
+    source: 'Effinergie/ADEME via batiactu.com: ITI 71 € HT/m² at BBC level, +5.5% VAT',
+  },
+  combles: {
+    eur: 42,
+    unit: 'm2',
+    source:
+      'hellio.com citing ADEME (2018): lost attic ~40 € HT/m² (median of 726 jobs), +5.5% VAT',
+  },
+  rampants: {
+    eur: 83,
+    unit: 'm2',
+    source: 'Effinergie/ADEME via batiactu.com: sloped roof from inside 79 € HT/m², +5.5% VAT',
+  },
+  toiture_terrasse: {
+    eur: 204,
+    unit: 'm2',
+    source: 'Effinergie/ADEME via batiactu.com: roof from outside 193 € HT/m², +5.5% VAT',
+  },
+  plancher_bas: {
+    eur: 45,
+    unit: 'm2',
+    source: 'Effinergie/ADEME via batiactu.com: floor from underneath 43 € HT/m², +5.5% VAT',
+  },
+  fenetre_pvc: {
+    eur: 560,
+    unit: 'm2',
+    source:
+      'Effinergie/ADEME via batiactu.com: 557 € HT/m² of opening (double glazing), PVC slightly cheaper than wood; +5.5% VAT, rounded',
+  },
+  fenetre_bois: {
+    eur: 640,
+    unit: 'm2',
+    source:
+      'Effinergie/ADEME via batiactu.com (557 € HT/m²) and prix-travaux.fr (2026): wood 750–1,500 € per 2-leaf unit vs PVC 350–850',
+  },
+  fenetre_alu: {
+    eur: 700,
+    unit: 'm2',
+    source: 'prix-travaux.fr (2026): aluminium 700–1,700 € per 2-leaf unit, about 1.2× PVC',
+  },
+  fenetre_triple: {
+    eur: 660,
+    unit: 'm2',
+    source: 'Effinergie/ADEME via batiactu.com: 624 € HT/m² of opening (triple glazing), +5.5% VAT',
+  },
+  porte: {
+    eur: 1500,
+    unit: 'unit',
+    source: 'commercial pages (~2024): insulated entrance door 1,000–2,500 € fitted',
+  },
+  pac_air_eau: {
+    eur: 12000,
+    unit: 'unit',
+    source: 'commercial pages (2024): air/water heat pump 8,000–16,000 € fitted (midpoint)',
+  },
+  pac_air_eau_ecs: {
+    eur: 14000,
+    unit: 'unit',
+    source:
+      'commercial pages (2024): air/water heat pump 8,000–16,000 € + integrated hot-water tank',
+  },
+  chaudiere_gaz_condensation: {
+    eur: 4770,
+    unit: 'unit',
+    source:
+      'quelleenergie.fr invoice study (2015): condensing gas boiler mean 4,770 € TTC over 299 invoices',
+  },
+  chaudiere_granules: {
+    eur: 12000,
+    unit: 'unit',
+    source: 'commercial page: pellet boiler 9,000–15,000 € fitted (midpoint)',
+  },
+  pac_air_air: {
+    eur: 6000,
+    unit: 'unit',
+    source:
+      'commercial pages (~2024): multi-split air/air heat pump 4,000–8,000 € fitted (midpoint)',
+  },
+  radiateurs_performants: {
+    eur: 2500,
+    unit: 'unit',
+    source:
+      'commercial pages (~2024): 4–5 electric inertia radiators with programming, ~500–700 € each fitted',
+  },
+  cet: {
+    eur: 2950,
+    unit: 'unit',
+    source:
+      'travauxapart.fr (2019): thermodynamic water heater, ambient air, 1,800–4,100 € (midpoint)',
+  },
+  cet_exterieur: {
+    eur: 3400,
+    unit: 'unit',
+    source:
+      'travauxapart.fr (2019): thermodynamic water heater, outdoor air, 2,200–4,600 € (midpoint)',
+  },
+  ballon_electrique: {
+    eur: 1200,
+    unit: 'unit',
+    source: 'commercial pages (~2024): vertical electric water heater 200 L, 800–1,600 € fitted',
+  },
+  vmc_hygro_b: {
+    eur: 1000,
+    unit: 'unit',
+    source: 'commercial page: single-flow VMC 200–800 € new build, about double in renovation',
+  },
+  vmc_double_flux: {
+    eur: 3710,
+    unit: 'unit',
+    source: 'commercial page: double-flow VMC mean 3,710 €, 2,000–7,700 € installed',
+  },
+} as const satisfies Record<string, CostFigure>;
+
+export type CostKey = keyof typeof DEFAULT_COSTS;
+
+export interface CostTable {
+  figures: Record<CostKey, CostFigure>;
+  /** half-width of the cost range, fraction of the estimate */
+  margin: number;
+  /** adjustment applied to every figure, percent */
+  delta: number;
+  source: string;
+}
+
+export const DEFAULT_MARGIN = 0.3;
+export const DEFAULT_COST_SOURCE =
+  'dpe-sim default figures (../shared/docs/works-costs.md: ADEME, Effinergie, invoice studies, commercial pages)';
+
+export function defaultCosts(): CostTable {
+  return {
+    figures: { ...DEFAULT_COSTS },
+    margin: DEFAULT_MARGIN,
+    delta: 0,
+    source: DEFAULT_COST_SOURCE,
+  };
+}
+
+/** The euros of a figure, with the table's delta applied. */
+export function priceOf(table: CostTable, key: CostKey): number {
+  return table.figures[key].eur * (1 + table.delta / 100);
+}
+
+function isObj(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Applies a user's overrides (parsed JSON) to the defaults; every bad entry is an error. */
+export function withOverrides(base: CostTable, overrides: unknown, source: string): CostTable {
+  if (!isObj(overrides))
+    throw new DpeSimError('invalid-input', `${source}: the costs file must hold a JSON object`);
+  const out: CostTable = {
+    ...base,
+    figures: { ...base.figures },
+    source: `${base.source}; overrides from ${source}`,
+  };
+  for (const [k, v] of Object.entries(overrides)) {
+    if (k === 'margin' || k === 'delta') {
+      if (typeof v !== 'number' || !Number.isFinite(v) || (k === 'margin' && (v < 0 || v >= 1))) {
+        throw new DpeSimError(
+          'invalid-input',
+          `${source}: '${k}' must be a number${k === 'margin' ? ' in [0, 1)' : ''}`,
+        );
+      }
+      out[k] = v;
+      continue;
+    }
+    if (!(k in DEFAULT_COSTS)) {
+      throw new DpeSimError(
+        'invalid-input',
+        `${source}: unknown cost '${k}'; known costs: ${Object.keys(DEFAULT_COSTS).join(', ')}, margin, delta`,
+      );
+    }
+    const eur = typeof v === 'number' ? v : isObj(v) ? v.eur : undefined;
+    if (typeof eur !== 'number' || !Number.isFinite(eur) || eur < 0) {
+      throw new DpeSimError(
+        'invalid-input',
+        `${source}: cost '${k}' must be a number of euros ≥ 0`,
+      );
+    }
+    const key = k as CostKey;
+    out.figures[key] = { ...out.figures[key], eur, source: `override (${source})` };
+  }
+  return out;
+}
+
+export function loadCosts(file: string | undefined): CostTable {
+  const base = defaultCosts();
+  if (!file) return base;
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new DpeSimError(
+      'invalid-input',
+      `cannot read the costs file ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`,
+    );
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (err) {
+    throw new DpeSimError(
+      'invalid-input',
+      `the costs file ${file} is not valid JSON: ${(err as Error).message}`,
+    );
+  }
+  return withOverrides(base, parsed, file);
+}

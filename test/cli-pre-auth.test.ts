@@ -1,0 +1,191 @@
+import { copyFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { FLAT, HOUSE, runCli, tempDir } from './helpers.js';
+
+const URL_RE =
+  /^http:\/\/127\.0\.0\.1:8787\/public\/partnerLogin\.html\?partnerToken=([A-Za-z0-9_-]{43,})$/;
+
+describe('dpe-sim --help', () => {
+  it('lists the commands and the exit codes', async () => {
+    const r = await runCli(['--help']);
+    expect(r.code).toBe(0);
+    for (const cmd of ['pre', 'auth', 'initial', 'calc']) expect(r.stdout).toContain(cmd);
+    expect(r.stdout).toContain('3  the DPE is blocked');
+  });
+
+  it('rejects an unknown option with exit 2', async () => {
+    const r = await runCli(['pre', HOUSE, '--bogus']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/unknown option/);
+  });
+});
+
+describe('dpe-sim pre', () => {
+  it('prints the comparison table, the alerts and the login URL', async () => {
+    const r = await runCli(['pre', HOUSE]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('Pre-analysis of DPE 0000E0000001H');
+    expect(r.stdout).toMatch(/Primary energy \(kWh\/m²\/yr\)\s*│\s*381\s*│\s*390\s*│\s*-2\.3%/);
+    expect(r.stdout).toMatch(
+      /Login URL: http:\/\/127\.0\.0\.1:8787\/public\/partnerLogin\.html\?partnerToken=/,
+    );
+    expect(r.stderr).toContain('Next: dpe-sim initial');
+  });
+
+  it('--json prints exactly the response body', async () => {
+    const r = await runCli(['pre', HOUSE, '--json']);
+    expect(r.code).toBe(0);
+    const body = JSON.parse(r.stdout) as {
+      url: string;
+      maxCalculation: Record<string, number>;
+      warnings: { id: string; type: string }[];
+    };
+    expect(Object.keys(body).sort()).toEqual(['maxCalculation', 'url', 'warnings']);
+    expect(body.url).toMatch(URL_RE);
+    const m = body.maxCalculation;
+    expect(m.consommationInitiale).toBe(381);
+    expect(m.gesInitiale).toBe(84);
+    expect(m.gesXML).toBe(86);
+    // registry 392 kWh/m² at 2.3 converted to 1.9 on the total, then floored per m²
+    expect(m.consommationXML).toBe(390);
+    expect(m.deltaConso).toBeCloseTo(((381 - 390) / 390) * 100, 2);
+    expect(m.deltaGES).toBeCloseTo(((84 - 86) / 86) * 100, 2);
+    expect(body.warnings.map((w) => w.id)).toContain('warning.coefficient-converted');
+    expect(body.warnings.some((w) => w.type === 'block' || w.type === 'confirm')).toBe(false);
+  });
+
+  it('--coef 2025 compares with the registry figures as they are', async () => {
+    const r = await runCli(['pre', HOUSE, '--json', '--coef', '2025']);
+    const m = (JSON.parse(r.stdout) as { maxCalculation: Record<string, number> }).maxCalculation;
+    expect(m.consommationXML).toBe(392);
+    expect(m.consommationInitiale).toBe(382);
+  });
+
+  it('asks to confirm normalization for a gap between 5% and 15%', async () => {
+    const r = await runCli(['pre', FLAT, '--json']);
+    expect(r.code).toBe(0);
+    const body = JSON.parse(r.stdout) as {
+      maxCalculation: Record<string, number>;
+      warnings: { id: string; type: string }[];
+    };
+    const gap = Math.max(
+      Math.abs(body.maxCalculation.deltaConso ?? 0),
+      Math.abs(body.maxCalculation.deltaGES ?? 0),
+    );
+    expect(gap).toBeGreaterThan(5);
+    expect(gap).toBeLessThanOrEqual(15);
+    expect(body.warnings.find((w) => w.type === 'confirm')?.id).toBe('confirm.normalization');
+    const forced = await runCli(['pre', FLAT, '--json', '--force-normalization']);
+    const fb = JSON.parse(forced.stdout) as { warnings: { id: string; type: string }[] };
+    expect(fb.warnings.some((w) => w.type === 'confirm')).toBe(false);
+    expect(fb.warnings.map((w) => w.id)).toContain('warning.normalization-forced');
+  });
+
+  it('finds a DPE by number in --dpe-dir, by file name or by <numero_dpe>', async () => {
+    const dir = tempDir();
+    copyFileSync(HOUSE, path.join(dir, 'renamed.xml'));
+    const r = await runCli(['pre', '0000E0000001H', '--dpe-dir', dir, '--json']);
+    expect(r.code).toBe(0);
+    expect(
+      (JSON.parse(r.stdout) as { maxCalculation: { consommationInitiale: number } }).maxCalculation
+        .consommationInitiale,
+    ).toBe(381);
+    const env = await runCli(['pre', '0000E0000002F', '--json'], { env: { DPE_SIM_DPE_DIR: dir } });
+    expect(env.code).toBe(2);
+    expect(env.stderr).toContain(`DPE 0000E0000002F not found in ${dir}`);
+  });
+
+  it('reads a DPE from stdin', async () => {
+    const { readFileSync } = await import('node:fs');
+    const r = await runCli(['pre', '-', '--json'], { input: readFileSync(HOUSE, 'utf8') });
+    expect(r.code).toBe(0);
+    expect(
+      (JSON.parse(r.stdout) as { maxCalculation: { gesXML: number } }).maxCalculation.gesXML,
+    ).toBe(86);
+  });
+
+  it('a malformed number exits 2 quoting the pattern', async () => {
+    const r = await runCli(['pre', '12345']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('^[0-9]{4}E[0-9]{7}[A-Z]$');
+    expect(r.stdout).toBe('');
+  });
+
+  it('an unknown number exits 2 naming the directory searched', async () => {
+    const r = await runCli(['pre', '9999E9999999Z']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/DPE 9999E9999999Z not found in .*fixtures/);
+  });
+
+  it('malformed XML gives a block alert with the parser reason and exit 3', async () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'broken.xml');
+    writeFileSync(file, '<dpe><numero_dpe>0000E0000009X</numero_dpe><logement></dpe>');
+    const r = await runCli(['pre', file, '--json']);
+    expect(r.code).toBe(3);
+    const body = JSON.parse(r.stdout) as {
+      warnings: { id: string; type: string; content: string }[];
+      maxCalculation: Record<string, unknown>;
+    };
+    expect(body.warnings[0]?.type).toBe('block');
+    expect(body.warnings[0]?.id).toBe('block.malformed-xml');
+    expect(body.warnings[0]?.content).toMatch(/malformed XML: .*line 1/);
+    expect(body.maxCalculation.consommationInitiale).toBeNull();
+  });
+
+  it('a DPE of another model is blocked (exit 3)', async () => {
+    const { readFileSync } = await import('node:fs');
+    const dir = tempDir();
+    const file = path.join(dir, 'rt2012.xml');
+    writeFileSync(
+      file,
+      readFileSync(HOUSE, 'utf8').replace(
+        '<enum_modele_dpe_id>1</enum_modele_dpe_id>',
+        '<enum_modele_dpe_id>2</enum_modele_dpe_id>',
+      ),
+    );
+    const r = await runCli(['pre', file]);
+    expect(r.code).toBe(3);
+    expect(r.stdout).toContain('Not a 3CL-2021 dwelling DPE');
+    expect(r.stdout).toContain('rt2012');
+  });
+
+  it('rejects identities with ":" and bad --expire values (exit 2)', async () => {
+    expect((await runCli(['pre', HOUSE, '--customer-id', 'a:b'])).code).toBe(2);
+    expect((await runCli(['pre', HOUSE, '--user-id', 'x:y'])).code).toBe(2);
+    for (const bad of ['0', '-3', '1.5', 'ten']) {
+      const r = await runCli(['pre', HOUSE, '--expire', bad]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain('--expire must be an integer');
+    }
+  });
+});
+
+describe('dpe-sim auth', () => {
+  it('issues a fresh single-use token URL each time', async () => {
+    const dataDir = tempDir();
+    const a = await runCli(['auth', '--json', '--dpe-id', '0000E0000001H', '--expire', '30'], {
+      dataDir,
+    });
+    const b = await runCli(['auth'], { dataDir });
+    expect(a.code).toBe(0);
+    expect(b.code).toBe(0);
+    const urlA = (JSON.parse(a.stdout) as { url: string }).url;
+    expect(urlA).toMatch(URL_RE);
+    expect(b.stdout.trim()).toMatch(URL_RE);
+    expect(b.stdout.trim()).not.toBe(urlA);
+  });
+
+  it('uses the configured app URL', async () => {
+    const r = await runCli(['auth', '--app-url', 'https://app.example.test']);
+    expect(r.stdout.trim()).toMatch(
+      /^https:\/\/app\.example\.test\/public\/partnerLogin\.html\?partnerToken=/,
+    );
+  });
+
+  it('rejects a bad --dpe-id and --expire', async () => {
+    expect((await runCli(['auth', '--dpe-id', 'nope'])).code).toBe(2);
+    expect((await runCli(['auth', '--expire', '0'])).code).toBe(2);
+  });
+});

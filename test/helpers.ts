@@ -1,0 +1,66 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const BIN = path.join(ROOT, 'bin', 'dpe-sim.js');
+export const FIXTURES = path.join(ROOT, 'fixtures');
+export const HOUSE = path.join(FIXTURES, '0000E0000001H.xml');
+export const FLAT = path.join(FIXTURES, '0000E0000002F.xml');
+export const STUDIO = path.join(FIXTURES, '0000E0000003T.xml');
+export const CORPUS = path.resolve(ROOT, '..', 'shared', 'corpus', 'dpe');
+export const HAS_CORPUS = existsSync(CORPUS);
+
+export function tempDir(prefix = 'dpe-sim-test-'): string {
+  return mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the built `bin/dpe-sim.js` as a user would, with its own data and config dirs. */
+export function runCli(
+  args: string[],
+  opts: {
+    env?: Record<string, string | undefined>;
+    input?: string;
+    dataDir?: string;
+    timeoutMs?: number;
+  } = {},
+): Promise<CliResult> {
+  const dataDir = opts.dataDir ?? tempDir();
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      env: {
+        ...process.env,
+        DPE_SIM_DATA_DIR: dataDir,
+        DPE_SIM_CONFIG_DIR: path.join(dataDir, 'config'),
+        NO_COLOR: '1',
+        FORCE_COLOR: undefined,
+        DPE_SIM_DPE_DIR: undefined,
+        DPE_SIM_BASE_URL: undefined,
+        DPE_SIM_PARTNER_KEY: undefined,
+        DPE_SIM_PROFILE: undefined,
+        DPE_SIM_BACKEND: undefined,
+        ...opts.env,
+      },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 60_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+    child.stdin.end(opts.input ?? '');
+  });
+}
