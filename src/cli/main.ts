@@ -5,6 +5,8 @@
 import { Command, CommanderError, Option } from 'commander';
 import { DpeSimError, EXIT_CODES, errorMessage } from '../contract/errors.js';
 import type { Context, GlobalOptions } from './context.js';
+import { registerApiCommands } from './register-api.js';
+import { registerTrackingCommands } from './register-tracking.js';
 
 const EXIT_HELP = `
 Exit codes:
@@ -20,7 +22,7 @@ Environment: DPE_SIM_DPE_DIR, DPE_SIM_DATA_DIR, DPE_SIM_CONFIG_DIR, DPE_SIM_PROF
 type Action<A extends unknown[]> = (ctx: Context, ...args: A) => Promise<number | void>;
 
 /** Runs an action with a Context built from the command's options (global ones included). */
-function run<A extends unknown[]>(load: () => Promise<Action<A>>) {
+export function run<A extends unknown[]>(load: () => Promise<Action<A>>) {
   return async (...params: unknown[]) => {
     const cmd = params[params.length - 1] as Command;
     const args = params.slice(0, -1) as A;
@@ -37,7 +39,7 @@ function run<A extends unknown[]>(load: () => Promise<Action<A>>) {
   };
 }
 
-function identityOptions(cmd: Command): Command {
+export function identityOptions(cmd: Command): Command {
   return cmd
     .option('--customer-id <id>', 'customer identifier at the partner (no ":")')
     .option('--user-id <id>', 'user identifier at the partner (no ":")')
@@ -154,6 +156,8 @@ export function buildProgram(): Command {
     )
     .action(run(async () => (await import('./commands/calc.js')).calcCommand));
 
+  registerApiCommands(program);
+  registerTrackingCommands(program);
   return program;
 }
 
