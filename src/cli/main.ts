@@ -4,7 +4,7 @@
  */
 import { Command, CommanderError, Option } from 'commander';
 import { DpeSimError, EXIT_CODES, errorMessage } from '../contract/errors.js';
-import type { Context, GlobalOptions } from './context.js';
+import { identityOptions, run } from './command-kit.js';
 import { registerApiCommands } from './register-api.js';
 import { registerTrackingCommands } from './register-tracking.js';
 
@@ -18,34 +18,6 @@ Exit codes:
 
 Environment: DPE_SIM_DPE_DIR, DPE_SIM_DATA_DIR, DPE_SIM_CONFIG_DIR, DPE_SIM_PROFILE,
   DPE_SIM_BACKEND, DPE_SIM_BASE_URL, DPE_SIM_PARTNER_KEY, DPE_SIM_APP_URL, NO_COLOR.`;
-
-type Action<A extends unknown[]> = (ctx: Context, ...args: A) => Promise<number | void>;
-
-/** Runs an action with a Context built from the command's options (global ones included). */
-export function run<A extends unknown[]>(load: () => Promise<Action<A>>) {
-  return async (...params: unknown[]) => {
-    const cmd = params[params.length - 1] as Command;
-    const args = params.slice(0, -1) as A;
-    const opts = cmd.optsWithGlobals<GlobalOptions>();
-    const { Context } = await import('./context.js');
-    const ctx = await Context.create(opts);
-    try {
-      const action = await load();
-      const code = await action(ctx, ...args);
-      process.exitCode = typeof code === 'number' ? code : EXIT_CODES.ok;
-    } finally {
-      await ctx.close();
-    }
-  };
-}
-
-export function identityOptions(cmd: Command): Command {
-  return cmd
-    .option('--customer-id <id>', 'customer identifier at the partner (no ":")')
-    .option('--user-id <id>', 'user identifier at the partner (no ":")')
-    .option('--user-name <name>', 'name of the user')
-    .option('--customer-name <name>', 'name of the customer organisation');
-}
 
 function simulationOptions(cmd: Command): Command {
   return identityOptions(cmd)
