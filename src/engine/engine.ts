@@ -68,8 +68,8 @@ export interface Engine {
   smallSurfaceLimits(surface: number, altitudeClassId: string): ClassLimitsTable | undefined;
   /** Label of an enum id in one of the engine's 80 tables (e.g. `type_generateur_ch`). */
   enumLabel(table: string, id: string | number | undefined): string | undefined;
-  /** Recomputes `enveloppe.inertie` from the elements (after insulation works). */
-  recomputeInertia(env: RawEnveloppe): void;
+  /** The inertia the engine computes from the envelope's elements (`enum_classe_inertie_id`, ...). */
+  inertiaOf(env: RawEnveloppe): Fields;
 }
 
 interface EngineModule {
@@ -227,10 +227,10 @@ class OpenEngine implements Engine {
     return num(building ? cg.surface_habitable_immeuble : cg.surface_habitable_logement);
   }
 
-  recomputeInertia(env: RawEnveloppe): void {
+  inertiaOf(env: RawEnveloppe): Fields {
     const restore = captureConsole([]);
     try {
-      env.inertie = { ...env.inertie, ...this.inertia.calculateInertie(env) };
+      return this.inertia.calculateInertie(env);
     } finally {
       restore();
     }

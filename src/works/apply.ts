@@ -176,7 +176,16 @@ export function applyWorks(
     });
   }
   const env = raw.logement?.enveloppe;
-  if (envelope && env) engine.recomputeInertia(env);
+  const originalEnv = prep.raw.logement?.enveloppe;
+  if (envelope && env && originalEnv) {
+    // The DPE's declared inertia class is kept unless the works change the class the engine
+    // computes: replacing a declared class by a computed one would move the baseline, not
+    // measure the works.
+    const before = engine.inertiaOf(originalEnv);
+    const after = engine.inertiaOf(env);
+    if (before.enum_classe_inertie_id !== after.enum_classe_inertie_id)
+      env.inertie = { ...env.inertie, ...after };
+  }
   return {
     raw,
     applied,

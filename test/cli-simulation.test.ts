@@ -1,0 +1,233 @@
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { CalcResponse, InitialResponse } from '../src/contract/schemas.js';
+import { FLAT, HOUSE, runCli, tempDir } from './helpers.js';
+
+const WORKS = [
+  '--work',
+  'mur:0=ISOLATION:IMurITE37',
+  '--work',
+  'plancher_haut:0=ISOLATION:IComblesR7',
+  '--work',
+  'installation_chauffage:0=ReplaceGEN:PACAirEauECS',
+];
+
+describe('dpe-sim initial', () => {
+  it('returns the DPE structure with works options, and the initial calculation', async () => {
+    const r = await runCli(['initial', HOUSE, '--json']);
+    expect(r.code).toBe(0);
+    const body = JSON.parse(r.stdout) as InitialResponse;
+    expect(body.dpe.id).toBe('0000E0000001H');
+    expect(Object.keys(body.dpe.infos)).toEqual([
+      'ref',
+      'surface',
+      'type_bien',
+      'zone_climatique',
+      'annee_construction',
+      'classe_altitude',
+      'energie_chauffage',
+      'nombre_niveaux',
+    ]);
+    expect(body.dpe.infos.surface?.value).toBe(95.4);
+    expect(body.dpe.items.mur).toHaveLength(5);
+    const wall = body.dpe.items.mur[0];
+    expect(wall?.referenceId).toBe('mur:0');
+    const ite = wall?.editables.ISOLATION?.options.IMurITE37;
+    expect(ite?.gainTotal).toBeGreaterThan(1000);
+    // per m² of the wall's own area: 27.26 m² × 158 €/m²
+    expect(ite?.cout).toBe(Math.round(27.26 * 158));
+    expect(ite?.euroParKwh).toBeCloseTo((ite?.cout ?? 0) / (ite?.gainTotal ?? 1), 2);
+    // the wall onto the garage offers no external insulation
+    expect(Object.keys(body.dpe.items.mur[4]?.editables.ISOLATION?.values ?? {})).not.toContain(
+      'IMurITE37',
+    );
+    expect(body.simulation.initialGrade).toBe('F');
+    for (const v of Object.values(body.calculation.result)) expect(v.value).toBe(v.VInit);
+    expect(body.calculation.errorMessage).toBeNull();
+    expect(body.editableChanges.editablesValues).toEqual([]);
+    expect(body.deltaCosts.margin).toBeGreaterThan(0);
+    expect(body.dpe.thresholds.dpe.A).toBe(70);
+  });
+
+  it('shows tables on a terminal', async () => {
+    const r = await runCli(['initial', HOUSE]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('DPE 0000E0000001H: class F');
+    expect(r.stdout).toContain('ISOLATION:IMurITE37');
+    expect(r.stdout).toContain('Try: dpe-sim calc');
+  });
+});
+
+describe('dpe-sim calc', () => {
+  it('with no works every value equals VInit and the gains are 0', async () => {
+    const body = JSON.parse((await runCli(['calc', HOUSE, '--json'])).stdout) as CalcResponse;
+    for (const v of Object.values(body.calculation.result)) expect(v.value).toBe(v.VInit);
+    const h = body.calculation.hints;
+    expect([
+      h.economieAnnuelle,
+      h.gainTotal,
+      h.gainM2,
+      h.gainGESM2,
+      h.coutTravaux,
+      h.perteSurfaceTotal,
+    ]).toEqual([0, 0, 0, 0, 0, 0]);
+    expect(h.retourSurInvestissementAnnees).toBeNull();
+  });
+
+  it('recomputes with works; hints follow from the results', async () => {
+    const r = await runCli(['calc', HOUSE, '--json', ...WORKS, '--scenario', 'renovation']);
+    expect(r.code).toBe(0);
+    const body = JSON.parse(r.stdout) as CalcResponse;
+    const res = body.calculation.result;
+    const h = body.calculation.hints;
+    expect(res.ep_conso_5_usages_m2.value).toBeLessThan(res.ep_conso_5_usages_m2.VInit);
+    expect(res.classe_bilan_dpe.value).toBeLessThan(res.classe_bilan_dpe.VInit);
+    expect(body.simulation.currentGrade).not.toBe(body.simulation.initialGrade);
+    expect(body.namedCalculation).toBe('renovation');
+    expect(body.editableChanges.editablesValues).toHaveLength(3);
+    expect(h.gainTotal).toBeCloseTo(res.ep_conso_5_usages.VInit - res.ep_conso_5_usages.value, 1);
+    expect(h.gainM2).toBeCloseTo(
+      res.ep_conso_5_usages_m2.VInit - res.ep_conso_5_usages_m2.value,
+      1,
+    );
+    expect(h.gainGESM2).toBeCloseTo(
+      res.emission_ges_5_usages_m2.VInit - res.emission_ges_5_usages_m2.value,
+      1,
+    );
+    expect(h.economieAnnuelle).toBeCloseTo(res.cout_5_usages.VInit - res.cout_5_usages.value, 1);
+    expect(h.coutTravaux).toBe(Math.round(27.26 * 158) + Math.round(95.4 * 42) + 14000);
+    expect(h.retourSurInvestissementAnnees).toBeCloseTo(h.coutTravaux / h.economieAnnuelle, 1);
+    // next class threshold: the energy class after works, and the limit of the better one
+    const limits = [70, 110, 180, 250, 330, 420];
+    const cls = res.classe_conso_c.value;
+    const limit = limits[cls - 2] as number;
+    expect(h.resteClasseSuivanteM2).toBeCloseTo(
+      Math.max(0, res.ep_conso_5_usages_m2.value - limit),
+      1,
+    );
+    expect(h.margeClasseSuivantePourcent).toBeCloseTo((h.resteClasseSuivanteM2 / limit) * 100, 1);
+  });
+
+  it('internal insulation loses floor area', async () => {
+    const body = JSON.parse(
+      (await runCli(['calc', HOUSE, '--json', '--work', 'mur:0=ISOLATION:IMurITI37'])).stdout,
+    ) as CalcResponse;
+    // 27.26 m² of wall / 2.5 m height × (3.7 × 0.035 + 0.013) m
+    expect(body.calculation.result.perte_surface_m2.value).toBeCloseTo((27.26 / 2.5) * 0.143, 1);
+    expect(body.calculation.hints.perteSurfaceTotal).toBe(
+      body.calculation.result.perte_surface_m2.value,
+    );
+  });
+
+  it('the same change twice is the change once', async () => {
+    const once = JSON.parse(
+      (await runCli(['calc', HOUSE, '--json', '--work', 'mur:0=ISOLATION:IMurITE37'])).stdout,
+    ) as CalcResponse;
+    const twice = JSON.parse(
+      (
+        await runCli([
+          'calc',
+          HOUSE,
+          '--json',
+          '--work',
+          'mur:0=ISOLATION:IMurITE37',
+          '--work',
+          'mur:0=ISOLATION:IMurITE37',
+        ])
+      ).stdout,
+    ) as CalcResponse;
+    expect(twice.calculation.result).toEqual(once.calculation.result);
+  });
+
+  it('reads works from a JSON file and from stdin', async () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'works.json');
+    const works = [
+      { referenceId: 'ventilation:0', editableKey: 'VMC', editableValue: 'VMCHygroB' },
+    ];
+    writeFileSync(file, JSON.stringify(works));
+    const a = JSON.parse(
+      (await runCli(['calc', HOUSE, '--json', '--works', file])).stdout,
+    ) as CalcResponse;
+    const b = JSON.parse(
+      (await runCli(['calc', HOUSE, '--json', '--works', '-'], { input: JSON.stringify(works) }))
+        .stdout,
+    ) as CalcResponse;
+    expect(a.editableChanges.editablesValues).toEqual(works);
+    expect(b.calculation.result).toEqual(a.calculation.result);
+    expect(a.calculation.result.ep_conso_5_usages.value).toBeLessThan(
+      a.calculation.result.ep_conso_5_usages.VInit,
+    );
+  });
+
+  it('rejects invalid works before computing, listing what is allowed (exit 2)', async () => {
+    const badRef = await runCli(['calc', HOUSE, '--work', 'mur:9=ISOLATION:IMurITE37']);
+    expect(badRef.code).toBe(2);
+    expect(badRef.stderr).toContain('this DPE has mur:0, mur:1, mur:2, mur:3, mur:4');
+    const badKey = await runCli(['calc', HOUSE, '--work', 'mur:0=FENETRE:PVC']);
+    expect(badKey.code).toBe(2);
+    expect(badKey.stderr).toContain(
+      'allowed on mur:0: ISOLATION (IMurITE37, IMurITE45, IMurITI30, IMurITI37)',
+    );
+    const badValue = await runCli(['calc', HOUSE, '--work', 'mur:4=ISOLATION:IMurITE37']);
+    expect(badValue.code).toBe(2);
+    expect(badValue.stderr).toContain('external insulation only on walls facing the outside');
+    const badSyntax = await runCli(['calc', HOUSE, '--work', 'mur0-ISOLATION']);
+    expect(badSyntax.code).toBe(2);
+    const badJson = await runCli(['calc', HOUSE, '--works', '-'], {
+      input: '[{"referenceId": "mur:0"}]',
+    });
+    expect(badJson.code).toBe(2);
+    expect(badJson.stderr).toContain("missing required field '[0].editableKey'");
+  });
+
+  it('normalizes to the registry when accepted, with VInit equal to the registry figure', async () => {
+    const plain = JSON.parse((await runCli(['calc', FLAT, '--json'])).stdout) as CalcResponse;
+    expect(plain.calculation.normalization.applied).toBe(false);
+    const pre = JSON.parse((await runCli(['pre', FLAT, '--json'])).stdout) as {
+      maxCalculation: { consommationXML: number; gesXML: number };
+    };
+    const forced = JSON.parse(
+      (
+        await runCli([
+          'calc',
+          FLAT,
+          '--json',
+          '--force-normalization',
+          '--work',
+          'ventilation:0=VMC:VMCHygroB',
+        ])
+      ).stdout,
+    ) as CalcResponse;
+    const r = forced.calculation.result;
+    expect(forced.calculation.normalization.applied).toBe(true);
+    expect(r.ep_conso_5_usages_m2.VInit).toBe(pre.maxCalculation.consommationXML);
+    expect(r.emission_ges_5_usages_m2.VInit).toBe(pre.maxCalculation.gesXML);
+    expect(r.ep_conso_5_usages_m2.value).toBeLessThan(r.ep_conso_5_usages_m2.VInit);
+  });
+
+  it('-i without a terminal fails with exit 2 and a clear message', async () => {
+    const r = await runCli(['calc', HOUSE, '-i']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('-i/--interactive needs a terminal');
+  });
+
+  it('--include-dpe and --include-user add the DPE and the user', async () => {
+    const body = JSON.parse(
+      (
+        await runCli([
+          'calc',
+          HOUSE,
+          '--json',
+          '--include-dpe',
+          '--include-user',
+          '--user-name',
+          'Alice',
+        ])
+      ).stdout,
+    ) as CalcResponse;
+    expect(body.dpe?.items.mur).toHaveLength(5);
+    expect(body.user?.userName).toBe('Alice');
+  });
+});
