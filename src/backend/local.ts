@@ -27,6 +27,7 @@ import { engineFigures } from '../simulation/comparison.js';
 import { initialSimulation } from '../simulation/initial.js';
 import { preAnalysis } from '../simulation/pre.js';
 import { prepare, type Preparation, type PreparedDpe } from '../simulation/prepared.js';
+import { resolveChanges } from '../works/apply.js';
 import type { CostTable } from '../works/costs.js';
 import type { Partner, Store, UserRef } from '../store/store.js';
 import { loginUrl, type Backend } from './backend.js';
@@ -197,11 +198,13 @@ export class LocalBackend implements Backend {
     const coef: CoefMode = req.query?.coef2026 ?? 'activated';
     const { engine, prep } = await this.services.prepared(req.dpeId);
     const dpe = readyOrThrow(prep);
+    const changes = req.params?.editablesChanges ?? [];
+    // invalid works are rejected before anything is written
+    resolveChanges(dpe.raw, changes);
     const user = this.user(req);
     const simulationId =
       this.services.store.latestSimulation(user, dpe.key) ??
       this.services.store.createSimulation(user, dpe.key);
-    const changes = req.params?.editablesChanges ?? [];
     const body = calculate(engine, dpe, changes, {
       coef,
       forceNormalization: req.query?.forceNormalization ?? false,

@@ -434,3 +434,46 @@ export type HistoryRecord = Type.Static<typeof HistoryRecord>;
 
 export const HistoryResponse = Type.Object({ records: Type.Array(HistoryRecord) });
 export type HistoryResponse = Type.Static<typeof HistoryResponse>;
+
+// ---------------------------------------------------------------- server-side extras (issue 5)
+
+/** Path parameter of GET /partners/token/{partnerToken} and /partners/tokenLogin/{partnerToken}. */
+export const TokenParams = Type.Object({
+  partnerToken: Type.String({ minLength: 1, maxLength: 200 }),
+});
+export type TokenParams = Type.Static<typeof TokenParams>;
+
+/** POST /public/api/login: what the login page sends (no partner key: the token is the secret). */
+export const PageLoginRequest = Type.Object({
+  partnerToken: Type.String({ minLength: 1, maxLength: 200 }),
+});
+export type PageLoginRequest = Type.Static<typeof PageLoginRequest>;
+
+/** The DPE as the login page shows it: its classes before works (2026 coefficient). */
+export const DpeSummary = Type.Object({
+  dpeId: Type.String(),
+  blocked: Type.Boolean(),
+  alert: Type.Union([Warning, Type.Null()]),
+  surface: NullableNumber,
+  classes: Type.Union([
+    Type.Object({ dpe: Type.String(), energy: Type.String(), ges: Type.String() }),
+    Type.Null(),
+  ]),
+  /** kWh/m²/yr of primary energy */
+  epM2: NullableNumber,
+  /** kg CO2e/m²/yr */
+  gesM2: NullableNumber,
+});
+export type DpeSummary = Type.Static<typeof DpeSummary>;
+
+export const PageLoginResponse = Type.Object({
+  user: PartnerIdentity,
+  showInit: Type.Boolean(),
+  dpe: Type.Union([DpeSummary, Type.Null()]),
+  /** the user's newest pre / initial / calc record (on the token's DPE when it names one) */
+  lastSimulation: Type.Union([HistoryRecord, Type.Null()]),
+});
+export type PageLoginResponse = Type.Static<typeof PageLoginResponse>;
+
+export const HealthResponse = Type.Object({ status: Type.Literal('ok') });
+export type HealthResponse = Type.Static<typeof HealthResponse>;

@@ -1,0 +1,80 @@
+/**
+ * Every error the server answers, as the contract's error body `{error, errorObject?}`:
+ * DpeSimErrors keep their kind's status (400, 404, 410, 413, 422, ...); fastify's own errors
+ * (body too large, malformed JSON, unsupported media type) keep theirs; anything else is a 500
+ * that says nothing about the internals.
+ */
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { DpeSimError } from '../contract/errors.js';
+import type { ErrorBody } from '../contract/schemas.js';
+
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+export interface HttpError {
+  status: number;
+  body: ErrorBody;
+}
+
+function fromDpeSimError(err: DpeSimError): HttpError {
+  if (err.kind === 'not-found' && typeof err.details?.dpeId === 'string') {
+    // the source's message names the server's directory: keep that on the server
+    const dpeId = err.details.dpeId;
+    return { status: 404, body: { error: `unknown dpeId '${dpeId}'`, errorObject: { dpeId } } };
+  }
+  // a runtime failure's message may name files or internals: the operator's log gets it
+  if (err.kind === 'runtime') return { status: 500, body: { error: 'internal server error' } };
+  const body: ErrorBody = { error: err.message };
+  if (err.details) body.errorObject = err.details;
+  return { status: err.httpStatus, body };
+}
+
+function isFastifyError(err: unknown): err is FastifyError {
+  return err instanceof Error && typeof (err as Partial<FastifyError>).statusCode === 'number';
+}
+
+function fromFastifyError(err: FastifyError): HttpError | undefined {
+  const status = err.statusCode ?? 500;
+  if (status === 413) {
+    return {
+      status,
+      body: { error: `request body too large: the limit is ${BODY_LIMIT_BYTES} bytes (1 MiB)` },
+    };
+  }
+  if (status === 415) {
+    return { status, body: { error: 'unsupported Content-Type: send application/json' } };
+  }
+  if (status >= 400 && status < 500) {
+    const message =
+      err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err instanceof SyntaxError
+        ? 'the body is not valid JSON'
+        : err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY'
+          ? 'the body is empty: send a JSON object'
+          : err.message;
+    return { status, body: { error: message } };
+  }
+  return undefined;
+}
+
+export function httpErrorOf(err: unknown): HttpError {
+  if (err instanceof DpeSimError) return fromDpeSimError(err);
+  if (isFastifyError(err)) {
+    const known = fromFastifyError(err);
+    if (known) return known;
+  }
+  return { status: 500, body: { error: 'internal server error' } };
+}
+
+/** Sends the error body; a 500 is reported to the operator through `log` (never to the caller). */
+export function sendError(
+  err: unknown,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  log: (line: string) => void,
+): FastifyReply {
+  const { status, body } = httpErrorOf(err);
+  if (status >= 500) {
+    const detail = err instanceof Error ? (err.stack ?? err.message) : String(err);
+    log(`${request.method} ${request.routeOptions.url ?? '?'} failed: ${detail}`);
+  }
+  return reply.code(status).type('application/json; charset=utf-8').send(body);
+}

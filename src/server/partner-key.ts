@@ -1,0 +1,26 @@
+/**
+ * Who is calling: the partner key from the `Authorization` header (the raw key, or
+ * `Bearer <key>`), checked against the store (hashed, constant-time). Every failure is the same
+ * 401 body, so a caller learns nothing about which keys exist.
+ */
+import { DpeSimError } from '../contract/errors.js';
+import type { Partner, Store } from '../store/store.js';
+
+export const INVALID_KEY_MESSAGE = 'invalid or missing partner key';
+
+/** The key carried by an `Authorization` header value, or undefined when there is none. */
+export function keyFromHeader(header: string | string[] | undefined): string | undefined {
+  if (typeof header !== 'string') return undefined;
+  const value = header.trim();
+  const bearer = /^bearer\s+(.+)$/i.exec(value);
+  const key = (bearer ? (bearer[1] as string) : value).trim();
+  return key === '' || key.length > 512 ? undefined : key;
+}
+
+/** The calling partner, or a 401 DpeSimError. */
+export function authenticate(store: Store, header: string | string[] | undefined): Partner {
+  const key = keyFromHeader(header);
+  const partner = key === undefined ? undefined : store.partnerForKey(key);
+  if (!partner) throw new DpeSimError('auth', INVALID_KEY_MESSAGE);
+  return partner;
+}

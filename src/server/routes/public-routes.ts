@@ -1,0 +1,40 @@
+/**
+ * What needs no partner key: the login page and its API (the token is the secret), the health
+ * check and the OpenAPI document.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { LocalServices } from '../../backend/local.js';
+import { openApiDocument, operation, type ApiOperation } from '../../contract/openapi.js';
+import type { HealthResponse, PageLoginRequest } from '../../contract/schemas.js';
+import { LOGIN_PAGE_HEADERS, LOGIN_PAGE_HTML } from '../login-page.js';
+import { pageLogin } from '../page-login.js';
+import { routeBase } from './route-options.js';
+
+export interface PublicRoutesDeps {
+  services: () => LocalServices;
+  operations: readonly ApiOperation[];
+  historyPath: string;
+}
+
+export function publicRoutes(deps: PublicRoutesDeps) {
+  const openapi = JSON.stringify(openApiDocument({ historyPath: deps.historyPath }));
+  return async (scope: FastifyInstance): Promise<void> => {
+    scope.route({
+      ...routeBase(operation(deps.operations, 'health')),
+      handler: async (): Promise<HealthResponse> => ({ status: 'ok' }),
+    });
+    scope.get('/openapi.json', async (_req, reply) =>
+      reply.type('application/json; charset=utf-8').send(openapi),
+    );
+    scope.get('/public/partnerLogin.html', async (_req, reply) =>
+      reply.headers(LOGIN_PAGE_HEADERS).send(LOGIN_PAGE_HTML),
+    );
+    scope.route<{ Body: PageLoginRequest }>({
+      ...routeBase(operation(deps.operations, 'pageLogin')),
+      handler: async (req, reply) => {
+        reply.header('cache-control', 'no-store');
+        return pageLogin(deps.services(), req.body.partnerToken);
+      },
+    });
+  };
+}

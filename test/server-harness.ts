@@ -1,0 +1,166 @@
+/**
+ * Test helpers for the server: a DPE directory (the fixtures plus a malformed DPE that is
+ * blocked), an in-process `dpe-sim serve` on 127.0.0.1 with two partner keys, and a child
+ * process running the real `bin/dpe-sim.js serve`.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { copyFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { DEFAULT_HISTORY_PATH } from '../src/config/config.js';
+import { DirectoryDpeSource } from '../src/dpe/source.js';
+import { startServer, type RunningServer } from '../src/server/start.js';
+import { Store } from '../src/store/store.js';
+import { defaultCosts } from '../src/works/costs.js';
+import { BIN, FLAT, HOUSE, STUDIO, tempDir } from './helpers.js';
+
+export const BLOCKED_ID = '0000E0000009X';
+
+/** The three fixtures and a malformed DPE `0000E0000009X` (blocked). */
+export function dpeDirWithBlocked(): string {
+  const dir = tempDir('dpe-sim-dpes-');
+  for (const f of [HOUSE, FLAT, STUDIO]) copyFileSync(f, path.join(dir, path.basename(f)));
+  writeFileSync(
+    path.join(dir, `${BLOCKED_ID}.xml`),
+    `<dpe><numero_dpe>${BLOCKED_ID}</numero_dpe><logement></dpe>`,
+  );
+  return dir;
+}
+
+export interface TestServer {
+  url: string;
+  server: RunningServer;
+  store: Store;
+  dataDir: string;
+  dpeDir: string;
+  /** keys of partners `alpha` and `beta` */
+  keyA: string;
+  keyB: string;
+  close(): Promise<void>;
+}
+
+export async function startTestServer(
+  opts: { appUrl?: string; historyPath?: string; dpeDir?: string } = {},
+): Promise<TestServer> {
+  const dataDir = tempDir('dpe-sim-server-');
+  const dpeDir = opts.dpeDir ?? dpeDirWithBlocked();
+  const store = Store.open(dataDir);
+  const keyA = store.createPartnerKey('alpha');
+  const keyB = store.createPartnerKey('beta');
+  const server = await startServer({
+    store,
+    source: new DirectoryDpeSource(dpeDir),
+    costs: defaultCosts(),
+    historyPath: opts.historyPath ?? DEFAULT_HISTORY_PATH,
+    appUrl: opts.appUrl,
+    host: '127.0.0.1',
+    port: 0,
+    errorLog: (line) => process.stderr.write(`[test server] ${line}\n`),
+  });
+  return {
+    url: server.url,
+    server,
+    store,
+    dataDir,
+    dpeDir,
+    keyA,
+    keyB,
+    close: async () => {
+      await server.close();
+      store.close();
+    },
+  };
+}
+
+export const IDENTITY = {
+  customerId: 'acme-42',
+  userId: 'u-1',
+  userName: 'Alice Martin',
+  customerName: 'ACME Habitat',
+};
+
+export interface HttpAnswer<T = unknown> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+/** One HTTP request with a JSON body (or a raw string), answered as status + parsed JSON. */
+export async function http<T = unknown>(
+  url: string,
+  opts: {
+    method?: string;
+    key?: string | null;
+    body?: unknown;
+    raw?: string;
+    headers?: Record<string, string>;
+  } = {},
+): Promise<HttpAnswer<T>> {
+  const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+  if (opts.key) headers.authorization = opts.key;
+  let body: string | undefined;
+  if (opts.raw !== undefined) body = opts.raw;
+  else if (opts.body !== undefined) body = JSON.stringify(opts.body);
+  if (body !== undefined) headers['content-type'] ??= 'application/json';
+  const res = await fetch(url, {
+    method: opts.method ?? (body === undefined ? 'GET' : 'POST'),
+    headers,
+    ...(body !== undefined ? { body } : {}),
+  });
+  const text = await res.text();
+  let parsed: unknown = text;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    // not JSON: keep the text
+  }
+  return { status: res.status, body: parsed as T, headers: res.headers };
+}
+
+export interface ServeProcess {
+  url: string;
+  child: ChildProcess;
+  stderr(): string;
+  stop(): Promise<number | null>;
+}
+
+/** Runs `dpe-sim serve --port 0` as a child process; resolves once it prints its URL. */
+export function spawnServe(
+  args: string[],
+  env: Record<string, string | undefined> = {},
+): Promise<ServeProcess> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args, 'serve', '--port', '0'], {
+      env: { ...process.env, NO_COLOR: '1', DPE_SIM_APP_URL: undefined, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let err = '';
+    let out = '';
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`dpe-sim serve did not start:\n${err}`));
+    }, 60_000);
+    child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr?.on('data', (d: Buffer) => {
+      err += d.toString();
+      const m = /listening on (http:\/\/\S+)\n[\s\S]*OpenAPI: \S+\n/.exec(err);
+      if (m) {
+        clearTimeout(timer);
+        resolve({
+          url: m[1] as string,
+          child,
+          stderr: () => err,
+          stop: () =>
+            new Promise((done) => {
+              if (child.exitCode !== null) return done(child.exitCode);
+              child.once('exit', (code) => done(code));
+              child.kill('SIGTERM');
+            }),
+        });
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`dpe-sim serve exited with ${code}:\n${err}${out}`));
+    });
+  });
+}
