@@ -1,0 +1,91 @@
+/**
+ * The items of a batch, streamed (never all in memory): the lines of a file or of stdin (blank
+ * lines and #comments ignored), or the XML files of a directory.
+ */
+import { createReadStream } from 'node:fs';
+import { opendir, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { DpeSimError } from '../contract/errors.js';
+import { classifyLine, type SourceItem } from './batch-item.js';
+
+export interface BatchSource {
+  /** the items, in order; ends early when `signal` aborts (even while waiting for stdin) */
+  items(signal: AbortSignal): AsyncGenerator<SourceItem>;
+  /** how many items there are (a quick pass; undefined for stdin) */
+  count(): Promise<number | undefined>;
+  readonly description: string;
+}
+
+export async function openSource(source: string): Promise<BatchSource> {
+  if (source === '-') return lineSource('-', 'stdin');
+  let isDir: boolean;
+  try {
+    isDir = (await stat(source)).isDirectory();
+  } catch (err) {
+    throw new DpeSimError(
+      'invalid-input',
+      `cannot read the batch source ${source}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`,
+    );
+  }
+  return isDir ? directorySource(source) : lineSource(source, source);
+}
+
+function usefulLine(raw: string): string | undefined {
+  const text = raw.trim();
+  return text === '' || text.startsWith('#') ? undefined : text;
+}
+
+async function* lines(file: string, signal?: AbortSignal): AsyncGenerator<string> {
+  const input = file === '-' ? process.stdin : createReadStream(file, { encoding: 'utf8' });
+  const rl = createInterface({ input, crlfDelay: Infinity, ...(signal ? { signal } : {}) });
+  try {
+    for await (const raw of rl) {
+      if (signal?.aborted) return;
+      const text = usefulLine(raw);
+      if (text !== undefined) yield text;
+    }
+  } catch (err) {
+    if (!signal?.aborted) throw err;
+  } finally {
+    rl.close();
+    if (input !== process.stdin) input.destroy();
+  }
+}
+
+function lineSource(file: string, description: string): BatchSource {
+  return {
+    description,
+    async *items(signal) {
+      for await (const text of lines(file, signal)) yield classifyLine(text);
+    },
+    async count() {
+      if (file === '-') return undefined;
+      let n = 0;
+      for await (const text of lines(file)) if (text) n++;
+      return n;
+    },
+  };
+}
+
+function isXml(name: string): boolean {
+  return name.toLowerCase().endsWith('.xml');
+}
+
+function directorySource(dir: string): BatchSource {
+  return {
+    description: `directory ${dir}`,
+    async *items(signal) {
+      for await (const entry of await opendir(dir)) {
+        if (signal.aborted) return;
+        if (entry.isFile() && isXml(entry.name))
+          yield { kind: 'path', ref: path.join(dir, entry.name) };
+      }
+    },
+    async count() {
+      let n = 0;
+      for await (const entry of await opendir(dir)) if (entry.isFile() && isXml(entry.name)) n++;
+      return n;
+    },
+  };
+}

@@ -1,0 +1,110 @@
+/**
+ * A batch worker thread (piscina): its own engine (loaded once), its own store connection (the
+ * same SQLite file, WAL) and LocalServices, so every item is run, and recorded in the history,
+ * exactly as the single command would do it.
+ */
+import { workerData } from 'node:worker_threads';
+import { LocalServices, type LocalBackend } from '../backend/local.js';
+import { DirectoryDpeSource, readDpeFile, type DpeSource, type DpeText } from '../dpe/source.js';
+import { elementsOf, parseReferenceId } from '../dpe/elements.js';
+import { Store } from '../store/store.js';
+import { loadCosts } from '../works/costs.js';
+import {
+  executeItem,
+  failure,
+  type BatchSettings,
+  type ItemOutcome,
+  type ReferenceCheck,
+  type SourceItem,
+} from './batch-item.js';
+
+export interface WorkerData {
+  dataDir: string;
+  dpeDir: string;
+  appUrl: string;
+  costs: string | undefined;
+  settings: BatchSettings;
+}
+
+/** The DPE directory, plus the file of the item being run (dropped when it is done). */
+class ItemDpeSource implements DpeSource {
+  private readonly docs = new Map<string, DpeText>();
+  constructor(private readonly fallback: DpeSource) {}
+
+  get description(): string {
+    return this.fallback.description;
+  }
+
+  hold(doc: DpeText): () => void {
+    this.docs.set(doc.key, doc);
+    return () => {
+      if (this.docs.get(doc.key) === doc) this.docs.delete(doc.key);
+    };
+  }
+
+  read(key: string): Promise<DpeText> {
+    const doc = this.docs.get(key);
+    return doc ? Promise.resolve(doc) : this.fallback.read(key);
+  }
+}
+
+interface WorkerState {
+  services: LocalServices;
+  source: ItemDpeSource;
+  backend: LocalBackend;
+  settings: BatchSettings;
+}
+
+let state: Promise<WorkerState> | undefined;
+
+async function init(): Promise<WorkerState> {
+  const data = workerData as WorkerData;
+  const store = Store.open(data.dataDir);
+  const source = new ItemDpeSource(new DirectoryDpeSource(data.dpeDir));
+  // one prepared DPE kept: calc looks at the DPE's elements, then runs on the same preparation
+  const services = new LocalServices({
+    store,
+    source,
+    appUrl: data.appUrl,
+    costs: loadCosts(data.costs),
+    cacheSize: 1,
+  });
+  await services.engine();
+  return { services, source, backend: services.for(store.localPartner()), settings: data.settings };
+}
+
+export default async function runItem(item: SourceItem): Promise<ItemOutcome> {
+  const { services, source, backend, settings } = await (state ??= init());
+  const started = performance.now();
+  let release = () => {};
+  let dpeId = item.ref;
+  try {
+    if (item.kind === 'path') {
+      const doc = await readDpeFile(item.ref);
+      release = source.hold(doc);
+      dpeId = doc.key;
+    }
+    let hasReference: ReferenceCheck | undefined;
+    if (settings.operation === 'calc' && settings.works.length > 0) {
+      const { prep } = await services.prepared(dpeId);
+      if (prep.ok) {
+        const raw = prep.dpe.raw;
+        hasReference = (ref) => {
+          const parsed = parseReferenceId(ref);
+          return parsed ? elementsOf(raw, parsed.category)[parsed.index] !== undefined : undefined;
+        };
+      }
+    }
+    const outcome = await executeItem(
+      { backend, attempts: () => 1 },
+      settings,
+      dpeId,
+      hasReference,
+    );
+    return { ...outcome, ms: Math.round(performance.now() - started) };
+  } catch (err) {
+    return failure(dpeId, err, 1, Math.round(performance.now() - started));
+  } finally {
+    release();
+  }
+}

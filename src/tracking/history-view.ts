@@ -1,0 +1,111 @@
+/**
+ * History records for people (a table, with the chart for one dwelling) and for other tools
+ * (CSV, JSON Lines).
+ */
+import type { HistoryRecord } from '../contract/schemas.js';
+
+export interface ViewStyle {
+  classLetter(letter: string): string;
+}
+
+/** Local time, to the second: `2025-03-01 14:05:09`. */
+export function when(iso: string): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
+}
+
+export function coefLabel(mode: HistoryRecord['coefMode']): string {
+  return mode === 'activated' ? '2026' : '2025';
+}
+
+function n0(x: number | null): string {
+  return x === null ? '–' : Math.round(x).toLocaleString('en-US');
+}
+
+function change<T>(
+  before: T | null,
+  after: T | null,
+  show: (x: T) => string,
+  single: boolean,
+): string {
+  if (single || after === null) return before === null ? '–' : show(before);
+  return `${before === null ? '–' : show(before)} → ${show(after)}`;
+}
+
+export const HISTORY_HEAD = [
+  'When',
+  'User',
+  'DPE',
+  'Op',
+  'Scenario',
+  'Works',
+  'Class',
+  'kWh/m²/yr',
+  'Cost',
+  'Coef',
+  'Norm.',
+];
+
+export function historyRow(r: HistoryRecord, style: ViewStyle): string[] {
+  const pre = r.operation === 'pre';
+  return [
+    when(r.at),
+    `${r.customerId}/${r.userId}`,
+    r.dpeId,
+    r.blocked ? `${r.operation} (blocked)` : r.operation,
+    r.scenario ?? '–',
+    pre ? '–' : String(r.works.length),
+    change(r.classBefore, r.classAfter, (c) => style.classLetter(c), pre),
+    change(r.consoBefore, r.consoAfter, n0, pre),
+    r.coutTravaux === null || pre ? '–' : `${n0(r.coutTravaux)} €`,
+    coefLabel(r.coefMode),
+    r.normalized ? 'yes' : 'no',
+  ];
+}
+
+export const CSV_COLUMNS = [
+  'id',
+  'at',
+  'customerId',
+  'userId',
+  'dpeId',
+  'operation',
+  'scenario',
+  'works',
+  'classBefore',
+  'classAfter',
+  'consoBefore',
+  'consoAfter',
+  'coutTravaux',
+  'coefMode',
+  'normalized',
+  'blocked',
+] as const;
+
+/** RFC 4180 field: quoted when it holds a comma, a quote or a line break. */
+export function csvField(value: string): string {
+  return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
+}
+
+/** The works as `--work` values, `ref=KEY:VALUE`, separated by spaces. */
+export function worksText(r: HistoryRecord): string {
+  return r.works.map((w) => `${w.referenceId}=${w.editableKey}:${w.editableValue}`).join(' ');
+}
+
+export function csvHeader(): string {
+  return CSV_COLUMNS.join(',');
+}
+
+export function csvRow(r: HistoryRecord): string {
+  return CSV_COLUMNS.map((c) => {
+    if (c === 'works') return csvField(worksText(r));
+    const v = r[c];
+    return v === null ? '' : csvField(String(v));
+  }).join(',');
+}
+
+export function jsonLine(r: HistoryRecord): string {
+  return JSON.stringify(r);
+}
