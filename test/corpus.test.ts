@@ -38,8 +38,30 @@ const identity = {
   customerName: 'Corpus',
 };
 const ENVELOPE_KEYS = new Set(['ISOLATION', 'FENETRE', 'PORTE']);
-/** Envelope options that raise consumption by more than 1% (explained in the README). */
-const KNOWN_RISES: string[] = [];
+/**
+ * Envelope options that raise consumption by more than 1% (explained in the README), each an
+ * effect of the 3CL method itself:
+ * - IPlancherR3: after the Ue table of the basement / crawl space the floor's U gain is small
+ *   (0.45 → 0.25 W/m²·K on 23 m², 0.47 → 0.26 on 20 m², 0.26 → 0.18 on 26 m²), while the 3CL
+ *   floor/wall thermal-bridge table gives a floor insulated from underneath a larger k
+ *   (0.39 → 0.80 and 0.31 → 0.71 W/m·K along every wall that is not insulated outside).
+ * - IMurITI30/37 on 2444E2616926V: each of these 465 m² concrete walls (onto a circulation, small
+ *   b) carries the heavy half of the walls; insulated inside it is light, the inertia class goes
+ *   from moyenne to légère and the heating need rises more than the wall saves.
+ */
+const KNOWN_RISES: string[] = [
+  '2287E0272588O plancher_bas:0 ISOLATION:IPlancherR3 -717.72 kWh/yr',
+  '2293E1394343F plancher_bas:0 ISOLATION:IPlancherR3 -99.42 kWh/yr',
+  '2364E0984413P plancher_bas:1 ISOLATION:IPlancherR3 -2308.02 kWh/yr',
+  '2444E2616926V mur:4 ISOLATION:IMurITI30 -97.6 kWh/yr',
+  '2444E2616926V mur:4 ISOLATION:IMurITI37 -94.5 kWh/yr',
+  '2444E2616926V mur:5 ISOLATION:IMurITI30 -97.6 kWh/yr',
+  '2444E2616926V mur:5 ISOLATION:IMurITI37 -94.5 kWh/yr',
+  '2444E2616926V mur:6 ISOLATION:IMurITI30 -97.6 kWh/yr',
+  '2444E2616926V mur:6 ISOLATION:IMurITI37 -94.5 kWh/yr',
+  '2444E2616926V mur:7 ISOLATION:IMurITI30 -97.6 kWh/yr',
+  '2444E2616926V mur:7 ISOLATION:IMurITI37 -94.5 kWh/yr',
+];
 
 /** The registry figures read straight from the XML, converted to the 1.9 coefficient. */
 function registryIn2026(xml: string): { epM2: number; gesM2: number } {
@@ -166,9 +188,10 @@ describe.skipIf(!HAS_CORPUS)('corpus: works options', () => {
   const rises: string[] = [];
   let dpes = 0;
   let options = 0;
+  let scenarios = 0;
   afterAll(() => {
     console.log(
-      `corpus works: ${options} options on ${dpes} DPEs; envelope rises > 1%: ${rises.length}${rises.length ? `\n${rises.join('\n')}` : ''}`,
+      `corpus works: ${options} options on ${dpes} DPEs; ${scenarios} scenarios replayed; envelope rises > 1%: ${rises.length}${rises.length ? `\n${rises.join('\n')}` : ''}`,
     );
   });
 
@@ -218,6 +241,26 @@ describe.skipIf(!HAS_CORPUS)('corpus: works options', () => {
         });
         expect(twice.calculation.result, dpeId).toEqual(once.calculation.result);
         expect(twice.calculation.hints, dpeId).toEqual(once.calculation.hints);
+      }
+      // every recommended scenario, replayed with calc, reaches its class at its cost
+      for (const sol of init.autoSolutions) {
+        const replay = await backend.calc({
+          ...identity,
+          dpeId,
+          params: { editablesChanges: sol.editables },
+        });
+        expect(
+          replay.calculation.result.classe_bilan_dpe.value,
+          `${dpeId} scenario ${sol.classe}`,
+        ).toBeLessThanOrEqual('ABCDEFG'.indexOf(sol.classe) + 1);
+        expect(
+          replay.calculation.result.classe_bilan_dpe.value,
+          `${dpeId} scenario ${sol.classe}`,
+        ).toBe(sol.result.classe_bilan_dpe.value);
+        expect(replay.calculation.hints.coutTravaux, `${dpeId} scenario ${sol.classe} cost`).toBe(
+          sol.cout,
+        );
+        scenarios++;
       }
       expect(mine).toEqual(KNOWN_RISES.filter((k) => k.startsWith(dpeId)));
     },

@@ -200,7 +200,7 @@ export class LocalBackend implements Backend {
     const dpe = readyOrThrow(prep);
     const changes = req.params?.editablesChanges ?? [];
     // invalid works are rejected before anything is written
-    resolveChanges(dpe.raw, changes);
+    resolveChanges(dpe, changes);
     const user = this.user(req);
     const simulationId =
       this.services.store.latestSimulation(user, dpe.key) ??

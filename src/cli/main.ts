@@ -120,6 +120,10 @@ export function buildProgram(): Command {
     )
     .option('-i, --interactive', 'pick works interactively')
     .option('--scenario <name>', 'name of the calculation scenario', 'default')
+    .option(
+      '--scenario-from <n>',
+      'apply the n-th recommended scenario of `dpe-sim initial` (1 = the first row)',
+    )
     .option('--include-dpe', 'add the DPE structure to the response')
     .option('--include-user', 'add the user to the response')
     .addHelpText(

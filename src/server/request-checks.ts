@@ -20,5 +20,5 @@ export async function checkWorks(services: LocalServices, req: CalcRequest): Pro
   const changes = req.params?.editablesChanges ?? [];
   if (changes.length === 0) return;
   const { prep } = await services.prepared(req.dpeId);
-  if (prep.ok) resolveChanges(prep.dpe.raw, changes);
+  if (prep.ok) resolveChanges(prep.dpe, changes);
 }

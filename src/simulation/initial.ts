@@ -11,6 +11,7 @@ import { calculation, DEFAULT_SCENARIO, outcome, scenarioTitle } from './calc.js
 import { engineFigures } from './comparison.js';
 import type { PreparedDpe } from './prepared.js';
 import { dpeStructure } from './structure.js';
+import { searchScenarios } from './scenarios.js';
 
 export interface InitialOptions {
   coef: CoefMode;
@@ -41,7 +42,7 @@ export function initialSimulation(
     namedCalculation: DEFAULT_SCENARIO,
     namedCalculationTitle: scenarioTitle(DEFAULT_SCENARIO),
     deltaCosts: { margin: opts.costs.margin, delta: opts.costs.delta, source: opts.costs.source },
-    autoSolutions: [],
+    autoSolutions: searchScenarios(engine, prep, opts).solutions,
     registryPacks: registryPacks(prep.raw),
     sharingCost: SHARING_COST,
   };

@@ -129,7 +129,7 @@ function editablesOf(
 ): Record<string, Editable> {
   const out: Record<string, Editable> = {};
   const ref = referenceId(category, index);
-  for (const row of offeredOptions(prep.raw, category, el)) {
+  for (const row of offeredOptions(prep, category, el)) {
     const run = runWorks(
       engine,
       prep,

@@ -6,9 +6,10 @@
 import type { ItemOutcome, SourceItem } from './batch-item.js';
 
 type WorkerModule = typeof import('./batch-worker.js');
-let loading: Promise<WorkerModule> | undefined;
+// loaded when the thread starts (piscina loads this file then): the engine loads meanwhile
+const loading: Promise<WorkerModule> = import('./batch-worker.js');
+loading.catch(() => {}); // reported by each item
 
 export = async function runItem(item: SourceItem): Promise<ItemOutcome> {
-  loading ??= import('./batch-worker.js');
   return (await loading).default(item);
 };

@@ -55,7 +55,9 @@ interface WorkerState {
   settings: BatchSettings;
 }
 
-let state: Promise<WorkerState> | undefined;
+// the engine starts loading as soon as the thread starts, while the first items are read
+const state: Promise<WorkerState> = init();
+state.catch(() => {}); // reported by each item (see runItem)
 
 async function init(): Promise<WorkerState> {
   const data = workerData as WorkerData;
@@ -74,7 +76,7 @@ async function init(): Promise<WorkerState> {
 }
 
 export default async function runItem(item: SourceItem): Promise<ItemOutcome> {
-  const { services, source, backend, settings } = await (state ??= init());
+  const { services, source, backend, settings } = await state;
   const started = performance.now();
   let release = () => {};
   let dpeId = item.ref;

@@ -5,13 +5,14 @@
 import { DpeSimError } from '../contract/errors.js';
 import type { Category, EditableChange } from '../contract/schemas.js';
 import { elementsOf, parseReferenceId } from '../dpe/elements.js';
-import type { RawDpe, RawElement } from '../dpe/raw.js';
+import type { RawDpe, RawElement, RawEnveloppe } from '../dpe/raw.js';
 import { num } from '../dpe/raw.js';
 import type { Engine } from '../engine/engine.js';
 import type { PreparedDpe } from '../simulation/prepared.js';
 import { CATALOGUE, optionsFor, type WorksOptionRow } from './catalogue.js';
+import { makeWorksContext } from './context.js';
 import { priceOf, type CostTable } from './costs.js';
-import { applicability, applyRecipe, touchesEnvelope, type WorksContext } from './recipes.js';
+import { applicability, applyRecipe, isInternalInsulation, type WorksContext } from './recipes.js';
 
 export interface AppliedWork {
   change: EditableChange;
@@ -29,9 +30,36 @@ export interface WorksResult {
   perteSurface: number;
 }
 
-/** The options offered on an element: those whose recipe makes sense there. */
-export function offeredOptions(dpe: RawDpe, category: Category, el: RawElement): WorksOptionRow[] {
-  const ctx: WorksContext = { dpe };
+const checkContexts = new WeakMap<PreparedDpe, WorksContext>();
+
+/**
+ * The context to check options on the prepared DPE itself, with the engine's baseline output.
+ * Given only a parsed DPE, the values stored in it stand in for the engine's.
+ */
+function checkContext(source: RawDpe | PreparedDpe): WorksContext {
+  if (!isPrepared(source)) return makeWorksContext(source);
+  let ctx = checkContexts.get(source);
+  if (!ctx) {
+    ctx = makeWorksContext(source.raw, source.base.output);
+    checkContexts.set(source, ctx);
+  }
+  return ctx;
+}
+
+function isPrepared(source: RawDpe | PreparedDpe): source is PreparedDpe {
+  return 'base' in source && 'raw' in source && typeof source.base === 'object';
+}
+
+/** The options offered on an element of the prepared DPE: those whose recipe makes sense there. */
+export function offeredOptions(
+  prep: PreparedDpe,
+  category: Category,
+  el: RawElement,
+): WorksOptionRow[] {
+  return offeredIn(checkContext(prep), category, el);
+}
+
+function offeredIn(ctx: WorksContext, category: Category, el: RawElement): WorksOptionRow[] {
   return optionsFor(category).filter((row) => applicability(row.recipe, el, ctx) === true);
 }
 
@@ -79,8 +107,13 @@ interface Resolved {
   index: number;
 }
 
-function allowedKeysMessage(dpe: RawDpe, category: Category, el: RawElement, ref: string): string {
-  const offered = offeredOptions(dpe, category, el);
+function allowedKeysMessage(
+  ctx: WorksContext,
+  category: Category,
+  el: RawElement,
+  ref: string,
+): string {
+  const offered = offeredIn(ctx, category, el);
   if (offered.length === 0) return `no works are offered on ${ref}`;
   const byKey = new Map<string, string[]>();
   for (const o of offered) byKey.set(o.key, [...(byKey.get(o.key) ?? []), o.code]);
@@ -89,9 +122,16 @@ function allowedKeysMessage(dpe: RawDpe, category: Category, el: RawElement, ref
 
 /**
  * Checks every change against the DPE before anything is computed. The last change for a given
- * (referenceId, editableKey) wins, so the same change given twice is the change once.
+ * (referenceId, editableKey) wins, so the same change given twice is the change once. Pass the
+ * prepared DPE: options are judged on the engine's baseline values (given only the parsed DPE,
+ * on the values stored in it, which can differ).
  */
-export function resolveChanges(dpe: RawDpe, changes: readonly EditableChange[]): Resolved[] {
+export function resolveChanges(
+  source: RawDpe | PreparedDpe,
+  changes: readonly EditableChange[],
+): Resolved[] {
+  const ctx = checkContext(source);
+  const dpe = ctx.dpe;
   const byTarget = new Map<string, Resolved>();
   for (const change of changes) {
     const ref = parseReferenceId(change.referenceId);
@@ -116,7 +156,7 @@ export function resolveChanges(dpe: RawDpe, changes: readonly EditableChange[]):
     if (!keys.has(change.editableKey as WorksOptionRow['key'])) {
       throw new DpeSimError(
         'invalid-input',
-        `unknown editableKey '${change.editableKey}' for ${change.referenceId}; ${allowedKeysMessage(dpe, ref.category, el, change.referenceId)}`,
+        `unknown editableKey '${change.editableKey}' for ${change.referenceId}; ${allowedKeysMessage(ctx, ref.category, el, change.referenceId)}`,
         { change },
       );
     }
@@ -126,11 +166,11 @@ export function resolveChanges(dpe: RawDpe, changes: readonly EditableChange[]):
         o.key === change.editableKey &&
         o.code === change.editableValue,
     );
-    const why = row ? applicability(row.recipe, el, { dpe }) : 'unknown value';
+    const why = row ? applicability(row.recipe, el, ctx) : 'unknown value';
     if (!row || why !== true) {
       throw new DpeSimError(
         'invalid-input',
-        `editableValue '${change.editableValue}' is not allowed for ${change.referenceId} ${change.editableKey}${row ? ` (${String(why)})` : ''}; ${allowedKeysMessage(dpe, ref.category, el, change.referenceId)}`,
+        `editableValue '${change.editableValue}' is not allowed for ${change.referenceId} ${change.editableKey}${row ? ` (${String(why)})` : ''}; ${allowedKeysMessage(ctx, ref.category, el, change.referenceId)}`,
         { change },
       );
     }
@@ -150,6 +190,34 @@ export function resolveChanges(dpe: RawDpe, changes: readonly EditableChange[]):
   return [...byTarget.values()];
 }
 
+/** The inertia class the engine computes from the envelope (1 très lourde … 4 légère), or NaN. */
+function computedInertia(engine: Engine, env: RawEnveloppe): number {
+  try {
+    return num(engine.inertiaOf(env).enum_classe_inertie_id) ?? NaN;
+  } catch {
+    return NaN; // an envelope without one of the collections
+  }
+}
+
+/**
+ * Runs internal-insulation works and moves the DPE's declared inertia class towards "lighter" by
+ * as many classes as the engine's computed class loses because of them (ITI on a heavy wall makes
+ * it light). The declared class is an engine input that often disagrees with the computed one
+ * (65 of the 194 corpus DPEs): it is never replaced by it, which would move the baseline rather
+ * than measure the works. External insulation, floors, windows and systems leave it alone.
+ */
+function withInertia(engine: Engine, raw: RawDpe, mutate: () => void): void {
+  const env = raw.logement?.enveloppe;
+  if (!env) return mutate();
+  const before = computedInertia(engine, env);
+  mutate();
+  const after = computedInertia(engine, env);
+  const declared = num(env.inertie?.enum_classe_inertie_id) ?? NaN;
+  if (!(after > before) || !(declared > 0)) return;
+  const next = Math.min(4, declared + (after - before));
+  if (next !== declared) env.inertie = { ...env.inertie, enum_classe_inertie_id: String(next) };
+}
+
 /** Validates the changes, then applies them to a copy of the DPE. */
 export function applyWorks(
   engine: Engine,
@@ -157,34 +225,23 @@ export function applyWorks(
   changes: readonly EditableChange[],
   costs: CostTable,
 ): WorksResult {
-  const resolved = resolveChanges(prep.raw, changes);
+  const resolved = resolveChanges(prep, changes);
   if (resolved.length === 0) return { raw: prep.raw, applied: [], cout: 0, perteSurface: 0 };
   const raw = structuredClone(prep.raw);
-  const ctx: WorksContext = { dpe: raw };
+  const ctx = makeWorksContext(raw, prep.base.output);
   const applied: AppliedWork[] = [];
-  let envelope = false;
   for (const r of resolved) {
     const original = elementsOf(prep.raw, r.category)[r.index] as RawElement;
     const el = elementsOf(raw, r.category)[r.index] as RawElement;
-    applyRecipe(r.option.recipe, el, ctx);
-    envelope ||= touchesEnvelope(r.option.recipe);
+    if (isInternalInsulation(r.option.recipe))
+      withInertia(engine, raw, () => applyRecipe(r.option.recipe, el, ctx));
+    else applyRecipe(r.option.recipe, el, ctx);
     applied.push({
       change: r.change,
       option: r.option,
       cout: costOf(r.option, original, costs),
       perteSurface: perteSurfaceOf(r.option, original, prep.raw),
     });
-  }
-  const env = raw.logement?.enveloppe;
-  const originalEnv = prep.raw.logement?.enveloppe;
-  if (envelope && env && originalEnv) {
-    // The DPE's declared inertia class is kept unless the works change the class the engine
-    // computes: replacing a declared class by a computed one would move the baseline, not
-    // measure the works.
-    const before = engine.inertiaOf(originalEnv);
-    const after = engine.inertiaOf(env);
-    if (before.enum_classe_inertie_id !== after.enum_classe_inertie_id)
-      env.inertie = { ...env.inertie, ...after };
   }
   return {
     raw,

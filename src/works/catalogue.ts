@@ -180,6 +180,14 @@ export const CATALOGUE: readonly WorksOptionRow[] = [
     recipe: { kind: 'heating', generator: 'pac-air-air' },
     cost: 'pac_air_air',
   },
+  {
+    category: 'installation_chauffage',
+    key: 'ReplaceGEN',
+    code: 'RadiateursElecNF',
+    label: 'Radiateurs électriques NF*** programmables (remplacent des convecteurs)',
+    recipe: { kind: 'heating', generator: 'radiateurs-nf' },
+    cost: 'radiateurs_performants',
+  },
   // hot water
   {
     category: 'installation_ecs',
@@ -204,6 +212,14 @@ export const CATALOGUE: readonly WorksOptionRow[] = [
     label: 'Ballon électrique récent (catégorie C)',
     recipe: { kind: 'hot-water', generator: 'ballon-electrique' },
     cost: 'ballon_electrique',
+  },
+  {
+    category: 'installation_ecs',
+    key: 'ReplaceGEN',
+    code: 'CESI',
+    label: 'Chauffe-eau solaire individuel (appoint existant conservé)',
+    recipe: { kind: 'hot-water', generator: 'cesi' },
+    cost: 'cesi',
   },
   // ventilation
   {

@@ -119,6 +119,12 @@ export const DEFAULT_COSTS = {
     source:
       'travauxapart.fr (2019): thermodynamic water heater, outdoor air, 2,200–4,600 € (midpoint)',
   },
+  cesi: {
+    eur: 5500,
+    unit: 'unit',
+    source:
+      'commercial pages (~2024): individual solar water heater (CESI) 4,000–7,000 € fitted (midpoint)',
+  },
   ballon_electrique: {
     eur: 1200,
     unit: 'unit',

@@ -1,327 +1,669 @@
 /**
- * Replacing a heating or hot-water generator. Only individual installations are offered
- * (a collective boiler room is not the dwelling owner's works). The new generator is entered
- * with table values (method 1), its stored intermediate figures cleared, and its emitters made
- * compatible (water radiators for a boiler or an air/water heat pump).
+ * Replacing a heating or hot-water generator. Only individual installations are offered (a
+ * collective boiler room is not the dwelling owner's works). New generators are entered with
+ * table values (method 1) and a fresh `donnee_intermediaire` (the engine reads pn, rpn, qp0,
+ * scop... from it as inputs); untouched generators keep theirs. A new boiler keeps the nominal
+ * power the engine used for the old one (without it the engine sizes pn from the whole GV, which
+ * inflates the standby losses on building-level DPEs); a heat pump gets none.
  */
-import type { Fields, RawElement, RawGeneratorHolder } from '../dpe/raw.js';
-import { str } from '../dpe/raw.js';
-import type {
-  Applicability,
-  HeatingGenerator,
-  HotWaterGenerator,
-  WorksContext,
-} from './recipes.js';
+import type { Fields, RawDpe, RawElement, RawGeneratorHolder } from '../dpe/raw.js';
+import {
+  cleanRef,
+  computedDi,
+  ecsGensOf,
+  emsOf,
+  envelopeList,
+  gensOf,
+  heatingInstallations,
+  hotWaterInstallations,
+  methodeApplication,
+  n,
+  range,
+  s,
+  type WorksContext,
+} from './context.js';
+import type { Applicability, HeatingGenerator, HotWaterGenerator } from './recipes.js';
 
-const INDIVIDUELLE = '1';
+const INDIVIDUELLE = '1'; // enum_type_installation_id
+const MIXED_REF = 'travaux_generateur_mixte';
 
-interface GeneratorSpec {
-  label: string;
-  /** enum_type_generateur_ch_id */
-  typeId: string;
-  /** enum_type_energie_id */
-  energyId: string;
-  /** emitter the new generator needs */
-  emitter: 'water' | 'air-split' | 'electric';
-  /** it also makes the dwelling's hot water */
-  hotWater?: boolean;
+// enum_type_emission_distribution_id of water emitters (floors/ceilings, radiators, fan coils)
+const HYDRONIC_EMISSION = new Set([
+  ...range(11, 18),
+  ...range(24, 39),
+  ...['46', '47', '48', '49'],
+]);
+// enum_type_generateur_ch_id feeding a water circuit: heat pumps (4-19), poêles bouilleurs
+// (48, 49, 140, 141), wood/oil/gas boilers (55-97), electric boiler (106), other combustion /
+// thermodynamic systems (113-118), coal and LPG boilers (120-139), hybrid heat pumps (143-170)
+const HYDRONIC_GEN = new Set([
+  ...range(4, 19),
+  '48',
+  '49',
+  ...range(55, 97),
+  '106',
+  ...range(113, 118),
+  ...range(120, 141),
+  ...range(143, 170),
+]);
+// 98 convecteur, 99 panneau rayonnant, 100 radiateur NF, 101 autres effet Joule,
+// 102/103 plancher / plafond rayonnant électrique, 104 radiateur à accumulation
+const JOULE_GEN = new Set(['98', '99', '100', '101', '102', '103', '104']);
+// their emitters: 1 convecteur, 2 panneau rayonnant, 3 radiateur, 4 autres effet Joule,
+// 6/7 plafond rayonnant, 8/9 plancher rayonnant, 10 radiateur à accumulation
+const JOULE_EMISSION = new Set(['1', '2', '3', '4', '6', '7', '8', '9', '10']);
+const EFFET_JOULE_GEN = new Set([...JOULE_GEN, '105', '106']); // the engine's isEffetJoule list
+const SDB_LINK = '3'; // enum_lien_generateur_emetteur_id: electric appoint in the bathroom
+
+// enum_cfg_installation_ch_id accepted: 1 simple, 2 solar, 3 wood stove appoint, 4/5 bathroom
+// electric, 6 relief of a wood boiler, 7 solar + stove, 8 boiler relieving a heat pump, 9 idem +
+// stove. Not 10 (collective base + appoint) nor 11 (bi-jonction convectors).
+const CFG_OK = new Set(['1', '2', '3', '4', '5', '6', '7', '8', '9']);
+// once every water generator is merged into one: 6 and 8 → 1 simple, 9 → 3 (stove appoint)
+const CFG_AFTER_MERGE: Record<string, string> = { 6: '1', 8: '1', 9: '3' };
+
+const PAC_AIR_EAU_RECENT = new Set(['6', '7']); // pac air/eau 2015-2016, après 2017
+const GEOTHERMAL_OR_WATER = new Set(range(8, 19)); // eau/eau, glycolée, géothermique
+const HYBRID_PAC = range(143, 170);
+const ANY_PAC = new Set([...range(4, 19), ...HYBRID_PAC]);
+// fioul (81-84), gaz (91-97), GPL (133-139) low-temperature / condensing boilers
+const CONDENSING_OR_LOW_TEMP = new Set([...range(81, 84), ...range(91, 97), ...range(133, 139)]);
+const NATURAL_GAS = '2'; // enum_type_energie_id
+
+/**
+ * Heating-generator types and the hot-water type of the same appliance (identical labels in the
+ * engine's enums.js 1.4.6): [first heating id, last heating id, first hot-water id].
+ */
+const SAME_APPLIANCE: readonly (readonly [number, number, number])[] = [
+  [48, 49, 13],
+  [55, 97, 15],
+  [106, 106, 118],
+  [107, 139, 72],
+  [140, 141, 115],
+  [142, 142, 119],
+  [148, 161, 120],
+  [171, 171, 134],
+];
+
+/** The enum_type_generateur_ecs_id of the appliance a heating generator type also is. */
+function ecsTypeOf(chType: string): string | undefined {
+  const id = Number(chType);
+  const row = SAME_APPLIANCE.find(([a, b]) => id >= a && id <= b);
+  return row ? String(row[2] + id - row[0]) : undefined;
 }
 
-export const HEATING_SPECS: Record<HeatingGenerator, GeneratorSpec> = {
-  'pac-air-eau': { label: 'Pompe à chaleur air/eau', typeId: '7', energyId: '1', emitter: 'water' },
+const genType = (g: RawElement): string => s(g.donnee_entree.enum_type_generateur_ch_id);
+const ecsType = (g: RawElement): string => s(g.donnee_entree.enum_type_generateur_ecs_id);
+const isIndividual = (x: RawElement): boolean =>
+  s(x.donnee_entree.enum_type_installation_id) === INDIVIDUELLE;
+
+// ---------------------------------------------------------------------------- shared
+
+/**
+ * ECS generators that are the hot-water side of the given heating generators: usage 3
+ * "chauffage + ecs" sharing reference_generateur_mixte with them or, without references, any
+ * mixed one when a heating generator is mixed, or one of the same appliance type (registry DPEs
+ * sometimes flag only the ECS side as mixed).
+ */
+function linkedEcsGens(
+  dpe: RawDpe,
+  heating: RawElement[],
+): { ecs: RawGeneratorHolder; gen: RawElement }[] {
+  const mixed = heating.filter((g) => s(g.donnee_entree.enum_usage_generateur_id) === '3');
+  const refs = new Set(
+    heating.map((g) => cleanRef(g.donnee_entree.reference_generateur_mixte)).filter(Boolean),
+  );
+  const types = new Set(heating.map((g) => ecsTypeOf(genType(g))).filter(Boolean));
+  const out: { ecs: RawGeneratorHolder; gen: RawElement }[] = [];
+  for (const ecs of hotWaterInstallations(dpe)) {
+    for (const g of ecsGensOf(ecs)) {
+      const d = g.donnee_entree;
+      if (s(d.enum_usage_generateur_id) !== '3') continue;
+      const r = cleanRef(d.reference_generateur_mixte);
+      const byRef = refs.size && r ? refs.has(r) : mixed.length > 0;
+      if (byRef || types.has(ecsType(g))) out.push({ ecs, gen: g });
+    }
+  }
+  return out;
+}
+
+/** Heating generators that are the heating side of the given ECS generators (same rules). */
+function linkedHeatingGens(dpe: RawDpe, ecsGens: RawElement[]): RawElement[] {
+  const mixed = ecsGens.filter((g) => s(g.donnee_entree.enum_usage_generateur_id) === '3');
+  if (!mixed.length) return [];
+  const refs = new Set(
+    mixed.map((g) => cleanRef(g.donnee_entree.reference_generateur_mixte)).filter(Boolean),
+  );
+  const types = new Set(mixed.map(ecsType).filter(Boolean));
+  const out: RawElement[] = [];
+  for (const inst of heatingInstallations(dpe)) {
+    for (const g of gensOf(inst)) {
+      const d = g.donnee_entree;
+      const r = cleanRef(d.reference_generateur_mixte);
+      const byRef = s(d.enum_usage_generateur_id) === '3' && (refs.size && r ? refs.has(r) : true);
+      const sameAppliance = types.has(ecsTypeOf(genType(g)) ?? '');
+      if (byRef || sameAppliance) out.push(g);
+    }
+  }
+  return out;
+}
+
+/** A replaced mixed ECS generator's heating side now only heats. */
+function unmix(dpe: RawDpe, oldEcsGens: RawElement[], except?: RawElement): void {
+  for (const h of linkedHeatingGens(dpe, oldEcsGens)) {
+    if (h === except) continue;
+    h.donnee_entree.enum_usage_generateur_id = '1';
+    delete h.donnee_entree.reference_generateur_mixte;
+  }
+}
+
+interface NewGenFields {
+  description: string;
+  type: string;
+  usage: '1' | '2' | '3';
+  energie: string;
+  lien?: string;
+  /** 0/1: inside the heated volume (recovered losses); kept from the old generator when absent */
+  position_volume_chauffe?: number;
+  presence_ventouse?: number;
+  reference_generateur_mixte?: string;
+  // hot water
+  stockage?: string;
+  volume_stockage?: number;
+  periode_thermo?: string;
+}
+
+/** A fresh heating generator: of the old one only its place and the emitter it feeds are kept. */
+function newHeatingGen(old: RawElement | undefined, f: NewGenFields): RawElement {
+  const o: Fields = old?.donnee_entree ?? {};
+  let position = f.position_volume_chauffe ?? n(o.position_volume_chauffe);
+  if (!Number.isFinite(position)) position = 0;
+  const d: RawElement['donnee_entree'] = {
+    description: f.description,
+    enum_type_generateur_ch_id: f.type,
+    enum_usage_generateur_id: f.usage,
+    enum_type_energie_id: f.energie,
+    enum_methode_saisie_carac_sys_id: '1', // valeurs forfaitaires
+    enum_lien_generateur_emetteur_id: f.lien ?? (s(o.enum_lien_generateur_emetteur_id) || '1'),
+    position_volume_chauffe: position,
+  };
+  if (f.presence_ventouse !== undefined) d.presence_ventouse = f.presence_ventouse;
+  if (o.reference) d.reference = o.reference as string;
+  if (f.reference_generateur_mixte) d.reference_generateur_mixte = f.reference_generateur_mixte;
+  return { donnee_entree: d, donnee_intermediaire: {} };
+}
+
+function newEcsGen(old: RawElement | undefined, f: NewGenFields): RawElement {
+  const o: Fields = old?.donnee_entree ?? {};
+  let position = n(o.position_volume_chauffe);
+  if (!Number.isFinite(position)) position = 0;
+  const d: RawElement['donnee_entree'] = {
+    description: f.description,
+    enum_type_generateur_ecs_id: f.type,
+    enum_usage_generateur_id: f.usage,
+    enum_type_energie_id: f.energie,
+    enum_methode_saisie_carac_sys_id: '1',
+    enum_type_stockage_ecs_id: f.stockage ?? (s(o.enum_type_stockage_ecs_id) || '2'),
+    position_volume_chauffe: position,
+  };
+  const volume = f.volume_stockage ?? n(o.volume_stockage);
+  if (volume > 0) d.volume_stockage = volume;
+  if (f.periode_thermo) d.enum_periode_installation_ecs_thermo_id = f.periode_thermo;
+  if (f.presence_ventouse !== undefined) d.presence_ventouse = f.presence_ventouse;
+  if (o.reference) d.reference = o.reference as string;
+  if (f.reference_generateur_mixte) d.reference_generateur_mixte = f.reference_generateur_mixte;
+  return { donnee_entree: d, donnee_intermediaire: {} };
+}
+
+/** In bug-for-bug mode tv_umur_id / tv_uph_id / tv_upb_id pin the effet-Joule tables. */
+function effetJoule(dpe: RawDpe): boolean {
+  let joule = 0;
+  let total = 0;
+  for (const inst of heatingInstallations(dpe)) {
+    const area = n(inst.donnee_entree.surface_chauffee) || 0;
+    if (gensOf(inst).some((g) => EFFET_JOULE_GEN.has(genType(g)))) joule += area;
+    total += area;
+  }
+  return total > 0 && joule / total >= 0.5;
+}
+
+/** Runs `mutate`; when the dwelling switches to or from effet-Joule heating, drops the pins. */
+function withEffetJoule(dpe: RawDpe, mutate: () => void): void {
+  const before = effetJoule(dpe);
+  mutate();
+  if (effetJoule(dpe) === before) return;
+  for (const [kind, id] of [
+    ['mur', 'tv_umur_id'],
+    ['plancher_haut', 'tv_uph_id'],
+    ['plancher_bas', 'tv_upb_id'],
+  ] as const)
+    for (const el of envelopeList(dpe, kind)) delete el.donnee_entree[id];
+}
+
+/** Replaces `old` (members of `list`) by `item`, at the place of the first one. */
+function replaceIn(list: RawElement[], old: RawElement[], item: RawElement): RawElement[] {
+  const first = old[0] ? list.indexOf(old[0]) : 0;
+  const kept = list.filter((x) => !old.includes(x));
+  kept.splice(Math.min(Math.max(first, 0), kept.length), 0, item);
+  return kept;
+}
+
+// ---------------------------------------------------------------------------- central heating
+
+interface HydronicSpec {
+  type: string;
+  energie: string;
+  description: string;
+  presence_ventouse?: number;
+  position_volume_chauffe?: number;
+  /**
+   * 'same': mixed generators stay mixed, their ECS side becomes `ecsType` (boilers);
+   * 'split': the new generator only heats, the old mixed ECS generator keeps making hot water;
+   * 'pac': the new generator is mixed, every ECS generator becomes a dual-service heat pump.
+   */
+  ecsMode: 'same' | 'split' | 'pac';
+  ecsType?: string;
+  keepPn?: boolean;
+  /** not offered when every water generator is one of these */
+  alreadyDone: ReadonlySet<string>;
+  /** not offered when a water generator is one of these */
+  excluded: ReadonlySet<string>;
+  excludedWhy: string;
+  needsGas?: boolean;
+}
+
+const HYDRONIC: Partial<Record<HeatingGenerator, HydronicSpec>> = {
+  'pac-air-eau': {
+    type: '7', // pac air/eau installée après 2017
+    energie: '1',
+    description: 'Pompe à chaleur air/eau (travaux)',
+    position_volume_chauffe: 0,
+    ecsMode: 'split',
+    alreadyDone: new Set([...PAC_AIR_EAU_RECENT, ...GEOTHERMAL_OR_WATER, ...HYBRID_PAC]),
+    excluded: new Set([...PAC_AIR_EAU_RECENT, ...GEOTHERMAL_OR_WATER]),
+    excludedWhy: 'a recent air/water or a ground-source heat pump is already installed',
+  },
   'pac-air-eau-ecs': {
-    label: 'Pompe à chaleur air/eau double service (chauffage + ECS)',
-    typeId: '7',
-    energyId: '1',
-    emitter: 'water',
-    hotWater: true,
+    type: '7',
+    energie: '1',
+    description: 'Pompe à chaleur air/eau double service (travaux)',
+    position_volume_chauffe: 0,
+    ecsMode: 'pac',
+    // over a recent heat pump, hot water is the thermodynamic water heater's job
+    alreadyDone: PAC_AIR_EAU_RECENT,
+    excluded: GEOTHERMAL_OR_WATER,
+    excludedWhy: 'a ground-source heat pump is already installed',
   },
   'gaz-condensation': {
-    label: 'Chaudière gaz à condensation',
-    typeId: '97',
-    energyId: '2',
-    emitter: 'water',
+    type: '97', // chaudière gaz à condensation après 2015
+    energie: NATURAL_GAS,
+    presence_ventouse: 1,
+    description: 'Chaudière gaz à condensation (travaux)',
+    ecsMode: 'same',
+    ecsType: '57', // the same boiler, hot-water side
+    keepPn: true,
+    alreadyDone: new Set(['96', '97', '138', '139']),
+    excluded: ANY_PAC,
+    excludedWhy: 'a heat pump is already installed',
+    needsGas: true,
   },
-  granules: { label: 'Chaudière bois granulés', typeId: '74', energyId: '5', emitter: 'water' },
-  'pac-air-air': {
-    label: 'Pompe à chaleur air/air (multi-split)',
-    typeId: '3',
-    energyId: '1',
-    emitter: 'air-split',
+  granules: {
+    type: '74', // chaudière bois granulés après 2019
+    energie: '5', // bois – granulés ou briquettes
+    presence_ventouse: 0,
+    description: 'Chaudière bois granulés (travaux)',
+    ecsMode: 'same',
+    ecsType: '34',
+    keepPn: true,
+    alreadyDone: new Set(['73', '74']),
+    // wood and gas both have an EP coefficient of 1 and the 3CL pellet boiler is less
+    // efficient than a condensing / low-temperature one: EP would rise (GES falls)
+    excluded: new Set([...ANY_PAC, ...CONDENSING_OR_LOW_TEMP]),
+    excludedWhy:
+      'a heat pump or a condensing / low-temperature boiler is already installed (a pellet boiler would raise primary energy)',
   },
 };
 
-/** Emitter ids: electric (effet Joule), water radiators, split units. */
-const ELECTRIC_EMITTERS = new Set(['1', '2', '3', '4', '6', '7', '8', '9', '10', '50']);
-const WATER_RADIATORS_LOW_TEMP = '39'; // radiateur bitube avec robinet thermostatique, réseau individuel < 65 °C
-const SPLIT_EMITTER = '42'; // soufflage d'air chaud par fluide frigorigène
-const NATURAL_GAS = '2';
-const HEAT_PUMPS_CH = new Set([
-  '1',
-  '2',
-  '3',
-  '4',
-  '5',
-  '6',
-  '7',
-  '8',
-  '9',
-  '10',
-  '11',
-  '12',
-  '13',
-  '14',
-  '15',
-  '16',
-  '17',
-  '18',
-  '19',
-]);
-
-function generators(inst: RawGeneratorHolder): RawElement[] {
-  return inst.generateur_chauffage_collection?.generateur_chauffage ?? [];
+/** Why an installation is not an individual central heating with water emitters, or undefined. */
+function centralRefusal(inst: RawGeneratorHolder): string | undefined {
+  if (!isIndividual(inst)) return 'only individual heating installations can be replaced';
+  if (!CFG_OK.has(s(inst.donnee_entree.enum_cfg_installation_ch_id)))
+    return 'this installation (collective base + appoint, or bi-jonction convectors) is not replaced';
+  return undefined;
 }
 
-function emitters(inst: RawGeneratorHolder): RawElement[] {
-  return inst.emetteur_chauffage_collection?.emetteur_chauffage ?? [];
-}
-
-function ecsGenerators(inst: RawGeneratorHolder): RawElement[] {
-  return inst.generateur_ecs_collection?.generateur_ecs ?? [];
-}
-
-function hasGasNetwork(ctx: WorksContext): boolean {
-  const lg = ctx.dpe.logement;
-  const all = [
-    ...(lg?.installation_chauffage_collection?.installation_chauffage ?? []).flatMap(generators),
-    ...(lg?.installation_ecs_collection?.installation_ecs ?? []).flatMap(ecsGenerators),
-  ];
-  return all.some((g) => str(g.donnee_entree.enum_type_energie_id) === NATURAL_GAS);
-}
-
-function isElectricHeating(inst: RawGeneratorHolder): boolean {
-  return (
-    generators(inst).every((g) => str(g.donnee_entree.enum_type_energie_id) === '1') &&
-    emitters(inst).every((e) =>
-      ELECTRIC_EMITTERS.has(str(e.donnee_entree.enum_type_emission_distribution_id) ?? ''),
-    )
+/** The water generators of an individual central heating (the ones replaced). */
+function hydronicMains(inst: RawGeneratorHolder): RawElement[] {
+  if (centralRefusal(inst)) return [];
+  const ems = emsOf(inst).filter((e) =>
+    HYDRONIC_EMISSION.has(s(e.donnee_entree.enum_type_emission_distribution_id)),
   );
+  if (!ems.length) return [];
+  return gensOf(inst).filter((g) => HYDRONIC_GEN.has(genType(g)));
 }
 
-export function heatingApplies(
+function hasGas(dpe: RawDpe): boolean {
+  return [
+    ...heatingInstallations(dpe).flatMap(gensOf),
+    ...hotWaterInstallations(dpe).flatMap(ecsGensOf),
+  ].some((g) => s(g.donnee_entree.enum_type_energie_id) === NATURAL_GAS);
+}
+
+function hydronicApplies(
   inst: RawGeneratorHolder,
-  gen: HeatingGenerator,
+  spec: HydronicSpec,
   ctx: WorksContext,
 ): Applicability {
-  if (str(inst.donnee_entree.enum_type_installation_id) !== INDIVIDUELLE) {
-    return 'only individual heating installations can be replaced';
-  }
-  const gens = generators(inst);
-  if (gens.length === 0) return 'this installation has no generator';
-  const spec = HEATING_SPECS[gen];
-  if (gens.every((g) => str(g.donnee_entree.enum_type_generateur_ch_id) === spec.typeId)) {
-    return 'this generator is already installed';
-  }
-  if (
-    gens.some((g) => HEAT_PUMPS_CH.has(str(g.donnee_entree.enum_type_generateur_ch_id) ?? '')) &&
-    spec.energyId !== '1'
-  ) {
-    return 'a heat pump is already installed';
-  }
-  if (gen === 'gaz-condensation' && !hasGasNetwork(ctx))
-    return 'no natural-gas supply in this dwelling';
-  if (gen === 'pac-air-air' && !isElectricHeating(inst)) {
-    return 'an air/air heat pump is offered to replace electric heaters';
-  }
-  if (
-    gen === 'pac-air-eau-ecs' &&
-    (ctx.dpe.logement?.installation_ecs_collection?.installation_ecs ?? []).some(
-      (e) => str(e.donnee_entree.enum_type_installation_id) !== INDIVIDUELLE,
-    )
-  ) {
-    return 'hot water is collective: a dual-service heat pump cannot replace it';
+  const refusal = centralRefusal(inst);
+  if (refusal) return refusal;
+  const mains = hydronicMains(inst);
+  if (!mains.length) return 'no central heating with water emitters to replace';
+  if (mains.every((g) => spec.alreadyDone.has(genType(g))))
+    return 'this generator (or a better one) is already installed';
+  if (mains.some((g) => spec.excluded.has(genType(g)))) return spec.excludedWhy;
+  if (spec.needsGas && !hasGas(ctx.dpe)) return 'no natural-gas supply in this dwelling';
+  if (spec.ecsMode === 'pac') {
+    const ecs = hotWaterInstallations(ctx.dpe);
+    if (!ecs.length || !ecs.every(isIndividual))
+      return 'hot water is collective: a dual-service heat pump cannot replace it';
   }
   return true;
 }
 
-function newHeatingGenerator(spec: GeneratorSpec, usage: '1' | '3', previous: Fields): RawElement {
-  return {
-    donnee_entree: {
-      description: spec.label,
-      reference: str(previous.reference) ?? 'dpesim-generateur-ch',
-      ...(usage === '3' ? { reference_generateur_mixte: 'dpesim-mixte' } : {}),
-      enum_type_generateur_ch_id: spec.typeId,
-      enum_usage_generateur_id: usage,
-      enum_type_energie_id: spec.energyId,
-      position_volume_chauffe: 1,
-      enum_methode_saisie_carac_sys_id: '1',
-      enum_lien_generateur_emetteur_id: '1',
-    },
-    donnee_intermediaire: {},
-  };
+/** The nominal power (W) the engine used for a generator in the baseline. */
+function baselinePn(gen: RawElement, ctx: WorksContext): number | undefined {
+  const pn = n(computedDi(gen, ctx).pn);
+  return pn > 0 ? pn : undefined;
 }
 
-function newEmitter(previous: Fields, emitterId: string, surface: unknown): RawElement {
-  const d: Fields = {
-    description: '',
-    surface_chauffee: surface,
-    enum_type_emission_distribution_id: emitterId,
-    enum_equipement_intermittence_id: str(previous.enum_equipement_intermittence_id) ?? '3',
-    enum_type_regulation_id: str(previous.enum_type_regulation_id) ?? '2',
-    enum_type_chauffage_id: '1',
-    enum_temp_distribution_ch_id: emitterId === WATER_RADIATORS_LOW_TEMP ? '3' : '1',
-    enum_lien_generateur_emetteur_id: '1',
-  };
-  if (emitterId === WATER_RADIATORS_LOW_TEMP) {
-    d.reseau_distribution_isole = 1;
-    d.periode_installation_emetteur = 3;
-  }
-  return { donnee_entree: d, donnee_intermediaire: {} };
-}
-
-export function heatingApply(
-  inst: RawGeneratorHolder,
-  gen: HeatingGenerator,
-  ctx: WorksContext,
-): void {
-  const spec = HEATING_SPECS[gen];
-  const gens = generators(inst);
-  const previous = gens[0]?.donnee_entree ?? {};
-  const usage = spec.hotWater ? '3' : '1';
-  inst.generateur_chauffage_collection = {
-    generateur_chauffage: [newHeatingGenerator(spec, usage, previous)],
-  };
-  // the installation becomes one generator on one kind of emitter
-  const ems = emitters(inst);
-  const firstEmitter = ems[0]?.donnee_entree ?? {};
-  const surface = inst.donnee_entree.surface_chauffee ?? firstEmitter.surface_chauffee;
-  const currentId = str(firstEmitter.enum_type_emission_distribution_id) ?? '';
-  let emitterId = currentId;
-  if (
-    spec.emitter === 'water' &&
-    (ELECTRIC_EMITTERS.has(currentId) || !isWaterEmitter(currentId))
-  ) {
-    emitterId = WATER_RADIATORS_LOW_TEMP;
-  } else if (spec.emitter === 'air-split') {
-    emitterId = SPLIT_EMITTER;
-  }
-  inst.emetteur_chauffage_collection = {
-    emetteur_chauffage: [
-      emitterId === currentId && ems[0]
-        ? {
-            donnee_entree: { ...firstEmitter, enum_lien_generateur_emetteur_id: '1' },
-            donnee_intermediaire: {},
-          }
-        : newEmitter(firstEmitter, emitterId, surface),
-    ],
-  };
-  inst.donnee_entree.enum_cfg_installation_ch_id = '1'; // one generator
-  delete inst.donnee_intermediaire;
-  if (spec.hotWater) {
-    for (const ecs of ctx.dpe.logement?.installation_ecs_collection?.installation_ecs ?? []) {
-      replaceHotWater(ecs, {
-        description: 'Pompe à chaleur double service (ECS)',
-        enum_type_generateur_ecs_id: '12', // pac double service après 2014
-        enum_type_energie_id: '1',
-        enum_usage_generateur_id: '3',
-        reference_generateur_mixte: 'dpesim-mixte',
-        position_volume_chauffe: 1,
-        enum_type_stockage_ecs_id: '3',
-        volume_stockage: 200,
-        enum_methode_saisie_carac_sys_id: '1',
+/** All water generators of the installation become ONE new generator. */
+function hydronicApply(inst: RawGeneratorHolder, spec: HydronicSpec, ctx: WorksContext): void {
+  const mains = hydronicMains(inst);
+  if (!mains.length) return;
+  const linked = linkedEcsGens(ctx.dpe, mains);
+  const wasMixed =
+    linked.length > 0 || mains.some((g) => s(g.donnee_entree.enum_usage_generateur_id) === '3');
+  // the new generator must feed a water emitter (a heat pump without one gives NaN)
+  const em = emsOf(inst).find((e) =>
+    HYDRONIC_EMISSION.has(s(e.donnee_entree.enum_type_emission_distribution_id)),
+  );
+  const lien = s(em?.donnee_entree.enum_lien_generateur_emetteur_id) || '1';
+  const usage = spec.ecsMode === 'pac' || (spec.ecsMode === 'same' && wasMixed) ? '3' : '1';
+  const gen = newHeatingGen(mains[0], {
+    ...spec,
+    usage,
+    lien,
+    reference_generateur_mixte: usage === '3' ? MIXED_REF : undefined,
+  });
+  const pns = mains.map((g) => baselinePn(g, ctx)).filter((x): x is number => x !== undefined);
+  const pn = spec.keepPn && pns.length ? Math.max(...pns) : undefined;
+  if (pn) gen.donnee_intermediaire = { pn };
+  withEffetJoule(ctx.dpe, () => {
+    const gens = gensOf(inst);
+    const hydronicCount = gens.filter((g) => HYDRONIC_GEN.has(genType(g))).length;
+    inst.generateur_chauffage_collection = {
+      ...inst.generateur_chauffage_collection,
+      generateur_chauffage: replaceIn(gens, mains, gen),
+    };
+    const cfg = CFG_AFTER_MERGE[s(inst.donnee_entree.enum_cfg_installation_ch_id)];
+    if (cfg && mains.length === hydronicCount) inst.donnee_entree.enum_cfg_installation_ch_id = cfg;
+  });
+  if (spec.ecsMode === 'same' && wasMixed && spec.ecsType) {
+    for (const { gen: g } of linked) {
+      const next = newEcsGen(g, {
+        description: spec.description,
+        type: spec.ecsType,
+        usage: '3',
+        energie: spec.energie,
+        presence_ventouse: spec.presence_ventouse,
+        reference_generateur_mixte: MIXED_REF,
       });
+      g.donnee_entree = next.donnee_entree;
+      g.donnee_intermediaire = pn ? { pn } : {}; // the same appliance as the heating side
+    }
+  } else if (spec.ecsMode === 'split') {
+    for (const { gen: g } of linked) {
+      g.donnee_entree.enum_usage_generateur_id = '2'; // the old boiler keeps making hot water
+      delete g.donnee_entree.reference_generateur_mixte;
+    }
+  } else if (spec.ecsMode === 'pac') {
+    for (const ecs of hotWaterInstallations(ctx.dpe)) {
+      const old = ecsGensOf(ecs);
+      ecs.generateur_ecs_collection = {
+        ...ecs.generateur_ecs_collection,
+        generateur_ecs: [
+          newEcsGen(old[0], {
+            description: 'Pompe à chaleur air/eau double service (travaux)',
+            type: '12', // pac double service après 2014
+            usage: '3',
+            energie: '1',
+            stockage: '3', // stockage intégré à la production
+            volume_stockage: Math.max(150, n(old[0]?.donnee_entree.volume_stockage) || 0),
+            periode_thermo: '3', // à partir de 2015
+            reference_generateur_mixte: MIXED_REF,
+          }),
+        ],
+      };
+      // the replaced ECS generators may have been the hot-water side of another heating generator
+      unmix(ctx.dpe, old, gen);
+      delete ecs.donnee_entree.tv_rendement_distribution_ecs_id; // depends on the generator's place
     }
   }
 }
 
-function isWaterEmitter(id: string): boolean {
-  const n = Number(id);
-  return (n >= 11 && n <= 18) || (n >= 24 && n <= 39) || (n >= 46 && n <= 49);
+// ---------------------------------------------------------------------------- electric heating
+
+interface ElectricSpec {
+  type: string;
+  description: string;
+  emission: string;
+  intermittence?: string;
+  alreadyDone: ReadonlySet<string>;
+  refusal: string;
+}
+
+const ELECTRIC: Partial<Record<HeatingGenerator, ElectricSpec>> = {
+  'pac-air-air': {
+    type: '3', // pac air/air installée à partir de 2015
+    description: 'Pompe à chaleur air/air (travaux)',
+    emission: '42', // soufflage d'air chaud, distribution par fluide frigorigène
+    alreadyDone: new Set(),
+    refusal: 'an air/air heat pump is offered to replace electric heaters',
+  },
+  'radiateurs-nf': {
+    type: '100', // radiateur électrique NFC, NF** et NF***
+    description: 'Radiateurs électriques NF*** programmables (travaux)',
+    emission: '3', // radiateur électrique NFC, NF** et NF***
+    intermittence: '5', // par pièce avec minimum de température et détection de présence
+    alreadyDone: new Set(['100']),
+    refusal: 'efficient electric radiators are offered to replace electric heaters',
+  },
+};
+
+/** Electric generators and emitters of an individual installation, bathroom appoint excluded. */
+function jouleMains(inst: RawGeneratorHolder): { gens: RawElement[]; ems: RawElement[] } {
+  const none = { gens: [], ems: [] };
+  if (centralRefusal(inst)) return none;
+  const gens = gensOf(inst).filter(
+    (g) =>
+      JOULE_GEN.has(genType(g)) && s(g.donnee_entree.enum_lien_generateur_emetteur_id) !== SDB_LINK,
+  );
+  const ems = emsOf(inst).filter(
+    (e) =>
+      JOULE_EMISSION.has(s(e.donnee_entree.enum_type_emission_distribution_id)) &&
+      s(e.donnee_entree.enum_lien_generateur_emetteur_id) !== SDB_LINK,
+  );
+  if (!gens.length || !ems.length) return none;
+  // every emitter on the same link must be electric too (an electric generator "feeding" a water
+  // radiator is a data error; the engine then counts only one emitter for it)
+  const links = new Set(gens.map((g) => s(g.donnee_entree.enum_lien_generateur_emetteur_id)));
+  const others = emsOf(inst).filter(
+    (e) => !ems.includes(e) && links.has(s(e.donnee_entree.enum_lien_generateur_emetteur_id)),
+  );
+  return others.length ? none : { gens, ems };
+}
+
+function electricApplies(inst: RawGeneratorHolder, spec: ElectricSpec): Applicability {
+  const refusal = centralRefusal(inst);
+  if (refusal) return refusal;
+  const m = jouleMains(inst);
+  if (!m.gens.length) return spec.refusal;
+  if (m.gens.every((g) => spec.alreadyDone.has(genType(g))))
+    return 'this equipment is already installed';
+  return true;
+}
+
+/** The electric generators and their emitters become ONE generator and ONE emitter. */
+function electricApply(inst: RawGeneratorHolder, spec: ElectricSpec, ctx: WorksContext): void {
+  const m = jouleMains(inst);
+  const e0 = m.ems[0]?.donnee_entree;
+  if (!m.gens.length || !e0) return;
+  const lien = s(e0.enum_lien_generateur_emetteur_id) || '1';
+  const surface =
+    Math.max(...m.ems.map((e) => n(e.donnee_entree.surface_chauffee) || 0)) ||
+    n(inst.donnee_entree.surface_chauffee);
+  const gen = newHeatingGen(m.gens[0], {
+    description: spec.description,
+    type: spec.type,
+    usage: '1',
+    energie: '1',
+    lien,
+    position_volume_chauffe: 1,
+  });
+  const em: RawElement = {
+    donnee_entree: {
+      description: spec.description,
+      surface_chauffee: surface,
+      enum_type_emission_distribution_id: spec.emission,
+      enum_type_chauffage_id: '1', // chauffage divisé
+      enum_equipement_intermittence_id:
+        spec.intermittence ?? (s(e0.enum_equipement_intermittence_id) || '1'),
+      enum_type_regulation_id: '2', // avec régulation pièce par pièce
+      enum_temp_distribution_ch_id: '1', // no distribution network
+      enum_periode_installation_emetteur_id: '3', // après 2000
+      enum_lien_generateur_emetteur_id: lien,
+      // no reseau_distribution_isole: emitters without a network give NaN with it
+    },
+    donnee_intermediaire: {},
+  };
+  withEffetJoule(ctx.dpe, () => {
+    inst.generateur_chauffage_collection = {
+      ...inst.generateur_chauffage_collection,
+      generateur_chauffage: replaceIn(gensOf(inst), m.gens, gen),
+    };
+    inst.emetteur_chauffage_collection = {
+      ...inst.emetteur_chauffage_collection,
+      emetteur_chauffage: replaceIn(emsOf(inst), m.ems, em),
+    };
+  });
+}
+
+export function heatingApplies(
+  inst: RawGeneratorHolder,
+  generator: HeatingGenerator,
+  ctx: WorksContext,
+): Applicability {
+  const h = HYDRONIC[generator];
+  if (h) return hydronicApplies(inst, h, ctx);
+  const e = ELECTRIC[generator];
+  return e ? electricApplies(inst, e) : 'unknown generator';
+}
+
+export function heatingApply(
+  inst: RawGeneratorHolder,
+  generator: HeatingGenerator,
+  ctx: WorksContext,
+): void {
+  const h = HYDRONIC[generator];
+  if (h) return hydronicApply(inst, h, ctx);
+  const e = ELECTRIC[generator];
+  if (e) electricApply(inst, e, ctx);
 }
 
 // ---------------------------------------------------------------------------- hot water
 
-const HOT_WATER_SPECS: Record<HotWaterGenerator, { label: string; fields: Fields }> = {
+// enum_type_generateur_ecs_id 1-12: thermodynamic water heaters and dual-service heat pumps
+const THERMO_ECS = new Set(range(1, 12));
+// 68 horizontal, 69 vertical other / unknown, 70 vertical category B electric tanks
+const OLD_ELECTRIC_TANKS = new Set(['68', '69', '70']);
+
+/** A new generator replacing every generator of the installation. */
+const WATER_HEATERS: Record<Exclude<HotWaterGenerator, 'cesi'>, NewGenFields> = {
   cet: {
-    label: 'Chauffe-eau thermodynamique sur air ambiant',
-    fields: {
-      enum_type_generateur_ecs_id: '3',
-      enum_type_energie_id: '1',
-      enum_type_stockage_ecs_id: '3',
-      volume_stockage: 200,
-    },
+    description: 'Chauffe-eau thermodynamique sur air ambiant (travaux)',
+    type: '3', // cet sur air ambiant (sur local non chauffé) après 2014
+    usage: '2',
+    energie: '1',
+    stockage: '3', // stockage intégré à la production
+    volume_stockage: 200,
+    periode_thermo: '3', // à partir de 2015
   },
   'cet-exterieur': {
-    label: 'Chauffe-eau thermodynamique sur air extérieur',
-    fields: {
-      enum_type_generateur_ecs_id: '6',
-      enum_type_energie_id: '1',
-      enum_type_stockage_ecs_id: '3',
-      volume_stockage: 200,
-    },
+    description: 'Chauffe-eau thermodynamique sur air extérieur (travaux)',
+    type: '6', // cet sur air extérieur après 2014 (same COP as 3 in the engine)
+    usage: '2',
+    energie: '1',
+    stockage: '3',
+    volume_stockage: 200,
+    periode_thermo: '3',
   },
   'ballon-electrique': {
-    label: 'Ballon électrique vertical catégorie C (3 étoiles)',
-    fields: {
-      enum_type_generateur_ecs_id: '71',
-      enum_type_energie_id: '1',
-      enum_type_stockage_ecs_id: '3',
-      volume_stockage: 200,
-    },
+    description: 'Ballon électrique vertical catégorie C (travaux)',
+    type: '71', // ballon électrique à accumulation vertical catégorie C ou 3 étoiles
+    usage: '2',
+    energie: '1',
+    stockage: '3',
   },
 };
 
-const THERMODYNAMIC_ECS = new Set(['1', '2', '3', '4', '5', '6', '7', '8', '9', '10', '11', '12']);
-
-function replaceHotWater(inst: RawGeneratorHolder, fields: Fields): void {
-  const previous = ecsGenerators(inst)[0]?.donnee_entree ?? {};
-  inst.generateur_ecs_collection = {
-    generateur_ecs: [
-      {
-        donnee_entree: {
-          reference: str(previous.reference) ?? 'dpesim-generateur-ecs',
-          enum_usage_generateur_id: '2',
-          position_volume_chauffe: str(previous.position_volume_chauffe) === '0' ? 0 : 1,
-          enum_methode_saisie_carac_sys_id: '1',
-          ...fields,
-        },
-        donnee_intermediaire: {},
-      },
-    ],
-  };
-  inst.donnee_entree.enum_type_installation_id = INDIVIDUELLE;
-  delete inst.donnee_intermediaire;
-}
-
 export function hotWaterApplies(
   inst: RawGeneratorHolder,
-  gen: HotWaterGenerator,
-  _ctx: WorksContext,
+  generator: HotWaterGenerator,
+  ctx: WorksContext,
 ): Applicability {
-  if (str(inst.donnee_entree.enum_type_installation_id) !== INDIVIDUELLE) {
-    return 'only individual hot-water installations can be replaced';
+  if (!isIndividual(inst)) return 'only individual hot-water installations can be replaced';
+  const gens = ecsGensOf(inst);
+  if (!gens.length) return 'this installation has no generator';
+  switch (generator) {
+    case 'cet':
+    case 'cet-exterieur':
+      if (gens.every((g) => THERMO_ECS.has(ecsType(g))))
+        return 'a thermodynamic water heater or heat pump is already installed';
+      return true;
+    case 'ballon-electrique':
+      if (!gens.every((g) => OLD_ELECTRIC_TANKS.has(ecsType(g))))
+        return 'a new electric tank is offered to replace an old electric tank';
+      return true;
+    case 'cesi':
+      if (methodeApplication(ctx.dpe) !== '1')
+        return 'a solar water heater is offered on individual houses';
+      if (s(inst.donnee_entree.enum_type_installation_solaire_id))
+        return 'a solar installation is already there';
+      return true;
   }
-  const gens = ecsGenerators(inst);
-  if (gens.length === 0) return 'this installation has no generator';
-  const current = gens.map((g) => str(g.donnee_entree.enum_type_generateur_ecs_id) ?? '');
-  if (current.some((id) => THERMODYNAMIC_ECS.has(id)))
-    return 'a thermodynamic water heater or heat pump is already installed';
-  if (gens.some((g) => str(g.donnee_entree.enum_usage_generateur_id) === '3')) {
-    return 'hot water comes from the heating generator: replace the heating instead (e.g. PACAirEauECS)';
-  }
-  const target = HOT_WATER_SPECS[gen].fields.enum_type_generateur_ecs_id;
-  if (current.every((id) => id === target)) return 'this water heater is already installed';
-  if (gen === 'ballon-electrique' && !current.every((id) => ['68', '69', '70'].includes(id))) {
-    return 'a new electric tank is offered to replace an old electric tank';
-  }
-  return true;
 }
 
 export function hotWaterApply(
   inst: RawGeneratorHolder,
-  gen: HotWaterGenerator,
-  _ctx: WorksContext,
+  generator: HotWaterGenerator,
+  ctx: WorksContext,
 ): void {
-  const spec = HOT_WATER_SPECS[gen];
-  replaceHotWater(inst, { description: spec.label, ...spec.fields });
+  const d = inst.donnee_entree;
+  if (generator === 'cesi') {
+    // the existing generator(s) become the back-up of the solar water heater
+    d.enum_type_installation_solaire_id = '3'; // ecs solaire seule inf 5 ans
+    d.enum_cfg_installation_ecs_id = '2'; // un seul système d'ecs avec solaire
+    delete d.fecs_saisi;
+    delete d.tv_facteur_couverture_solaire_id;
+    return;
+  }
+  const old = ecsGensOf(inst);
+  const spec = WATER_HEATERS[generator];
+  const volume = spec.volume_stockage ?? (n(old[0]?.donnee_entree.volume_stockage) || 200);
+  inst.generateur_ecs_collection = {
+    ...inst.generateur_ecs_collection,
+    generateur_ecs: [newEcsGen(old[0], { ...spec, volume_stockage: volume })],
+  };
+  unmix(ctx.dpe, old);
+  delete d.tv_rendement_distribution_ecs_id;
 }

@@ -2,271 +2,460 @@
  * How a works option changes an element's engine inputs. A recipe is data (`Recipe`, a kind and
  * its parameters, written in the catalogue); this module holds one modelling function per kind,
  * written from measurements on the engine (../shared/docs/engine-notes.md and the corpus tests).
+ *
+ * Design rules (found on the 194-DPE corpus, in both engine flag modes):
+ * - Opaque elements (walls, roofs, floors) are written as "saisie direct U justifiée"
+ *   (enum_methode_saisie_u_id 9) with a U computed from the engine's own baseline U:
+ *     added insulation (ITE, lost attic, roof terrace, floor from underneath): U = 1/(1/U_now + R)
+ *     replaced insulation (ITI, sloped roof from inside):                       U = 1/(1/U0 + R)
+ *   This avoids three engine traps: plancher_haut U0 methods 3/4 give U = 0, the U0 tables have
+ *   holes (plancher_haut type 15), and resistance methods re-apply the lining or "enduit isolant"
+ *   on top of the U0.
+ * - Every recipe derives its values from the baseline (`WorksContext.baseline`), and its enum
+ *   mappings are fixed points: applying it twice gives the inputs of applying it once.
+ * - Internal insulation (ITI, sloped roofs) can lighten the inertia class: see apply.ts.
  */
 import type { Fields, RawDpe, RawElement, RawGeneratorHolder } from '../dpe/raw.js';
-import { num, str } from '../dpe/raw.js';
+import {
+  cleanRef,
+  computedDi,
+  envelopeList,
+  n,
+  s,
+  type OpaqueKind,
+  type WorksContext,
+} from './context.js';
 // generators are modelled in generators.ts (the longest recipes)
 import { heatingApplies, heatingApply, hotWaterApplies, hotWaterApply } from './generators.js';
 
+export type { WorksContext } from './context.js';
+export { makeWorksContext } from './context.js';
+
 export type Recipe =
   | { kind: 'wall'; position: 'ITE' | 'ITI'; r: number }
-  | { kind: 'roof'; variant: 'combles' | 'rampants' | 'terrasse'; r: number }
+  | { kind: 'roof'; variant: RoofVariant; r: number }
   | { kind: 'floor'; r: number }
   | { kind: 'window'; vitrage: 'double' | 'triple'; materiau: 'pvc' | 'bois' | 'metal'; uw: number }
+  /** uporte: the table U of an insulated solid door (enum_type_porte_id 13) */
   | { kind: 'door'; uporte: number }
   | { kind: 'ventilation'; typeId: string }
   | { kind: 'heating'; generator: HeatingGenerator }
   | { kind: 'hot-water'; generator: HotWaterGenerator };
 
+export type RoofVariant = 'combles' | 'rampants' | 'terrasse';
 export type HeatingGenerator =
-  'pac-air-eau' | 'pac-air-eau-ecs' | 'gaz-condensation' | 'granules' | 'pac-air-air';
-export type HotWaterGenerator = 'cet' | 'cet-exterieur' | 'ballon-electrique';
-
-export interface WorksContext {
-  /** the DPE being modified (a copy) */
-  dpe: RawDpe;
-}
+  | 'pac-air-eau'
+  | 'pac-air-eau-ecs'
+  | 'gaz-condensation'
+  | 'granules'
+  | 'pac-air-air'
+  | 'radiateurs-nf';
+export type HotWaterGenerator = 'cet' | 'cet-exterieur' | 'ballon-electrique' | 'cesi';
 
 /** `true` when the recipe makes sense on the element, else the reason it is not offered. */
 export type Applicability = true | string;
 
-// ---------------------------------------------------------------------------- helpers
+// ---------------------------------------------------------------------------- opaque envelope
 
-/** Thermal conductivity assumed to turn an insulation thickness into a resistance, W/(m·K). */
-const LAMBDA = 0.04;
-/** Surface resistances of a wall, m²·K/W (interior + exterior). */
-const RSI_RSE = 0.17;
-/** Latest insulation period id ("après 2021"). */
-const PERIODE_RECENTE = '10';
+// enum_type_adjacence_id
 const EXTERIEUR = '1';
+const NON_DEPERDITIF = '22'; // local non déperditif (local à usage d'habitation chauffé)
 
-function de(el: RawElement): Fields {
-  return el.donnee_entree;
-}
+// enum_cfg_isolation_lnc_id: the side between the dwelling and the unheated space becomes
+// insulated: 2 → 4, 3 → 5, 9/10/11 (espace tampon solarisé N/S/EO) → 6/7/8. (b depends on it.)
+const LNC_CFG_INSULATED: Record<string, string> = { 2: '4', 3: '5', 9: '6', 10: '7', 11: '8' };
 
-/** The insulation resistance an element already has, when its inputs say so. */
-function existingResistance(d: Fields): number {
-  const method = str(d.enum_methode_saisie_u_id);
-  if (method === '5' || method === '6') return num(d.resistance_isolation) ?? 0;
-  if (method === '3' || method === '4') {
-    const e = num(d.epaisseur_isolation);
-    return e ? e / 100 / LAMBDA : 0;
+// enum_type_isolation_id: 1 inconnu, 2 non isolé, 3 iti, 4 ite, 5 itr, 6 iti+ite, 7 iti+itr,
+// 8 ite+itr, 9 isolé mais type d'isolation inconnu
+const INTERNAL_TYPES = new Set(['3', '6', '7', '9']);
+const EXTERNAL_TYPES = new Set(['4', '6', '8']);
+
+const U_KEYS: Record<OpaqueKind, { u: string; u0: string; prefix: string }> = {
+  mur: { u: 'umur', u0: 'umur0', prefix: 'umur' },
+  plancher_haut: { u: 'uph', u0: 'uph0', prefix: 'uph' },
+  plancher_bas: { u: 'upb', u0: 'upb0', prefix: 'upb' },
+};
+
+/**
+ * New enum_type_isolation_id after adding insulation on the outside (a fixed point). 'inconnu'
+ * on a wall is read as the engine's thermal-bridge code reads it: non isolé when the insulation
+ * (or construction) period is before 1975, iti otherwise.
+ */
+function typeAfterExternal(prev: string, d: Fields, dpe: RawDpe, kind: OpaqueKind): string {
+  if (EXTERNAL_TYPES.has(prev)) return prev;
+  if (prev === '5') return '8'; // itr → ite+itr
+  // floors / roofs: the engine reads 'inconnu' (after 1974) and 'isolé type inconnu' as ite
+  if (kind !== 'mur' && (prev === '1' || prev === '9')) return '4';
+  if (INTERNAL_TYPES.has(prev)) return '6'; // iti (or unknown type) → iti+ite
+  if (prev === '1') {
+    // enum_periode_isolation_id / enum_periode_construction_id 1 avant 1948, 2 1948-1974
+    const p =
+      s(d.enum_periode_isolation_id) ||
+      s(dpe.logement?.caracteristique_generale?.enum_periode_construction_id);
+    return p === '1' || p === '2' || p === '' ? '4' : '6';
   }
-  return 0;
+  return '4'; // non isolé → ite
 }
 
-/** Sets the element's insulation to a justified resistance (method 6), clearing stale inputs. */
-function setResistance(d: Fields, r: number, typeIsolationId: string, uKeys: string[]): void {
-  d.enum_methode_saisie_u_id = '6';
-  d.resistance_isolation = Math.round(r * 100) / 100;
-  d.enum_type_isolation_id = typeIsolationId;
-  d.enum_periode_isolation_id = PERIODE_RECENTE;
+/** New enum_type_isolation_id after (re)doing the insulation on the inside (a fixed point). */
+function typeAfterInternal(prev: string): string {
+  if (EXTERNAL_TYPES.has(prev)) return '6'; // ite (+itr) → iti+ite
+  if (prev === '5' || prev === '7') return '7'; // itr → iti+itr
+  return '3';
+}
+
+interface OpaqueState {
+  /** the engine's U now */
+  u: number;
+  /** the engine's bare U (2.5, "type de paroi inconnu", when unknown) */
+  u0: number;
+  b: number;
+  /** resistance equivalent to the present insulation */
+  r: number;
+}
+
+function opaqueState(el: RawElement, ctx: WorksContext, kind: OpaqueKind): OpaqueState {
+  const di = computedDi(el, ctx);
+  const k = U_KEYS[kind];
+  const u = n(di[k.u]);
+  let u0 = n(di[k.u0]);
+  if (!(u0 > 0)) u0 = Math.max(2.5, u);
+  const r = u > 0 ? Math.max(0, 1 / u - 1 / u0) : NaN;
+  return { u, u0, b: n(di.b), r };
+}
+
+const round3 = (x: number): number => Math.round(x * 1000) / 1000;
+
+/** U after works: 'add' keeps the present insulation, 'replace' starts from the bare U0. */
+function uAfter(st: OpaqueState, r: number, mode: 'add' | 'replace'): number {
+  const base = mode === 'add' ? st.u : st.u0;
+  return round3(Math.min(st.u, 1 / (1 / base + r)));
+}
+
+/** Writes U as "saisie direct U justifiée" and drops every input that would override it. */
+function setSaisiU(d: Fields, prefix: string, u: number): void {
+  d.enum_methode_saisie_u_id = '9';
+  d[`${prefix}_saisi`] = u;
+  // stale inputs: in bug-for-bug mode plancher_bas switches method when these exist
   delete d.epaisseur_isolation;
-  for (const k of uKeys) delete d[k];
-  // "u0 not entered because u is known" cannot stand once u is computed again
-  if (str(d.enum_methode_saisie_u0_id) === '5') d.enum_methode_saisie_u0_id = '2';
+  delete d.resistance_isolation;
+  delete d[`tv_${prefix}_id`]; // pins the effet-joule / period tables in bug-for-bug mode
+  d.enum_periode_isolation_id = '10'; // après 2021
 }
 
-function currentU(el: RawElement, key: string): number | undefined {
-  return num(el.donnee_intermediaire?.[key]);
+/** Common reasons an opaque element is not insulated, or undefined. */
+function opaqueRefusal(
+  el: RawElement,
+  ctx: WorksContext,
+  kind: OpaqueKind,
+  r: number,
+  what: string,
+): string | undefined {
+  if (!(n(el.donnee_entree.surface_paroi_opaque) > 0)) return `this ${what} has no opaque area`;
+  const st = opaqueState(el, ctx, kind);
+  if (!(st.b > 0)) return `this ${what} has no heat losses (b = 0)`;
+  if (!(st.u > 0)) return `the engine computes no U for this ${what}`;
+  if (st.r >= r) return `already insulated with R ${st.r.toFixed(1)} ≥ ${r}`;
+  return undefined;
 }
 
-/** Losses through the element are counted (b > 0). */
-function hasLosses(el: RawElement): boolean {
-  const b = num(el.donnee_intermediaire?.b);
-  return b === undefined || b > 0;
+function insulateOpaque(
+  el: RawElement,
+  ctx: WorksContext,
+  kind: OpaqueKind,
+  r: number,
+  mode: 'ITE' | 'ITI',
+): void {
+  const d = el.donnee_entree;
+  const st = opaqueState(el, ctx, kind);
+  const prev = s(d.enum_type_isolation_id) || '1';
+  const add = mode === 'ITE' || EXTERNAL_TYPES.has(prev);
+  // read before setSaisiU overwrites the insulation period
+  const type = mode === 'ITE' ? typeAfterExternal(prev, d, ctx.dpe, kind) : typeAfterInternal(prev);
+  setSaisiU(d, U_KEYS[kind].prefix, uAfter(st, r, add ? 'add' : 'replace'));
+  d.enum_type_isolation_id = type;
+  // enum_type_doublage_id 2 "absence de doublage": the old lining is replaced by the ITI complex
+  if (mode === 'ITI' && kind === 'mur') d.enum_type_doublage_id = '2';
+  const lnc = LNC_CFG_INSULATED[s(d.enum_cfg_isolation_lnc_id)];
+  if (lnc) d.enum_cfg_isolation_lnc_id = lnc;
 }
 
-// ---------------------------------------------------------------------------- envelope
+// ---------------------------------------------------------------------------- walls
 
-function wallApplies(el: RawElement, r: Extract<Recipe, { kind: 'wall' }>): Applicability {
-  const d = de(el);
-  if (!hasLosses(el)) return 'this wall has no heat losses (b = 0)';
-  if (r.position === 'ITE' && str(d.enum_type_adjacence_id) !== EXTERIEUR) {
-    return 'external insulation only on walls facing the outside';
+/** Windows and doors in a wall: by reference_paroi, or by a "menuiserie / mur" thermal bridge. */
+function openingsOfWall(mur: RawElement, dpe: RawDpe): RawElement[] {
+  const ref = cleanRef(mur.donnee_entree.reference);
+  if (!ref) return [];
+  const linked = new Set<string>();
+  for (const pt of envelopeList(dpe, 'pont_thermique')) {
+    const p = pt.donnee_entree;
+    if (s(p.enum_type_liaison_id) !== '5') continue; // 5 menuiserie / mur
+    const r1 = cleanRef(p.reference_1);
+    const r2 = cleanRef(p.reference_2);
+    if (r1 === ref && r2) linked.add(r2);
+    if (r2 === ref && r1) linked.add(r1);
   }
-  const existing = existingResistance(d);
-  if (existing >= r.r) return `already insulated with R ${existing.toFixed(1)} ≥ ${r.r}`;
-  const u = currentU(el, 'umur');
-  if (u !== undefined && u <= 1 / (r.r + RSI_RSE))
-    return `already better insulated (U ${u.toFixed(2)})`;
-  return true;
+  return [...envelopeList(dpe, 'baie_vitree'), ...envelopeList(dpe, 'porte')].filter(
+    (o) =>
+      cleanRef(o.donnee_entree.reference_paroi) === ref ||
+      linked.has(cleanRef(o.donnee_entree.reference)),
+  );
+}
+
+/**
+ * ITE (added) only on walls facing the outside; ITI (replaces any lining or old internal
+ * insulation) on any wall with losses except onto a heated room.
+ */
+function wallApplies(
+  el: RawElement,
+  r: Extract<Recipe, { kind: 'wall' }>,
+  ctx: WorksContext,
+): Applicability {
+  const adj = s(el.donnee_entree.enum_type_adjacence_id);
+  if (adj === NON_DEPERDITIF) return 'this wall has no heat losses (onto a heated room)';
+  if (r.position === 'ITE' && adj !== EXTERIEUR)
+    return 'external insulation only on walls facing the outside';
+  return opaqueRefusal(el, ctx, 'mur', r.r, 'wall') ?? true;
 }
 
 function wallApply(el: RawElement, r: Extract<Recipe, { kind: 'wall' }>, ctx: WorksContext): void {
-  const d = de(el);
-  const existing = existingResistance(d);
-  const wasIti = str(d.enum_type_isolation_id) === '3';
-  if (r.position === 'ITE') {
-    // over an existing internal insulation: cumulative resistance, type "iti+ite"
-    const cumulative = wasIti && existing > 0;
-    setResistance(d, cumulative ? existing + r.r : r.r, cumulative ? '6' : '4', [
-      'umur_saisi',
-      'tv_umur_id',
-    ]);
-    markReturnInsulation(ctx.dpe, str(d.reference));
-  } else {
-    setResistance(d, r.r, '3', ['umur_saisi', 'tv_umur_id']);
+  insulateOpaque(el, ctx, 'mur', r.r, r.position);
+  // the reveals are insulated with the wall (thermal bridge "menuiserie / mur"; for ITE without
+  // it, k 0.9 for windows "nu intérieur", i.e. worse than before the works)
+  for (const o of openingsOfWall(el, ctx.dpe)) o.donnee_entree.presence_retour_isolation = 1;
+}
+
+// ---------------------------------------------------------------------------- roofs
+
+// enum_type_plancher_haut_id 8 dalle béton, 11 plafond lourd entrevous, 16 bac acier,
+// 12 combles aménagés sous rampant, 13 chaume; adjacency 11/12/13 comble (très) (faiblement) ventilé
+const ROOF_HEAVY_OR_FLAT = new Set(['8', '11', '16']);
+const ROOF_COMBLES_ADJ = new Set(['11', '12', '13']);
+
+/** 'combles' (lost attic floor), 'rampants' (sloped roof), 'terrasse' (flat roof) or null. */
+export function roofKind(el: RawElement): RoofVariant | null {
+  const d = el.donnee_entree;
+  const type = s(d.enum_type_plancher_haut_id);
+  const adj = s(d.enum_type_adjacence_id);
+  if (type === '12') return adj === EXTERIEUR || ROOF_COMBLES_ADJ.has(adj) ? 'rampants' : null;
+  if (ROOF_COMBLES_ADJ.has(adj)) return 'combles';
+  if (adj === EXTERIEUR) {
+    if (ROOF_HEAVY_OR_FLAT.has(type)) return 'terrasse';
+    if (type === '13') return null; // thatched roof
+    return 'combles'; // a light ceiling "onto the outside": software usually means a lost attic
   }
+  return null; // under another dwelling, a non-accessible space, a garage...
 }
 
-/** ITE wraps the reveals of the windows and doors of the wall. */
-function markReturnInsulation(dpe: RawDpe, wallRef: string | undefined): void {
-  if (!wallRef) return;
-  const env = dpe.logement?.enveloppe;
-  for (const el of [
-    ...(env?.baie_vitree_collection?.baie_vitree ?? []),
-    ...(env?.porte_collection?.porte ?? []),
-  ]) {
-    if (str(el.donnee_entree.reference_paroi) === wallRef)
-      el.donnee_entree.presence_retour_isolation = 1;
-  }
+const ROOF_REFUSAL: Record<RoofVariant, string> = {
+  combles: 'lost-attic insulation needs an attic above the ceiling',
+  rampants: 'sloped-roof insulation is for rooms under the roof',
+  terrasse: 'roof-terrace insulation only on a flat roof',
+};
+
+function roofApplies(
+  el: RawElement,
+  r: Extract<Recipe, { kind: 'roof' }>,
+  ctx: WorksContext,
+): Applicability {
+  const kind = roofKind(el);
+  if (kind === null)
+    return 'no roof insulation under another dwelling, an unheated room or a thatched roof';
+  if (kind !== r.variant) return ROOF_REFUSAL[r.variant];
+  return opaqueRefusal(el, ctx, 'plancher_haut', r.r, 'ceiling') ?? true;
 }
 
-const ROOF_ADJACENT_ATTIC = new Set(['11', '12', '13']);
-
-function roofApplies(el: RawElement, r: Extract<Recipe, { kind: 'roof' }>): Applicability {
-  const d = de(el);
-  if (!hasLosses(el)) return 'this ceiling has no heat losses (b = 0)';
-  const typeId = str(d.enum_type_plancher_haut_id);
-  const attic = ROOF_ADJACENT_ATTIC.has(str(d.enum_type_adjacence_id) ?? '');
-  const description = String(d.description ?? '').toLowerCase();
-  const isTerrace =
-    typeId !== undefined &&
-    ['3', '4', '5', '6', '7', '8', '9', '10', '11', '12'].includes(typeId) &&
-    description.includes('terrasse');
-  if (r.variant === 'combles' && !attic && !description.includes('combles')) {
-    return 'lost-attic insulation needs an attic above the ceiling';
-  }
-  if (r.variant === 'rampants' && attic)
-    return 'sloped-roof insulation is for rooms under the roof';
-  if (r.variant === 'terrasse' && !isTerrace) return 'roof-terrace insulation only on a flat roof';
-  const existing = existingResistance(d);
-  if (existing >= r.r) return `already insulated with R ${existing.toFixed(1)} ≥ ${r.r}`;
-  const u = currentU(el, 'uph');
-  if (u !== undefined && u <= 1 / (r.r + 0.14))
-    return `already better insulated (U ${u.toFixed(2)})`;
-  return true;
+function roofApply(el: RawElement, r: Extract<Recipe, { kind: 'roof' }>, ctx: WorksContext): void {
+  // lost attic and roof terrace: added on the outside; sloped roof: replaced from inside
+  insulateOpaque(el, ctx, 'plancher_haut', r.r, r.variant === 'rampants' ? 'ITI' : 'ITE');
 }
 
-function roofApply(el: RawElement, r: Extract<Recipe, { kind: 'roof' }>): void {
-  const d = de(el);
-  const existing = existingResistance(d);
-  setResistance(d, existing + r.r, r.variant === 'terrasse' ? '4' : '3', [
-    'uph_saisi',
-    'tv_uph_id',
-  ]);
-  if (r.variant === 'combles') d.enum_type_isolation_id = '3';
+// ---------------------------------------------------------------------------- floors
+
+// adjacencies whose underside can be reached: 1 extérieur (pilotis), 3 vide sanitaire, 6 sous-sol
+// non chauffé, 8 garage, 9 cellier, 14-18 circulations / halls, 19 garage privé collectif,
+// 21 autres dépendances. Not: 5 terre-plein, 2 paroi enterrée, 4/20 other-use premises,
+// 7 non-accessible, 10 espace tampon, 22 heated room.
+const FLOOR_UNDERSIDE_ADJ = new Set([
+  '1',
+  '3',
+  '6',
+  '8',
+  '9',
+  '14',
+  '15',
+  '16',
+  '17',
+  '18',
+  '19',
+  '21',
+]);
+
+function floorApplies(
+  el: RawElement,
+  r: Extract<Recipe, { kind: 'floor' }>,
+  ctx: WorksContext,
+): Applicability {
+  const adj = s(el.donnee_entree.enum_type_adjacence_id);
+  if (adj === '5') return 'a floor on the ground (terre-plein) cannot be insulated from underneath';
+  if (!FLOOR_UNDERSIDE_ADJ.has(adj))
+    return 'floor insulation from underneath needs an accessible space below';
+  return opaqueRefusal(el, ctx, 'plancher_bas', r.r, 'floor') ?? true;
 }
 
-function floorApplies(el: RawElement, r: Extract<Recipe, { kind: 'floor' }>): Applicability {
-  const d = de(el);
-  if (!hasLosses(el)) return 'this floor has no heat losses (b = 0)';
-  if (str(d.enum_type_adjacence_id) === '5')
-    return 'a floor on the ground (terre-plein) cannot be insulated from underneath';
-  const existing = existingResistance(d);
-  if (existing >= r.r) return `already insulated with R ${existing.toFixed(1)} ≥ ${r.r}`;
-  const u = currentU(el, 'upb');
-  if (u !== undefined && u <= 1 / (r.r + 0.21))
-    return `already better insulated (U ${u.toFixed(2)})`;
-  return true;
+function floorApply(
+  el: RawElement,
+  r: Extract<Recipe, { kind: 'floor' }>,
+  ctx: WorksContext,
+): void {
+  // upb (before the Ue table of crawl spaces / basements) is the value entered
+  insulateOpaque(el, ctx, 'plancher_bas', r.r, 'ITE');
 }
 
-function floorApply(el: RawElement, r: Extract<Recipe, { kind: 'floor' }>): void {
-  const d = de(el);
-  // entered as 'iti': the engine's 'ite' on a floor raises the floor/wall thermal bridge
-  setResistance(d, existingResistance(d) + r.r, '3', ['upb_saisi', 'tv_upb_id']);
-}
+// ---------------------------------------------------------------------------- windows, doors
 
-const MATERIAU_ID = { pvc: '5', bois: '3', metal: '6' } as const;
+const VITRAGE_ID = { double: '2', triple: '3' } as const;
+/** Uw of the catalogue's new double-glazed windows */
+const NEW_DOUBLE_GLAZING_UW = 1.3;
+const MATERIAU_ID = { pvc: '5', bois: '3', metal: '6' } as const; // 6 métal avec rupture de pont thermique
 
-function windowApplies(el: RawElement, r: Extract<Recipe, { kind: 'window' }>): Applicability {
-  if (!hasLosses(el)) return 'this window has no heat losses (b = 0)';
-  const u = currentU(el, 'uw');
-  if (u !== undefined && u <= r.uw)
-    return `the window is already as good (Uw ${u.toFixed(2)} ≤ ${r.uw})`;
+function windowApplies(
+  el: RawElement,
+  r: Extract<Recipe, { kind: 'window' }>,
+  ctx: WorksContext,
+): Applicability {
+  const d = el.donnee_entree;
+  // enum_type_baie_id 1-3: glass-brick / polycarbonate walls; enum_type_vitrage_id 5/6 likewise
+  if (
+    ['1', '2', '3'].includes(s(d.enum_type_baie_id)) ||
+    ['5', '6'].includes(s(d.enum_type_vitrage_id))
+  )
+    return 'glass-brick and polycarbonate walls are not replaced by windows';
+  if (!(n(d.surface_totale_baie) > 0)) return 'this window has no area';
+  const di = computedDi(el, ctx);
+  if (!(n(di.b) > 0)) return 'this window has no heat losses (b = 0)';
+  const uw = n(di.uw); // includes a double window
+  if (!Number.isFinite(uw)) return 'the engine computes no Uw for this window';
+  // A window as good as new double glazing is recent: it is not replaced, not even by triple
+  // glazing, whose lower solar factor then costs more gains than the better Uw saves (seen on
+  // the corpus: a south window at Uw 1.1, an east one at 1.3).
+  const worseThan = Math.max(r.uw, NEW_DOUBLE_GLAZING_UW) + 0.1;
+  if (uw < worseThan)
+    return `the window is already as good (Uw ${uw.toFixed(2)}; replaced from Uw ${worseThan.toFixed(1)})`;
   return true;
 }
 
 function windowApply(el: RawElement, r: Extract<Recipe, { kind: 'window' }>): void {
-  const d = de(el);
-  d.enum_type_vitrage_id = r.vitrage === 'triple' ? '3' : '2';
+  const d = el.donnee_entree;
+  d.enum_type_vitrage_id = VITRAGE_ID[r.vitrage];
+  d.enum_type_gaz_lame_id = '2'; // argon ou krypton
+  d.epaisseur_lame = 16;
+  d.vitrage_vir = 1; // low emissivity
   d.enum_type_materiaux_menuiserie_id = MATERIAU_ID[r.materiau];
-  d.enum_type_gaz_lame_id = '2'; // argon
-  d.epaisseur_lame = r.vitrage === 'triple' ? 12 : 16;
-  d.vitrage_vir = 1;
+  d.enum_methode_saisie_perf_vitrage_id = '13'; // Uw entered, Ujn and Sw from the tables
+  d.uw_saisi = r.uw;
   d.double_fenetre = 0;
   d.presence_joint = 1;
-  // Uw entered from the manufacturer's documentation, the rest from the tables
-  d.enum_methode_saisie_perf_vitrage_id = '13';
-  d.uw_saisi = r.uw;
+  if (!s(d.enum_inclinaison_vitrage_id)) d.enum_inclinaison_vitrage_id = '3'; // > 75° (Ug table)
   for (const k of [
-    'tv_uw_id',
-    'tv_ug_id',
     'ug_saisi',
     'ujn_saisi',
-    'tv_ujn_id',
     'sw_saisi',
+    'uw_1',
+    'sw_1',
+    'uw_2',
+    'sw_2',
+    'tv_ug_id',
+    'tv_uw_id',
     'tv_sw_id',
+    'tv_ujn_id',
   ])
     delete d[k];
-  // a survitrage or a double window is replaced by one new window
-  delete d.double_fenetre_collection;
+  // a double window is replaced by one new window
+  delete el.baie_vitree_double_fenetre;
 }
 
-function doorApplies(el: RawElement, r: Extract<Recipe, { kind: 'door' }>): Applicability {
-  if (!hasLosses(el)) return 'this door has no heat losses (b = 0)';
-  const u = currentU(el, 'uporte');
-  if (u !== undefined && u <= r.uporte)
-    return `the door is already as good (U ${u.toFixed(2)} ≤ ${r.uporte})`;
+function doorApplies(
+  el: RawElement,
+  r: Extract<Recipe, { kind: 'door' }>,
+  ctx: WorksContext,
+): Applicability {
+  if (!(n(el.donnee_entree.surface_porte) > 0)) return 'this door has no area';
+  const di = computedDi(el, ctx);
+  if (!(n(di.b) > 0)) return 'this door has no heat losses (b = 0)';
+  const u = n(di.uporte);
+  if (!Number.isFinite(u)) return 'the engine computes no U for this door';
+  if (u < r.uporte + 0.2) return `the door is already as good (U ${u.toFixed(2)} vs ${r.uporte})`;
   return true;
 }
 
-function doorApply(el: RawElement, r: Extract<Recipe, { kind: 'door' }>): void {
-  const d = de(el);
-  d.enum_type_porte_id = '13'; // toute menuiserie porte opaque pleine isolée
-  d.enum_methode_saisie_uporte_id = '2';
-  d.uporte_saisi = r.uporte;
+function doorApply(el: RawElement): void {
+  const d = el.donnee_entree;
+  d.enum_type_porte_id = '13'; // toute menuiserie porte opaque pleine isolée (table U 1.5)
+  d.enum_methode_saisie_uporte_id = '1'; // valeur forfaitaire
+  d.presence_joint = 1;
+  delete d.uporte_saisi;
   delete d.tv_uporte_id;
 }
 
-// ---------------------------------------------------------------------------- systems
+// ---------------------------------------------------------------------------- ventilation
+
+// enum_type_ventilation_id: 13-15 / 18 hygro B, 19-24 double flux, 35-38 puits climatiques
+const VENT_HYGRO_B_OR_BETTER = new Set([
+  '13',
+  '14',
+  '15',
+  '18',
+  '19',
+  '20',
+  '21',
+  '22',
+  '23',
+  '24',
+  '35',
+  '36',
+  '37',
+  '38',
+]);
+const VENT_DF_OR_BETTER = new Set(['19', '20', '21', '22', '37', '38']);
+/** systems as good as or better than the one a recipe installs */
+const VENT_ALREADY: Record<string, ReadonlySet<string>> = {
+  '15': VENT_HYGRO_B_OR_BETTER,
+  '20': VENT_DF_OR_BETTER,
+};
 
 function ventilationApplies(
   el: RawElement,
   r: Extract<Recipe, { kind: 'ventilation' }>,
 ): Applicability {
-  const current = str(de(el).enum_type_ventilation_id);
-  if (current === r.typeId) return 'this ventilation is already installed';
-  // double flow is better than any single flow; hygro B is only offered over worse systems
-  const doubleFlow = new Set(['19', '20', '21', '22']);
-  if (current && doubleFlow.has(current)) return 'a double-flow ventilation is already installed';
-  if (r.typeId === '15' && current && ['13', '14', '15', '18'].includes(current)) {
-    return 'a hygro B single-flow ventilation is already installed';
-  }
+  const current = s(el.donnee_entree.enum_type_ventilation_id);
+  if (current === r.typeId || VENT_ALREADY[r.typeId]?.has(current))
+    return 'an equivalent or better ventilation is already installed';
   return true;
 }
 
 function ventilationApply(el: RawElement, r: Extract<Recipe, { kind: 'ventilation' }>): void {
-  const d = de(el);
+  const d = el.donnee_entree;
   d.enum_type_ventilation_id = r.typeId;
   d.ventilation_post_2012 = 1;
-  for (const k of ['tv_debits_ventilation_id', 'tv_q4pa_conv_id']) delete d[k];
-  delete el.donnee_intermediaire;
+  delete d.tv_debits_ventilation_id;
+  delete d.tv_q4pa_conv_id;
 }
+
+// ---------------------------------------------------------------------------- dispatch
 
 export function applicability(recipe: Recipe, el: RawElement, ctx: WorksContext): Applicability {
   switch (recipe.kind) {
     case 'wall':
-      return wallApplies(el, recipe);
+      return wallApplies(el, recipe, ctx);
     case 'roof':
-      return roofApplies(el, recipe);
+      return roofApplies(el, recipe, ctx);
     case 'floor':
-      return floorApplies(el, recipe);
+      return floorApplies(el, recipe, ctx);
     case 'window':
-      return windowApplies(el, recipe);
+      return windowApplies(el, recipe, ctx);
     case 'door':
-      return doorApplies(el, recipe);
+      return doorApplies(el, recipe, ctx);
     case 'ventilation':
       return ventilationApplies(el, recipe);
     case 'heating':
@@ -281,13 +470,13 @@ export function applyRecipe(recipe: Recipe, el: RawElement, ctx: WorksContext): 
     case 'wall':
       return wallApply(el, recipe, ctx);
     case 'roof':
-      return roofApply(el, recipe);
+      return roofApply(el, recipe, ctx);
     case 'floor':
-      return floorApply(el, recipe);
+      return floorApply(el, recipe, ctx);
     case 'window':
       return windowApply(el, recipe);
     case 'door':
-      return doorApply(el, recipe);
+      return doorApply(el);
     case 'ventilation':
       return ventilationApply(el, recipe);
     case 'heating':
@@ -297,7 +486,13 @@ export function applyRecipe(recipe: Recipe, el: RawElement, ctx: WorksContext): 
   }
 }
 
-/** Whether the recipe changes the envelope (then the inertia class is computed again). */
-export function touchesEnvelope(recipe: Recipe): boolean {
-  return ['wall', 'roof', 'floor', 'window', 'door'].includes(recipe.kind);
+/**
+ * Internal insulation (ITI, sloped roof from inside): it can make a heavy element light, so the
+ * inertia class is moved towards "lighter" (apply.ts). External insulation never lightens the mass.
+ */
+export function isInternalInsulation(recipe: Recipe): boolean {
+  return (
+    (recipe.kind === 'wall' && recipe.position === 'ITI') ||
+    (recipe.kind === 'roof' && recipe.variant === 'rampants')
+  );
 }

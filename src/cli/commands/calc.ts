@@ -14,6 +14,7 @@ export interface CalcFlags {
   scenario?: string;
   includeDpe?: boolean;
   includeUser?: boolean;
+  scenarioFrom?: string;
 }
 
 export async function calcCommand(
@@ -46,6 +47,30 @@ export async function calcCommand(
   }
   const dpeId = await ctx.dpeArg(dpeArg);
   const backend = await ctx.backend();
+  let scenarioName = scenario;
+  if (flags.scenarioFrom !== undefined) {
+    const n = Number(flags.scenarioFrom);
+    if (!Number.isInteger(n) || n < 1) {
+      throw new DpeSimError(
+        'invalid-input',
+        `--scenario-from must be a scenario number ≥ 1 (got '${flags.scenarioFrom}')`,
+      );
+    }
+    const init = await backend.initial({
+      ...identity,
+      dpeId,
+      query: { coef2026: coef, ...(flags.forceNormalization ? { forceNormalization: true } : {}) },
+    });
+    const picked = init.autoSolutions[n - 1];
+    if (!picked) {
+      throw new DpeSimError(
+        'invalid-input',
+        `--scenario-from ${n}: this DPE has ${init.autoSolutions.length} recommended scenario${init.autoSolutions.length === 1 ? '' : 's'}`,
+      );
+    }
+    changes = [...picked.editables, ...changes];
+    if (scenarioName === 'default') scenarioName = `auto-${picked.classe}`;
+  }
   const body = await backend.calc({
     ...identity,
     dpeId,
@@ -55,7 +80,7 @@ export async function calcCommand(
       ...(flags.includeDpe ? { includeDPE: true } : {}),
       ...(flags.includeUser ? { includeUser: true } : {}),
     },
-    params: { editablesChanges: changes, namedCalculation: scenario },
+    params: { editablesChanges: changes, namedCalculation: scenarioName },
   });
   ctx.out.result(body, () => renderCalc(body, ctx.out.style));
 }

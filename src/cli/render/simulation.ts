@@ -107,34 +107,74 @@ export function renderInfos(dpe: DpeStructure): string {
 }
 
 export function renderSolutions(solutions: readonly AutoSolution[], s: Style): string {
-  if (solutions.length === 0) return s.c.dim('No recommended scenario.');
+  if (solutions.length === 0) {
+    return s.c.dim('No recommended scenario (the catalogue cannot improve the class).');
+  }
   return table(
-    ['#', 'Class', 'Works', 'Cost', 'kWh/m²/yr after', '€ per kWh saved', 'Rental ban'],
-    solutions.map((sol, i) => [
+    [
+      '#',
+      'Target',
+      'Works (cost)',
+      'Cost',
+      'kWh/m²/yr after',
+      'kg CO2e/m²/yr after',
+      '€ per kWh saved',
+      'Rental ban after',
+    ],
+    solutions.map((sol, i) => {
+      const reached = letter(sol.result.classe_bilan_dpe.value);
+      return [
+        String(i + 1),
+        `${s.classLetter(sol.classe)}${reached !== sol.classe ? ` (reaches ${reached})` : ''}`,
+        sol.items
+          .map(
+            (it) => `${it.referenceId} ${it.editableKey}:${it.editableValue} (${euros(it.cout)})`,
+          )
+          .join('\n'),
+        euros(sol.cout),
+        num(sol.consoApres, 1),
+        num(sol.gesApres, 1),
+        sol.euroParKwh === null ? '–' : num(sol.euroParKwh, 2),
+        `${sol.interdictionLocation === null ? 'none' : `from ${sol.interdictionLocation}`}${sol.sortInterdiction ? s.c.green(' (lifted)') : ''}`,
+      ];
+    }),
+  );
+}
+
+export function renderPacks(packs: InitialResponse['registryPacks'], s: Style): string {
+  if (packs.length === 0) return s.c.dim('The XML carries no works packs of its own.');
+  return table(
+    ['#', "Diagnostician's pack (from the registry XML)", 'Cost range', 'Consumption after'],
+    packs.map((p, i) => [
       String(i + 1),
-      s.classLetter(sol.classe),
-      sol.items.map((it) => `${it.referenceId} ${it.editableKey}:${it.editableValue}`).join('\n'),
-      euros(sol.cout),
-      num(sol.consoApres, 1),
-      sol.euroParKwh === null ? '–' : num(sol.euroParKwh, 2),
-      sol.interdictionLocation === null ? 'never' : `from ${sol.interdictionLocation}`,
+      p.description,
+      p.coutMin === null && p.coutMax === null ? '–' : `${euros(p.coutMin)} – ${euros(p.coutMax)}`,
+      num(p.consoApres, 1),
     ]),
+    [4, 70, 22, 18],
   );
 }
 
 export function renderInitial(body: InitialResponse, dpeArg: string, s: Style): string {
-  return (
-    [
-      s.c.bold(`DPE ${body.dpe.id}: class ${body.simulation.initialGrade}`) +
-        s.c.dim(`  (simulation ${body.simulation.simulationId})`),
-      renderInfos(body.dpe),
-      renderCalculation(body.calculation, s),
-      renderElements(body.dpe, s),
-      s.c.bold('Recommended scenarios'),
-      renderSolutions(body.autoSolutions, s),
-    ].join('\n') +
-    `\n${s.c.dim(`Cost figures ±${Math.round(body.deltaCosts.margin * 100)}%: ${body.deltaCosts.source}`)}\n${s.c.dim(`Try: dpe-sim calc ${dpeArg} --work <referenceId>=<KEY>:<VALUE>  (or -i to pick interactively)`)}`
-  );
+  const tips = [
+    `Cost figures ±${Math.round(body.deltaCosts.margin * 100)}%: ${body.deltaCosts.source}`,
+    `Try: dpe-sim calc ${dpeArg} --work <referenceId>=<KEY>:<VALUE>  (or -i to pick interactively)`,
+    ...(body.autoSolutions.length
+      ? [`Apply a scenario: dpe-sim calc ${dpeArg} --scenario-from 1`]
+      : []),
+  ];
+  return [
+    s.c.bold(`DPE ${body.dpe.id}: class ${body.simulation.initialGrade}`) +
+      s.c.dim(`  (simulation ${body.simulation.simulationId})`),
+    renderInfos(body.dpe),
+    renderCalculation(body.calculation, s),
+    renderElements(body.dpe, s),
+    s.c.bold('Recommended scenarios (the cheapest combination found for each class)'),
+    renderSolutions(body.autoSolutions, s),
+    s.c.bold('Registry works packs, to compare'),
+    renderPacks(body.registryPacks, s),
+    ...tips.map((t) => s.c.dim(t)),
+  ].join('\n');
 }
 
 export function renderCalc(body: CalcResponse, s: Style): string {
