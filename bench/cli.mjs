@@ -55,7 +55,7 @@ export function runCliBench() {
     `  bare engine, same file     ${bare.toFixed(0)} ms   (import + parse + calcul_3cl, no dpe-sim)`,
   );
   console.log(
-    `  pre overhead over bare     ${(pre - bare).toFixed(0)} ms   (store, token, history record, second engine run avoided)`,
+    `  pre overhead over bare     ${(pre - bare).toFixed(0)} ms   (store, login token, history record; noise on a busy machine)`,
   );
   return { help, pre, bare, node };
 }
