@@ -8,6 +8,7 @@
  * - Turns `null`, exceptions and non-finite figures into `EngineFailure` with the reason.
  * - Returns the figures in both electricity-coefficient modes (2026: 1.9, 2025: 2.3).
  */
+import { register } from 'node:module';
 import { DpeSimError } from '../contract/errors.js';
 import type { RawDpe, RawEnveloppe, Fields } from '../dpe/raw.js';
 import { num, str } from '../dpe/raw.js';
@@ -62,6 +63,8 @@ export interface ClassLimitsTable {
 export interface Engine {
   readonly version: string;
   readonly flags: EngineFlags;
+  /** whether the engine's table lookups are memoised (see TV_MEMO_SNIPPET) */
+  readonly tableMemo: boolean;
   /** Runs the 3CL computation on a copy of `dpe`. Throws EngineFailure. */
   run(dpe: RawDpe): EngineResult;
   /** The engine's small-surface class limits for a rounded surface in [3, 40], by altitude class id. */
@@ -78,6 +81,8 @@ interface EngineModule {
 }
 interface UtilsModule {
   set_bug_for_bug_compat(): void;
+  /** present when the table-lookup memo below was installed */
+  __dpeSimTvMemo?: true;
 }
 interface TvModule {
   default: {
@@ -97,6 +102,69 @@ interface LoggerModule {
 
 let loading: Promise<Engine> | undefined;
 
+/**
+ * The engine's table lookup `tv(table, matcher)` scans every row of a table and matches each
+ * criterion with a regular expression (or `eval`) on every call: it is about 40% of a run. It
+ * is a pure function of its arguments over constant tables, so its result is memoised. The
+ * engine's modules import `tv` from its `utils.js`; a module-load hook appends to that module a
+ * few lines that rebind `tv` (an exported function declaration, so importers see the new
+ * binding) to a memoised wrapper that returns the very row object the scan would return. Results
+ * are unchanged (checked on the whole corpus); only the repeated scans go.
+ */
+const TV_MEMO_SNIPPET = `
+;{
+  const scan = tv;
+  const memo = new Map();
+  tv = function tv(filePath, matcher) {
+    let key = String(filePath);
+    for (const k in matcher) {
+      const v = matcher[k];
+      key += '\u0001' + k + '\u0002' + typeof v + '\u0002' + String(v);
+    }
+    if (memo.has(key)) return memo.get(key);
+    const row = scan(filePath, matcher);
+    memo.set(key, row);
+    return row;
+  };
+}
+export const __dpeSimTvMemo = true;
+`;
+
+const TV_MEMO_HOOKS = `
+const SNIPPET = ${JSON.stringify(TV_MEMO_SNIPPET)};
+export async function load(url, context, nextLoad) {
+  const result = await nextLoad(url, context);
+  if (!url.endsWith('/@open3cl/engine/utils.js') || result.source == null) return result;
+  const source = typeof result.source === 'string' ? result.source : new TextDecoder().decode(result.source);
+  if (source.includes('__dpeSimTvMemo')) return result;
+  return { ...result, source: source + SNIPPET };
+}
+`;
+
+/**
+ * The engine's two large dependencies (about 1,700 modules together). Once a hook is registered,
+ * every module loaded after it makes a round trip to the hooks thread (+1.4 s on this import),
+ * so these are loaded first, without the hook; the hook then sees the engine's ~50 own modules.
+ * A dependency that does not resolve from here is simply loaded later by the engine itself.
+ */
+const ENGINE_HEAVY_DEPENDENCIES = ['mathjs', 'lodash-es'];
+
+let hooksRegistered = false;
+
+async function registerTvMemo(): Promise<void> {
+  if (hooksRegistered) return;
+  hooksRegistered = true;
+  await Promise.all(
+    ENGINE_HEAVY_DEPENDENCIES.map((name) =>
+      import(name).then(
+        () => undefined,
+        () => undefined,
+      ),
+    ),
+  );
+  register(`data:text/javascript,${encodeURIComponent(TV_MEMO_HOOKS)}`);
+}
+
 /** Loads the engine once per process (about 1 s the first time). */
 export function loadEngine(): Promise<Engine> {
   loading ??= importEngine();
@@ -105,6 +173,7 @@ export function loadEngine(): Promise<Engine> {
 
 async function importEngine(): Promise<Engine> {
   const captured: string[] = [];
+  await registerTvMemo();
   const restore = captureConsole(captured);
   try {
     const [engine, utils, tv, enums, inertie, log] = await Promise.all([
@@ -118,7 +187,13 @@ async function importEngine(): Promise<Engine> {
     // the engine's winston logger writes to stdout: silence it (console output is captured)
     log.logger.silent = true;
     if (ENGINE_FLAGS === 'bug-for-bug') utils.set_bug_for_bug_compat();
-    return new OpenEngine(engine, tv.default, enums.default, new inertie.Inertie());
+    return new OpenEngine(
+      engine,
+      tv.default,
+      enums.default,
+      new inertie.Inertie(),
+      utils.__dpeSimTvMemo === true,
+    );
   } finally {
     restore();
   }
@@ -153,6 +228,7 @@ class OpenEngine implements Engine {
     private readonly tv: TvModule['default'],
     private readonly enums: EnumsModule['default'],
     private readonly inertia: { calculateInertie(env: unknown): Fields },
+    readonly tableMemo: boolean,
   ) {
     this.version = mod.getVersion();
   }
