@@ -10,10 +10,14 @@
  * - small cases (at most EXACT_LIMIT combinations): every combination is run, so the result is
  *   the optimum;
  * - otherwise, per target class: a greedy pass adds, element by element, the option with the
- *   best "shortfall to the target removed per euro" (from single-option runs), running the
- *   combination after each addition until the class is reached; then a local search removes
- *   items that are not needed (costliest first) and swaps each remaining item for a cheaper
- *   option of the same element while the class still holds.
+ *   best "shortfall to the target removed per euro" (from single-option runs) until the
+ *   combination is predicted to reach the class, runs it, and goes on from the result until the
+ *   class is reached; then a local search removes items that are not needed (costliest first),
+ *   swaps an item for a cheaper option and replaces two items by one while the class holds.
+ * - predictions guide, the engine decides: a combination is predicted from the last one run by
+ *   multiplying in (or out) each option's single-run ratio after/before (energy and GES apart);
+ *   the local search only runs combinations predicted to reach the class within a slack that
+ *   follows the largest prediction error seen on this DPE. Every scenario returned was run.
  */
 import type {
   AutoSolution,
@@ -36,7 +40,10 @@ import { figuresOf, runWorks } from './runs.js';
 /** Combinations up to this many are searched exhaustively (exact). */
 export const EXACT_LIMIT = 64;
 /** Engine runs the heuristic may spend per DPE, all targets together (cache hits are free). */
-export const RUN_BUDGET = 400;
+export const RUN_BUDGET = 250;
+/** Bounds of the slack within which a predicted combination is worth an engine run. */
+export const SLACK_MIN = 0.08;
+export const SLACK_MAX = 0.25;
 
 /** Year from which a class may no longer be rented (Loi Climat et Résilience). */
 export const RENTAL_BAN: Partial<Record<ClassLetter, number>> = { G: 2025, F: 2028, E: 2034 };
@@ -77,12 +84,101 @@ function limitsOf(t: Thresholds, target: ClassLetter): { ep: number; ges: number
   return { ep: t.dpe[target], ges: t.ges[target] };
 }
 
+interface PerM2 {
+  epM2: number;
+  gesM2: number;
+}
+
+/** How far figures are from the target class, relative to its limits (0 when reached). */
+function shortfallOf(f: PerM2, t: Thresholds, target: ClassLetter): number {
+  const l = limitsOf(t, target);
+  const ep = Math.max(0, f.epM2 - l.ep + 0.5) / l.ep;
+  const ges = Math.max(0, f.gesM2 - l.ges + 0.5) / l.ges;
+  return ep + ges;
+}
+
 /** How far a result is from the target class, relative to its limits (0 when reached). */
 export function shortfall(o: Outcome, t: Thresholds, target: ClassLetter): number {
-  const l = limitsOf(t, target);
-  const ep = Math.max(0, o.after.epM2 - l.ep + 0.5) / l.ep;
-  const ges = Math.max(0, o.after.gesM2 - l.ges + 0.5) / l.ges;
-  return ep + ges;
+  return shortfallOf(o.after, t, target);
+}
+
+const changeId = (c: EditableChange): string => `${c.referenceId}|${c.editableValue}`;
+
+/**
+ * Predicts a combination's figures from the nearest combination already run (the anchor: the
+ * one that differs by the fewest options; the baseline and every single-option run are anchors
+ * from the start): each option added multiplies its figures by the option's single-run ratio
+ * after/before, each option removed divides. Gains interact both ways (two insulated walls save
+ * more than their sum in a small flat, a heat pump less once the walls are insulated), so the
+ * nearer the anchor, the better. Keeps the largest relative error seen between a prediction and
+ * the engine's result on this DPE.
+ */
+class Predictor {
+  private error = 0;
+  private readonly anchors: { ids: Set<string>; figures: PerM2 }[] = [];
+  private readonly candidates = new Map<string, Candidate>();
+
+  constructor(base: Outcome, elements: Map<string, Candidate[]>) {
+    this.anchors.push({ ids: new Set(), figures: base.after });
+    for (const list of elements.values())
+      for (const c of list) {
+        this.candidates.set(changeId(c.change), c);
+        this.anchors.push({ ids: new Set([changeId(c.change)]), figures: c.single.after });
+      }
+  }
+
+  predict(combo: readonly Candidate[]): PerM2 {
+    const ids = new Set(combo.map((c) => changeId(c.change)));
+    let best = this.anchors[0] as (typeof this.anchors)[number];
+    let bestDistance = Infinity;
+    for (const a of this.anchors) {
+      let distance = 0;
+      for (const id of ids) if (!a.ids.has(id)) distance++;
+      for (const id of a.ids) if (!ids.has(id)) distance++;
+      if (distance <= bestDistance) {
+        best = a;
+        bestDistance = distance;
+      }
+    }
+    let ep = best.figures.epM2;
+    let ges = best.figures.gesM2;
+    for (const c of combo)
+      if (!best.ids.has(changeId(c.change))) {
+        ep *= ratio(c.single.after.ep, c.single.before.ep);
+        ges *= ratio(c.single.after.ges, c.single.before.ges);
+      }
+    const byId = new Map(combo.map((c) => [changeId(c.change), c]));
+    for (const id of best.ids)
+      if (!byId.has(id)) {
+        const c = this.candidates.get(id);
+        if (!c) continue;
+        ep /= Math.max(ratio(c.single.after.ep, c.single.before.ep), 1e-6);
+        ges /= Math.max(ratio(c.single.after.ges, c.single.before.ges), 1e-6);
+      }
+    return { epM2: ep, gesM2: ges };
+  }
+
+  /** Records an engine result: a new anchor, and the error of what had been predicted. */
+  observe(combo: readonly Candidate[], predicted: PerM2, actual: Outcome): void {
+    const rel = (p: number, a: number) => (a > 0 ? Math.abs(p - a) / a : 0);
+    this.error = Math.max(
+      this.error,
+      rel(predicted.epM2, actual.after.epM2),
+      rel(predicted.gesM2, actual.after.gesM2),
+    );
+    this.anchors.push({
+      ids: new Set(combo.map((c) => changeId(c.change))),
+      figures: actual.after,
+    });
+  }
+
+  get slack(): number {
+    return Math.min(SLACK_MAX, Math.max(SLACK_MIN, this.error));
+  }
+}
+
+function ratio(after: number, before: number): number {
+  return before > 0 ? after / before : 1;
 }
 
 function reaches(o: Outcome, target: ClassLetter): boolean {
@@ -107,24 +203,28 @@ export function candidatesOf(
         list.push({ change, label: row.label, cout: costOf(row, el, opts.costs), single });
       }
       // drop options dominated on the same element: costlier and saving no more energy nor GES
+      // (on the yearly totals: the per-m² figures are rounded down and would make ties); of
+      // options equal in all three, the first is kept
+      const after = (c: Candidate) => c.single.after;
+      const dominates = (d: Candidate, c: Candidate) =>
+        d.cout <= c.cout &&
+        after(d).ep <= after(c).ep &&
+        after(d).ges <= after(c).ges &&
+        (d.cout < c.cout || after(d).ep < after(c).ep || after(d).ges < after(c).ges);
       const kept = list.filter(
-        (c) =>
+        (c, i) =>
           !list.some(
-            (d) =>
-              d !== c &&
-              d.cout <= c.cout &&
-              d.single.after.epM2 <= c.single.after.epM2 &&
-              d.single.after.gesM2 <= c.single.after.gesM2 &&
-              (d.cout < c.cout ||
-                d.single.after.epM2 < c.single.after.epM2 ||
-                d.single.after.gesM2 < c.single.after.gesM2),
+            (d, j) =>
+              dominates(d, c) ||
+              (j < i &&
+                d.cout === c.cout &&
+                after(d).ep === after(c).ep &&
+                after(d).ges === after(c).ges),
           ),
       );
       // options that save nothing at all are never part of a cheapest scenario
       const useful = kept.filter(
-        (c) =>
-          c.single.after.epM2 < c.single.before.epM2 ||
-          c.single.after.gesM2 < c.single.before.gesM2,
+        (c) => c.single.after.ep < c.single.before.ep || c.single.after.ges < c.single.before.ges,
       );
       if (useful.length)
         byElement.set(
@@ -173,17 +273,23 @@ export function searchScenarios(
   const best = new Map<ClassLetter, Evaluated>();
   if (targets.length && elements.size) {
     if (strategy === 'exact') exhaustive(elements, evaluate, targets, best);
-    else
-      for (const target of targets) {
-        const found = heuristic(
+    else {
+      const predictor = new Predictor(base, elements);
+      for (const [i, target] of targets.entries()) {
+        // each target gets its share of what is left of the budget (cache hits are free)
+        const limit = seen.size + Math.floor((RUN_BUDGET - seen.size) / (targets.length - i));
+        const search: HeuristicSearch = {
           elements,
           evaluate,
-          target,
-          prep.thresholds,
-          () => seen.size < RUN_BUDGET,
-        );
+          base,
+          thresholds: prep.thresholds,
+          predictor,
+          budgetLeft: () => seen.size < limit,
+        };
+        const found = heuristic(search, target);
         if (found) best.set(target, found);
       }
+    }
   }
   // a scenario for a better class that is cheaper serves the worse target too
   const solutions: AutoSolution[] = [];
@@ -227,32 +333,54 @@ function exhaustive(
   walk(0, []);
 }
 
-function heuristic(
-  elements: Map<string, Candidate[]>,
-  evaluate: (c: EditableChange[]) => Evaluated,
-  target: ClassLetter,
-  t: Thresholds,
-  budgetLeft: () => boolean,
-): Evaluated | undefined {
-  const baseShort = (c: Candidate) =>
-    shortfall(
-      { ...c.single, after: c.single.before, classesAfter: c.single.classesBefore },
-      t,
-      target,
-    );
+interface HeuristicSearch {
+  elements: Map<string, Candidate[]>;
+  evaluate: (c: EditableChange[]) => Evaluated;
+  base: Outcome;
+  thresholds: Thresholds;
+  predictor: Predictor;
+  budgetLeft: () => boolean;
+}
+
+/** Runs a combination through the engine, and tells the predictor how far off it was. */
+function runCombo(search: HeuristicSearch, combo: Candidate[]): Evaluated {
+  const predicted = search.predictor.predict(combo);
+  const ev = search.evaluate(combo.map((c) => c.change));
+  search.predictor.observe(combo, predicted, ev.o);
+  return ev;
+}
+
+function heuristic(search: HeuristicSearch, target: ClassLetter): Evaluated | undefined {
+  const { elements, thresholds: t, predictor } = search;
+  const baseShort = shortfall(search.base, t, target);
   const merit = (c: Candidate) =>
-    (baseShort(c) - shortfall(c.single, t, target)) / Math.max(c.cout, 1);
-  // greedy: the best option of each element by merit, best elements first
+    (baseShort - shortfall(c.single, t, target)) / Math.max(c.cout, 1);
+  // greedy: the best option of each element by merit, best elements first, added until the
+  // combination is predicted to reach the class; run it, and go on from what the engine says.
+  // The predicted gain is damped by how much of the last predicted gain the engine gave.
   const picks = [...elements.values()]
     .map((list) => list.reduce((a, b) => (merit(b) > merit(a) ? b : a)))
     .filter((c) => merit(c) > 0)
     .sort((a, b) => merit(b) - merit(a));
   let chosen: Candidate[] = [];
   let current: Evaluated | undefined;
-  for (const c of picks) {
-    if (!budgetLeft()) break;
+  let from: PerM2 = search.base.after;
+  let damping = 1;
+  const damped = (p: PerM2): PerM2 => ({
+    epM2: from.epM2 - damping * (from.epM2 - p.epM2),
+    gesM2: from.gesM2 - damping * (from.gesM2 - p.gesM2),
+  });
+  for (const [i, c] of picks.entries()) {
+    if (!search.budgetLeft()) break;
     chosen = [...chosen, c];
-    current = evaluate(chosen.map((x) => x.change));
+    const predicted = predictor.predict(chosen);
+    const last = i === picks.length - 1;
+    if (!last && shortfallOf(damped(predicted), t, target) > predictor.slack) continue;
+    current = runCombo(search, chosen);
+    const predictedGain = from.epM2 - predicted.epM2;
+    if (predictedGain > 0)
+      damping = Math.min(1.5, Math.max(0.2, (from.epM2 - current.o.after.epM2) / predictedGain));
+    from = current.o.after;
     if (reaches(current.o, target)) break;
   }
   if (!current || !reaches(current.o, target)) {
@@ -262,34 +390,51 @@ function heuristic(
         shortfall(b.single, t, target) < shortfall(a.single, t, target) ? b : a,
       ),
     );
-    current = evaluate(strongest.map((c) => c.change));
-    if (!reaches(current.o, target)) return undefined;
+    current = runCombo(search, strongest);
     chosen = strongest;
   }
-  return improve(chosen, current, elements, evaluate, target, budgetLeft);
+  // a single option that reaches the class alone is a start too (its run is already made)
+  const alone = [...elements.values()]
+    .flat()
+    .filter((c) => reaches(c.single, target))
+    .sort((a, b) => a.cout - b.cout)[0];
+  const fromAlone = (): Evaluated | undefined =>
+    alone &&
+    improve(search, target, [alone], {
+      changes: [alone.change],
+      cout: alone.cout,
+      o: alone.single,
+    });
+  if (!reaches(current.o, target)) return fromAlone();
+  const found = improve(search, target, chosen, current);
+  if (!alone || alone.cout >= found.cout) return found;
+  const other = fromAlone();
+  return other && other.cout < found.cout ? other : found;
 }
 
 /**
  * Local search from a feasible combination: drop items that are not needed, swap one item for
  * a cheaper option (of the same element or of an element not yet chosen), replace two items by
  * one cheaper option; first improvement wins, until nothing improves or the budget is spent.
+ * Only combinations predicted to reach the class (within the slack) are run.
  */
 function improve(
+  search: HeuristicSearch,
+  target: ClassLetter,
   start: Candidate[],
   startEval: Evaluated,
-  elements: Map<string, Candidate[]>,
-  evaluate: (c: EditableChange[]) => Evaluated,
-  target: ClassLetter,
-  budgetLeft: () => boolean,
 ): Evaluated {
+  const { elements, thresholds: t, predictor, budgetLeft } = search;
   let chosen = start;
   let current = startEval;
   const all = [...elements.values()].flat().sort((a, b) => a.cout - b.cout);
-  const tryCombo = (combo: Candidate[]): boolean => {
+  const use = (c: Candidate) => (c.single.before.ep - c.single.after.ep) / Math.max(c.cout, 1);
+  const tryCombo = (combo: Candidate[], slack = predictor.slack): boolean => {
     if (!combo.length || !budgetLeft()) return false;
     const total = combo.reduce((sum, c) => sum + c.cout, 0);
     if (total >= current.cout) return false;
-    const ev = evaluate(combo.map((c) => c.change));
+    if (shortfallOf(predictor.predict(combo), t, target) > slack) return false;
+    const ev = runCombo(search, combo);
     if (!reaches(ev.o, target)) return false;
     chosen = combo;
     current = ev;
@@ -298,14 +443,33 @@ function improve(
   let improved = true;
   while (improved && budgetLeft()) {
     improved = false;
-    // drop
+    // drop one, costliest first: run unless clearly hopeless (removing an item is where the
+    // prediction errs most: a heat pump alone saves far more than on top of insulation)
     for (const c of [...chosen].sort((a, b) => b.cout - a.cout)) {
-      if (tryCombo(chosen.filter((x) => x !== c))) {
+      if (
+        tryCombo(
+          chosen.filter((x) => x !== c),
+          SLACK_MAX,
+        )
+      ) {
         improved = true;
         break;
       }
     }
     if (improved) continue;
+    // drop several: the least useful items (saving per euro alone) as long as the class is
+    // predicted to hold without them, in one run
+    const byUse = [...chosen].sort((a, b) => use(a) - use(b));
+    let dropped = 0;
+    while (
+      dropped < byUse.length - 1 &&
+      shortfallOf(predictor.predict(byUse.slice(dropped + 1)), t, target) <= 0
+    )
+      dropped++;
+    if (dropped >= 2 && tryCombo(byUse.slice(dropped))) {
+      improved = true;
+      continue;
+    }
     // swap one for a cheaper option
     const used = () => new Set(chosen.map((x) => x.change.referenceId));
     outer: for (const c of [...chosen].sort((a, b) => b.cout - a.cout)) {
