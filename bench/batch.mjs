@@ -5,7 +5,7 @@
 //   npm run build && node bench/batch.mjs [items]
 //
 // Uses the built dist/. Targets on a 2-core machine: batch ≥ 1.8× the bare loop, peak RSS < 600 MB.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -78,23 +78,44 @@ process.on('exit', () => writeFileSync(${JSON.stringify(rssFile)}, JSON.stringif
   });
 }
 
-async function bareLoop(files) {
-  const { loadEngine } = await import(pathToFileURL(path.join(ROOT, 'dist/engine/engine.js')).href);
-  const { parseDpeXml } = await import(pathToFileURL(path.join(ROOT, 'dist/dpe/xml.js')).href);
-  const engine = await loadEngine(); // loaded once, not timed (the batch's workers load theirs)
-  let failed = 0;
-  const cpu = process.cpuUsage();
-  const started = performance.now();
-  for (const file of files) {
-    try {
-      engine.run(parseDpeXml(readFileSync(file, 'utf8')));
-    } catch {
-      failed++;
-    }
+// The bare engine as shipped (its own parser, calcul_3cl, bug-for-bug mode as dpe-sim runs it),
+// in its own process so that nothing of dpe-sim (its memoised table lookups) is loaded.
+const BARE_LOOP = `
+import { readFileSync } from 'node:fs';
+import { calcul_3cl } from '@open3cl/engine';
+import { set_bug_for_bug_compat, xmlParser } from '@open3cl/engine/utils.js';
+import { logger } from '@open3cl/engine/core/util/logger/log-service.js';
+logger.silent = true;
+const out = process.stdout.write.bind(process.stdout);
+console.log = console.warn = console.error = console.info = console.debug = () => {};
+set_bug_for_bug_compat();
+const files = readFileSync(process.argv[1], 'utf8').split('\\n').filter(Boolean);
+let failed = 0;
+const cpu = process.cpuUsage();
+const started = performance.now();
+for (const file of files) {
+  try {
+    if (!calcul_3cl(xmlParser.parse(readFileSync(file, 'utf8')).dpe)) failed++;
+  } catch {
+    failed++;
   }
-  const seconds = (performance.now() - started) / 1000;
-  const used = process.cpuUsage(cpu);
-  return { seconds, items: files.length, failed, cpuSeconds: (used.user + used.system) / 1e6 };
+}
+const seconds = (performance.now() - started) / 1000;
+const used = process.cpuUsage(cpu);
+out(JSON.stringify({ seconds, items: files.length, failed, cpuSeconds: (used.user + used.system) / 1e6 }));
+`;
+
+function bareLoop(listFile) {
+  const { stdout } = spawnSync(
+    process.execPath,
+    ['--input-type=module', '-e', BARE_LOOP, listFile],
+    {
+      cwd: ROOT,
+      encoding: 'utf8',
+      maxBuffer: 16 * 1024 * 1024,
+    },
+  );
+  return JSON.parse(stdout);
 }
 
 export async function runBatchBench({ items = 2000, concurrency } = {}) {
@@ -123,10 +144,10 @@ export async function runBatchBench({ items = 2000, concurrency } = {}) {
       `  batch pre (${concurrency ?? cores} workers): ${batchRate.toFixed(1)} DPE/s (${batch.batchSeconds.toFixed(1)} s; ${endToEnd.toFixed(1)} DPE/s end to end with process start) — ${batch.counts.ok} ok, ${batch.counts.blocked} blocked, ${batch.counts.failed} failed, exit ${batch.code}`,
     );
 
-    const bare = await bareLoop(files);
+    const bare = bareLoop(listFile);
     const bareRate = bare.items / bare.seconds;
     console.log(
-      `  bare engine, 1 thread:      ${bareRate.toFixed(1)} DPE/s (${bare.seconds.toFixed(1)} s; ${bare.failed} engine failures)`,
+      `  bare engine, 1 thread:      ${bareRate.toFixed(1)} DPE/s (${bare.seconds.toFixed(1)} s; @open3cl/engine as shipped: parse + calcul_3cl; ${bare.failed} engine failures)`,
     );
 
     const ratio = batchRate / bareRate;

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -162,6 +162,36 @@ describe('dpe-sim batch (local backend)', () => {
     });
     // every run that got an answer is in the history, like a single `pre`
     expect(await historyCount(dataDir, 'pre')).toBe(4);
+  });
+
+  it('keeps two files that carry the same DPE number apart', async () => {
+    const dataDir = tempDir();
+    const dir = tempDir('dpe-sim-batch-same-');
+    const a = path.join(dir, 'a.xml');
+    const b = path.join(dir, 'b.xml');
+    copyFileSync(HOUSE, a);
+    // the same number, a larger surface: other figures per m²; the same modification time
+    writeFileSync(
+      b,
+      readFileSync(HOUSE, 'utf8').replace(
+        '<surface_habitable_logement>95.4<',
+        '<surface_habitable_logement>140<',
+      ),
+    );
+    const when = new Date('2026-01-01T00:00:00Z');
+    utimesSync(a, when, when);
+    utimesSync(b, when, when);
+    const out = path.join(dir, 'out.jsonl');
+    const r = await runCli(['batch', 'pre', dir, '--out', out, '--concurrency', '1'], { dataDir });
+    expect(r.code, r.stderr).toBe(0);
+    const lines = byKey(parseLines(readFileSync(out, 'utf8')));
+    for (const file of [a, b]) {
+      const single = await runCli(['pre', file, '--json'], { dataDir });
+      expect(single.code, single.stderr).toBe(0);
+      const expected = (JSON.parse(single.stdout) as { maxCalculation: unknown }).maxCalculation;
+      expect(lines.get(file)?.result?.maxCalculation, file).toEqual(expected);
+    }
+    expect(lines.get(a)?.result?.maxCalculation).not.toEqual(lines.get(b)?.result?.maxCalculation);
   });
 
   it('exits 0 when every item is ok or blocked; reads stdin; writes stdout', async () => {

@@ -29,16 +29,25 @@ export interface WorkerData {
 /** The DPE directory, plus the file of the item being run (dropped when it is done). */
 class ItemDpeSource implements DpeSource {
   private readonly docs = new Map<string, DpeText>();
+  private serial = 0;
   constructor(private readonly fallback: DpeSource) {}
 
   get description(): string {
     return this.fallback.description;
   }
 
-  hold(doc: DpeText): () => void {
-    this.docs.set(doc.key, doc);
-    return () => {
-      if (this.docs.get(doc.key) === doc) this.docs.delete(doc.key);
+  /**
+   * Makes `doc` the DPE known by its key until released. Its version is made unique, so the
+   * services' cache serves it only within this item (two files may carry the same number).
+   */
+  hold(doc: DpeText): { key: string; release: () => void } {
+    const held: DpeText = { ...doc, version: -++this.serial };
+    this.docs.set(held.key, held);
+    return {
+      key: held.key,
+      release: () => {
+        if (this.docs.get(held.key) === held) this.docs.delete(held.key);
+      },
     };
   }
 
@@ -82,9 +91,9 @@ export default async function runItem(item: SourceItem): Promise<ItemOutcome> {
   let dpeId = item.ref;
   try {
     if (item.kind === 'path') {
-      const doc = await readDpeFile(item.ref);
-      release = source.hold(doc);
-      dpeId = doc.key;
+      const held = source.hold(await readDpeFile(item.ref));
+      release = held.release;
+      dpeId = held.key;
     }
     let hasReference: ReferenceCheck | undefined;
     if (settings.operation === 'calc' && settings.works.length > 0) {
