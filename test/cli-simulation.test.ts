@@ -56,6 +56,12 @@ describe('dpe-sim initial', () => {
     expect(r.stdout).toContain('DPE 0000E0000001H: class F');
     expect(r.stdout).toContain('ISOLATION:IMurITE37');
     expect(r.stdout).toContain('Try: dpe-sim calc');
+    // the scenarios: the house is F (banned from 2028); reaching E postpones the ban to 2034,
+    // D and better lift it
+    expect(r.stdout).toContain('Recommended scenarios');
+    expect(r.stdout).toMatch(/│ 1 │ E +│.*│ from 2034 \(postponed\) │/);
+    expect(r.stdout).toMatch(/│ 2 │ D +│.*│ none \(lifted\) +│/);
+    expect(r.stdout).toContain(`Apply a scenario: dpe-sim calc ${HOUSE} --scenario-from 1`);
   });
 });
 

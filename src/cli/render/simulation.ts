@@ -135,7 +135,7 @@ export function renderSolutions(solutions: readonly AutoSolution[], s: Style): s
         num(sol.consoApres, 1),
         num(sol.gesApres, 1),
         sol.euroParKwh === null ? '–' : num(sol.euroParKwh, 2),
-        `${sol.interdictionLocation === null ? 'none' : `from ${sol.interdictionLocation}`}${sol.sortInterdiction ? s.c.green(' (lifted)') : ''}`,
+        `${sol.interdictionLocation === null ? 'none' : `from ${sol.interdictionLocation}`}${sol.sortInterdiction ? s.c.green(sol.interdictionLocation === null ? ' (lifted)' : ' (postponed)') : ''}`,
       ];
     }),
   );
