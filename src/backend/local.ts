@@ -10,6 +10,7 @@ import type {
   CalcRequest,
   CalcResponse,
   CoefMode,
+  EditableChange,
   HistoryRequest,
   HistoryResponse,
   InitialRequest,
@@ -29,7 +30,7 @@ import { preAnalysis } from '../simulation/pre.js';
 import { prepare, type Preparation, type PreparedDpe } from '../simulation/prepared.js';
 import { resolveChanges } from '../works/apply.js';
 import type { CostTable } from '../works/costs.js';
-import type { Partner, Store, UserRef } from '../store/store.js';
+import type { Partner, RunInput, Store, UserRef } from '../store/store.js';
 import { loginUrl, type Backend } from './backend.js';
 
 export interface LocalServicesOptions {
@@ -176,21 +177,14 @@ export class LocalBackend implements Backend {
       simulationId,
       costs: this.services.costs,
     });
-    const r = body.calculation.result;
-    this.services.store.recordRun({
-      user,
-      dpeId: dpe.key,
-      operation: 'initial',
-      simulationId,
-      scenario: body.namedCalculation,
-      coefMode: coef,
-      classBefore: body.simulation.initialGrade,
-      classAfter: body.simulation.currentGrade,
-      consoBefore: r.ep_conso_5_usages_m2.VInit,
-      consoAfter: r.ep_conso_5_usages_m2.value,
-      coutTravaux: 0,
-      normalized: body.calculation.normalization.applied,
-    });
+    this.services.store.recordRun(
+      simulationRun(
+        { user, dpeId: dpe.key, operation: 'initial', simulationId, coef },
+        body,
+        [],
+        0,
+      ),
+    );
     return body;
   }
 
@@ -214,22 +208,14 @@ export class LocalBackend implements Backend {
       costs: this.services.costs,
     });
     if (req.query?.includeUser) body.user = identityOf(req);
-    const r = body.calculation.result;
-    this.services.store.recordRun({
-      user,
-      dpeId: dpe.key,
-      operation: 'calc',
-      simulationId,
-      scenario: body.namedCalculation,
-      works: changes,
-      coefMode: coef,
-      classBefore: body.simulation.initialGrade,
-      classAfter: body.simulation.currentGrade,
-      consoBefore: r.ep_conso_5_usages_m2.VInit,
-      consoAfter: r.ep_conso_5_usages_m2.value,
-      coutTravaux: body.calculation.hints.coutTravaux,
-      normalized: body.calculation.normalization.applied,
-    });
+    this.services.store.recordRun(
+      simulationRun(
+        { user, dpeId: dpe.key, operation: 'calc', simulationId, coef },
+        body,
+        changes,
+        body.calculation.hints.coutTravaux,
+      ),
+    );
     return body;
   }
 
@@ -259,4 +245,35 @@ export class LocalBackend implements Backend {
   async close(): Promise<void> {
     // the services (store) are closed by whoever opened them
   }
+}
+
+/** The history record of an initial simulation or a recalculation: classes and consumption. */
+function simulationRun(
+  who: {
+    user: UserRef;
+    dpeId: string;
+    operation: 'initial' | 'calc';
+    simulationId: string;
+    coef: CoefMode;
+  },
+  body: Pick<CalcResponse, 'namedCalculation' | 'simulation' | 'calculation'>,
+  works: EditableChange[],
+  coutTravaux: number,
+): RunInput {
+  const conso = body.calculation.result.ep_conso_5_usages_m2;
+  return {
+    user: who.user,
+    dpeId: who.dpeId,
+    operation: who.operation,
+    simulationId: who.simulationId,
+    scenario: body.namedCalculation,
+    works,
+    coefMode: who.coef,
+    classBefore: body.simulation.initialGrade,
+    classAfter: body.simulation.currentGrade,
+    consoBefore: conso.VInit,
+    consoAfter: conso.value,
+    coutTravaux,
+    normalized: body.calculation.normalization.applied,
+  };
 }
