@@ -4,7 +4,8 @@
  */
 import { readFile } from 'node:fs/promises';
 import { DpeSimError } from '../contract/errors.js';
-import { DPE_ID_PATTERN, DPE_ID_REGEX, type PartnerIdentity } from '../contract/schemas.js';
+import { DPE_ID_PATTERN, DPE_ID_REGEX } from '../contract/constants.js';
+import type { PartnerIdentity } from '../contract/schemas.js';
 import {
   ConfigStore,
   resolveSettings,

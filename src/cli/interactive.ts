@@ -5,12 +5,12 @@
  * `dpe-sim calc ... --work ...` command that reproduces it.
  */
 import { confirm, select } from '@inquirer/prompts';
-import {
-  CATEGORIES,
-  type CalcResponse,
-  type CoefMode,
-  type EditableChange,
-  type InitialResponse,
+import { CATEGORIES } from '../contract/constants.js';
+import type {
+  CalcResponse,
+  CoefMode,
+  EditableChange,
+  InitialResponse,
 } from '../contract/schemas.js';
 import { EXIT_CODES } from '../contract/errors.js';
 import type { Context } from './context.js';

@@ -1,11 +1,7 @@
 /** Parsing and checking the values of command-line flags (exit 2 on a bad one). */
 import { DpeSimError } from '../contract/errors.js';
-import {
-  DPE_ID_PATTERN,
-  DPE_ID_REGEX,
-  type CoefMode,
-  type PartnerIdentity,
-} from '../contract/schemas.js';
+import { DPE_ID_PATTERN, DPE_ID_REGEX } from '../contract/constants.js';
+import type { CoefMode, PartnerIdentity } from '../contract/schemas.js';
 
 export function minutesOption(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;

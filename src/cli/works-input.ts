@@ -1,9 +1,7 @@
 /** Works from the command line: `--work ref=KEY:VALUE` items and `--works FILE` (JSON). */
 import { readFile } from 'node:fs/promises';
-import Type from 'typebox';
 import { DpeSimError } from '../contract/errors.js';
-import { EditableChange } from '../contract/schemas.js';
-import { parseBody } from '../contract/validate.js';
+import type { EditableChange } from '../contract/schemas.js';
 import { readStdin } from './context.js';
 
 const WORK_RE = /^([a-z_]+:\d+)=([^:=]+):(.+)$/;
@@ -42,7 +40,13 @@ export async function readWorksFile(file: string): Promise<EditableChange[]> {
       `the works file ${file} is not valid JSON: ${(err as Error).message}`,
     );
   }
-  return parseBody(Type.Array(EditableChange), json, `the works file ${file}`);
+  // the contract's schemas load TypeBox: only when a works file is read
+  const [{ default: Type }, schemas, { parseBody }] = await Promise.all([
+    import('typebox'),
+    import('../contract/schemas.js'),
+    import('../contract/validate.js'),
+  ]);
+  return parseBody(Type.Array(schemas.EditableChange), json, `the works file ${file}`);
 }
 
 export function workFlags(changes: readonly EditableChange[]): string {

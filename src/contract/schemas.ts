@@ -6,13 +6,16 @@
  * here once (see README, "Choices where the spec is silent").
  */
 import Type from 'typebox';
+import {
+  CATEGORIES,
+  COEF_MODES,
+  DPE_ID_PATTERN,
+  DPE_ID_REGEX,
+  NO_COLON_PATTERN,
+  type Category,
+} from './constants.js';
 
-export const DPE_ID_PATTERN = '^[0-9]{4}E[0-9]{7}[A-Z]$';
-export const DPE_ID_REGEX = new RegExp(DPE_ID_PATTERN);
-/** customerId / userId must not contain ':' */
-export const NO_COLON_PATTERN = '^[^:]+$';
-
-export const COEF_MODES = ['activated', 'deactivated'] as const;
+export { CATEGORIES, COEF_MODES, DPE_ID_PATTERN, DPE_ID_REGEX, NO_COLON_PATTERN, type Category };
 export type CoefMode = (typeof COEF_MODES)[number];
 
 export const WARNING_TYPES = ['block', 'confirm', 'warning'] as const;
@@ -126,18 +129,6 @@ export const PreResponse = Type.Object({
 export type PreResponse = Type.Static<typeof PreResponse>;
 
 // ---------------------------------------------------------------- the DPE structure
-
-export const CATEGORIES = [
-  'mur',
-  'baie_vitree',
-  'plancher_bas',
-  'plancher_haut',
-  'installation_chauffage',
-  'installation_ecs',
-  'ventilation',
-  'porte',
-] as const;
-export type Category = (typeof CATEGORIES)[number];
 
 export const WorksOption = Type.Object({
   /** Energy saved, kWh of primary energy per year (engine run with this option alone). */

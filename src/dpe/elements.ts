@@ -2,7 +2,7 @@
  * The DPE's elements by category, as the partner API numbers them: `referenceId` is
  * `<category>:<index>`, the index in the DPE's own collection.
  */
-import { CATEGORIES, type Category } from '../contract/schemas.js';
+import { CATEGORIES, type Category } from '../contract/constants.js';
 import type { RawDpe, RawElement } from './raw.js';
 
 export function elementsOf(dpe: RawDpe, category: Category): RawElement[] {

@@ -6,7 +6,7 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { DpeSimError } from '../contract/errors.js';
-import { DPE_ID_REGEX } from '../contract/schemas.js';
+import { DPE_ID_REGEX } from '../contract/constants.js';
 import { peekDpeNumber } from './xml.js';
 
 export interface DpeText {

@@ -26,7 +26,7 @@ import type {
   ScenarioItem,
   Thresholds,
 } from '../contract/schemas.js';
-import { CATEGORIES } from '../contract/schemas.js';
+import { CATEGORIES } from '../contract/constants.js';
 import { CLASS_LETTERS, classIndex, type ClassLetter } from '../dpe/classes.js';
 import { elementsOf, referenceId } from '../dpe/elements.js';
 import type { Engine } from '../engine/engine.js';

@@ -3,14 +3,13 @@
  * dwelling by category with the works each one offers (cost and gain of each option, the gain
  * from an engine run with that option alone), the alerts and the class thresholds.
  */
-import {
-  CATEGORIES,
-  type Category,
-  type CoefMode,
-  type DpeElement,
-  type DpeStructure,
-  type Editable,
-  type InfoEntry,
+import { CATEGORIES, type Category } from '../contract/constants.js';
+import type {
+  CoefMode,
+  DpeElement,
+  DpeStructure,
+  Editable,
+  InfoEntry,
 } from '../contract/schemas.js';
 import { descriptionOf, elementsOf, referenceId } from '../dpe/elements.js';
 import type { RawElement, RawGeneratorHolder } from '../dpe/raw.js';

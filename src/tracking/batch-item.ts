@@ -4,13 +4,8 @@
  * written to the batch output.
  */
 import { DpeSimError, EXIT_CODES, errorMessage } from '../contract/errors.js';
-import {
-  DPE_ID_PATTERN,
-  DPE_ID_REGEX,
-  type CoefMode,
-  type EditableChange,
-  type PartnerIdentity,
-} from '../contract/schemas.js';
+import { DPE_ID_PATTERN, DPE_ID_REGEX } from '../contract/constants.js';
+import type { CoefMode, EditableChange, PartnerIdentity } from '../contract/schemas.js';
 import type { Backend } from '../backend/backend.js';
 
 export const BATCH_OPERATIONS = ['pre', 'initial', 'calc'] as const;

@@ -1,5 +1,6 @@
 import { DpeSimError } from '../../contract/errors.js';
-import { NO_COLON_PATTERN, type HistoryRequest } from '../../contract/schemas.js';
+import { NO_COLON_PATTERN } from '../../contract/constants.js';
+import type { HistoryRequest } from '../../contract/schemas.js';
 import { consumptionPoints, renderChart } from '../../tracking/chart.js';
 import { writeExport } from '../../tracking/history-export.js';
 import { HISTORY_HEAD, historyRow } from '../../tracking/history-view.js';

@@ -6,7 +6,7 @@ import type {
   DpeStructure,
   InitialResponse,
 } from '../../contract/schemas.js';
-import { CATEGORIES } from '../../contract/schemas.js';
+import { CATEGORIES } from '../../contract/constants.js';
 import type { Style } from './style.js';
 import { euros, num, saving, table } from './table.js';
 

@@ -1,0 +1,24 @@
+/**
+ * The plain values of the contract (patterns, categories) that the CLI and the engine side use
+ * at run time, apart from the schemas: importing them does not load TypeBox (about 200 ms of
+ * module loading that a local `pre` or `calc` does not need). `schemas.ts` builds on them.
+ */
+export const DPE_ID_PATTERN = '^[0-9]{4}E[0-9]{7}[A-Z]$';
+export const DPE_ID_REGEX = new RegExp(DPE_ID_PATTERN);
+/** customerId / userId must not contain ':' */
+export const NO_COLON_PATTERN = '^[^:]+$';
+
+export const COEF_MODES = ['activated', 'deactivated'] as const;
+
+/** The element categories of the DPE structure, in the order of the partner API. */
+export const CATEGORIES = [
+  'mur',
+  'baie_vitree',
+  'plancher_bas',
+  'plancher_haut',
+  'installation_chauffage',
+  'installation_ecs',
+  'ventilation',
+  'porte',
+] as const;
+export type Category = (typeof CATEGORIES)[number];
