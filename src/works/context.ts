@@ -4,6 +4,7 @@
  * holds the U, b and pn values the engine itself used. Recipes derive everything from the
  * baseline, so applying a recipe twice gives the same inputs as applying it once.
  */
+import { elementsOf } from '../dpe/elements.js';
 import type { Fields, RawDpe, RawElement, RawGeneratorHolder } from '../dpe/raw.js';
 import { num, str } from '../dpe/raw.js';
 
@@ -36,21 +37,9 @@ export function range(a: number, b: number): string[] {
 }
 
 export function envelopeList(dpe: RawDpe, kind: EnvelopeKind): RawElement[] {
-  const env = dpe.logement?.enveloppe;
-  switch (kind) {
-    case 'mur':
-      return env?.mur_collection?.mur ?? [];
-    case 'plancher_haut':
-      return env?.plancher_haut_collection?.plancher_haut ?? [];
-    case 'plancher_bas':
-      return env?.plancher_bas_collection?.plancher_bas ?? [];
-    case 'baie_vitree':
-      return env?.baie_vitree_collection?.baie_vitree ?? [];
-    case 'porte':
-      return env?.porte_collection?.porte ?? [];
-    case 'pont_thermique':
-      return env?.pont_thermique_collection?.pont_thermique ?? [];
-  }
+  if (kind === 'pont_thermique')
+    return dpe.logement?.enveloppe?.pont_thermique_collection?.pont_thermique ?? [];
+  return elementsOf(dpe, kind);
 }
 
 export function heatingInstallations(dpe: RawDpe): RawGeneratorHolder[] {
