@@ -1,11 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, existsSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HistoryResponse } from '../src/contract/schemas.js';
-import { BIN, FLAT, HOUSE, STUDIO, runCli, tempDir, type CliResult } from './helpers.js';
+import { FLAT, HOUSE, STUDIO, runCli, startCli, tempDir } from './helpers.js';
 
 interface Line {
   dpeId: string;
@@ -38,36 +37,6 @@ async function historyCount(dataDir: string, operation: string): Promise<number>
   expect(r.code, r.stderr).toBe(0);
   return (JSON.parse(r.stdout) as HistoryResponse).records.filter((x) => x.operation === operation)
     .length;
-}
-
-/** Starts the CLI and returns the child (to signal it) and its result. */
-function startCli(
-  args: string[],
-  dataDir: string,
-): { child: ChildProcess; done: Promise<CliResult> } {
-  const child = spawn(process.execPath, [BIN, ...args], {
-    env: {
-      ...process.env,
-      DPE_SIM_DATA_DIR: dataDir,
-      DPE_SIM_CONFIG_DIR: path.join(dataDir, 'config'),
-      NO_COLOR: '1',
-      DPE_SIM_DPE_DIR: undefined,
-      DPE_SIM_BASE_URL: undefined,
-      DPE_SIM_PARTNER_KEY: undefined,
-      DPE_SIM_PROFILE: undefined,
-      DPE_SIM_BACKEND: undefined,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout?.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
-  const done = new Promise<CliResult>((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-  return { child, done };
 }
 
 async function waitForLines(file: string, n: number, timeoutMs = 60_000): Promise<void> {
@@ -251,10 +220,9 @@ describe('dpe-sim batch (local backend)', () => {
     const dir = copies(60);
     const dataDir = tempDir();
     const out = path.join(work, 'killed.jsonl');
-    const { child, done } = startCli(
-      ['batch', 'pre', dir, '--out', out, '--concurrency', '1'],
+    const { child, done } = startCli(['batch', 'pre', dir, '--out', out, '--concurrency', '1'], {
       dataDir,
-    );
+    });
     await waitForLines(out, 3);
     child.kill('SIGKILL');
     await done;
@@ -280,10 +248,9 @@ describe('dpe-sim batch (local backend)', () => {
     const dir = copies(60);
     const dataDir = tempDir();
     const out = path.join(work, 'interrupted.jsonl');
-    const { child, done } = startCli(
-      ['batch', 'pre', dir, '--out', out, '--concurrency', '1'],
+    const { child, done } = startCli(['batch', 'pre', dir, '--out', out, '--concurrency', '1'], {
       dataDir,
-    );
+    });
     await waitForLines(out, 3);
     child.kill('SIGINT');
     const r = await done;

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -23,44 +23,55 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs the built `bin/dpe-sim.js` as a user would, with its own data and config dirs. */
-export function runCli(
+export interface CliOptions {
+  env?: Record<string, string | undefined>;
+  input?: string;
+  dataDir?: string;
+  timeoutMs?: number;
+}
+
+/**
+ * Starts the built `bin/dpe-sim.js` as a user would, with its own data and config dirs, and
+ * returns the child (to signal it) and its result. The child is killed after `timeoutMs`.
+ */
+export function startCli(
   args: string[],
-  opts: {
-    env?: Record<string, string | undefined>;
-    input?: string;
-    dataDir?: string;
-    timeoutMs?: number;
-  } = {},
-): Promise<CliResult> {
+  opts: CliOptions = {},
+): { child: ChildProcessWithoutNullStreams; done: Promise<CliResult> } {
   const dataDir = opts.dataDir ?? tempDir();
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      env: {
-        ...process.env,
-        DPE_SIM_DATA_DIR: dataDir,
-        DPE_SIM_CONFIG_DIR: path.join(dataDir, 'config'),
-        NO_COLOR: '1',
-        FORCE_COLOR: undefined,
-        DPE_SIM_DPE_DIR: undefined,
-        DPE_SIM_BASE_URL: undefined,
-        DPE_SIM_PARTNER_KEY: undefined,
-        DPE_SIM_PROFILE: undefined,
-        DPE_SIM_BACKEND: undefined,
-        ...opts.env,
-      },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const child = spawn(process.execPath, [BIN, ...args], {
+    env: {
+      ...process.env,
+      DPE_SIM_DATA_DIR: dataDir,
+      DPE_SIM_CONFIG_DIR: path.join(dataDir, 'config'),
+      NO_COLOR: '1',
+      FORCE_COLOR: undefined,
+      DPE_SIM_DPE_DIR: undefined,
+      DPE_SIM_BASE_URL: undefined,
+      DPE_SIM_PARTNER_KEY: undefined,
+      DPE_SIM_PROFILE: undefined,
+      DPE_SIM_BACKEND: undefined,
+      ...opts.env,
+    },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const done = new Promise<CliResult>((resolve, reject) => {
     const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 60_000);
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(timer);
       resolve({ code, stdout, stderr });
     });
-    child.stdin.end(opts.input ?? '');
   });
+  child.stdin.end(opts.input ?? '');
+  return { child, done };
+}
+
+/** Runs the built `bin/dpe-sim.js` as a user would, with its own data and config dirs. */
+export function runCli(args: string[], opts: CliOptions = {}): Promise<CliResult> {
+  return startCli(args, opts).done;
 }
