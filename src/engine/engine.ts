@@ -65,8 +65,11 @@ export interface Engine {
   readonly flags: EngineFlags;
   /** whether the engine's table lookups are memoised (see TV_MEMO_SNIPPET) */
   readonly tableMemo: boolean;
-  /** Runs the 3CL computation on a copy of `dpe`. Throws EngineFailure. */
-  run(dpe: RawDpe): EngineResult;
+  /**
+   * Runs the 3CL computation on a copy of `dpe` (the engine writes into its input), or on `dpe`
+   * itself when the caller hands over a private copy (`owned`). Throws EngineFailure.
+   */
+  run(dpe: RawDpe, opts?: { owned?: boolean }): EngineResult;
   /** The engine's small-surface class limits for a rounded surface in [3, 40], by altitude class id. */
   smallSurfaceLimits(surface: number, altitudeClassId: string): ClassLimitsTable | undefined;
   /** Label of an enum id in one of the engine's 80 tables (e.g. `type_generateur_ch`). */
@@ -149,11 +152,8 @@ export async function load(url, context, nextLoad) {
  */
 const ENGINE_HEAVY_DEPENDENCIES = ['mathjs', 'lodash-es'];
 
-let hooksRegistered = false;
-
+/** Called once per thread, from the engine's one import (`loadEngine`). */
 async function registerTvMemo(): Promise<void> {
-  if (hooksRegistered) return;
-  hooksRegistered = true;
   await Promise.all(
     ENGINE_HEAVY_DEPENDENCIES.map((name) =>
       import(name).then(
@@ -233,12 +233,12 @@ class OpenEngine implements Engine {
     this.version = mod.getVersion();
   }
 
-  run(dpe: RawDpe): EngineResult {
+  run(dpe: RawDpe, opts: { owned?: boolean } = {}): EngineResult {
     const messages: string[] = [];
     const restore = captureConsole(messages);
     let out: unknown;
     try {
-      out = this.mod.calcul_3cl(structuredClone(dpe));
+      out = this.mod.calcul_3cl(opts.owned ? dpe : structuredClone(dpe));
     } catch (err) {
       const reason = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
       throw new EngineFailure(`the engine failed on this DPE (${reason})`, messages);

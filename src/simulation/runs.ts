@@ -4,7 +4,7 @@
  */
 import type { CoefMode, EditableChange } from '../contract/schemas.js';
 import type { Engine, EngineFigures } from '../engine/engine.js';
-import { applyWorks, type AppliedWork } from '../works/apply.js';
+import { applyWorks, resolveChanges, type AppliedWork } from '../works/apply.js';
 import type { CostTable } from '../works/costs.js';
 import type { PreparedDpe } from './prepared.js';
 
@@ -38,14 +38,17 @@ export function runWorks(
     cache = new Map();
     caches.set(prep, cache);
   }
-  const works = applyWorks(engine, prep, changes, costs);
-  const key = works.applied
-    .map((a) => changeKey(a.change))
+  // validated first: the key is that of the changes that count (the last for each target)
+  const resolved = resolveChanges(prep, changes);
+  const key = resolved
+    .map((r) => changeKey(r.change))
     .sort()
     .join(';');
   const hit = cache.get(key);
   if (hit) return hit;
-  const result = works.applied.length ? engine.run(works.raw) : prep.base;
+  const works = applyWorks(engine, prep, resolved, costs);
+  // the works were applied to a private copy: the engine may run on it as it is
+  const result = works.applied.length ? engine.run(works.raw, { owned: true }) : prep.base;
   const run: WorksRun = {
     mode2026: result.mode2026,
     mode2025: result.mode2025,

@@ -253,12 +253,7 @@ export function searchScenarios(
   const seen = new Set<string>();
   const evaluate = (changes: EditableChange[]): Evaluated => {
     const run = runWorks(engine, prep, changes, opts.costs);
-    seen.add(
-      changes
-        .map((c) => `${c.referenceId}|${c.editableValue}`)
-        .sort()
-        .join(';'),
-    );
+    seen.add(changes.map(changeId).sort().join(';'));
     return {
       changes,
       cout: run.cout,

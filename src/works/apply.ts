@@ -1,6 +1,6 @@
 /**
- * Works on a DPE: which options an element offers, what they cost, and one function that
- * validates a list of editable changes and applies them to a copy of the DPE.
+ * Works on a DPE: which options an element offers, what they cost; `resolveChanges` validates a
+ * list of editable changes, `applyWorks` applies the validated changes to a copy of the DPE.
  */
 import { DpeSimError } from '../contract/errors.js';
 import type { Category, EditableChange } from '../contract/schemas.js';
@@ -100,7 +100,7 @@ export function perteSurfaceOf(option: WorksOptionRow, el: RawElement, dpe: RawD
   return Math.round(length * option.thickness * 100) / 100;
 }
 
-interface Resolved {
+export interface Resolved {
   change: EditableChange;
   option: WorksOptionRow;
   category: Category;
@@ -218,14 +218,13 @@ function withInertia(engine: Engine, raw: RawDpe, mutate: () => void): void {
   if (next !== declared) env.inertie = { ...env.inertie, enum_classe_inertie_id: String(next) };
 }
 
-/** Validates the changes, then applies them to a copy of the DPE. */
+/** Applies changes already checked by `resolveChanges` to a copy of the DPE. */
 export function applyWorks(
   engine: Engine,
   prep: PreparedDpe,
-  changes: readonly EditableChange[],
+  resolved: readonly Resolved[],
   costs: CostTable,
 ): WorksResult {
-  const resolved = resolveChanges(prep, changes);
   if (resolved.length === 0) return { raw: prep.raw, applied: [], cout: 0, perteSurface: 0 };
   const raw = structuredClone(prep.raw);
   const ctx = makeWorksContext(raw, prep.base.output);
