@@ -78,42 +78,13 @@ process.on('exit', () => writeFileSync(${JSON.stringify(rssFile)}, JSON.stringif
   });
 }
 
-// The bare engine as shipped (its own parser, calcul_3cl, bug-for-bug mode as dpe-sim runs it),
-// in its own process so that nothing of dpe-sim (its memoised table lookups) is loaded.
-const BARE_LOOP = `
-import { readFileSync } from 'node:fs';
-import { calcul_3cl } from '@open3cl/engine';
-import { set_bug_for_bug_compat, xmlParser } from '@open3cl/engine/utils.js';
-import { logger } from '@open3cl/engine/core/util/logger/log-service.js';
-logger.silent = true;
-const out = process.stdout.write.bind(process.stdout);
-console.log = console.warn = console.error = console.info = console.debug = () => {};
-set_bug_for_bug_compat();
-const files = readFileSync(process.argv[1], 'utf8').split('\\n').filter(Boolean);
-let failed = 0;
-const cpu = process.cpuUsage();
-const started = performance.now();
-for (const file of files) {
-  try {
-    if (!calcul_3cl(xmlParser.parse(readFileSync(file, 'utf8')).dpe)) failed++;
-  } catch {
-    failed++;
-  }
-}
-const seconds = (performance.now() - started) / 1000;
-const used = process.cpuUsage(cpu);
-out(JSON.stringify({ seconds, items: files.length, failed, cpuSeconds: (used.user + used.system) / 1e6 }));
-`;
-
+// The engine as shipped, in its own process (bench/bare-engine.mjs): nothing of dpe-sim (its
+// memoised table lookups) is loaded beside it.
 function bareLoop(listFile) {
   const { stdout } = spawnSync(
     process.execPath,
-    ['--input-type=module', '-e', BARE_LOOP, listFile],
-    {
-      cwd: ROOT,
-      encoding: 'utf8',
-      maxBuffer: 16 * 1024 * 1024,
-    },
+    [path.join(ROOT, 'bench', 'bare-engine.mjs'), listFile],
+    { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
   );
   return JSON.parse(stdout);
 }

@@ -30,22 +30,12 @@ function timeCommand(args, runs, env = {}) {
   return median(times);
 }
 
-const BARE = `
-import { readFileSync } from 'node:fs';
-const { calcul_3cl } = await import('@open3cl/engine');
-const { xmlParser, set_bug_for_bug_compat } = await import('@open3cl/engine/utils.js');
-set_bug_for_bug_compat();
-for (const k of ['log','warn','error','info','debug']) console[k] = () => {};
-const dpe = xmlParser.parse(readFileSync(${JSON.stringify(FILE)}, 'utf8')).dpe;
-calcul_3cl(structuredClone(dpe));
-`;
-
 export function runCliBench() {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'dpe-sim-bench-'));
   const env = { DPE_SIM_DATA_DIR: dataDir, DPE_SIM_CONFIG_DIR: path.join(dataDir, 'config') };
   const help = timeCommand([BIN, '--help'], 10, env);
   const pre = timeCommand([BIN, 'pre', FILE, '--json'], 5, env);
-  const bare = timeCommand(['--input-type=module', '-e', BARE], 5);
+  const bare = timeCommand([path.join(ROOT, 'bench', 'bare-engine.mjs'), FILE], 5);
   const node = timeCommand(['-e', ''], 10);
   console.log('CLI (median wall time of whole processes, this machine)');
   console.log(`  node -e ''                 ${node.toFixed(0)} ms   (Node start-up alone)`);

@@ -1,50 +1,33 @@
 /**
  * The engine adapter: its memoised table lookups must not change a single figure. Each DPE is
  * computed through the adapter (memo installed) and, in a separate Node process, by the bare
- * engine (its own parser, `calcul_3cl`, bug-for-bug mode, no memo); the figures must be equal.
+ * engine (`bench/bare-engine.mjs`: its own parser, `calcul_3cl`, bug-for-bug mode, no memo);
+ * the figures must be equal.
  * On the bundled fixtures always, on the whole corpus when it is present.
  */
 import { execFile } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadEngine, type Engine } from '../src/engine/engine.js';
 import { readDpeFile } from '../src/dpe/source.js';
 import { parseDpeXml } from '../src/dpe/xml.js';
-import { CORPUS, FIXTURES, HAS_CORPUS, ROOT } from './helpers.js';
+import { CORPUS, FIXTURES, HAS_CORPUS, ROOT, tempDir } from './helpers.js';
 
 const run = promisify(execFile);
 
-/** The bare engine in its own process: file → [ep_conso_5_usages, coeff_2_3…, emission_ges…]. */
-const BARE_ENGINE = `
-import { readFileSync } from 'node:fs';
-import { calcul_3cl } from '@open3cl/engine';
-import { set_bug_for_bug_compat, xmlParser } from '@open3cl/engine/utils.js';
-import { logger } from '@open3cl/engine/core/util/logger/log-service.js';
-logger.silent = true;
-console.log = console.warn = console.error = console.info = console.debug = () => {};
-set_bug_for_bug_compat();
-const out = {};
-for (const file of JSON.parse(process.argv[1])) {
-  try {
-    const r = calcul_3cl(xmlParser.parse(readFileSync(file, 'utf8')).dpe);
-    const s = r?.logement?.sortie;
-    out[file] = s ? [s.ep_conso.ep_conso_5_usages, s.ep_conso.coeff_2_3_ep_conso_5_usages, s.emission_ges.emission_ges_5_usages] : null;
-  } catch (e) {
-    out[file] = null;
-  }
-}
-process.stdout.write(JSON.stringify(out));
-`;
+const BARE_ENGINE = path.join(ROOT, 'bench', 'bare-engine.mjs');
 
+/** The engine as shipped, in its own process: file → [ep 1.9, ep 2.3, GES], or null. */
 async function bareFigures(files: string[]): Promise<Record<string, number[] | null>> {
-  const { stdout } = await run(
-    process.execPath,
-    ['--input-type=module', '-e', BARE_ENGINE, JSON.stringify(files)],
-    { cwd: ROOT, maxBuffer: 64 * 1024 * 1024 },
-  );
-  return JSON.parse(stdout) as Record<string, number[] | null>;
+  const list = path.join(tempDir(), 'list.txt');
+  writeFileSync(list, files.join('\n'));
+  const { stdout } = await run(process.execPath, [BARE_ENGINE, list], {
+    cwd: ROOT,
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  return (JSON.parse(stdout) as { figures: Record<string, number[] | null> }).figures;
 }
 
 async function adapterFigures(engine: Engine, file: string): Promise<number[] | null> {

@@ -1,0 +1,56 @@
+// The engine as shipped, without dpe-sim: `@open3cl/engine`'s own parser and `calcul_3cl`, in
+// bug-for-bug mode as dpe-sim runs it, nothing memoised. The reference that the benchmarks and
+// test/engine.test.ts compare dpe-sim with; run it in its own process so that nothing of
+// dpe-sim is loaded beside it.
+//
+//   node bench/bare-engine.mjs FILE.xml | LIST   (LIST: a file of XML paths, one per line)
+//
+// Prints one JSON object: {items, failed, seconds, cpuSeconds, figures}, the times over the
+// loop only (after the import); figures: path → [ep 1.9, ep 2.3, GES] (kWh, kg CO2e / yr), or
+// null when the engine gives no result.
+import { readFileSync } from 'node:fs';
+import { calcul_3cl } from '@open3cl/engine';
+import { set_bug_for_bug_compat, xmlParser } from '@open3cl/engine/utils.js';
+import { logger } from '@open3cl/engine/core/util/logger/log-service.js';
+
+logger.silent = true;
+const write = process.stdout.write.bind(process.stdout);
+for (const k of ['log', 'warn', 'error', 'info', 'debug']) console[k] = () => {};
+set_bug_for_bug_compat();
+
+const arg = process.argv[2];
+if (!arg) {
+  process.stderr.write('usage: node bench/bare-engine.mjs FILE.xml | LIST\n');
+  process.exit(2);
+}
+const files = arg.endsWith('.xml') ? [arg] : readFileSync(arg, 'utf8').split('\n').filter(Boolean);
+const figures = {};
+let failed = 0;
+const cpu = process.cpuUsage();
+const started = performance.now();
+for (const file of files) {
+  try {
+    const s = calcul_3cl(xmlParser.parse(readFileSync(file, 'utf8')).dpe)?.logement?.sortie;
+    figures[file] = s
+      ? [
+          s.ep_conso.ep_conso_5_usages,
+          s.ep_conso.coeff_2_3_ep_conso_5_usages,
+          s.emission_ges.emission_ges_5_usages,
+        ]
+      : null;
+  } catch {
+    figures[file] = null;
+  }
+  if (figures[file] === null) failed++;
+}
+const seconds = (performance.now() - started) / 1000;
+const used = process.cpuUsage(cpu);
+write(
+  JSON.stringify({
+    items: files.length,
+    failed,
+    seconds,
+    cpuSeconds: (used.user + used.system) / 1e6,
+    figures,
+  }),
+);
