@@ -23,7 +23,7 @@ import {
 } from '../src/contract/schemas.js';
 import { isValid } from '../src/contract/validate.js';
 import { DirectoryDpeSource } from '../src/dpe/source.js';
-import { Store } from '../src/store/store.js';
+import { SqliteStore } from '../src/store/sqlite-store.js';
 import { defaultCosts } from '../src/works/costs.js';
 import { tempDir } from './helpers.js';
 import { BLOCKED_ID, dpeDirWithBlocked, startTestServer } from './server-harness.js';
@@ -279,17 +279,17 @@ function contractSuite(name: string, open: () => Promise<Harness>): void {
 }
 
 contractSuite('local backend, in-process', async () => {
-  const store = Store.open(tempDir());
+  const store = SqliteStore.open(tempDir());
   const services = new LocalServices({
     store,
     source: new DirectoryDpeSource(dpeDirWithBlocked()),
     costs: defaultCosts(),
     appUrl: APP_URL,
   });
-  const keyA = store.createPartnerKey('alpha');
-  const keyB = store.createPartnerKey('beta');
-  const alpha = store.partnerForKey(keyA);
-  const beta = store.partnerForKey(keyB);
+  const keyA = await store.createPartnerKey('alpha');
+  const keyB = await store.createPartnerKey('beta');
+  const alpha = await store.partnerForKey(keyA);
+  const beta = await store.partnerForKey(keyB);
   if (!alpha || !beta) throw new Error('partners not created');
   return {
     backend: services.for(alpha),

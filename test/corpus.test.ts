@@ -16,7 +16,8 @@ import {
   type PreResponse,
 } from '../src/contract/schemas.js';
 import { DirectoryDpeSource } from '../src/dpe/source.js';
-import { Store } from '../src/store/store.js';
+import { SqliteStore } from '../src/store/sqlite-store.js';
+import type { Store } from '../src/store/store.js';
 import { defaultCosts } from '../src/works/costs.js';
 import { CORPUS, HAS_CORPUS, tempDir } from './helpers.js';
 
@@ -105,15 +106,15 @@ describe.skipIf(!HAS_CORPUS)('corpus: pre on every DPE', () => {
   let backend: LocalBackend;
   const results = new Map<string, PreResponse>();
 
-  beforeAll(() => {
-    store = Store.open(tempDir());
+  beforeAll(async () => {
+    store = SqliteStore.open(tempDir());
     const services = new LocalServices({
       store,
       source: new DirectoryDpeSource(CORPUS),
       appUrl: 'http://127.0.0.1:8787',
       costs: defaultCosts(),
     });
-    backend = services.for(store.localPartner());
+    backend = services.for(await store.localPartner());
   });
   afterAll(() => store?.close());
 
@@ -172,8 +173,8 @@ describe.skipIf(!HAS_CORPUS)('corpus: pre on every DPE', () => {
 describe.skipIf(!HAS_CORPUS)('corpus: works options', () => {
   let store: Store;
   let backend: LocalBackend;
-  beforeAll(() => {
-    store = Store.open(tempDir());
+  beforeAll(async () => {
+    store = SqliteStore.open(tempDir());
     const services = new LocalServices({
       store,
       source: new DirectoryDpeSource(CORPUS),
@@ -181,7 +182,7 @@ describe.skipIf(!HAS_CORPUS)('corpus: works options', () => {
       costs: defaultCosts(),
       cacheSize: 4,
     });
-    backend = services.for(store.localPartner());
+    backend = services.for(await store.localPartner());
   });
   afterAll(() => store?.close());
 

@@ -136,7 +136,7 @@ describe.skipIf(!HAS_CHROMIUM)('login page in headless Chromium', () => {
     const auth = await remote(['auth', '--expire', '1']);
     const url = auth.stdout.trim();
     const token = new URL(url).searchParams.get('partnerToken') ?? '';
-    const db = new Database(s.store.file);
+    const db = new Database(s.store.location);
     db.prepare(
       "UPDATE tokens SET expires_at = '2000-01-01T00:00:00.000Z' WHERE used_at IS NULL",
     ).run();

@@ -9,7 +9,8 @@ import path from 'node:path';
 import { DEFAULT_HISTORY_PATH } from '../src/config/config.js';
 import { DirectoryDpeSource } from '../src/dpe/source.js';
 import { startServer, type RunningServer } from '../src/server/start.js';
-import { Store } from '../src/store/store.js';
+import { SqliteStore } from '../src/store/sqlite-store.js';
+import type { Store } from '../src/store/store.js';
 import { defaultCosts } from '../src/works/costs.js';
 import { BIN, FLAT, HOUSE, STUDIO, tempDir } from './helpers.js';
 
@@ -43,9 +44,9 @@ export async function startTestServer(
 ): Promise<TestServer> {
   const dataDir = tempDir('dpe-sim-server-');
   const dpeDir = opts.dpeDir ?? dpeDirWithBlocked();
-  const store = Store.open(dataDir);
-  const keyA = store.createPartnerKey('alpha');
-  const keyB = store.createPartnerKey('beta');
+  const store = SqliteStore.open(dataDir);
+  const keyA = await store.createPartnerKey('alpha');
+  const keyB = await store.createPartnerKey('beta');
   const server = await startServer({
     store,
     source: new DirectoryDpeSource(dpeDir),
@@ -66,7 +67,7 @@ export async function startTestServer(
     keyB,
     close: async () => {
       await server.close();
-      store.close();
+      await store.close();
     },
   };
 }

@@ -24,7 +24,7 @@ afterAll(async () => {
 
 /** Rows in every table a request could write to. */
 function counts(): Record<string, number> {
-  const db = new Database(s.store.file, { readonly: true, fileMustExist: true });
+  const db = new Database(s.store.location, { readonly: true, fileMustExist: true });
   try {
     return Object.fromEntries(
       ['organisations', 'users', 'tokens', 'sessions', 'simulations', 'runs'].map((t) => [
@@ -68,9 +68,9 @@ describe('partner key (401)', () => {
       expect(res.status).toBe(401);
       expect(res.body).toEqual(KEY_ERROR);
     }
-    const revoked = s.store.createPartnerKey('revoked-soon');
+    const revoked = await s.store.createPartnerKey('revoked-soon');
     expect((await post('/partners/user/auth', body, revoked)).status).toBe(200);
-    s.store.revokePartnerKey('revoked-soon');
+    await s.store.revokePartnerKey('revoked-soon');
     const res = await post('/partners/user/auth', body, revoked);
     expect(res.status).toBe(401);
     expect(res.body).toEqual(KEY_ERROR);
@@ -368,7 +368,7 @@ describe('other statuses', () => {
     const t2 =
       new URL((expired.body as unknown as { url: string }).url).searchParams.get('partnerToken') ??
       '';
-    const db = new Database(s.store.file);
+    const db = new Database(s.store.location);
     db.prepare(
       "UPDATE tokens SET expires_at = '2000-01-01T00:00:00.000Z' WHERE used_at IS NULL",
     ).run();

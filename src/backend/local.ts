@@ -112,13 +112,13 @@ export class LocalBackend implements Backend {
     readonly partner: Partner,
   ) {}
 
-  private user(req: PartnerIdentity): UserRef {
+  private user(req: PartnerIdentity): Promise<UserRef> {
     return this.services.store.ensureUser(this.partner, identityOf(req));
   }
 
   async auth(req: AuthRequest): Promise<AuthResponse> {
-    const user = this.user(req);
-    const { token } = this.services.store.issueToken(user, {
+    const user = await this.user(req);
+    const { token } = await this.services.store.issueToken(user, {
       dpeId: req.dpeId,
       showInit: req.showInit,
       expireInMinutes: req.expireInMinutes,
@@ -133,7 +133,7 @@ export class LocalBackend implements Backend {
       coef,
       forceNormalization: req.query?.forceNormalization ?? false,
     });
-    const user = this.user(req);
+    const user = await this.user(req);
     const dpeId = prep.ok ? prep.dpe.key : prep.key;
     const baseline = prep.ok
       ? outcome(
@@ -143,11 +143,11 @@ export class LocalBackend implements Backend {
           req.query?.forceNormalization ?? false,
         )
       : undefined;
-    const { token } = this.services.store.issueToken(user, {
+    const { token } = await this.services.store.issueToken(user, {
       dpeId: req.dpeId,
       expireInMinutes: req.query?.expireInMinutes,
     });
-    this.services.store.recordRun({
+    await this.services.store.recordRun({
       user,
       dpeId,
       operation: 'pre',
@@ -169,15 +169,15 @@ export class LocalBackend implements Backend {
     const force = req.query?.forceNormalization ?? req.forceNormalization ?? false;
     const { engine, prep } = await this.services.prepared(req.dpeId);
     const dpe = readyOrThrow(prep);
-    const user = this.user(req);
-    const simulationId = this.services.store.createSimulation(user, dpe.key);
+    const user = await this.user(req);
+    const simulationId = await this.services.store.createSimulation(user, dpe.key);
     const body = initialSimulation(engine, dpe, {
       coef,
       forceNormalization: force,
       simulationId,
       costs: this.services.costs,
     });
-    this.services.store.recordRun(
+    await this.services.store.recordRun(
       simulationRun(
         { user, dpeId: dpe.key, operation: 'initial', simulationId, coef },
         body,
@@ -195,10 +195,10 @@ export class LocalBackend implements Backend {
     const changes = req.params?.editablesChanges ?? [];
     // invalid works are rejected before anything is written
     resolveChanges(dpe, changes);
-    const user = this.user(req);
+    const user = await this.user(req);
     const simulationId =
-      this.services.store.latestSimulation(user, dpe.key) ??
-      this.services.store.createSimulation(user, dpe.key);
+      (await this.services.store.latestSimulation(user, dpe.key)) ??
+      (await this.services.store.createSimulation(user, dpe.key));
     const body = calculate(engine, dpe, changes, {
       coef,
       forceNormalization: req.query?.forceNormalization ?? false,
@@ -208,7 +208,7 @@ export class LocalBackend implements Backend {
       costs: this.services.costs,
     });
     if (req.query?.includeUser) body.user = identityOf(req);
-    this.services.store.recordRun(
+    await this.services.store.recordRun(
       simulationRun(
         { user, dpeId: dpe.key, operation: 'calc', simulationId, coef },
         body,
@@ -220,11 +220,11 @@ export class LocalBackend implements Backend {
   }
 
   async history(req: HistoryRequest): Promise<HistoryResponse> {
-    return { records: this.services.store.history(this.partner.id, req) };
+    return { records: await this.services.store.history(this.partner.id, req) };
   }
 
   async tokenInfo(token: string): Promise<TokenInfoResponse> {
-    const info = this.services.store.tokenInfo(token, this.partner.id);
+    const info = await this.services.store.tokenInfo(token, this.partner.id);
     if (!info) throw new DpeSimError('not-found', 'unknown login token');
     return {
       valid: info.status === 'issued',
@@ -238,7 +238,7 @@ export class LocalBackend implements Backend {
   }
 
   async tokenLogin(token: string): Promise<TokenLoginResponse> {
-    const { record, sessionToken } = this.services.store.consumeToken(token, this.partner.id);
+    const { record, sessionToken } = await this.services.store.consumeToken(token, this.partner.id);
     return { sessionToken, user: record.user, dpeId: record.dpeId, showInit: record.showInit };
   }
 

@@ -83,7 +83,7 @@ async function readPartnerKeyFile(file: string): Promise<string> {
 export class Context {
   private backendPromise: Promise<Backend> | undefined;
   private overlay: OverlayDpeSource | undefined;
-  private cleanup: (() => void)[] = [];
+  private cleanup: (() => Promise<void> | void)[] = [];
 
   constructor(
     readonly opts: GlobalOptions,
@@ -163,12 +163,12 @@ export class Context {
         historyPath: s.historyPath,
       });
     }
-    const [{ Store }, { LocalServices }, { loadCosts }] = await Promise.all([
-      import('../store/store.js'),
+    const [{ SqliteStore }, { LocalServices }, { loadCosts }] = await Promise.all([
+      import('../store/sqlite-store.js'),
       import('../backend/local.js'),
       import('../works/costs.js'),
     ]);
-    const store = Store.open(s.dataDir);
+    const store = SqliteStore.open(s.dataDir);
     this.cleanup.push(() => store.close());
     this.overlay = new OverlayDpeSource(new DirectoryDpeSource(s.dpeDir));
     const services = new LocalServices({
@@ -177,7 +177,7 @@ export class Context {
       appUrl: s.appUrl,
       costs: loadCosts(s.costs),
     });
-    return services.for(store.localPartner());
+    return services.for(await store.localPartner());
   }
 
   /**
@@ -216,6 +216,6 @@ export class Context {
 
   async close(): Promise<void> {
     if (this.backendPromise) await (await this.backendPromise.catch(() => undefined))?.close();
-    for (const fn of this.cleanup.splice(0)) fn();
+    for (const fn of this.cleanup.splice(0)) await fn();
   }
 }

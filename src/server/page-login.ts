@@ -48,8 +48,8 @@ export async function pageLogin(
   services: LocalServices,
   partnerToken: string,
 ): Promise<PageLoginResponse> {
-  const { record } = services.store.consumeToken(partnerToken);
-  const [last] = services.store.history(record.partnerId, {
+  const { record } = await services.store.consumeToken(partnerToken);
+  const [last] = await services.store.history(record.partnerId, {
     customerId: record.user.customerId,
     userId: record.user.userId,
     ...(record.dpeId ? { dpeId: record.dpeId } : {}),

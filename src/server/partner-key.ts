@@ -18,9 +18,12 @@ export function keyFromHeader(header: string | string[] | undefined): string | u
 }
 
 /** The calling partner, or a 401 DpeSimError. */
-export function authenticate(store: Store, header: string | string[] | undefined): Partner {
+export async function authenticate(
+  store: Store,
+  header: string | string[] | undefined,
+): Promise<Partner> {
   const key = keyFromHeader(header);
-  const partner = key === undefined ? undefined : store.partnerForKey(key);
+  const partner = key === undefined ? undefined : await store.partnerForKey(key);
   if (!partner) throw new DpeSimError('auth', INVALID_KEY_MESSAGE);
   return partner;
 }

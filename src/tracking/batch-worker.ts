@@ -7,7 +7,7 @@ import { workerData } from 'node:worker_threads';
 import { LocalServices, type LocalBackend } from '../backend/local.js';
 import { DirectoryDpeSource, readDpeFile, type DpeSource, type DpeText } from '../dpe/source.js';
 import { elementsOf, parseReferenceId } from '../dpe/elements.js';
-import { Store } from '../store/store.js';
+import { SqliteStore } from '../store/sqlite-store.js';
 import { loadCosts } from '../works/costs.js';
 import {
   executeItem,
@@ -70,7 +70,7 @@ state.catch(() => {}); // reported by each item (see runItem)
 
 async function init(): Promise<WorkerState> {
   const data = workerData as WorkerData;
-  const store = Store.open(data.dataDir);
+  const store = SqliteStore.open(data.dataDir);
   const source = new ItemDpeSource(new DirectoryDpeSource(data.dpeDir));
   // one prepared DPE kept: calc looks at the DPE's elements, then runs on the same preparation
   const services = new LocalServices({
@@ -81,7 +81,12 @@ async function init(): Promise<WorkerState> {
     cacheSize: 1,
   });
   await services.engine();
-  return { services, source, backend: services.for(store.localPartner()), settings: data.settings };
+  return {
+    services,
+    source,
+    backend: services.for(await store.localPartner()),
+    settings: data.settings,
+  };
 }
 
 export default async function runItem(item: SourceItem): Promise<ItemOutcome> {

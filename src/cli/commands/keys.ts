@@ -3,21 +3,21 @@ import type { Store } from '../../store/store.js';
 import type { Context } from '../context.js';
 import { table } from '../render/table.js';
 
-async function withStore<T>(ctx: Context, fn: (store: Store) => T): Promise<T> {
-  const { Store } = await import('../../store/store.js');
-  const store = Store.open(ctx.settings.dataDir);
+async function withStore<T>(ctx: Context, fn: (store: Store) => Promise<T>): Promise<T> {
+  const { SqliteStore } = await import('../../store/sqlite-store.js');
+  const store = SqliteStore.open(ctx.settings.dataDir);
   try {
-    return fn(store);
+    return await fn(store);
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
 /** `keys create NAME`: the key on stdout, once, and nothing else there. */
 export async function keysCreateCommand(ctx: Context, name: string): Promise<number> {
-  const { key, file } = await withStore(ctx, (store) => ({
-    key: store.createPartnerKey(name),
-    file: store.file,
+  const { key, file } = await withStore(ctx, async (store) => ({
+    key: await store.createPartnerKey(name),
+    file: store.location,
   }));
   if (ctx.out.json) process.stdout.write(`${JSON.stringify({ name, key })}\n`);
   else process.stdout.write(`${key}\n`);

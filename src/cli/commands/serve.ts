@@ -54,14 +54,15 @@ export async function serveCommand(ctx: Context, flags: ServeFlags): Promise<num
   validateSetting('historyPath', historyPath);
   const s = ctx.settings;
   await checkDirectory(s.dpeDir);
-  const [{ Store }, { DirectoryDpeSource }, { loadCosts }, { startServer }] = await Promise.all([
-    import('../../store/store.js'),
-    import('../../dpe/source.js'),
-    import('../../works/costs.js'),
-    import('../../server/start.js'),
-  ]);
+  const [{ SqliteStore }, { DirectoryDpeSource }, { loadCosts }, { startServer }] =
+    await Promise.all([
+      import('../../store/sqlite-store.js'),
+      import('../../dpe/source.js'),
+      import('../../works/costs.js'),
+      import('../../server/start.js'),
+    ]);
   const costs = loadCosts(s.costs);
-  const store = Store.open(s.dataDir);
+  const store = SqliteStore.open(s.dataDir);
   try {
     const log = (line: string) => process.stderr.write(`${line}\n`);
     const server = await startServer({
@@ -76,12 +77,12 @@ export async function serveCommand(ctx: Context, flags: ServeFlags): Promise<num
       ...(flags.accessLog ? { accessLog: log } : {}),
     });
     await server.services.engine(); // load the engine now, not on the first request
-    const keys = store.listPartnerKeys().filter((k) => k.revokedAt === null).length;
+    const keys = (await store.listPartnerKeys()).filter((k) => k.revokedAt === null).length;
     // one write, so that a reader waiting for "listening on" gets the whole banner
     ctx.out.note(
       [
         `dpe-sim serve: listening on ${server.url}`,
-        `  DPEs from ${s.dpeDir}; store ${store.file}; ${keys} active partner key${keys === 1 ? '' : 's'}${keys === 0 ? ' (create one: dpe-sim keys create NAME)' : ''}`,
+        `  DPEs from ${s.dpeDir}; store ${store.location}; ${keys} active partner key${keys === 1 ? '' : 's'}${keys === 0 ? ' (create one: dpe-sim keys create NAME)' : ''}`,
         `  login URLs: ${server.services.appUrl}/public/partnerLogin.html; history: ${historyPath}; OpenAPI: ${server.url}/openapi.json`,
       ].join('\n'),
     );
@@ -89,7 +90,7 @@ export async function serveCommand(ctx: Context, flags: ServeFlags): Promise<num
     ctx.out.note(`dpe-sim serve: ${signal}, stopping`);
     await server.close();
   } finally {
-    store.close();
+    await store.close();
   }
   return EXIT_CODES.ok;
 }

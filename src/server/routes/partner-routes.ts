@@ -35,7 +35,7 @@ export function partnerRoutes(deps: PartnerRoutesDeps) {
 
   return async (scope: FastifyInstance): Promise<void> => {
     scope.addHook('onRequest', async (req) => {
-      partners.set(req, authenticate(deps.services().store, req.headers.authorization));
+      partners.set(req, await authenticate(deps.services().store, req.headers.authorization));
     });
 
     scope.route<{ Body: AuthRequest }>({
