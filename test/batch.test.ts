@@ -365,7 +365,7 @@ describe('dpe-sim batch (remote backend)', () => {
 
 describe('the batch output file', () => {
   it('--resume reads what is done and cuts a line left incomplete by a crash', async () => {
-    const { doneItems, openSink } = await import('../src/tracking/batch-output.js');
+    const { doneItems, openSink } = await import('../src/batch/output.js');
     const file = path.join(tempDir(), 'out.jsonl');
     const ok = { dpeId: '0000E0000001H', file: '/a.xml', ok: true, status: 'ok' };
     const failed = { dpeId: '9999E9999999Z', file: null, ok: false, status: 'failed' };

@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { BIN, HOUSE, tempDir } from './helpers.js';
+import { BIN, HOUSE, runCli, tempDir } from './helpers.js';
 
 const HAS_SCRIPT = existsSync('/usr/bin/script');
 if (!HAS_SCRIPT)
@@ -24,8 +24,8 @@ function drive(
   args: string[],
   steps: Step[],
   timeoutMs = 90_000,
+  dataDir = tempDir(),
 ): Promise<{ code: number | null; screen: string }> {
-  const dataDir = tempDir();
   const command = [process.execPath, BIN, ...args]
     .map((a) => `'${a.replace(/'/g, "'\\''")}'`)
     .join(' ');
@@ -70,6 +70,7 @@ function drive(
 
 describe.skipIf(!HAS_SCRIPT)('dpe-sim calc -i', () => {
   it('picks works through the prompts, shows the running result, and prints the reproducing command', async () => {
+    const dataDir = tempDir();
     const { code, screen } = await drive(
       ['calc', HOUSE, '-i'],
       [
@@ -86,6 +87,8 @@ describe.skipIf(!HAS_SCRIPT)('dpe-sim calc -i', () => {
         { waitFor: 'What next?', keys: DOWN + DOWN + ENTER }, // Finish and compute
         { waitFor: 'Compute the DPE with these 1 works?', keys: ENTER },
       ],
+      90_000,
+      dataDir,
     );
     expect(screen).toContain('Now: class F');
     expect(screen).toMatch(/works 4,307 €, 1 item/);
@@ -95,5 +98,11 @@ describe.skipIf(!HAS_SCRIPT)('dpe-sim calc -i', () => {
     expect(screen).not.toContain('mur:1=ISOLATION');
     expect(screen).toContain('Primary energy (kWh/m²/yr)');
     expect(code).toBe(0);
+    // the running figures are previews: only the calculation the user confirmed is recorded
+    const history = await runCli(['history', '--json'], { dataDir });
+    const runs = (
+      JSON.parse(history.stdout) as { records: { operation: string; works: unknown[] }[] }
+    ).records;
+    expect(runs.map((r) => [r.operation, r.works.length])).toEqual([['calc', 1]]);
   });
 });

@@ -237,3 +237,38 @@ describe('dpe-sim calc', () => {
     expect(body.user?.userName).toBe('Alice');
   });
 });
+
+describe('refused requests write nothing (local CLI)', () => {
+  const records = async (dataDir: string) =>
+    (
+      JSON.parse((await runCli(['history', '--json'], { dataDir })).stdout) as {
+        records: { operation: string; scenario: string | null }[];
+      }
+    ).records;
+
+  it('calc --scenario-from N records exactly one calc run, and nothing when N is out of range', async () => {
+    const dataDir = tempDir();
+    const bad = await runCli(['calc', HOUSE, '--scenario-from', '99'], { dataDir });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(
+      /scenario 99 does not exist: this DPE has \d+ recommended scenarios?/,
+    );
+    expect(await records(dataDir)).toEqual([]);
+
+    const ok = await runCli(['calc', HOUSE, '--scenario-from', '1', '--json'], { dataDir });
+    expect(ok.code).toBe(0);
+    const body = JSON.parse(ok.stdout) as CalcResponse;
+    expect(body.editableChanges.editablesValues.length).toBeGreaterThan(0);
+    const runs = await records(dataDir);
+    expect(runs.map((r) => r.operation)).toEqual(['calc']);
+    expect(runs[0]?.scenario).toBe(body.namedCalculation);
+  });
+
+  it('auth for a DPE that does not exist exits 2 and issues no token', async () => {
+    const dataDir = tempDir();
+    const r = await runCli(['auth', '--dpe-id', '9999E9999999Z'], { dataDir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('9999E9999999Z');
+    expect(r.stdout).toBe('');
+  });
+});

@@ -5,9 +5,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Backend } from '../src/backend/backend.js';
-import { LocalServices } from '../src/backend/local.js';
+import { LocalBackend } from '../src/backend/local.js';
+import { LocalServices } from '../src/backend/local-services.js';
 import { RemoteBackend } from '../src/backend/remote.js';
-import { DEFAULT_HISTORY_PATH } from '../src/config/config.js';
+import { DEFAULT_HISTORY_PATH } from '../src/config/keys.js';
 import { DpeSimError } from '../src/contract/errors.js';
 import {
   AuthResponse,
@@ -229,7 +230,7 @@ function contractSuite(name: string, open: () => Promise<Harness>): void {
       const { url } = await h.backend.auth({ ...who('tok'), dpeId: HOUSE_ID, showInit: true });
       const token = tokenOf(url);
       for (let i = 0; i < 2; i++) {
-        const info = await h.backend.tokenInfo(token);
+        const info = await h.backend.tokenInfo({ partnerToken: token });
         expect(isValid(TokenInfoResponse, info)).toBe(true);
         expect(info).toMatchObject({
           valid: true,
@@ -241,20 +242,29 @@ function contractSuite(name: string, open: () => Promise<Harness>): void {
         });
         expect(Date.parse(info.expiresAt)).toBeGreaterThan(Date.now());
       }
-      const login = await h.backend.tokenLogin(token);
+      const login = await h.backend.tokenLogin({ partnerToken: token });
       expect(isValid(TokenLoginResponse, login)).toBe(true);
       expect(login.user).toEqual(who('tok'));
       expect(login.dpeId).toBe(HOUSE_ID);
       expect(login.showInit).toBe(true);
       expect(login.sessionToken).toMatch(/^[A-Za-z0-9_-]{43}$/);
-      expect(await h.backend.tokenInfo(token)).toMatchObject({ valid: false, status: 'used' });
-      const again = await failure(h.backend.tokenLogin(token));
+      expect(await h.backend.tokenInfo({ partnerToken: token })).toMatchObject({
+        valid: false,
+        status: 'used',
+      });
+      const again = await failure(h.backend.tokenLogin({ partnerToken: token }));
       expect(again.kind).toBe('token');
       expect(again.message).toContain('already been used');
-      expect((await failure(h.backend.tokenInfo('no-such-token'))).kind).toBe('not-found');
-      expect((await failure(h.backend.tokenLogin('no-such-token'))).kind).toBe('not-found');
+      expect((await failure(h.backend.tokenInfo({ partnerToken: 'no-such-token' }))).kind).toBe(
+        'not-found',
+      );
+      expect((await failure(h.backend.tokenLogin({ partnerToken: 'no-such-token' }))).kind).toBe(
+        'not-found',
+      );
       const pre = await h.backend.pre({ ...who('tok'), dpeId: HOUSE_ID });
-      expect((await h.backend.tokenLogin(tokenOf(pre.url))).user.userId).toBe('tok');
+      expect((await h.backend.tokenLogin({ partnerToken: tokenOf(pre.url) })).user.userId).toBe(
+        'tok',
+      );
     });
 
     it('partners are isolated: tokens, users and history of one are invisible to the other', async () => {
@@ -262,8 +272,8 @@ function contractSuite(name: string, open: () => Promise<Harness>): void {
       const { url } = await h.backend.auth(mine);
       const token = tokenOf(url);
       await h.backend.pre({ ...mine, dpeId: HOUSE_ID });
-      expect((await failure(h.other.tokenInfo(token))).kind).toBe('not-found');
-      expect((await failure(h.other.tokenLogin(token))).kind).toBe('not-found');
+      expect((await failure(h.other.tokenInfo({ partnerToken: token }))).kind).toBe('not-found');
+      expect((await failure(h.other.tokenLogin({ partnerToken: token }))).kind).toBe('not-found');
       expect((await h.other.history({ customerId: 'iso-co' })).records).toEqual([]);
       expect((await h.other.history({})).records).toEqual([]);
       // the same customerId/userId at the other partner is another organisation and user
@@ -273,7 +283,7 @@ function contractSuite(name: string, open: () => Promise<Harness>): void {
       const ours = await h.backend.history({ customerId: 'iso-co' });
       expect(ours.records.map((r) => r.dpeId)).toEqual([HOUSE_ID]);
       // the token survived the other partner's attempts
-      expect((await h.backend.tokenLogin(token)).user).toEqual(mine);
+      expect((await h.backend.tokenLogin({ partnerToken: token })).user).toEqual(mine);
     });
   });
 }
@@ -292,8 +302,8 @@ contractSuite('local backend, in-process', async () => {
   const beta = await store.partnerForKey(keyB);
   if (!alpha || !beta) throw new Error('partners not created');
   return {
-    backend: services.for(alpha),
-    other: services.for(beta),
+    backend: new LocalBackend(services, alpha),
+    other: new LocalBackend(services, beta),
     close: async () => store.close(),
   };
 });

@@ -3,8 +3,9 @@
  * operations it documents (at the configured history path).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_HISTORY_PATH } from '../src/config/config.js';
-import { apiOperations, openApiDocument } from '../src/contract/openapi.js';
+import { DEFAULT_HISTORY_PATH } from '../src/config/keys.js';
+import { openApiDocument } from '../src/contract/openapi.js';
+import { apiOperations } from '../src/contract/operations.js';
 import { CalcRequest, ErrorBody, InitialResponse, PreRequest } from '../src/contract/schemas.js';
 import { http, startTestServer, type TestServer } from './server-harness.js';
 

@@ -8,7 +8,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LocalServices, type LocalBackend } from '../src/backend/local.js';
+import { LocalBackend } from '../src/backend/local.js';
+import { LocalServices } from '../src/backend/local-services.js';
 import {
   CATEGORIES,
   type EditableChange,
@@ -114,7 +115,7 @@ describe.skipIf(!HAS_CORPUS)('corpus: pre on every DPE', () => {
       appUrl: 'http://127.0.0.1:8787',
       costs: defaultCosts(),
     });
-    backend = services.for(await store.localPartner());
+    backend = new LocalBackend(services, await store.localPartner());
   });
   afterAll(() => store?.close());
 
@@ -182,7 +183,7 @@ describe.skipIf(!HAS_CORPUS)('corpus: works options', () => {
       costs: defaultCosts(),
       cacheSize: 4,
     });
-    backend = services.for(await store.localPartner());
+    backend = new LocalBackend(services, await store.localPartner());
   });
   afterAll(() => store?.close());
 

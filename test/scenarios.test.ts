@@ -7,7 +7,8 @@ import type { EditableChange } from '../src/contract/schemas.js';
 import { classIndex, CLASS_LETTERS, type ClassLetter } from '../src/dpe/classes.js';
 import { readDpeFile } from '../src/dpe/source.js';
 import { loadEngine, type Engine } from '../src/engine/engine.js';
-import { calculate } from '../src/simulation/calc.js';
+import { calculate } from '../src/simulation/recalculation.js';
+import { resolveChanges } from '../src/works/apply.js';
 import { prepare, type PreparedDpe } from '../src/simulation/prepared.js';
 import {
   candidatesOf,
@@ -35,7 +36,7 @@ function bruteForce(prep: PreparedDpe, opts: ScenarioOptions): Map<ClassLetter, 
   const best = new Map<ClassLetter, number>();
   const walk = (i: number, chosen: EditableChange[]): void => {
     if (i === lists.length) {
-      const body = calculate(engine, prep, chosen, {
+      const body = calculate(engine, prep, resolveChanges(prep, chosen), {
         coef: opts.coef,
         forceNormalization: opts.forceNormalization,
         simulationId: 'brute',

@@ -6,12 +6,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { DEFAULT_HISTORY_PATH } from '../src/config/config.js';
-import { DirectoryDpeSource } from '../src/dpe/source.js';
+import { DEFAULT_HISTORY_PATH } from '../src/config/keys.js';
+import { composeLocal } from '../src/compose.js';
 import { startServer, type RunningServer } from '../src/server/start.js';
-import { SqliteStore } from '../src/store/sqlite-store.js';
 import type { Store } from '../src/store/store.js';
-import { defaultCosts } from '../src/works/costs.js';
 import { BIN, FLAT, HOUSE, STUDIO, tempDir } from './helpers.js';
 
 export const BLOCKED_ID = '0000E0000009X';
@@ -44,13 +42,16 @@ export async function startTestServer(
 ): Promise<TestServer> {
   const dataDir = tempDir('dpe-sim-server-');
   const dpeDir = opts.dpeDir ?? dpeDirWithBlocked();
-  const store = SqliteStore.open(dataDir);
+  const services = await composeLocal({
+    dataDir,
+    dpeDir,
+    appUrl: opts.appUrl ?? 'http://127.0.0.1',
+  });
+  const store = services.store;
   const keyA = await store.createPartnerKey('alpha');
   const keyB = await store.createPartnerKey('beta');
   const server = await startServer({
-    store,
-    source: new DirectoryDpeSource(dpeDir),
-    costs: defaultCosts(),
+    services,
     historyPath: opts.historyPath ?? DEFAULT_HISTORY_PATH,
     appUrl: opts.appUrl,
     host: '127.0.0.1',
@@ -67,7 +68,7 @@ export async function startTestServer(
     keyB,
     close: async () => {
       await server.close();
-      await store.close();
+      await services.close();
     },
   };
 }

@@ -5,7 +5,7 @@
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { SETTING_KEYS } from '../src/config/config.js';
+import { SETTING_KEYS } from '../src/config/keys.js';
 import { runCli, tempDir } from './helpers.js';
 
 describe('dpe-sim keys', () => {

@@ -8,7 +8,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RemoteBackend } from '../src/backend/remote.js';
-import { DEFAULT_HISTORY_PATH } from '../src/config/config.js';
+import { DEFAULT_HISTORY_PATH } from '../src/config/keys.js';
 import { DpeSimError } from '../src/contract/errors.js';
 import { runCli } from './helpers.js';
 
@@ -204,7 +204,7 @@ describe('RemoteBackend errors and the contract', () => {
       expect(err.message).toBe(
         status === 401 ? 'authentication failed: reason 401' : `reason ${status}`,
       );
-      expect(err.details).toMatchObject({ status, errorObject: { x: 1 } });
+      expect(err.details).toMatchObject({ status, x: 1 });
     }
   });
 

@@ -250,7 +250,13 @@ describe('request validation (400)', () => {
       400,
       "editableValue 'IMurXXL' is not allowed for mur:0 ISOLATION; allowed on mur:0: ISOLATION (IMurITE37",
     );
-    expect(body.errorObject).toEqual({ change: { ...WALL_WORK, editableValue: 'IMurXXL' } });
+    expect(body.errorObject).toMatchObject({
+      reason: 'value-not-allowed',
+      field: 'params.editablesChanges[1].editableValue',
+      value: 'IMurXXL',
+      change: { ...WALL_WORK, editableValue: 'IMurXXL' },
+    });
+    expect((body.errorObject as { allowed: string[] }).allowed).toContain('IMurITE37');
   });
 
   it('a body that is not a JSON object', async () => {
@@ -324,7 +330,7 @@ describe('other statuses', () => {
       );
       expect(body).toEqual({
         error: "unknown dpeId '9999E9999999Z'",
-        errorObject: { dpeId: '9999E9999999Z' },
+        errorObject: { reason: 'unknown-dpe', dpeId: '9999E9999999Z' },
       });
       expect(JSON.stringify(body)).not.toContain(s.dpeDir);
     }

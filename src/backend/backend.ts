@@ -1,37 +1,63 @@
 /**
- * The one interface the CLI talks to. Two implementations: LocalBackend (in-process, the
- * bundled engine and the SQLite store) and RemoteBackend (HTTP to a partner service, or to
- * `dpe-sim serve`). Bodies are the partner API's, from the contract.
+ * The one door to the domain. The CLI, the server and batch call a Backend and nothing else of
+ * the domain. Two implementations: LocalBackend (in-process, the bundled engine and the store)
+ * and RemoteBackend (HTTP to a partner service, or to `dpe-sim serve`). The seven partner
+ * operations and their bodies are the contract's (`contract/operations.ts`).
  */
+import { DpeSimError } from '../contract/errors.js';
+import type { PartnerApi } from '../contract/operations.js';
 import type {
-  AuthRequest,
-  AuthResponse,
+  AutoSolution,
   CalcRequest,
   CalcResponse,
-  HistoryRequest,
-  HistoryResponse,
   InitialRequest,
   InitialResponse,
-  PreRequest,
-  PreResponse,
-  TokenInfoResponse,
-  TokenLoginResponse,
 } from '../contract/schemas.js';
 
-export interface Backend {
+/** A DPE the user names by path (`-`: the text read from stdin), rather than by number. */
+export type DpeInput = { path: string } | { text: string; name: string };
+
+export interface Backend extends PartnerApi {
   readonly kind: 'local' | 'remote';
-  auth(req: AuthRequest): Promise<AuthResponse>;
-  pre(req: PreRequest): Promise<PreResponse>;
-  initial(req: InitialRequest): Promise<InitialResponse>;
-  calc(req: CalcRequest): Promise<CalcResponse>;
-  history(req: HistoryRequest): Promise<HistoryResponse>;
-  /** GET /partners/token/{partnerToken}: looks at a token without using it */
-  tokenInfo(token: string): Promise<TokenInfoResponse>;
-  /** GET /partners/tokenLogin/{partnerToken}: uses the token (once) */
-  tokenLogin(token: string): Promise<TokenLoginResponse>;
+  /**
+   * Makes a DPE file known to the backend and returns the dpeId to call the operations with.
+   * The remote service knows DPEs by registry number only: it refuses with `invalid-input`.
+   */
+  openDpe(input: DpeInput): Promise<string>;
+  /**
+   * The n-th (1-based) recommended works scenario of the initial simulation. Locally, nothing is
+   * recorded (the scenario's run stays in the run cache for the calc that follows); a remote
+   * service answers it with an `initial` call. `invalid-input` (reason `out-of-range`) when
+   * there are fewer scenarios.
+   */
+  recommendedScenario(req: InitialRequest, n: number): Promise<AutoSolution>;
+  /**
+   * `initial` and `calc` computed for a preview (`calc -i` while the user picks works): the same
+   * checks and figures, but the local backend records nothing; a remote service is simply called
+   * (what it records is its own business).
+   */
+  previewInitial(req: InitialRequest): Promise<InitialResponse>;
+  previewCalc(req: CalcRequest): Promise<CalcResponse>;
   close(): Promise<void>;
 }
 
 export function loginUrl(appUrl: string, token: string): string {
   return `${appUrl.replace(/\/+$/, '')}/public/partnerLogin.html?partnerToken=${encodeURIComponent(token)}`;
+}
+
+/** The n-th (1-based) scenario, or `invalid-input` with the range. */
+export function pickScenario(solutions: readonly AutoSolution[], n: number): AutoSolution {
+  const picked = Number.isInteger(n) && n >= 1 ? solutions[n - 1] : undefined;
+  if (picked) return picked;
+  const count = solutions.length;
+  throw new DpeSimError(
+    'invalid-input',
+    `scenario ${n} does not exist: this DPE has ${count} recommended scenario${count === 1 ? '' : 's'}`,
+    {
+      reason: 'out-of-range',
+      field: 'scenarioFrom',
+      value: n,
+      allowed: solutions.map((_, i) => String(i + 1)),
+    },
+  );
 }

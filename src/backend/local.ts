@@ -1,108 +1,39 @@
 /**
- * The local backend: the partner API computed in-process with the bundled engine, state in the
- * SQLite store. `LocalServices` is shared (store, DPE source, engine, cache of prepared DPEs);
- * a `LocalBackend` is those services seen by one partner (the CLI's own, or a server caller's).
+ * The local backend: the partner API computed in-process with the bundled engine, for one
+ * partner. Every check that needs the domain (the DPE exists, it is not blocked, the works are
+ * known, a scenario index is in range) is made here, before anything is written, so the CLI,
+ * the server and batch refuse the same requests with the same typed errors.
  */
 import { DpeSimError } from '../contract/errors.js';
 import type {
   AuthRequest,
   AuthResponse,
+  AutoSolution,
   CalcRequest,
   CalcResponse,
-  CoefMode,
   EditableChange,
   HistoryRequest,
   HistoryResponse,
   InitialRequest,
   InitialResponse,
-  PartnerIdentity,
   PreRequest,
   PreResponse,
   TokenInfoResponse,
   TokenLoginResponse,
+  TokenParams,
 } from '../contract/schemas.js';
-import type { DpeSource } from '../dpe/source.js';
-import { loadEngine, type Engine } from '../engine/engine.js';
-import { calculate, outcome } from '../simulation/calc.js';
+import { outcome } from '../simulation/calc.js';
 import { engineFigures } from '../simulation/comparison.js';
 import { initialSimulation } from '../simulation/initial.js';
 import { preAnalysis } from '../simulation/pre.js';
-import { prepare, type Preparation, type PreparedDpe } from '../simulation/prepared.js';
-import { resolveChanges } from '../works/apply.js';
-import type { CostTable } from '../works/costs.js';
-import type { Partner, RunInput, Store, UserRef } from '../store/store.js';
-import { loginUrl, type Backend } from './backend.js';
+import { calculate } from '../simulation/recalculation.js';
+import type { Partner } from '../store/store.js';
+import { loginUrl, pickScenario, type Backend, type DpeInput } from './backend.js';
+import type { LocalServices } from './local-services.js';
+import { identityOf, Session } from './local-session.js';
 
-export interface LocalServicesOptions {
-  store: Store;
-  source: DpeSource;
-  appUrl: string;
-  costs: CostTable;
-  /** how many prepared DPEs to keep in memory */
-  cacheSize?: number;
-}
-
-export class LocalServices {
-  readonly store: Store;
-  readonly source: DpeSource;
-  readonly appUrl: string;
-  readonly costs: CostTable;
-  private readonly cache = new Map<string, { version: number; prep: Preparation }>();
-  private readonly cacheSize: number;
-
-  constructor(opts: LocalServicesOptions) {
-    this.store = opts.store;
-    this.source = opts.source;
-    this.appUrl = opts.appUrl;
-    this.costs = opts.costs;
-    this.cacheSize = opts.cacheSize ?? 64;
-  }
-
-  engine(): Promise<Engine> {
-    return loadEngine();
-  }
-
-  /** Reads, parses and runs the baseline once per DPE version; later calls hit the cache. */
-  async prepared(dpeId: string): Promise<{ engine: Engine; prep: Preparation }> {
-    const text = await this.source.read(dpeId);
-    const engine = await this.engine();
-    const hit = this.cache.get(text.key);
-    if (hit && hit.version === text.version && text.version !== 0) {
-      // refresh recency
-      this.cache.delete(text.key);
-      this.cache.set(text.key, hit);
-      return { engine, prep: hit.prep };
-    }
-    const prep = prepare(engine, text);
-    this.cache.set(text.key, { version: text.version, prep });
-    while (this.cache.size > this.cacheSize) {
-      const oldest = this.cache.keys().next().value;
-      if (oldest === undefined) break;
-      this.cache.delete(oldest);
-    }
-    return { engine, prep };
-  }
-
-  for(partner: Partner): LocalBackend {
-    return new LocalBackend(this, partner);
-  }
-}
-
-function identityOf(req: PartnerIdentity): PartnerIdentity {
-  return {
-    customerId: req.customerId,
-    userId: req.userId,
-    userName: req.userName,
-    customerName: req.customerName,
-  };
-}
-
-function readyOrThrow(prep: Preparation): PreparedDpe {
-  if (prep.ok) return prep.dpe;
-  throw new DpeSimError('blocked', `DPE ${prep.key} cannot be simulated: ${prep.alert.content}`, {
-    warnings: [prep.alert],
-  });
-}
+/** Stands for the simulation id until the simulation is recorded (after every check). */
+const PENDING_SIMULATION = 'sim_pending';
 
 export class LocalBackend implements Backend {
   readonly kind = 'local' as const;
@@ -112,12 +43,17 @@ export class LocalBackend implements Backend {
     readonly partner: Partner,
   ) {}
 
-  private user(req: PartnerIdentity): Promise<UserRef> {
-    return this.services.store.ensureUser(this.partner, identityOf(req));
+  private open(req: Parameters<typeof Session.open>[2]): Promise<Session> {
+    return Session.open(this.services, this.partner, req);
+  }
+
+  openDpe(input: DpeInput): Promise<string> {
+    return this.services.openDpe(input);
   }
 
   async auth(req: AuthRequest): Promise<AuthResponse> {
-    const user = await this.user(req);
+    if (req.dpeId !== undefined) await this.services.checkExists(req.dpeId);
+    const user = await this.services.store.ensureUser(this.partner, identityOf(req));
     const { token } = await this.services.store.issueToken(user, {
       dpeId: req.dpeId,
       showInit: req.showInit,
@@ -127,31 +63,19 @@ export class LocalBackend implements Backend {
   }
 
   async pre(req: PreRequest): Promise<PreResponse> {
-    const coef: CoefMode = req.query?.coef2026 ?? 'activated';
-    const { prep } = await this.services.prepared(req.dpeId);
-    const analysis = preAnalysis(prep, {
-      coef,
-      forceNormalization: req.query?.forceNormalization ?? false,
-    });
-    const user = await this.user(req);
-    const dpeId = prep.ok ? prep.dpe.key : prep.key;
+    const session = await this.open(req);
+    const { coef, forceNormalization, expireInMinutes } = session.options;
+    const prep = session.preparation;
+    const analysis = preAnalysis(prep, { coef, forceNormalization });
     const baseline = prep.ok
-      ? outcome(
-          prep.dpe,
-          engineFigures(prep.dpe.base, coef),
-          coef,
-          req.query?.forceNormalization ?? false,
-        )
+      ? outcome(prep.dpe, engineFigures(prep.dpe.base, coef), coef, forceNormalization)
       : undefined;
-    const { token } = await this.services.store.issueToken(user, {
+    const { token } = await this.services.store.issueToken(await session.user(), {
       dpeId: req.dpeId,
-      expireInMinutes: req.query?.expireInMinutes,
+      expireInMinutes,
     });
-    await this.services.store.recordRun({
-      user,
-      dpeId,
+    await session.record({
       operation: 'pre',
-      coefMode: coef,
       classBefore: baseline?.classesBefore.dpe ?? null,
       consoBefore: baseline?.before.epM2 ?? null,
       normalized: baseline?.normalization.applied ?? false,
@@ -164,67 +88,83 @@ export class LocalBackend implements Backend {
     };
   }
 
-  async initial(req: InitialRequest): Promise<InitialResponse> {
-    const coef: CoefMode = req.query?.coef2026 ?? 'activated';
-    const force = req.query?.forceNormalization ?? req.forceNormalization ?? false;
-    const { engine, prep } = await this.services.prepared(req.dpeId);
-    const dpe = readyOrThrow(prep);
-    const user = await this.user(req);
-    const simulationId = await this.services.store.createSimulation(user, dpe.key);
-    const body = initialSimulation(engine, dpe, {
-      coef,
-      forceNormalization: force,
-      simulationId,
+  /** The initial simulation, computed with a pending simulation id and nothing written. */
+  private async computeInitial(
+    req: InitialRequest,
+  ): Promise<{ session: Session; body: InitialResponse }> {
+    const session = await this.open(req);
+    const dpe = session.ready();
+    const body = initialSimulation(session.engine, dpe, {
+      coef: session.options.coef,
+      forceNormalization: session.options.forceNormalization,
+      simulationId: PENDING_SIMULATION,
       costs: this.services.costs,
     });
-    await this.services.store.recordRun(
-      simulationRun(
-        { user, dpeId: dpe.key, operation: 'initial', simulationId, coef },
-        body,
-        [],
-        0,
-      ),
+    return { session, body };
+  }
+
+  async initial(req: InitialRequest): Promise<InitialResponse> {
+    const { session, body } = await this.computeInitial(req);
+    const simulationId = await this.services.store.createSimulation(
+      await session.user(),
+      session.dpeId,
     );
+    body.simulation.simulationId = simulationId;
+    await session.record(simulationRun('initial', simulationId, body, [], 0));
     return body;
   }
 
-  async calc(req: CalcRequest): Promise<CalcResponse> {
-    const coef: CoefMode = req.query?.coef2026 ?? 'activated';
-    const { engine, prep } = await this.services.prepared(req.dpeId);
-    const dpe = readyOrThrow(prep);
-    const changes = req.params?.editablesChanges ?? [];
-    // invalid works are rejected before anything is written
-    resolveChanges(dpe, changes);
-    const user = await this.user(req);
-    const simulationId =
-      (await this.services.store.latestSimulation(user, dpe.key)) ??
-      (await this.services.store.createSimulation(user, dpe.key));
-    const body = calculate(engine, dpe, changes, {
-      coef,
-      forceNormalization: req.query?.forceNormalization ?? false,
-      simulationId,
+  async recommendedScenario(req: InitialRequest, n: number): Promise<AutoSolution> {
+    const { body } = await this.computeInitial(req);
+    return pickScenario(body.autoSolutions, n);
+  }
+
+  /** A recalculation, computed with a pending simulation id and nothing written. */
+  private async computeCalc(
+    req: CalcRequest,
+  ): Promise<{ session: Session; body: CalcResponse; works: EditableChange[] }> {
+    const session = await this.open(req);
+    const dpe = session.ready();
+    const resolved = session.resolve(req.params?.editablesChanges ?? []);
+    const body = calculate(session.engine, dpe, resolved, {
+      coef: session.options.coef,
+      forceNormalization: session.options.forceNormalization,
+      simulationId: PENDING_SIMULATION,
       scenario: req.params?.namedCalculation ?? 'default',
       includeDpe: req.query?.includeDPE ?? false,
       costs: this.services.costs,
     });
     if (req.query?.includeUser) body.user = identityOf(req);
-    await this.services.store.recordRun(
-      simulationRun(
-        { user, dpeId: dpe.key, operation: 'calc', simulationId, coef },
-        body,
-        changes,
-        body.calculation.hints.coutTravaux,
-      ),
+    return { session, body, works: resolved.map((r) => r.change) };
+  }
+
+  async calc(req: CalcRequest): Promise<CalcResponse> {
+    const { session, body, works } = await this.computeCalc(req);
+    const user = await session.user();
+    const simulationId =
+      (await this.services.store.latestSimulation(user, session.dpeId)) ??
+      (await this.services.store.createSimulation(user, session.dpeId));
+    body.simulation.simulationId = simulationId;
+    await session.record(
+      simulationRun('calc', simulationId, body, works, body.calculation.hints.coutTravaux),
     );
     return body;
+  }
+
+  async previewInitial(req: InitialRequest): Promise<InitialResponse> {
+    return (await this.computeInitial(req)).body;
+  }
+
+  async previewCalc(req: CalcRequest): Promise<CalcResponse> {
+    return (await this.computeCalc(req)).body;
   }
 
   async history(req: HistoryRequest): Promise<HistoryResponse> {
     return { records: await this.services.store.history(this.partner.id, req) };
   }
 
-  async tokenInfo(token: string): Promise<TokenInfoResponse> {
-    const info = await this.services.store.tokenInfo(token, this.partner.id);
+  async tokenInfo(req: TokenParams): Promise<TokenInfoResponse> {
+    const info = await this.services.store.tokenInfo(req.partnerToken, this.partner.id);
     if (!info) throw new DpeSimError('not-found', 'unknown login token');
     return {
       valid: info.status === 'issued',
@@ -237,8 +177,11 @@ export class LocalBackend implements Backend {
     };
   }
 
-  async tokenLogin(token: string): Promise<TokenLoginResponse> {
-    const { record, sessionToken } = await this.services.store.consumeToken(token, this.partner.id);
+  async tokenLogin(req: TokenParams): Promise<TokenLoginResponse> {
+    const { record, sessionToken } = await this.services.store.consumeToken(
+      req.partnerToken,
+      this.partner.id,
+    );
     return { sessionToken, user: record.user, dpeId: record.dpeId, showInit: record.showInit };
   }
 
@@ -249,26 +192,18 @@ export class LocalBackend implements Backend {
 
 /** The history record of an initial simulation or a recalculation: classes and consumption. */
 function simulationRun(
-  who: {
-    user: UserRef;
-    dpeId: string;
-    operation: 'initial' | 'calc';
-    simulationId: string;
-    coef: CoefMode;
-  },
+  operation: 'initial' | 'calc',
+  simulationId: string,
   body: Pick<CalcResponse, 'namedCalculation' | 'simulation' | 'calculation'>,
   works: EditableChange[],
   coutTravaux: number,
-): RunInput {
+) {
   const conso = body.calculation.result.ep_conso_5_usages_m2;
   return {
-    user: who.user,
-    dpeId: who.dpeId,
-    operation: who.operation,
-    simulationId: who.simulationId,
+    operation,
+    simulationId,
     scenario: body.namedCalculation,
     works,
-    coefMode: who.coef,
     classBefore: body.simulation.initialGrade,
     classAfter: body.simulation.currentGrade,
     consoBefore: conso.VInit,

@@ -6,22 +6,23 @@
 import type { TSchema, Static } from 'typebox';
 import { DpeSimError, kindForStatus } from '../contract/errors.js';
 import {
-  AuthResponse,
-  CalcResponse,
+  partnerOperations,
+  type ApiOperation,
+  type PartnerApi,
+  type PartnerOperationId,
+} from '../contract/operations.js';
+import {
   ErrorBody,
-  HistoryResponse,
-  InitialResponse,
-  PreResponse,
-  TokenInfoResponse,
-  TokenLoginResponse,
   type AuthRequest,
+  type AutoSolution,
   type CalcRequest,
   type HistoryRequest,
   type InitialRequest,
   type PreRequest,
+  type TokenParams,
 } from '../contract/schemas.js';
 import { isValid, parseBody } from '../contract/validate.js';
-import type { Backend } from './backend.js';
+import { pickScenario, type Backend } from './backend.js';
 
 export interface RemoteOptions {
   baseUrl: string;
@@ -38,45 +39,81 @@ export interface RemoteOptions {
 const RETRY_STATUSES = new Set([429, 502, 503, 504]);
 const MAX_DELAY_MS = 30_000;
 
+type Input<K extends PartnerOperationId> = Parameters<PartnerApi[K]>[0];
+type Output<K extends PartnerOperationId> = Awaited<ReturnType<PartnerApi[K]>>;
+
 export class RemoteBackend implements Backend {
   readonly kind = 'remote' as const;
   /** attempts made by the last request (for batch reports) */
   lastAttempts = 0;
   private readonly base: string;
+  private readonly operations: Map<PartnerOperationId, ApiOperation>;
 
   constructor(private readonly opts: RemoteOptions) {
     this.base = opts.baseUrl.replace(/\/+$/, '');
+    this.operations = new Map(partnerOperations(opts.historyPath).map((op) => [op.id, op]));
   }
 
   auth(req: AuthRequest) {
-    return this.call('POST', '/partners/user/auth', AuthResponse, req);
+    return this.invoke('auth', req);
+  }
+  tokenInfo(req: TokenParams) {
+    return this.invoke('tokenInfo', req);
+  }
+  tokenLogin(req: TokenParams) {
+    return this.invoke('tokenLogin', req);
   }
   pre(req: PreRequest) {
-    return this.call('POST', '/partners/dpe/pre', PreResponse, req);
+    return this.invoke('pre', req);
   }
   initial(req: InitialRequest) {
-    return this.call('POST', '/partners/dpe/initial', InitialResponse, req);
+    return this.invoke('initial', req);
   }
   calc(req: CalcRequest) {
-    return this.call('POST', '/partners/dpe/calc', CalcResponse, req);
+    return this.invoke('calc', req);
   }
   history(req: HistoryRequest) {
-    const q = new URLSearchParams();
-    for (const [k, v] of Object.entries(req)) if (v !== undefined) q.set(k, String(v));
-    const qs = q.toString();
-    return this.call('GET', `${this.opts.historyPath}${qs ? `?${qs}` : ''}`, HistoryResponse);
+    return this.invoke('history', req);
   }
-  tokenInfo(token: string) {
-    return this.call('GET', `/partners/token/${encodeURIComponent(token)}`, TokenInfoResponse);
-  }
-  tokenLogin(token: string) {
-    return this.call(
-      'GET',
-      `/partners/tokenLogin/${encodeURIComponent(token)}`,
-      TokenLoginResponse,
+
+  async openDpe(): Promise<string> {
+    throw new DpeSimError(
+      'invalid-input',
+      'a DPE file works only with the local backend; the remote service knows DPEs by registry number',
+      { reason: 'unknown-dpe' },
     );
   }
+
+  async recommendedScenario(req: InitialRequest, n: number): Promise<AutoSolution> {
+    return pickScenario((await this.initial(req)).autoSolutions, n);
+  }
+
+  previewInitial(req: InitialRequest) {
+    return this.initial(req);
+  }
+  previewCalc(req: CalcRequest) {
+    return this.calc(req);
+  }
+
   async close(): Promise<void> {}
+
+  /** One operation of the table: its method, its path (with path parameters), query or body. */
+  private async invoke<K extends PartnerOperationId>(id: K, input: Input<K>): Promise<Output<K>> {
+    const op = this.operations.get(id);
+    if (!op) throw new Error(`no operation ${id}`);
+    const fields = input as unknown as Record<string, unknown>;
+    let path = op.path.replace(/\{([^}]+)\}/g, (_, name: string) =>
+      encodeURIComponent(String(fields[name] ?? '')),
+    );
+    if (op.input === 'query') {
+      const q = new URLSearchParams();
+      for (const [k, v] of Object.entries(fields)) if (v !== undefined) q.set(k, String(v));
+      const qs = q.toString();
+      if (qs) path += `?${qs}`;
+    }
+    const body = op.input === 'body' ? input : undefined;
+    return (await this.call(op.method, path, op.response.schema, body)) as Output<K>;
+  }
 
   private async call<T extends TSchema>(
     method: 'GET' | 'POST',
@@ -128,10 +165,9 @@ export class RemoteBackend implements Backend {
           kind,
           res.status === 401 ? `authentication failed: ${message}` : message,
           {
+            // the service's typed details (reason, field, allowed values...), as the local ones
+            ...(isValid(ErrorBody, payload) && payload.errorObject ? payload.errorObject : {}),
             status: res.status,
-            ...(isValid(ErrorBody, payload) && payload.errorObject
-              ? { errorObject: payload.errorObject }
-              : {}),
           },
         );
       }

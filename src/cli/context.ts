@@ -13,30 +13,14 @@ import {
   type SettingFlags,
 } from '../config/config.js';
 import type { Backend } from '../backend/backend.js';
-import { DirectoryDpeSource, OverlayDpeSource, keyForText, readDpeFile } from '../dpe/source.js';
+import type { LocalServices } from '../backend/local-services.js';
+import type { ComposedBackend, LocalConfig, RemoteConfig } from '../compose.js';
+import type { GlobalFlags, IdentityFlags } from './flags.js';
+import { readStdin } from './stdin.js';
 import { colourEnabled, makeStyle, type Style } from './render/style.js';
 
-export interface GlobalOptions {
-  json?: boolean;
-  color?: boolean;
-  verbose?: boolean;
-  input?: boolean;
-  backend?: string;
-  baseUrl?: string;
-  partnerKeyFile?: string;
-  profile?: string;
-  configDir?: string;
-  dataDir?: string;
-  dpeDir?: string;
-  appUrl?: string;
-  customerId?: string;
-  userId?: string;
-  userName?: string;
-  customerName?: string;
-  costs?: string;
-  timeout?: string;
-  retries?: string;
-}
+/** The options a command's action sees: the global flags and, where declared, the identity. */
+export type GlobalOptions = GlobalFlags & IdentityFlags;
 
 export class Output {
   readonly style: Style;
@@ -59,12 +43,6 @@ export class Output {
   }
 }
 
-export async function readStdin(): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
-}
-
 async function readPartnerKeyFile(file: string): Promise<string> {
   try {
     const text = file === '-' ? await readStdin() : await readFile(file, 'utf8');
@@ -81,9 +59,8 @@ async function readPartnerKeyFile(file: string): Promise<string> {
 }
 
 export class Context {
-  private backendPromise: Promise<Backend> | undefined;
-  private overlay: OverlayDpeSource | undefined;
-  private cleanup: (() => Promise<void> | void)[] = [];
+  private composed: Promise<ComposedBackend> | undefined;
+  private services: Promise<LocalServices> | undefined;
 
   constructor(
     readonly opts: GlobalOptions,
@@ -134,55 +111,56 @@ export class Context {
     );
   }
 
-  backend(): Promise<Backend> {
-    this.backendPromise ??= this.openBackend();
-    return this.backendPromise;
+  /** What the composition root needs for the local side, from the resolved settings. */
+  get localConfig(): LocalConfig {
+    const s = this.settings;
+    return { dataDir: s.dataDir, dpeDir: s.dpeDir, appUrl: s.appUrl, costs: s.costs };
   }
 
-  private async openBackend(): Promise<Backend> {
+  backend(): Promise<Backend> {
+    this.composed ??= this.openBackend();
+    return this.composed.then((c) => c.backend);
+  }
+
+  /** The local services (store of --data-dir): `serve` and `keys`. */
+  localServices(): Promise<LocalServices> {
+    this.services ??= import('../compose.js').then((m) => m.composeLocal(this.localConfig));
+    return this.services;
+  }
+
+  /** What the composition root needs for the remote backend; exit 2/4 naming what is missing. */
+  get remoteConfig(): RemoteConfig {
     const s = this.settings;
-    if (s.backend === 'remote') {
-      const { RemoteBackend } = await import('../backend/remote.js');
-      if (!s.baseUrl) {
-        throw new DpeSimError(
-          'invalid-input',
-          'the remote backend needs a base URL: --base-url URL, DPE_SIM_BASE_URL, or `dpe-sim config set baseUrl URL`',
-        );
-      }
-      if (!s.partnerKey) {
-        throw new DpeSimError(
-          'auth',
-          'the remote backend needs a partner key: --partner-key-file FILE, DPE_SIM_PARTNER_KEY, or `dpe-sim config set partnerKey KEY`',
-        );
-      }
-      return new RemoteBackend({
-        baseUrl: s.baseUrl,
-        partnerKey: s.partnerKey,
-        timeoutMs: s.timeout * 1000,
-        retries: s.retries,
-        historyPath: s.historyPath,
-      });
+    if (!s.baseUrl) {
+      throw new DpeSimError(
+        'invalid-input',
+        'the remote backend needs a base URL: --base-url URL, DPE_SIM_BASE_URL, or `dpe-sim config set baseUrl URL`',
+      );
     }
-    const [{ SqliteStore }, { LocalServices }, { loadCosts }] = await Promise.all([
-      import('../store/sqlite-store.js'),
-      import('../backend/local.js'),
-      import('../works/costs.js'),
-    ]);
-    const store = SqliteStore.open(s.dataDir);
-    this.cleanup.push(() => store.close());
-    this.overlay = new OverlayDpeSource(new DirectoryDpeSource(s.dpeDir));
-    const services = new LocalServices({
-      store,
-      source: this.overlay,
-      appUrl: s.appUrl,
-      costs: loadCosts(s.costs),
-    });
-    return services.for(await store.localPartner());
+    if (!s.partnerKey) {
+      throw new DpeSimError(
+        'auth',
+        'the remote backend needs a partner key: --partner-key-file FILE, DPE_SIM_PARTNER_KEY, or `dpe-sim config set partnerKey KEY`',
+      );
+    }
+    return {
+      baseUrl: s.baseUrl,
+      partnerKey: s.partnerKey,
+      timeoutMs: s.timeout * 1000,
+      retries: s.retries,
+      historyPath: s.historyPath,
+    };
+  }
+
+  private async openBackend(): Promise<ComposedBackend> {
+    const compose = await import('../compose.js');
+    if (this.settings.backend === 'remote') return compose.composeRemoteBackend(this.remoteConfig);
+    return compose.composeLocalBackend(this.localConfig);
   }
 
   /**
-   * The positional DPE argument: a registry number (looked up in the DPE directory), a path to an
-   * XML file, or `-` for stdin. Returns the dpeId to send to the backend.
+   * The positional DPE argument: a registry number, a path to an XML file, or `-` for stdin.
+   * Returns the dpeId to send to the backend (a file is made known to the local backend).
    */
   async dpeArg(arg: string): Promise<string> {
     if (DPE_ID_REGEX.test(arg)) return arg;
@@ -194,28 +172,14 @@ export class Context {
         `'${arg}' is not a DPE number: expected the pattern ${DPE_ID_PATTERN} (e.g. 2345E0123456A), or a path to a DPE XML file, or - for stdin`,
       );
     }
-    await this.backend();
-    if (this.settings.backend === 'remote' || !this.overlay) {
-      throw new DpeSimError(
-        'invalid-input',
-        'a DPE file works only with the local backend; the remote service knows DPEs by registry number',
-      );
-    }
-    const doc =
-      arg === '-'
-        ? await readStdin().then((xml) => ({
-            key: keyForText(xml, '-'),
-            file: '-',
-            xml,
-            version: 0,
-          }))
-        : await readDpeFile(arg);
-    this.overlay.add(doc);
-    return doc.key;
+    const backend = await this.backend();
+    return backend.openDpe(arg === '-' ? { text: await readStdin(), name: '-' } : { path: arg });
   }
 
   async close(): Promise<void> {
-    if (this.backendPromise) await (await this.backendPromise.catch(() => undefined))?.close();
-    for (const fn of this.cleanup.splice(0)) await fn();
+    const composed = await this.composed?.catch(() => undefined);
+    await composed?.close();
+    const services = await this.services?.catch(() => undefined);
+    await services?.close();
   }
 }

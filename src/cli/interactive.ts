@@ -63,10 +63,10 @@ export async function interactiveCalc(
   };
   const s = ctx.out.style;
   process.stderr.write(s.c.dim('Computing the works options of each element…\n'));
-  const init = await backend.initial({ ...identity, dpeId, query });
+  const init = await backend.previewInitial({ ...identity, dpeId, query });
   let works: EditableChange[] = [...opts.preset];
-  const calc = (changes: EditableChange[]): Promise<CalcResponse> =>
-    backend.calc({
+  const preview = (changes: EditableChange[]): Promise<CalcResponse> =>
+    backend.previewCalc({
       ...identity,
       dpeId,
       query,
@@ -74,7 +74,7 @@ export async function interactiveCalc(
     });
 
   const status = async (): Promise<void> => {
-    const r = await calc(works);
+    const r = await preview(works);
     const res = r.calculation.result;
     process.stdout.write(
       `${s.c.bold('Now:')} class ${s.classLetter(r.simulation.initialGrade)} → ${s.classLetter(r.simulation.currentGrade)}, ` +
@@ -162,7 +162,13 @@ export async function interactiveCalc(
     process.stderr.write('Cancelled: nothing computed.\n');
     return EXIT_CODES.ok;
   }
-  const body = await calc(works);
+  // the one calculation the user confirmed: the only one recorded
+  const body = await backend.calc({
+    ...identity,
+    dpeId,
+    query,
+    params: { editablesChanges: works, namedCalculation: opts.scenario },
+  });
   process.stdout.write(`${renderCalc(body, s)}\n`);
   const scenario =
     opts.scenario !== 'default' ? ` --scenario ${JSON.stringify(opts.scenario)}` : '';

@@ -2,7 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import { DpeSimError } from '../contract/errors.js';
 import type { EditableChange } from '../contract/schemas.js';
-import { readStdin } from './context.js';
+import { readStdin } from './stdin.js';
 
 const WORK_RE = /^([a-z_]+:\d+)=([^:=]+):(.+)$/;
 

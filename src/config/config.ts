@@ -8,45 +8,8 @@ import os from 'node:os';
 import path from 'node:path';
 import Conf from 'conf';
 import { DpeSimError } from '../contract/errors.js';
+import { DEFAULT_APP_URL, DEFAULT_HISTORY_PATH, ENV_VARS, type SettingKey } from './keys.js';
 import { BUNDLED_FIXTURES, defaultDataDir } from './paths.js';
-
-export const SETTING_KEYS = [
-  'backend',
-  'baseUrl',
-  'partnerKey',
-  'appUrl',
-  'dpeDir',
-  'dataDir',
-  'customerId',
-  'userId',
-  'userName',
-  'customerName',
-  'costs',
-  'timeout',
-  'retries',
-  'historyPath',
-] as const;
-export type SettingKey = (typeof SETTING_KEYS)[number];
-
-export const ENV_VARS: Record<SettingKey, string> = {
-  backend: 'DPE_SIM_BACKEND',
-  baseUrl: 'DPE_SIM_BASE_URL',
-  partnerKey: 'DPE_SIM_PARTNER_KEY',
-  appUrl: 'DPE_SIM_APP_URL',
-  dpeDir: 'DPE_SIM_DPE_DIR',
-  dataDir: 'DPE_SIM_DATA_DIR',
-  customerId: 'DPE_SIM_CUSTOMER_ID',
-  userId: 'DPE_SIM_USER_ID',
-  userName: 'DPE_SIM_USER_NAME',
-  customerName: 'DPE_SIM_CUSTOMER_NAME',
-  costs: 'DPE_SIM_COSTS',
-  timeout: 'DPE_SIM_TIMEOUT',
-  retries: 'DPE_SIM_RETRIES',
-  historyPath: 'DPE_SIM_HISTORY_PATH',
-};
-
-export const DEFAULT_APP_URL = 'http://127.0.0.1:8787';
-export const DEFAULT_HISTORY_PATH = '/partners/tracking/history';
 
 export interface Settings {
   backend: 'local' | 'remote';
@@ -135,10 +98,6 @@ function checkProfileName(name: string): void {
   }
 }
 
-export function isSettingKey(key: string): key is SettingKey {
-  return (SETTING_KEYS as readonly string[]).includes(key);
-}
-
 export function validateSetting(key: SettingKey, value: string): void {
   const fail = (why: string) => {
     throw new DpeSimError('invalid-input', `invalid value for ${key}: ${why}`);
@@ -225,7 +184,3 @@ function safeUserName(): string {
 }
 
 /** The partner key as shown to a human: only its last 4 characters. */
-export function maskKey(key: string | undefined): string {
-  if (!key) return '(none)';
-  return `…${key.slice(-4)}`;
-}

@@ -22,3 +22,6 @@ export const CATEGORIES = [
   'porte',
 ] as const;
 export type Category = (typeof CATEGORIES)[number];
+
+/** A works reference: `<category>:<index>`, e.g. `mur:0`. */
+export const REFERENCE_ID_REGEX = new RegExp(`^(${CATEGORIES.join('|')}):[0-9]+$`);

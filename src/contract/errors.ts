@@ -39,14 +39,40 @@ const STATUS_BY_KIND: Record<ErrorKind, number> = {
   runtime: 500,
 };
 
+/** Why a request was refused, when a caller may act on it (batch, the server, the CLI). */
+export type ErrorReason =
+  | 'unknown-reference' // a works referenceId the DPE does not have
+  | 'unknown-key' // an editableKey not offered on that element
+  | 'value-not-allowed' // an editableValue not offered (or not applicable) there
+  | 'out-of-range' // an index (e.g. a recommended scenario) beyond what exists
+  | 'unknown-dpe' // no DPE with that number
+  | 'blocked'; // the DPE cannot be simulated (a `block` alert)
+
+/**
+ * What an error says beyond its message, as data: the field at fault (a JSON path such as
+ * `params.editablesChanges[1].editableValue`), the refused value, the allowed values, the
+ * unknown works references. Readers use these fields, never the message text. Serialized as
+ * the API's `errorObject`.
+ */
+export interface ErrorDetails {
+  reason?: ErrorReason;
+  field?: string;
+  value?: unknown;
+  allowed?: string[];
+  /** works referenceIds the DPE does not have */
+  unknownReferences?: string[];
+  dpeId?: string;
+  [key: string]: unknown;
+}
+
 export class DpeSimError extends Error {
   readonly kind: ErrorKind;
-  readonly details: Record<string, unknown> | undefined;
+  readonly details: ErrorDetails | undefined;
 
   constructor(
     kind: ErrorKind,
     message: string,
-    details?: Record<string, unknown>,
+    details?: ErrorDetails,
     options?: { cause?: unknown },
   ) {
     super(message, options);
@@ -64,7 +90,7 @@ export class DpeSimError extends Error {
   }
 }
 
-export function invalidInput(message: string, details?: Record<string, unknown>): DpeSimError {
+export function invalidInput(message: string, details?: ErrorDetails): DpeSimError {
   return new DpeSimError('invalid-input', message, details);
 }
 

@@ -40,7 +40,7 @@ export class DirectoryDpeSource implements DpeSource {
       throw new DpeSimError(
         'not-found',
         `DPE ${dpeId} not found in ${this.dir} (no ${dpeId}.xml, and no file there has <numero_dpe>${dpeId}</numero_dpe>)`,
-        { dpeId, directory: this.dir },
+        { reason: 'unknown-dpe', dpeId, directory: this.dir },
       );
     }
     return readDpeFile(file, dpeId);

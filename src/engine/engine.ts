@@ -70,6 +70,8 @@ export interface Engine {
    * itself when the caller hands over a private copy (`owned`). Throws EngineFailure.
    */
   run(dpe: RawDpe, opts?: { owned?: boolean }): EngineResult;
+  /** How many times `run` was called in this thread (tests prove the run cache with it). */
+  readonly runs: number;
   /** The engine's small-surface class limits for a rounded surface in [3, 40], by altitude class id. */
   smallSurfaceLimits(surface: number, altitudeClassId: string): ClassLimitsTable | undefined;
   /** Label of an enum id in one of the engine's 80 tables (e.g. `type_generateur_ch`). */
@@ -233,7 +235,10 @@ class OpenEngine implements Engine {
     this.version = mod.getVersion();
   }
 
+  runs = 0;
+
   run(dpe: RawDpe, opts: { owned?: boolean } = {}): EngineResult {
+    this.runs++;
     const messages: string[] = [];
     const restore = captureConsole(messages);
     let out: unknown;

@@ -5,16 +5,16 @@
  */
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { TSchema } from 'typebox';
-import type { LocalServices } from '../backend/local.js';
-import { apiOperations } from '../contract/openapi.js';
+import type { LocalServices } from '../backend/local-services.js';
+import { apiOperations, partnerOperations } from '../contract/operations.js';
 import { BODY_LIMIT_BYTES, sendError } from './error-body.js';
 import { partnerRoutes } from './routes/partner-routes.js';
 import { publicRoutes } from './routes/public-routes.js';
 import { contractValidatorCompiler } from './validation.js';
 
 export interface AppDeps {
-  /** the services every request runs on (a function: they may be completed after listen) */
-  services: () => LocalServices;
+  /** the services every request runs on */
+  services: LocalServices;
   historyPath: string;
   /** one line per request (method, route pattern, status, time; never keys or tokens) */
   accessLog?: (line: string) => void;
@@ -52,6 +52,8 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   void app.register(
     publicRoutes({ services: deps.services, operations, historyPath: deps.historyPath }),
   );
-  void app.register(partnerRoutes({ services: deps.services, operations }));
+  void app.register(
+    partnerRoutes({ services: deps.services, operations: partnerOperations(deps.historyPath) }),
+  );
   return app;
 }

@@ -19,7 +19,10 @@ function fromDpeSimError(err: DpeSimError): HttpError {
   if (err.kind === 'not-found' && typeof err.details?.dpeId === 'string') {
     // the source's message names the server's directory: keep that on the server
     const dpeId = err.details.dpeId;
-    return { status: 404, body: { error: `unknown dpeId '${dpeId}'`, errorObject: { dpeId } } };
+    return {
+      status: 404,
+      body: { error: `unknown dpeId '${dpeId}'`, errorObject: { reason: 'unknown-dpe', dpeId } },
+    };
   }
   // a runtime failure's message may name files or internals: the operator's log gets it
   if (err.kind === 'runtime') return { status: 500, body: { error: 'internal server error' } };

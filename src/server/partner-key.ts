@@ -4,7 +4,8 @@
  * 401 body, so a caller learns nothing about which keys exist.
  */
 import { DpeSimError } from '../contract/errors.js';
-import type { Partner, Store } from '../store/store.js';
+import type { LocalServices } from '../backend/local-services.js';
+import type { Partner } from '../backend/local-services.js';
 
 export const INVALID_KEY_MESSAGE = 'invalid or missing partner key';
 
@@ -18,12 +19,12 @@ export function keyFromHeader(header: string | string[] | undefined): string | u
 }
 
 /** The calling partner, or a 401 DpeSimError. */
-export async function authenticate(
-  store: Store,
+export async function partnerFromHeader(
+  services: LocalServices,
   header: string | string[] | undefined,
 ): Promise<Partner> {
   const key = keyFromHeader(header);
-  const partner = key === undefined ? undefined : await store.partnerForKey(key);
+  const partner = key === undefined ? undefined : await services.partnerForKey(key);
   if (!partner) throw new DpeSimError('auth', INVALID_KEY_MESSAGE);
   return partner;
 }

@@ -1,20 +1,15 @@
 /**
- * Starting the server: one LocalServices (store, DPE source, costs, engine, prepared-DPE cache)
- * shared by every partner, listening on host:port. Login URLs point at `appUrl`, by default the
- * server's own address (known once listening, so `--port 0` works).
+ * Starting the server on local services built by the composition root, listening on
+ * host:port. Login URLs point at `appUrl`, by default the server's own address (known once
+ * listening, so `--port 0` works).
  */
 import type { FastifyInstance } from 'fastify';
-import { LocalServices } from '../backend/local.js';
+import type { LocalServices } from '../backend/local-services.js';
 import { DpeSimError } from '../contract/errors.js';
-import type { DpeSource } from '../dpe/source.js';
-import type { Store } from '../store/store.js';
-import type { CostTable } from '../works/costs.js';
 import { buildApp } from './app.js';
 
 export interface ServerOptions {
-  store: Store;
-  source: DpeSource;
-  costs: CostTable;
+  services: LocalServices;
   historyPath: string;
   /** the user-facing application in login URLs (default: this server) */
   appUrl?: string | undefined;
@@ -39,19 +34,10 @@ function urlHost(host: string): string {
 }
 
 export async function startServer(opts: ServerOptions): Promise<RunningServer> {
-  const make = (appUrl: string) =>
-    new LocalServices({
-      store: opts.store,
-      source: opts.source,
-      costs: opts.costs,
-      appUrl,
-    });
-  let services: LocalServices | undefined = opts.appUrl ? make(opts.appUrl) : undefined;
+  const { services } = opts;
+  if (opts.appUrl) services.useAppUrl(opts.appUrl);
   const app = buildApp({
-    services: () => {
-      if (!services) throw new DpeSimError('runtime', 'the server is still starting');
-      return services;
-    },
+    services,
     historyPath: opts.historyPath,
     ...(opts.accessLog ? { accessLog: opts.accessLog } : {}),
     ...(opts.errorLog ? { errorLog: opts.errorLog } : {}),
@@ -71,12 +57,6 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : opts.port;
   const url = `http://${urlHost(opts.host)}:${port}`;
-  services ??= make(url);
-  const ready = services;
-  return {
-    url,
-    app,
-    services: ready,
-    close: () => app.close(),
-  };
+  if (!opts.appUrl) services.useAppUrl(url);
+  return { url, app, services, close: () => app.close() };
 }

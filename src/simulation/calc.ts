@@ -3,18 +3,16 @@
  * works, the hints, normalization to the registry where it applies.
  */
 import type {
-  CalcResponse,
   Calculation,
   CalculationResult,
   CoefMode,
-  EditableChange,
   Hints,
   Normalization,
   ResultKey,
   Thresholds,
 } from '../contract/schemas.js';
 import { betterClassLimit, classesOf, classIndex, type ClassLetter } from '../dpe/classes.js';
-import type { Engine, EngineFigures } from '../engine/engine.js';
+import type { EngineFigures } from '../engine/engine.js';
 import type { CostTable } from '../works/costs.js';
 import {
   compare,
@@ -24,8 +22,6 @@ import {
   type Comparison,
 } from './comparison.js';
 import type { PreparedDpe } from './prepared.js';
-import { dpeStructure } from './structure.js';
-import { figuresOf, runWorks } from './runs.js';
 
 export const RESULT_TITLES: Record<ResultKey, string> = {
   classe_bilan_dpe: 'Classe DPE (1 = A … 7 = G)',
@@ -216,29 +212,4 @@ export function calculation(
 
 export function scenarioTitle(name: string): string {
   return name === DEFAULT_SCENARIO ? 'Calcul par défaut' : name;
-}
-
-export function calculate(
-  engine: Engine,
-  prep: PreparedDpe,
-  changes: readonly EditableChange[],
-  opts: CalcOptions,
-): CalcResponse {
-  const works = runWorks(engine, prep, changes, opts.costs);
-  const o = outcome(prep, figuresOf(works, opts.coef), opts.coef, opts.forceNormalization);
-  const body: CalcResponse = {
-    simulation: {
-      dpeId: prep.key,
-      simulationId: opts.simulationId,
-      initialGrade: o.classesBefore.dpe,
-      currentGrade: o.classesAfter.dpe,
-    },
-    calculation: calculation(o, opts.coef, works.cout, works.perteSurface, prep.thresholds),
-    editableChanges: { editablesValues: works.applied.map((a) => a.change) },
-    namedCalculation: opts.scenario,
-    namedCalculationTitle: scenarioTitle(opts.scenario),
-  };
-  if (opts.includeDpe)
-    body.dpe = dpeStructure(engine, prep, opts.coef, opts.forceNormalization, opts.costs);
-  return body;
 }

@@ -4,7 +4,7 @@
  */
 import type { CoefMode, EditableChange } from '../contract/schemas.js';
 import type { Engine, EngineFigures } from '../engine/engine.js';
-import { applyWorks, resolveChanges, type AppliedWork } from '../works/apply.js';
+import { applyWorks, resolveChanges, type AppliedWork, type Resolved } from '../works/apply.js';
 import type { CostTable } from '../works/costs.js';
 import type { PreparedDpe } from './prepared.js';
 
@@ -22,15 +22,26 @@ export function changeKey(c: EditableChange): string {
   return `${c.referenceId}|${c.editableKey}|${c.editableValue}`;
 }
 
-/** Number of engine runs made so far on this DPE (for the benchmarks). */
+/** Number of distinct works runs made so far on this DPE (for the benchmarks). */
 export function runCount(prep: PreparedDpe): number {
   return caches.get(prep)?.size ?? 0;
 }
 
+/** Resolves the changes (checked against the DPE: typed errors), then runs them. */
 export function runWorks(
   engine: Engine,
   prep: PreparedDpe,
   changes: readonly EditableChange[],
+  costs: CostTable,
+): WorksRun {
+  return runResolved(engine, prep, resolveChanges(prep, changes), costs);
+}
+
+/** Runs changes already resolved by `resolveChanges`; the same set in any order runs once. */
+export function runResolved(
+  engine: Engine,
+  prep: PreparedDpe,
+  resolved: readonly Resolved[],
   costs: CostTable,
 ): WorksRun {
   let cache = caches.get(prep);
@@ -38,8 +49,7 @@ export function runWorks(
     cache = new Map();
     caches.set(prep, cache);
   }
-  // validated first: the key is that of the changes that count (the last for each target)
-  const resolved = resolveChanges(prep, changes);
+  // the key is that of the changes that count (the last for each target)
   const key = resolved
     .map((r) => changeKey(r.change))
     .sort()

@@ -8,7 +8,6 @@ import { elementsOf, parseReferenceId } from '../dpe/elements.js';
 import type { RawDpe, RawElement, RawEnveloppe } from '../dpe/raw.js';
 import { num } from '../dpe/raw.js';
 import type { Engine } from '../engine/engine.js';
-import type { PreparedDpe } from '../simulation/prepared.js';
 import { CATALOGUE, optionsFor, type WorksOptionRow } from './catalogue.js';
 import { makeWorksContext } from './context.js';
 import { priceOf, type CostTable } from './costs.js';
@@ -30,13 +29,22 @@ export interface WorksResult {
   perteSurface: number;
 }
 
-const checkContexts = new WeakMap<PreparedDpe, WorksContext>();
+/**
+ * A DPE as works see it: the parsed document and the engine's baseline output (the prepared DPE
+ * of `simulation/` has both; works never need more of it).
+ */
+export interface WorksBase {
+  raw: RawDpe;
+  base: { output: RawDpe };
+}
+
+const checkContexts = new WeakMap<WorksBase, WorksContext>();
 
 /**
  * The context to check options on the prepared DPE itself, with the engine's baseline output.
  * Given only a parsed DPE, the values stored in it stand in for the engine's.
  */
-function checkContext(source: RawDpe | PreparedDpe): WorksContext {
+function checkContext(source: RawDpe | WorksBase): WorksContext {
   if (!isPrepared(source)) return makeWorksContext(source);
   let ctx = checkContexts.get(source);
   if (!ctx) {
@@ -46,13 +54,13 @@ function checkContext(source: RawDpe | PreparedDpe): WorksContext {
   return ctx;
 }
 
-function isPrepared(source: RawDpe | PreparedDpe): source is PreparedDpe {
+function isPrepared(source: RawDpe | WorksBase): source is WorksBase {
   return 'base' in source && 'raw' in source && typeof source.base === 'object';
 }
 
 /** The options offered on an element of the prepared DPE: those whose recipe makes sense there. */
 export function offeredOptions(
-  prep: PreparedDpe,
+  prep: WorksBase,
   category: Category,
   el: RawElement,
 ): WorksOptionRow[] {
@@ -127,19 +135,26 @@ function allowedKeysMessage(
  * on the values stored in it, which can differ).
  */
 export function resolveChanges(
-  source: RawDpe | PreparedDpe,
+  source: RawDpe | WorksBase,
   changes: readonly EditableChange[],
 ): Resolved[] {
   const ctx = checkContext(source);
   const dpe = ctx.dpe;
   const byTarget = new Map<string, Resolved>();
-  for (const change of changes) {
+  for (const [i, change] of changes.entries()) {
+    const at = `params.editablesChanges[${i}]`;
     const ref = parseReferenceId(change.referenceId);
     if (!ref) {
       throw new DpeSimError(
         'invalid-input',
         `unknown referenceId '${change.referenceId}': expected <category>:<index> with a category among mur, baie_vitree, plancher_bas, plancher_haut, installation_chauffage, installation_ecs, ventilation, porte`,
-        { change },
+        {
+          reason: 'unknown-reference',
+          field: `${at}.referenceId`,
+          value: change.referenceId,
+          unknownReferences: [change.referenceId],
+          change,
+        },
       );
     }
     const list = elementsOf(dpe, ref.category);
@@ -149,7 +164,14 @@ export function resolveChanges(
       throw new DpeSimError(
         'invalid-input',
         `unknown referenceId '${change.referenceId}': this DPE has ${known.length ? known.join(', ') : `no ${ref.category} element`}`,
-        { change },
+        {
+          reason: 'unknown-reference',
+          field: `${at}.referenceId`,
+          value: change.referenceId,
+          allowed: known,
+          unknownReferences: [change.referenceId],
+          change,
+        },
       );
     }
     const keys = new Set(optionsFor(ref.category).map((o) => o.key));
@@ -157,7 +179,13 @@ export function resolveChanges(
       throw new DpeSimError(
         'invalid-input',
         `unknown editableKey '${change.editableKey}' for ${change.referenceId}; ${allowedKeysMessage(ctx, ref.category, el, change.referenceId)}`,
-        { change },
+        {
+          reason: 'unknown-key',
+          field: `${at}.editableKey`,
+          value: change.editableKey,
+          allowed: [...new Set(offeredIn(ctx, ref.category, el).map((o) => o.key))],
+          change,
+        },
       );
     }
     const row = CATALOGUE.find(
@@ -171,7 +199,15 @@ export function resolveChanges(
       throw new DpeSimError(
         'invalid-input',
         `editableValue '${change.editableValue}' is not allowed for ${change.referenceId} ${change.editableKey}${row ? ` (${String(why)})` : ''}; ${allowedKeysMessage(ctx, ref.category, el, change.referenceId)}`,
-        { change },
+        {
+          reason: 'value-not-allowed',
+          field: `${at}.editableValue`,
+          value: change.editableValue,
+          allowed: offeredIn(ctx, ref.category, el)
+            .filter((o) => o.key === change.editableKey)
+            .map((o) => o.code),
+          change,
+        },
       );
     }
     const target = `${change.referenceId}|${change.editableKey}`;
@@ -221,7 +257,7 @@ function withInertia(engine: Engine, raw: RawDpe, mutate: () => void): void {
 /** Applies changes already checked by `resolveChanges` to a copy of the DPE. */
 export function applyWorks(
   engine: Engine,
-  prep: PreparedDpe,
+  prep: WorksBase,
   resolved: readonly Resolved[],
   costs: CostTable,
 ): WorksResult {

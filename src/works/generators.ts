@@ -22,7 +22,7 @@ import {
   s,
   type WorksContext,
 } from './context.js';
-import type { Applicability, HeatingGenerator, HotWaterGenerator } from './recipes.js';
+import type { Applicability, HeatingGenerator, HotWaterGenerator } from './generator-kinds.js';
 
 const INDIVIDUELLE = '1'; // enum_type_installation_id
 const MIXED_REF = 'travaux_generateur_mixte';

@@ -26,6 +26,7 @@ import {
   type WorksContext,
 } from './context.js';
 // generators are modelled in generators.ts (the longest recipes)
+import type { Applicability, HeatingGenerator, HotWaterGenerator } from './generator-kinds.js';
 import { heatingApplies, heatingApply, hotWaterApplies, hotWaterApply } from './generators.js';
 
 export type { WorksContext } from './context.js';
@@ -43,17 +44,7 @@ export type Recipe =
   | { kind: 'hot-water'; generator: HotWaterGenerator };
 
 export type RoofVariant = 'combles' | 'rampants' | 'terrasse';
-export type HeatingGenerator =
-  | 'pac-air-eau'
-  | 'pac-air-eau-ecs'
-  | 'gaz-condensation'
-  | 'granules'
-  | 'pac-air-air'
-  | 'radiateurs-nf';
-export type HotWaterGenerator = 'cet' | 'cet-exterieur' | 'ballon-electrique' | 'cesi';
-
-/** `true` when the recipe makes sense on the element, else the reason it is not offered. */
-export type Applicability = true | string;
+export type { Applicability, HeatingGenerator, HotWaterGenerator } from './generator-kinds.js';
 
 // ---------------------------------------------------------------------------- opaque envelope
 

@@ -1,7 +1,10 @@
 import type { Context } from '../context.js';
 import { checkIdentity, dpeIdOption, minutesOption } from '../options.js';
+import type { Command } from 'commander';
+import { run } from '../command-kit.js';
+import { examples, identityFlags, type IdentityFlags } from '../flags.js';
 
-export interface AuthFlags {
+export interface AuthFlags extends IdentityFlags {
   dpeId?: string;
   showInit?: boolean;
   expire?: string;
@@ -24,4 +27,15 @@ export async function authCommand(ctx: Context, flags: AuthFlags): Promise<void>
       `Single-use login link for ${identity.userName} (${identity.customerId}/${identity.userId}), valid ${expireInMinutes ?? 10} min.`,
     );
   }
+}
+
+export function register(program: Command): void {
+  identityFlags(
+    program.command('auth').description('issue a single-use login token and print the login URL'),
+  )
+    .option('--dpe-id <id>', 'DPE to open after login')
+    .option('--show-init', 'show the initialization screen at login')
+    .option('--expire <minutes>', 'validity in minutes (integer ≥ 1, default 10)')
+    .addHelpText('after', examples('dpe-sim auth --dpe-id 0000E0000001H --expire 30'))
+    .action(run(authCommand));
 }

@@ -1,22 +1,21 @@
 import os from 'node:os';
 import { DpeSimError, EXIT_CODES } from '../../contract/errors.js';
 import type { EditableChange } from '../../contract/schemas.js';
-import { parseReferenceId } from '../../dpe/elements.js';
-import {
-  BATCH_OPERATIONS,
-  type BatchOperation,
-  type BatchSettings,
-} from '../../tracking/batch-item.js';
-import { localExecutor, remoteExecutor, type Executor } from '../../tracking/batch-executors.js';
-import { doneItems, openSink } from '../../tracking/batch-output.js';
-import { Progress, emptyTally, summaryText } from '../../tracking/batch-progress.js';
-import { runBatch } from '../../tracking/batch-runner.js';
-import { openSource } from '../../tracking/batch-source.js';
+import { REFERENCE_ID_REGEX } from '../../contract/constants.js';
+import { BATCH_OPERATIONS, type BatchOperation, type BatchSettings } from '../../batch/item.js';
+import type { Executor } from '../../batch/executors.js';
+import { doneItems, openSink } from '../../batch/output.js';
+import { Progress, emptyTally, summaryText } from '../../batch/progress.js';
+import { runBatch } from '../../batch/runner.js';
+import { openSource } from '../../batch/source.js';
+import { Argument, Option, type Command } from 'commander';
+import { run } from '../command-kit.js';
 import type { Context } from '../context.js';
+import { identityFlags, type IdentityFlags } from '../flags.js';
 import { checkIdentity, coefOption } from '../options.js';
 import { readWorksFile } from '../works-input.js';
 
-export interface BatchFlags {
+export interface BatchFlags extends IdentityFlags {
   works?: string;
   scenario?: string;
   coef?: string;
@@ -54,7 +53,7 @@ async function worksOption(
     throw new DpeSimError('invalid-input', 'the source and --works cannot both be stdin');
   const works = await readWorksFile(file);
   for (const c of works) {
-    if (!parseReferenceId(c.referenceId)) {
+    if (!REFERENCE_ID_REGEX.test(c.referenceId)) {
       throw new DpeSimError(
         'invalid-input',
         `the works file ${file} has referenceId '${c.referenceId}': expected <category>:<index> with a category among mur, baie_vitree, plancher_bas, plancher_haut, installation_chauffage, installation_ecs, ventilation, porte`,
@@ -132,24 +131,63 @@ async function makeExecutor(
   settings: BatchSettings,
   concurrency: number,
 ): Promise<Executor> {
-  const s = ctx.settings;
-  if (s.backend === 'remote') {
-    const { RemoteBackend } = await import('../../backend/remote.js');
-    const lanes = Array.from(
-      { length: concurrency },
-      () =>
-        new RemoteBackend({
-          baseUrl: s.baseUrl ?? '',
-          partnerKey: s.partnerKey ?? '',
-          timeoutMs: s.timeout * 1000,
-          retries: s.retries,
-          historyPath: s.historyPath,
-        }),
+  const { localExecutor, remoteExecutor } = await import('../../batch/executors.js');
+  if (ctx.settings.backend === 'remote') {
+    const { composeRemoteBackend } = await import('../../compose.js');
+    const config = ctx.remoteConfig;
+    const lanes = await Promise.all(
+      Array.from({ length: concurrency }, async () => (await composeRemoteBackend(config)).backend),
     );
     return remoteExecutor(lanes, settings);
   }
-  return localExecutor(
-    { dataDir: s.dataDir, dpeDir: s.dpeDir, appUrl: s.appUrl, costs: s.costs, settings },
-    concurrency,
-  );
+  return localExecutor({ local: ctx.localConfig, settings }, concurrency);
+}
+
+export function register(program: Command): void {
+  identityFlags(
+    program
+      .command('batch')
+      .addArgument(
+        new Argument('<operation>', 'what to run on each DPE').choices(['pre', 'initial', 'calc']),
+      )
+      .argument(
+        '<source>',
+        'a file of DPE numbers or XML paths, one per line (- for stdin; # comments), or a directory of XML files',
+      )
+      .description('run pre, initial or calc over many DPEs: one JSON line per DPE'),
+  )
+    .addOption(
+      new Option('--coef <mode>', 'electricity coefficient: 2026 (1.9) or 2025 (2.3)')
+        .choices(['2026', '2025'])
+        .default('2026'),
+    )
+    .option('--force-normalization', 'accept normalization to the registry for gaps of 5% to 15%')
+    .option(
+      '--works <file>',
+      'calc: JSON array of {referenceId, editableKey, editableValue} applied to every DPE (works on elements a DPE lacks are skipped)',
+    )
+    .option('--scenario <name>', 'calc: name of the calculation scenario', 'default')
+    .option(
+      '--concurrency <n>',
+      'items at once (default: the number of cores locally, 4 against a remote service)',
+    )
+    .option('--out <file>', 'write the JSON lines to FILE instead of stdout')
+    .option(
+      '--resume <file>',
+      'skip the items already ok or blocked in FILE, append the others to it',
+    )
+    .addHelpText(
+      'after',
+      `
+Each line: {dpeId, file, ok, status, exitCode, attempts, ms, result | error}; status is ok,
+blocked (exitCode 3) or failed (exitCode 2 invalid or unknown DPE, 1 runtime failure).
+Exit 0 when every item is ok or blocked, 1 when any failed, 130 when interrupted.
+
+Examples:
+  dpe-sim batch pre ids.txt --out pre.jsonl
+  ls dpe/*.xml | dpe-sim batch initial - > initial.jsonl
+  dpe-sim batch calc ./dpe --works works.json --out calc.jsonl
+  dpe-sim batch pre ids.txt --resume pre.jsonl`,
+    )
+    .action(run(batchCommand));
 }

@@ -4,10 +4,11 @@ import type { Context } from '../context.js';
 import { checkIdentity, coefOption } from '../options.js';
 import { renderCalc } from '../render/simulation.js';
 import { parseWorkFlag, readWorksFile } from '../works-input.js';
+import type { Command } from 'commander';
+import { run } from '../command-kit.js';
+import { DPE_ARGUMENT_HELP, examples, simulationFlags, type SimulationFlags } from '../flags.js';
 
-export interface CalcFlags {
-  coef?: string;
-  forceNormalization?: boolean;
+export interface CalcFlags extends SimulationFlags {
   work?: string[];
   works?: string;
   interactive?: boolean;
@@ -50,24 +51,24 @@ export async function calcCommand(
   let scenarioName = scenario;
   if (flags.scenarioFrom !== undefined) {
     const n = Number(flags.scenarioFrom);
-    if (!Number.isInteger(n) || n < 1) {
+    if (!/^\d+$/.test(flags.scenarioFrom.trim()) || n < 1) {
       throw new DpeSimError(
         'invalid-input',
         `--scenario-from must be a scenario number ≥ 1 (got '${flags.scenarioFrom}')`,
+        { reason: 'out-of-range', field: 'scenarioFrom', value: flags.scenarioFrom },
       );
     }
-    const init = await backend.initial({
-      ...identity,
-      dpeId,
-      query: { coef2026: coef, ...(flags.forceNormalization ? { forceNormalization: true } : {}) },
-    });
-    const picked = init.autoSolutions[n - 1];
-    if (!picked) {
-      throw new DpeSimError(
-        'invalid-input',
-        `--scenario-from ${n}: this DPE has ${init.autoSolutions.length} recommended scenario${init.autoSolutions.length === 1 ? '' : 's'}`,
-      );
-    }
+    const picked = await backend.recommendedScenario(
+      {
+        ...identity,
+        dpeId,
+        query: {
+          coef2026: coef,
+          ...(flags.forceNormalization ? { forceNormalization: true } : {}),
+        },
+      },
+      n,
+    );
     changes = [...picked.editables, ...changes];
     if (scenarioName === 'default') scenarioName = `auto-${picked.classe}`;
   }
@@ -83,4 +84,40 @@ export async function calcCommand(
     params: { editablesChanges: changes, namedCalculation: scenarioName },
   });
   ctx.out.result(body, () => renderCalc(body, ctx.out.style));
+}
+
+export function register(program: Command): void {
+  simulationFlags(
+    program
+      .command('calc')
+      .argument('<dpe>', DPE_ARGUMENT_HELP)
+      .description('recalculate the DPE with works'),
+  )
+    .option(
+      '-w, --work <change>',
+      'a works item <referenceId>=<editableKey>:<editableValue> (repeatable)',
+      (v: string, acc: string[]) => [...acc, v],
+      [] as string[],
+    )
+    .option(
+      '--works <file>',
+      'JSON array of {referenceId, editableKey, editableValue} (- for stdin)',
+    )
+    .option('-i, --interactive', 'pick works interactively')
+    .option('--scenario <name>', 'name of the calculation scenario', 'default')
+    .option(
+      '--scenario-from <n>',
+      'apply the n-th recommended scenario of `dpe-sim initial` (1 = the first row)',
+    )
+    .option('--include-dpe', 'add the DPE structure to the response')
+    .option('--include-user', 'add the user to the response')
+    .addHelpText(
+      'after',
+      examples(
+        'dpe-sim calc fixtures/0000E0000001H.xml --work mur:0=ISOLATION:IMurITE37 --work baie_vitree:0=FENETRE:PVC',
+        'dpe-sim calc 0000E0000001H --works works.json --json',
+        'dpe-sim calc 0000E0000001H -i',
+      ),
+    )
+    .action(run(calcCommand));
 }

@@ -1,6 +1,9 @@
 import { DpeSimError, EXIT_CODES } from '../../contract/errors.js';
-import { SETTING_KEYS, isSettingKey, maskKey, type SettingKey } from '../../config/config.js';
-import { readStdin, type Context } from '../context.js';
+import { SETTING_KEYS, isSettingKey, maskKey, type SettingKey } from '../../config/keys.js';
+import type { Command } from 'commander';
+import { subcommands } from '../command-kit.js';
+import type { Context } from '../context.js';
+import { readStdin } from '../stdin.js';
 
 function settingKey(key: string): SettingKey {
   if (!isSettingKey(key)) {
@@ -88,4 +91,60 @@ export async function configUseCommand(ctx: Context, profile: string): Promise<n
     `Active profile: ${profile}${known ? '' : ' (new: give it settings with dpe-sim config set KEY VALUE)'}`,
   );
   return EXIT_CODES.ok;
+}
+
+export function register(program: Command): void {
+  subcommands(
+    program
+      .command('config')
+      .description('settings and profiles (--profile NAME, or the one chosen with `config use`)'),
+    [
+      {
+        name: 'set',
+        args: [
+          ['<key>', 'setting name (see `dpe-sim config --help`)'],
+          ['[value]', 'value (omitted or -: read from stdin, e.g. for partnerKey)'],
+        ],
+        description: 'set a setting in the active profile',
+        examples: [
+          'dpe-sim config set baseUrl https://partner.example.com',
+          'dpe-sim config set partnerKey < acme.key',
+          'dpe-sim --profile staging config set backend remote',
+        ],
+        action: configSetCommand,
+      },
+      {
+        name: 'get',
+        args: [['<key>', 'setting name']],
+        description: 'print a setting of the active profile (partnerKey masked); exit 1 when unset',
+        examples: ['dpe-sim config get baseUrl'],
+        action: configGetCommand,
+      },
+      {
+        name: 'list',
+        description: 'print the settings of the active profile (partnerKey masked)',
+        examples: ['dpe-sim --profile staging config list --json'],
+        action: configListCommand,
+      },
+      {
+        name: 'unset',
+        args: [['<key>', 'setting name']],
+        description: 'remove a setting from the active profile',
+        examples: ['dpe-sim config unset partnerKey'],
+        action: configUnsetCommand,
+      },
+      {
+        name: 'use',
+        args: [['<profile>', 'profile name']],
+        description: 'make a profile the active one (--profile and DPE_SIM_PROFILE still win)',
+        examples: ['dpe-sim config use staging'],
+        action: configUseCommand,
+      },
+    ],
+  ).addHelpText(
+    'after',
+    `
+Settings: ${SETTING_KEYS.join(', ')}.
+Precedence: flag > environment (DPE_SIM_*) > profile > default.`,
+  );
 }

@@ -4,6 +4,8 @@ import type { HistoryRequest } from '../../contract/schemas.js';
 import { consumptionPoints, renderChart } from '../../tracking/chart.js';
 import { writeExport } from '../../tracking/history-export.js';
 import { HISTORY_HEAD, historyRow } from '../../tracking/history-view.js';
+import type { Command } from 'commander';
+import { run } from '../command-kit.js';
 import type { Context } from '../context.js';
 import { dpeIdOption } from '../options.js';
 import { table } from '../render/table.js';
@@ -127,4 +129,22 @@ export async function historyCommand(
     else if (!dpeId && records[0])
       ctx.out.note(`Next: dpe-sim history ${records[0].dpeId} (that dwelling's consumption chart)`);
   }
+}
+
+export function register(program: Command): void {
+  program
+    .command('history')
+    .argument('[dpe]', "a DPE number (or file): that dwelling's history, with a consumption chart")
+    .description('the runs recorded by pre, initial, calc and batch, newest first')
+    .option('--limit <n>', 'at most this many runs (default 50; --export: 10000)')
+    .option('--since <when>', 'runs since an ISO date or date-time, or a duration back (7d, 12h)')
+    .option('--dpe-id <id>', 'runs on this DPE')
+    .option('--customer-id <id>', 'runs of this customer')
+    .option('--user-id <id>', 'runs of this user')
+    .option('--export <file>', 'write the runs to FILE: .csv (CSV) or .jsonl (JSON Lines)')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  dpe-sim history\n  dpe-sim history 0000E0000001H\n  dpe-sim history --since 7d --user-id alice --json\n  dpe-sim history --export runs.csv',
+    )
+    .action(run(historyCommand));
 }

@@ -1,11 +1,11 @@
 import type { Context } from '../context.js';
 import { checkIdentity, coefOption } from '../options.js';
 import { renderInitial } from '../render/simulation.js';
+import type { Command } from 'commander';
+import { run } from '../command-kit.js';
+import { DPE_ARGUMENT_HELP, examples, simulationFlags, type SimulationFlags } from '../flags.js';
 
-export interface InitialFlags {
-  coef?: string;
-  forceNormalization?: boolean;
-}
+export type InitialFlags = SimulationFlags;
 
 export async function initialCommand(
   ctx: Context,
@@ -22,4 +22,17 @@ export async function initialCommand(
     query: { coef2026: coef, ...(flags.forceNormalization ? { forceNormalization: true } : {}) },
   });
   ctx.out.result(body, () => renderInitial(body, dpeArg, ctx.out.style));
+}
+
+export function register(program: Command): void {
+  simulationFlags(
+    program
+      .command('initial')
+      .argument('<dpe>', DPE_ARGUMENT_HELP)
+      .description(
+        'initial simulation: the elements with their works options (cost, gain), the initial calculation',
+      ),
+  )
+    .addHelpText('after', examples('dpe-sim initial fixtures/0000E0000001H.xml'))
+    .action(run(initialCommand));
 }

@@ -1,23 +1,24 @@
 import { EXIT_CODES } from '../../contract/errors.js';
-import type { Store } from '../../store/store.js';
+import type { Command } from 'commander';
+import type { LocalServices } from '../../backend/local-services.js';
+import { subcommands } from '../command-kit.js';
 import type { Context } from '../context.js';
 import { table } from '../render/table.js';
 
-async function withStore<T>(ctx: Context, fn: (store: Store) => Promise<T>): Promise<T> {
-  const { SqliteStore } = await import('../../store/sqlite-store.js');
-  const store = SqliteStore.open(ctx.settings.dataDir);
-  try {
-    return await fn(store);
-  } finally {
-    await store.close();
-  }
+/** The local services (the store of --data-dir), for one command. */
+async function withServices<T>(
+  ctx: Context,
+  fn: (services: LocalServices) => Promise<T>,
+): Promise<T> {
+  const services = await ctx.localServices();
+  return fn(services);
 }
 
 /** `keys create NAME`: the key on stdout, once, and nothing else there. */
 export async function keysCreateCommand(ctx: Context, name: string): Promise<number> {
-  const { key, file } = await withStore(ctx, async (store) => ({
-    key: await store.createPartnerKey(name),
-    file: store.location,
+  const { key, file } = await withServices(ctx, async (services) => ({
+    key: await services.createPartnerKey(name),
+    file: services.describe().store,
   }));
   if (ctx.out.json) process.stdout.write(`${JSON.stringify({ name, key })}\n`);
   else process.stdout.write(`${key}\n`);
@@ -28,7 +29,7 @@ export async function keysCreateCommand(ctx: Context, name: string): Promise<num
 }
 
 export async function keysListCommand(ctx: Context): Promise<number> {
-  const keys = await withStore(ctx, (store) => store.listPartnerKeys());
+  const keys = await withServices(ctx, (services) => services.listPartnerKeys());
   ctx.out.result(keys, () =>
     keys.length === 0
       ? 'No partner keys yet: dpe-sim keys create NAME'
@@ -46,7 +47,37 @@ export async function keysListCommand(ctx: Context): Promise<number> {
 }
 
 export async function keysRevokeCommand(ctx: Context, name: string): Promise<number> {
-  await withStore(ctx, (store) => store.revokePartnerKey(name));
+  await withServices(ctx, (services) => services.revokePartnerKey(name));
   ctx.out.note(`Revoked the key of partner '${name}': its requests now get 401.`);
   return EXIT_CODES.ok;
+}
+
+export function register(program: Command): void {
+  subcommands(
+    program
+      .command('keys')
+      .description("partner keys of the local server (stored hashed in --data-dir's store)"),
+    [
+      {
+        name: 'create',
+        args: [['<name>', 'partner name (letters, digits, ".", "_", "-")']],
+        description: 'create a partner and its key; the key is printed once, on stdout',
+        examples: ['dpe-sim keys create acme > acme.key'],
+        action: keysCreateCommand,
+      },
+      {
+        name: 'list',
+        description: 'list partners: name, last 4 characters of the key, created, revoked',
+        examples: ['dpe-sim keys list --json'],
+        action: keysListCommand,
+      },
+      {
+        name: 'revoke',
+        args: [['<name>', 'partner name']],
+        description: 'revoke a partner key (its requests get 401 from then on)',
+        examples: ['dpe-sim keys revoke acme'],
+        action: keysRevokeCommand,
+      },
+    ],
+  );
 }

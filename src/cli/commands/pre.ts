@@ -2,10 +2,11 @@ import { EXIT_CODES } from '../../contract/errors.js';
 import type { Context } from '../context.js';
 import { checkIdentity, coefOption, minutesOption } from '../options.js';
 import { renderPre } from '../render/pre.js';
+import type { Command } from 'commander';
+import { run } from '../command-kit.js';
+import { DPE_ARGUMENT_HELP, examples, simulationFlags, type SimulationFlags } from '../flags.js';
 
-export interface PreFlags {
-  coef?: string;
-  forceNormalization?: boolean;
+export interface PreFlags extends SimulationFlags {
   expire?: string;
 }
 
@@ -31,4 +32,25 @@ export async function preCommand(ctx: Context, dpeArg: string, flags: PreFlags):
       `Next: dpe-sim initial ${dpeArg}${flags.forceNormalization ? ' --force-normalization' : ''}`,
     );
   return EXIT_CODES.ok;
+}
+
+export function register(program: Command): void {
+  simulationFlags(
+    program
+      .command('pre')
+      .argument('<dpe>', DPE_ARGUMENT_HELP)
+      .description('pre-analysis: engine vs registry figures, alerts, and a login URL'),
+  )
+    .option(
+      '--expire <minutes>',
+      'validity of the login token in minutes (integer ≥ 1, default 10)',
+    )
+    .addHelpText(
+      'after',
+      examples(
+        'dpe-sim pre fixtures/0000E0000001H.xml',
+        'dpe-sim pre 0000E0000002F --json | jq .maxCalculation',
+      ),
+    )
+    .action(run(preCommand));
 }

@@ -1,6 +1,8 @@
 import { stat } from 'node:fs/promises';
 import { DpeSimError, EXIT_CODES } from '../../contract/errors.js';
-import { ENV_VARS, validateSetting } from '../../config/config.js';
+import type { Command } from 'commander';
+import { DEFAULT_HISTORY_PATH, ENV_VARS } from '../../config/keys.js';
+import { run } from '../command-kit.js';
 import type { Context } from '../context.js';
 
 export interface ServeFlags {
@@ -51,46 +53,65 @@ function waitForSignal(): Promise<NodeJS.Signals> {
 export async function serveCommand(ctx: Context, flags: ServeFlags): Promise<number> {
   const port = portOption(flags.port);
   const historyPath = flags.historyPath ?? ctx.settings.historyPath;
+  const { validateSetting } = await import('../../config/config.js');
   validateSetting('historyPath', historyPath);
   const s = ctx.settings;
   await checkDirectory(s.dpeDir);
-  const [{ SqliteStore }, { DirectoryDpeSource }, { loadCosts }, { startServer }] =
-    await Promise.all([
-      import('../../store/sqlite-store.js'),
-      import('../../dpe/source.js'),
-      import('../../works/costs.js'),
-      import('../../server/start.js'),
-    ]);
-  const costs = loadCosts(s.costs);
-  const store = SqliteStore.open(s.dataDir);
+  const { startServer } = await import('../../server/start.js');
+  const services = await ctx.localServices();
+  const log = (line: string) => process.stderr.write(`${line}\n`);
+  const server = await startServer({
+    services,
+    historyPath,
+    appUrl: chosenAppUrl(ctx),
+    host: flags.host,
+    port,
+    errorLog: log,
+    ...(flags.accessLog ? { accessLog: log } : {}),
+  });
   try {
-    const log = (line: string) => process.stderr.write(`${line}\n`);
-    const server = await startServer({
-      store,
-      source: new DirectoryDpeSource(s.dpeDir),
-      costs,
-      historyPath,
-      appUrl: chosenAppUrl(ctx),
-      host: flags.host,
-      port,
-      errorLog: log,
-      ...(flags.accessLog ? { accessLog: log } : {}),
-    });
-    await server.services.engine(); // load the engine now, not on the first request
-    const keys = (await store.listPartnerKeys()).filter((k) => k.revokedAt === null).length;
+    await services.warmUp(); // load the engine now, not on the first request
+    const keys = (await services.listPartnerKeys()).filter((k) => k.revokedAt === null).length;
+    const where = services.describe();
     // one write, so that a reader waiting for "listening on" gets the whole banner
     ctx.out.note(
       [
         `dpe-sim serve: listening on ${server.url}`,
-        `  DPEs from ${s.dpeDir}; store ${store.location}; ${keys} active partner key${keys === 1 ? '' : 's'}${keys === 0 ? ' (create one: dpe-sim keys create NAME)' : ''}`,
-        `  login URLs: ${server.services.appUrl}/public/partnerLogin.html; history: ${historyPath}; OpenAPI: ${server.url}/openapi.json`,
+        `  DPEs from ${s.dpeDir}; store ${where.store}; ${keys} active partner key${keys === 1 ? '' : 's'}${keys === 0 ? ' (create one: dpe-sim keys create NAME)' : ''}`,
+        `  login URLs: ${services.appUrl}/public/partnerLogin.html; history: ${historyPath}; OpenAPI: ${server.url}/openapi.json`,
       ].join('\n'),
     );
     const signal = await waitForSignal();
     ctx.out.note(`dpe-sim serve: ${signal}, stopping`);
-    await server.close();
   } finally {
-    await store.close();
+    await server.close();
   }
   return EXIT_CODES.ok;
+}
+
+export function register(program: Command): void {
+  program
+    .command('serve')
+    .description(
+      'serve the partner API over HTTP on the bundled engine (DPEs from --dpe-dir, state in --data-dir)',
+    )
+    .option('--host <host>', 'interface to listen on', '127.0.0.1')
+    .option('--port <port>', 'port to listen on (0: any free port)', '8787')
+    .option(
+      '--history-path <path>',
+      'path of the consumption-history operation (default /partners/tracking/history)',
+    )
+    .option('--access-log', 'one line per request on stderr (never keys or tokens)')
+    .addHelpText(
+      'after',
+      `
+Uses the global --dpe-dir, --data-dir and --app-url (login URLs; default: this server's URL).
+Prints "listening on <url>" on stderr. Create a partner key first with \`dpe-sim keys create NAME\`.
+
+Example:
+  dpe-sim keys create acme > acme.key
+  dpe-sim serve --port 8787 --dpe-dir ./dpes
+  curl -H "Authorization: Bearer $(cat acme.key)" http://127.0.0.1:8787${DEFAULT_HISTORY_PATH}`,
+    )
+    .action(run(serveCommand));
 }

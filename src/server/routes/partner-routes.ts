@@ -1,76 +1,46 @@
 /**
- * The partner API (`/partners/...`): every request authenticates its partner key first (before
- * the body is even read), then runs on a LocalBackend that sees only that partner's
- * organisations, users, tokens and history.
+ * The partner API (`/partners/...`), one route per row of the operations table: every request
+ * authenticates its partner key first (before the body is even read), then its one input (body,
+ * query or path parameters, validated from the contract) goes to the operation's Backend method
+ * on a LocalBackend that sees only that partner's organisations, users, tokens and history.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { LocalBackend, LocalServices } from '../../backend/local.js';
-import { operation, type ApiOperation, type OperationId } from '../../contract/openapi.js';
-import type {
-  AuthRequest,
-  CalcRequest,
-  HistoryRequest,
-  InitialRequest,
-  PreRequest,
-  TokenParams,
-} from '../../contract/schemas.js';
-import type { Partner } from '../../store/store.js';
-import { authenticate } from '../partner-key.js';
-import { checkDpeExists, checkWorks } from '../request-checks.js';
+import { LocalBackend } from '../../backend/local.js';
+import type { LocalServices } from '../../backend/local-services.js';
+import type { ApiOperation, PartnerApi, PartnerOperationId } from '../../contract/operations.js';
+import { partnerFromHeader } from '../partner-key.js';
 import { routeBase } from './route-options.js';
 
 export interface PartnerRoutesDeps {
-  services: () => LocalServices;
-  operations: readonly ApiOperation[];
+  services: LocalServices;
+  operations: readonly (ApiOperation & { id: PartnerOperationId })[];
+}
+
+type AnyInput = Parameters<PartnerApi[PartnerOperationId]>[0];
+
+function inputOf(op: ApiOperation, req: FastifyRequest): AnyInput {
+  const part = op.input === 'body' ? req.body : op.input === 'query' ? req.query : req.params;
+  // validated against the operation's schema by the validator compiler before the handler runs
+  return part as AnyInput;
 }
 
 export function partnerRoutes(deps: PartnerRoutesDeps) {
-  const partners = new WeakMap<FastifyRequest, Partner>();
-  const backendOf = (req: FastifyRequest): LocalBackend => {
-    const partner = partners.get(req);
-    if (!partner) throw new Error('request without an authenticated partner');
-    return deps.services().for(partner);
-  };
-  const base = (id: OperationId) => routeBase(operation(deps.operations, id));
-
+  const backends = new WeakMap<FastifyRequest, LocalBackend>();
   return async (scope: FastifyInstance): Promise<void> => {
     scope.addHook('onRequest', async (req) => {
-      partners.set(req, await authenticate(deps.services().store, req.headers.authorization));
+      const partner = await partnerFromHeader(deps.services, req.headers.authorization);
+      backends.set(req, new LocalBackend(deps.services, partner));
     });
-
-    scope.route<{ Body: AuthRequest }>({
-      ...base('auth'),
-      handler: async (req) => {
-        if (req.body.dpeId !== undefined) await checkDpeExists(deps.services(), req.body.dpeId);
-        return backendOf(req).auth(req.body);
-      },
-    });
-    scope.route<{ Params: TokenParams }>({
-      ...base('tokenInfo'),
-      handler: async (req) => backendOf(req).tokenInfo(req.params.partnerToken),
-    });
-    scope.route<{ Params: TokenParams }>({
-      ...base('tokenLogin'),
-      handler: async (req) => backendOf(req).tokenLogin(req.params.partnerToken),
-    });
-    scope.route<{ Body: PreRequest }>({
-      ...base('pre'),
-      handler: async (req) => backendOf(req).pre(req.body),
-    });
-    scope.route<{ Body: InitialRequest }>({
-      ...base('initial'),
-      handler: async (req) => backendOf(req).initial(req.body),
-    });
-    scope.route<{ Body: CalcRequest }>({
-      ...base('calc'),
-      handler: async (req) => {
-        await checkWorks(deps.services(), req.body);
-        return backendOf(req).calc(req.body);
-      },
-    });
-    scope.route<{ Querystring: HistoryRequest }>({
-      ...base('history'),
-      handler: async (req) => backendOf(req).history(req.query),
-    });
+    for (const op of deps.operations) {
+      scope.route({
+        ...routeBase(op),
+        handler: async (req) => {
+          const backend = backends.get(req);
+          if (!backend) throw new Error('request without an authenticated partner');
+          const call = backend[op.id] as (input: AnyInput) => Promise<unknown>;
+          return call.call(backend, inputOf(op, req));
+        },
+      });
+    }
   };
 }

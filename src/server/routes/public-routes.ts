@@ -3,15 +3,15 @@
  * check and the OpenAPI document.
  */
 import type { FastifyInstance } from 'fastify';
-import type { LocalServices } from '../../backend/local.js';
-import { openApiDocument, operation, type ApiOperation } from '../../contract/openapi.js';
+import type { LocalServices } from '../../backend/local-services.js';
+import { openApiDocument } from '../../contract/openapi.js';
+import { operation, type ApiOperation } from '../../contract/operations.js';
 import type { HealthResponse, PageLoginRequest } from '../../contract/schemas.js';
 import { LOGIN_PAGE_HEADERS, LOGIN_PAGE_HTML } from '../login-page.js';
-import { pageLogin } from '../page-login.js';
 import { routeBase } from './route-options.js';
 
 export interface PublicRoutesDeps {
-  services: () => LocalServices;
+  services: LocalServices;
   operations: readonly ApiOperation[];
   historyPath: string;
 }
@@ -33,7 +33,7 @@ export function publicRoutes(deps: PublicRoutesDeps) {
       ...routeBase(operation(deps.operations, 'pageLogin')),
       handler: async (req, reply) => {
         reply.header('cache-control', 'no-store');
-        return pageLogin(deps.services(), req.body.partnerToken);
+        return deps.services.pageLogin(req.body.partnerToken);
       },
     });
   };

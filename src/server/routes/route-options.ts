@@ -1,11 +1,16 @@
 /** A route's method, URL and validation schemas, taken from the contract's operation table. */
 import type { FastifySchema, HTTPMethods } from 'fastify';
-import { routePath, type ApiOperation } from '../../contract/openapi.js';
+import type { ApiOperation } from '../../contract/operations.js';
 
 export interface RouteBase {
   method: HTTPMethods;
   url: string;
   schema: FastifySchema;
+}
+
+/** `/partners/token/{partnerToken}` → `/partners/token/:partnerToken` */
+export function routePath(openApiPath: string): string {
+  return openApiPath.replace(/\{([^}]+)\}/g, ':$1');
 }
 
 export function routeBase(op: ApiOperation): RouteBase {

@@ -7,7 +7,7 @@ import { opendir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { DpeSimError } from '../contract/errors.js';
-import { classifyLine, type SourceItem } from './batch-item.js';
+import { classifyLine, type SourceItem } from './item.js';
 
 export interface BatchSource {
   /** the items, in order; ends early when `signal` aborts (even while waiting for stdin) */

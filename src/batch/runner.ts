@@ -11,11 +11,11 @@ import {
   resumeKey,
   type ItemOutcome,
   type SourceItem,
-} from './batch-item.js';
-import type { LineSink } from './batch-output.js';
-import type { Executor } from './batch-executors.js';
-import type { BatchSource } from './batch-source.js';
-import { emptyTally, type Progress, type Tally } from './batch-progress.js';
+} from './item.js';
+import type { LineSink } from './output.js';
+import type { Executor } from './executors.js';
+import type { BatchSource } from './source.js';
+import { emptyTally, type Progress, type Tally } from './progress.js';
 
 export interface BatchRun {
   source: BatchSource;

@@ -91,27 +91,21 @@ export function failure(dpeId: string, err: unknown, attempts: number, ms: numbe
   };
 }
 
-/** Says, for a works change, whether the DPE has the element (undefined: unknown here). */
-export type ReferenceCheck = (referenceId: string) => boolean | undefined;
-
 interface Runner {
   backend: Backend;
   /** attempts made by the backend's last call (remote retries), 1 for the local backend */
   attempts(): number;
 }
 
-const UNKNOWN_REF_RE = /^unknown referenceId '([^']+)'/;
-
 /**
  * Runs one operation on one DPE. For calc, works whose referenceId the DPE lacks are left out
- * and reported as `skipped` (known up front with `hasReference`, else learnt from the backend's
- * "unknown referenceId" answer and retried without them).
+ * and reported as `skipped`: the backend refuses them with the typed reason `unknown-reference`
+ * and the references it does not know, and the item is run again without them.
  */
 export async function executeItem(
   runner: Runner,
   settings: BatchSettings,
   dpeId: string,
-  hasReference?: ReferenceCheck,
 ): Promise<ItemOutcome> {
   const started = performance.now();
   let attempts = 0;
@@ -142,11 +136,7 @@ export async function executeItem(
       return ok(dpeId, attempts, elapsed(), JSON.stringify(body));
     }
     const skipped: SkippedChange[] = [];
-    let changes = settings.works.filter((c) => {
-      if (hasReference?.(c.referenceId) !== false) return true;
-      skipped.push({ ...c, reason: `this DPE has no element ${c.referenceId}` });
-      return false;
-    });
+    let changes = settings.works;
     for (;;) {
       try {
         const body = await backend.calc({
@@ -162,19 +152,23 @@ export async function executeItem(
         };
       } catch (err) {
         attempts += runner.attempts();
-        const ref =
-          err instanceof DpeSimError && err.kind === 'invalid-input'
-            ? UNKNOWN_REF_RE.exec(err.message)?.[1]
-            : undefined;
-        const dropped = ref ? changes.filter((c) => c.referenceId === ref) : [];
+        const unknown = unknownReferences(err);
+        const dropped = changes.filter((c) => unknown.includes(c.referenceId));
         if (dropped.length === 0) throw err;
-        for (const c of dropped) skipped.push({ ...c, reason: (err as Error).message });
-        changes = changes.filter((c) => c.referenceId !== ref);
+        for (const c of dropped)
+          skipped.push({ ...c, reason: `this DPE has no element ${c.referenceId}` });
+        changes = changes.filter((c) => !unknown.includes(c.referenceId));
       }
     }
   } catch (err) {
     return failure(dpeId, err, Math.max(attempts, runner.attempts()), elapsed());
   }
+}
+
+/** The works references an error says the DPE does not have (typed details, never the text). */
+function unknownReferences(err: unknown): string[] {
+  if (!(err instanceof DpeSimError) || err.details?.reason !== 'unknown-reference') return [];
+  return err.details.unknownReferences ?? [];
 }
 
 function ok(dpeId: string, attempts: number, ms: number, resultJson: string): ItemOutcome {

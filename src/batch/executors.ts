@@ -12,8 +12,8 @@ import {
   type BatchSettings,
   type ItemOutcome,
   type SourceItem,
-} from './batch-item.js';
-import type { WorkerData } from './batch-worker.js';
+} from './item.js';
+import type { WorkerData } from './worker.js';
 
 export interface Executor {
   /** how many items may be handed over at once */
@@ -31,7 +31,7 @@ export const WORKER_YOUNG_SPACE_MB = 96;
 
 export function localExecutor(data: WorkerData, threads: number): Executor {
   const pool = new Piscina<SourceItem, ItemOutcome>({
-    filename: new URL('./batch-worker-entry.cjs', import.meta.url).href,
+    filename: new URL('./worker-entry.cjs', import.meta.url).href,
     minThreads: threads,
     maxThreads: threads,
     idleTimeout: 60_000,

@@ -3,11 +3,11 @@
  * entry gives it a plain function and loads the (ES module) worker with `import()`, so no ES
  * module of the worker is ever both required and imported (Node 20 fails on that).
  */
-import type { ItemOutcome, SourceItem } from './batch-item.js';
+import type { ItemOutcome, SourceItem } from './item.js';
 
-type WorkerModule = typeof import('./batch-worker.js');
+type WorkerModule = typeof import('./worker.js');
 // loaded when the thread starts (piscina loads this file then): the engine loads meanwhile
-const loading: Promise<WorkerModule> = import('./batch-worker.js');
+const loading: Promise<WorkerModule> = import('./worker.js');
 loading.catch(() => {}); // reported by each item
 
 export = async function runItem(item: SourceItem): Promise<ItemOutcome> {

@@ -1,0 +1,105 @@
+/**
+ * The directions of dpe-sim's code, checked by `npm run lint` (dependency-cruiser):
+ *   front doors (cli/, server/, batch/) → compose.ts → backend/ → simulation/ → works/ →
+ *   engine/ → dpe/, with contract/ (and config/) usable from everywhere and importing nothing
+ *   of the domain. See README, "Architecture".
+ */
+const FRONT = '^src/(cli|server|batch)/';
+const DOMAIN = '^src/(simulation|works|engine|dpe|registry|store)/';
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'No import circles, type-only imports included.',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'front-doors-use-the-backend',
+      severity: 'error',
+      comment:
+        'The CLI, the server and batch reach the domain only through backend/ (and compose.ts): never simulation/, works/, engine/, dpe/, registry/ or store/ directly.',
+      from: { path: FRONT },
+      to: { path: DOMAIN },
+    },
+    {
+      name: 'only-engine-imports-open3cl',
+      severity: 'error',
+      comment: 'engine/ is the one adapter of @open3cl/engine.',
+      from: { pathNot: '^src/engine/' },
+      to: { path: 'node_modules/@open3cl/engine' },
+    },
+    {
+      name: 'only-store-opens-databases',
+      severity: 'error',
+      comment:
+        'store/ is the only place that writes state (SQLite, PostgreSQL); config/ owns the configuration file.',
+      from: { pathNot: '^src/store/' },
+      to: { path: 'node_modules/(better-sqlite3|pg|postgres|graphile-worker)/' },
+    },
+    {
+      name: 'only-config-opens-the-config-file',
+      severity: 'error',
+      from: { pathNot: '^src/config/' },
+      to: { path: 'node_modules/conf/' },
+    },
+    {
+      name: 'contract-depends-on-nothing-of-ours',
+      severity: 'error',
+      comment: 'contract/ is used by all and uses none of the rest.',
+      from: { path: '^src/contract/' },
+      to: { path: '^src/', pathNot: '^src/contract/' },
+    },
+    {
+      name: 'domain-does-not-import-front-doors',
+      severity: 'error',
+      from: { path: '^src/(backend|simulation|works|engine|dpe|registry|store|config|contract)/' },
+      to: { path: FRONT },
+    },
+    {
+      name: 'backend-is-below-compose',
+      severity: 'error',
+      from: { path: '^src/(backend|simulation|works|engine|dpe|registry|store)/' },
+      to: { path: '^src/compose\\.ts$' },
+    },
+    {
+      name: 'simulation-is-below-backend',
+      severity: 'error',
+      from: { path: '^src/simulation/' },
+      to: { path: '^src/(backend)/' },
+    },
+    {
+      name: 'works-is-below-simulation',
+      severity: 'error',
+      from: { path: '^src/works/' },
+      to: { path: '^src/(backend|simulation)/' },
+    },
+    {
+      name: 'engine-is-below-works',
+      severity: 'error',
+      from: { path: '^src/engine/' },
+      to: { path: '^src/(backend|simulation|works|store|registry)/' },
+    },
+    {
+      name: 'dpe-is-the-bottom',
+      severity: 'error',
+      from: { path: '^src/dpe/' },
+      to: { path: '^src/(backend|simulation|works|engine|store|registry)/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    includeOnly: { path: ['^src/', 'node_modules'] },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default'],
+      extensions: ['.ts', '.cts', '.js', '.cjs', '.mjs', '.json'],
+    },
+    moduleSystems: ['es6', 'cjs'],
+  },
+};

@@ -1,0 +1,192 @@
+/**
+ * What every local request shares: the store, where DPEs come from, the cost table, the engine
+ * and the cache of prepared DPEs. Built once by the composition root (`compose.ts`); a
+ * `LocalBackend` is these services seen by one partner (the CLI's own, or a server caller's).
+ * The front doors reach the domain only through here and through `LocalBackend`.
+ */
+import { DpeSimError } from '../contract/errors.js';
+import type { PageLoginResponse } from '../contract/schemas.js';
+import { keyForText, readDpeFile, type DpeSource, type DpeText } from '../dpe/source.js';
+import { loadEngine, type Engine } from '../engine/engine.js';
+import { prepare, type Preparation } from '../simulation/prepared.js';
+import { dpeSummary } from '../simulation/summary.js';
+import type { Partner, PartnerKeyInfo, Store } from '../store/store.js';
+import type { CostTable } from '../works/costs.js';
+
+export type { Partner, PartnerKeyInfo };
+import type { DpeInput } from './backend.js';
+
+export interface LocalServicesOptions {
+  store: Store;
+  source: DpeSource;
+  /** the user-facing application in login URLs (a server may set it once it listens) */
+  appUrl: string;
+  costs: CostTable;
+  /** how many prepared DPEs to keep in memory */
+  cacheSize?: number;
+}
+
+/** A DPE file held by its key until released (a batch item). */
+export interface HeldDpe {
+  dpeId: string;
+  release(): void;
+}
+
+export class LocalServices {
+  readonly store: Store;
+  readonly costs: CostTable;
+  private appUrlValue: string;
+  private readonly source: DpeSource;
+  /** documents named by path or piped on stdin, by key; they win over the source */
+  private readonly docs = new Map<string, DpeText>();
+  private serial = 0;
+  private readonly cache = new Map<string, { version: number; prep: Preparation }>();
+  private readonly cacheSize: number;
+
+  constructor(opts: LocalServicesOptions) {
+    this.store = opts.store;
+    this.source = opts.source;
+    this.appUrlValue = opts.appUrl;
+    this.costs = opts.costs;
+    this.cacheSize = opts.cacheSize ?? 64;
+  }
+
+  get appUrl(): string {
+    return this.appUrlValue;
+  }
+
+  /** Sets the login pages' URL once it is known (a server listening on port 0). */
+  useAppUrl(url: string): void {
+    this.appUrlValue = url;
+  }
+
+  /** Where DPEs are looked up and where the store lives, for banners and messages. */
+  describe(): { dpes: string; store: string } {
+    return { dpes: this.source.description, store: this.store.location };
+  }
+
+  engine(): Promise<Engine> {
+    return loadEngine();
+  }
+
+  /** Loads the engine now rather than on the first request. */
+  async warmUp(): Promise<void> {
+    await this.engine();
+  }
+
+  private read(dpeId: string): Promise<DpeText> {
+    const doc = this.docs.get(dpeId);
+    return doc ? Promise.resolve(doc) : this.source.read(dpeId);
+  }
+
+  /** Throws `not-found` (reason `unknown-dpe`) when no DPE has that number. */
+  async checkExists(dpeId: string): Promise<void> {
+    await this.read(dpeId);
+  }
+
+  /** Reads, parses and runs the baseline once per DPE version; later calls hit the cache. */
+  async prepared(dpeId: string): Promise<{ engine: Engine; prep: Preparation }> {
+    const text = await this.read(dpeId);
+    const engine = await this.engine();
+    const hit = this.cache.get(text.key);
+    if (hit && hit.version === text.version && text.version !== 0) {
+      // refresh recency
+      this.cache.delete(text.key);
+      this.cache.set(text.key, hit);
+      return { engine, prep: hit.prep };
+    }
+    const prep = prepare(engine, text);
+    this.cache.set(text.key, { version: text.version, prep });
+    while (this.cache.size > this.cacheSize) {
+      const oldest = this.cache.keys().next().value;
+      if (oldest === undefined) break;
+      this.cache.delete(oldest);
+    }
+    return { engine, prep };
+  }
+
+  private async readInput(input: DpeInput): Promise<DpeText> {
+    if ('path' in input) return readDpeFile(input.path);
+    return {
+      key: keyForText(input.text, input.name),
+      file: input.name,
+      xml: input.text,
+      version: 0,
+    };
+  }
+
+  /** Makes a DPE file (or stdin's text) known by its key; returns the key. */
+  async openDpe(input: DpeInput): Promise<string> {
+    const doc = await this.readInput(input);
+    this.docs.set(doc.key, doc);
+    return doc.key;
+  }
+
+  /**
+   * Holds a DPE file until released. Its version is made unique, so the prepared-DPE cache
+   * serves it only while held (two files of a batch may carry the same number).
+   */
+  async holdDpe(input: DpeInput): Promise<HeldDpe> {
+    const doc = { ...(await this.readInput(input)), version: -++this.serial };
+    this.docs.set(doc.key, doc);
+    return {
+      dpeId: doc.key,
+      release: () => {
+        if (this.docs.get(doc.key) === doc) this.docs.delete(doc.key);
+      },
+    };
+  }
+
+  // ---------------------------------------------------------------- partners
+
+  /** The partner the local CLI and batch act as (no key). */
+  localPartner(): Promise<Partner> {
+    return this.store.localPartner();
+  }
+
+  partnerForKey(key: string): Promise<Partner | undefined> {
+    return this.store.partnerForKey(key);
+  }
+
+  createPartnerKey(name: string): Promise<string> {
+    return this.store.createPartnerKey(name);
+  }
+
+  listPartnerKeys(): Promise<PartnerKeyInfo[]> {
+    return this.store.listPartnerKeys();
+  }
+
+  revokePartnerKey(name: string): Promise<void> {
+    return this.store.revokePartnerKey(name);
+  }
+
+  // ---------------------------------------------------------------- the login page
+
+  /** Uses the token (once, whoever the partner) and gathers what the login page shows. */
+  async pageLogin(partnerToken: string): Promise<PageLoginResponse> {
+    const { record } = await this.store.consumeToken(partnerToken);
+    const [last] = await this.store.history(record.partnerId, {
+      customerId: record.user.customerId,
+      userId: record.user.userId,
+      ...(record.dpeId ? { dpeId: record.dpeId } : {}),
+      limit: 1,
+    });
+    const dpeId = record.dpeId ?? last?.dpeId ?? null;
+    let dpe: PageLoginResponse['dpe'] = null;
+    if (dpeId) {
+      const found = await this.prepared(dpeId).then(
+        (p) => p.prep,
+        (err: unknown) => {
+          if (err instanceof DpeSimError && err.kind === 'not-found') return undefined;
+          throw err;
+        },
+      );
+      dpe = found ? dpeSummary(dpeId, found) : null;
+    }
+    return { user: record.user, showInit: record.showInit, dpe, lastSimulation: last ?? null };
+  }
+
+  async close(): Promise<void> {
+    await this.store.close();
+  }
+}

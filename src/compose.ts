@@ -1,0 +1,78 @@
+/**
+ * The composition root: the one place that builds the object graph (store, DPE source, cost
+ * table, engine, backend) from the resolved configuration. The CLI, the server and the batch
+ * workers all call it; nothing else wires these pieces together. Heavy modules load on demand,
+ * so `dpe-sim --help` pays for none of them.
+ */
+import type { Backend } from './backend/backend.js';
+import type { LocalServices } from './backend/local-services.js';
+import type { RemoteBackend } from './backend/remote.js';
+
+/** What the local side needs, resolved from flags, environment and profile. */
+export interface LocalConfig {
+  /** where the embedded store lives */
+  dataDir: string;
+  /** directory of DPE XML files looked up by number */
+  dpeDir: string;
+  /** the user-facing application in login URLs */
+  appUrl: string;
+  /** JSON file overriding works cost figures */
+  costs?: string | undefined;
+  /** prepared DPEs kept in memory */
+  cacheSize?: number;
+}
+
+export interface RemoteConfig {
+  baseUrl: string;
+  partnerKey: string;
+  timeoutMs: number;
+  retries: number;
+  historyPath: string;
+}
+
+/** Store, DPE source, costs and engine of the local side (the caller closes it). */
+export async function composeLocal(cfg: LocalConfig): Promise<LocalServices> {
+  const [{ SqliteStore }, { DirectoryDpeSource }, { loadCosts }, { LocalServices }] =
+    await Promise.all([
+      import('./store/sqlite-store.js'),
+      import('./dpe/source.js'),
+      import('./works/costs.js'),
+      import('./backend/local-services.js'),
+    ]);
+  const costs = loadCosts(cfg.costs);
+  const store = SqliteStore.open(cfg.dataDir);
+  return new LocalServices({
+    store,
+    source: new DirectoryDpeSource(cfg.dpeDir),
+    appUrl: cfg.appUrl,
+    costs,
+    ...(cfg.cacheSize !== undefined ? { cacheSize: cfg.cacheSize } : {}),
+  });
+}
+
+/** A backend and what closing it takes (the local store, for the local backend). */
+export interface ComposedBackend {
+  backend: Backend;
+  close(): Promise<void>;
+}
+
+/** The local partner's backend on freshly composed local services. */
+export async function composeLocalBackend(cfg: LocalConfig): Promise<ComposedBackend> {
+  const services = await composeLocal(cfg);
+  try {
+    const { LocalBackend } = await import('./backend/local.js');
+    const backend = new LocalBackend(services, await services.localPartner());
+    return { backend, close: () => services.close() };
+  } catch (err) {
+    await services.close();
+    throw err;
+  }
+}
+
+export async function composeRemoteBackend(
+  cfg: RemoteConfig,
+): Promise<ComposedBackend & { backend: RemoteBackend }> {
+  const { RemoteBackend } = await import('./backend/remote.js');
+  const backend = new RemoteBackend(cfg);
+  return { backend, close: () => backend.close() };
+}

@@ -1,0 +1,223 @@
+/**
+ * The partner API's operations as one table: name, method, path, request and response schemas,
+ * error statuses, and the Backend method that answers it. The server's routes, the OpenAPI
+ * paths and the remote client's calls are all derived from this table, so adding an operation
+ * means adding a row (and the method to `PartnerApi`).
+ */
+import type { TSchema } from 'typebox';
+import {
+  AuthRequest,
+  AuthResponse,
+  CalcRequest,
+  CalcResponse,
+  HealthResponse,
+  HistoryRequest,
+  HistoryResponse,
+  InitialRequest,
+  InitialResponse,
+  PageLoginRequest,
+  PageLoginResponse,
+  PreRequest,
+  PreResponse,
+  TokenInfoResponse,
+  TokenLoginResponse,
+  TokenParams,
+} from './schemas.js';
+
+/** The seven operations a partner calls with its key: what every Backend answers. */
+export interface PartnerApi {
+  auth(req: AuthRequest): Promise<AuthResponse>;
+  /** GET /partners/token/{partnerToken}: looks at a token without using it */
+  tokenInfo(req: TokenParams): Promise<TokenInfoResponse>;
+  /** GET /partners/tokenLogin/{partnerToken}: uses the token (once) */
+  tokenLogin(req: TokenParams): Promise<TokenLoginResponse>;
+  pre(req: PreRequest): Promise<PreResponse>;
+  initial(req: InitialRequest): Promise<InitialResponse>;
+  calc(req: CalcRequest): Promise<CalcResponse>;
+  history(req: HistoryRequest): Promise<HistoryResponse>;
+}
+export type PartnerOperationId = keyof PartnerApi;
+
+export type OperationId = PartnerOperationId | 'pageLogin' | 'health';
+
+export interface ApiOperation {
+  id: OperationId;
+  method: 'GET' | 'POST';
+  /** OpenAPI form: `/partners/token/{partnerToken}` */
+  path: string;
+  tag: 'Authentication' | 'DPE' | 'Tracking' | 'Public';
+  summary: string;
+  description: string;
+  /** false: no partner key (the login page's API, the health check) */
+  partnerKey: boolean;
+  /** where the operation's one input comes from: the JSON body, the query string or the path */
+  input: 'body' | 'query' | 'params' | 'none';
+  body?: { name: string; schema: TSchema };
+  query?: TSchema;
+  params?: TSchema;
+  response: { name: string; schema: TSchema };
+  /** error statuses this operation can answer, each with an ErrorBody */
+  errors: readonly number[];
+}
+
+export const ERROR_DESCRIPTIONS: Record<number, string> = {
+  400: 'Invalid request: `error` states the reason (missing field, pattern, unknown works...).',
+  401: 'Partner key missing, unknown or revoked.',
+  404: 'Unknown DPE number, or unknown login token.',
+  410: 'The login token has expired or has already been used.',
+  413: 'Request body larger than 1 MiB.',
+  422: 'The DPE is blocked (a `block` alert): it cannot be simulated. `errorObject.warnings` holds the alert.',
+  500: 'Internal error.',
+};
+
+const PARTNER_ERRORS = [400, 401, 413, 500] as const;
+
+/** Every operation of the server; the consumption history is served at `historyPath`. */
+export function apiOperations(historyPath: string): ApiOperation[] {
+  return [
+    {
+      id: 'auth',
+      method: 'POST',
+      path: '/partners/user/auth',
+      tag: 'Authentication',
+      summary: 'Create a single-use login token and return the login URL',
+      description:
+        'Creates the customer organization and the user on first use. The URL is `{app_url}/public/partnerLogin.html?partnerToken=<token>`, valid `expireInMinutes` minutes (default 10), usable once. When `dpeId` is given the DPE must exist on this server (404 otherwise).',
+      input: 'body',
+      partnerKey: true,
+      body: { name: 'AuthRequest', schema: AuthRequest },
+      response: { name: 'AuthResponse', schema: AuthResponse },
+      errors: [...PARTNER_ERRORS, 404],
+    },
+    {
+      id: 'tokenInfo',
+      method: 'GET',
+      path: '/partners/token/{partnerToken}',
+      tag: 'Authentication',
+      summary: 'Look at a login token without using it',
+      description:
+        "Returns the token's status (`issued`, `used`, `expired`), expiry, user and DPE. Does not consume the token. Only the partner that issued the token sees it (404 for any other).",
+      input: 'params',
+      partnerKey: true,
+      params: TokenParams,
+      response: { name: 'TokenInfoResponse', schema: TokenInfoResponse },
+      errors: [400, 401, 404, 500],
+    },
+    {
+      id: 'tokenLogin',
+      method: 'GET',
+      path: '/partners/tokenLogin/{partnerToken}',
+      tag: 'Authentication',
+      summary: 'Log in with a token (uses it: single use)',
+      description:
+        'Consumes the token atomically (of two concurrent logins exactly one succeeds) and opens a session: returns a session token, the user and the DPE. 410 when the token was already used or has expired, 404 when it is unknown to this partner.',
+      input: 'params',
+      partnerKey: true,
+      params: TokenParams,
+      response: { name: 'TokenLoginResponse', schema: TokenLoginResponse },
+      errors: [400, 401, 404, 410, 500],
+    },
+    {
+      id: 'pre',
+      method: 'POST',
+      path: '/partners/dpe/pre',
+      tag: 'DPE',
+      summary: 'Pre-analysis of a DPE, and a login URL for the user',
+      description:
+        'Engine figures against the registry figures, alerts and a login URL. A blocked DPE answers 200 with a `block` alert in `warnings`.',
+      input: 'body',
+      partnerKey: true,
+      body: { name: 'PreRequest', schema: PreRequest },
+      response: { name: 'PreResponse', schema: PreResponse },
+      errors: [...PARTNER_ERRORS, 404],
+    },
+    {
+      id: 'initial',
+      method: 'POST',
+      path: '/partners/dpe/initial',
+      tag: 'DPE',
+      summary: 'Initial simulation: the DPE structure, works options, initial calculation',
+      description:
+        'The step before `/partners/dpe/calc`. A blocked DPE answers 422 with the alert in `errorObject.warnings`.',
+      input: 'body',
+      partnerKey: true,
+      body: { name: 'InitialRequest', schema: InitialRequest },
+      response: { name: 'InitialResponse', schema: InitialResponse },
+      errors: [...PARTNER_ERRORS, 404, 422],
+    },
+    {
+      id: 'calc',
+      method: 'POST',
+      path: '/partners/dpe/calc',
+      tag: 'DPE',
+      summary: 'Recalculate the DPE with works',
+      description:
+        'Applies `params.editablesChanges`. Every change is checked against the DPE before anything is computed or recorded: an unknown referenceId, editableKey or editableValue answers 400 naming the allowed ones. A blocked DPE answers 422.',
+      input: 'body',
+      partnerKey: true,
+      body: { name: 'CalcRequest', schema: CalcRequest },
+      response: { name: 'CalcResponse', schema: CalcResponse },
+      errors: [...PARTNER_ERRORS, 404, 422],
+    },
+    {
+      id: 'history',
+      method: 'GET',
+      path: historyPath,
+      tag: 'Tracking',
+      summary: "Consumption history: the partner's pre / initial / calc runs, newest first",
+      description:
+        'Filters: `customerId`, `userId`, `dpeId`, `since` (ISO 8601 timestamp, inclusive), `limit` (1 to 10000, default 100). Only the calling partner’s runs.',
+      input: 'query',
+      partnerKey: true,
+      query: HistoryRequest,
+      response: { name: 'HistoryResponse', schema: HistoryResponse },
+      errors: [400, 401, 500],
+    },
+    {
+      id: 'pageLogin',
+      method: 'POST',
+      path: '/public/api/login',
+      tag: 'Public',
+      summary: 'Login page: use a login token, get the user, the DPE classes, the last simulation',
+      description:
+        'Called by `/public/partnerLogin.html`. No partner key: the token is the secret. Consumes the token like `tokenLogin` (410 used or expired, 404 unknown).',
+      input: 'body',
+      partnerKey: false,
+      body: { name: 'PageLoginRequest', schema: PageLoginRequest },
+      response: { name: 'PageLoginResponse', schema: PageLoginResponse },
+      errors: [400, 404, 410, 413, 500],
+    },
+    {
+      id: 'health',
+      method: 'GET',
+      path: '/health',
+      tag: 'Public',
+      summary: 'Health check',
+      description: 'Answers 200 `{"status":"ok"}` when the server is up.',
+      input: 'none',
+      partnerKey: false,
+      response: { name: 'HealthResponse', schema: HealthResponse },
+      errors: [],
+    },
+  ];
+}
+
+export function operation(ops: readonly ApiOperation[], id: OperationId): ApiOperation {
+  const op = ops.find((o) => o.id === id);
+  if (!op) throw new Error(`no operation ${id}`);
+  return op;
+}
+
+/** `/partners/token/{partnerToken}` → `/partners/token/:partnerToken` */
+export function routePath(openApiPath: string): string {
+  return openApiPath.replace(/\{([^}]+)\}/g, ':$1');
+}
+
+/** The partner operations (those a Backend answers), in table order. */
+export function partnerOperations(
+  historyPath: string,
+): (ApiOperation & { id: PartnerOperationId })[] {
+  return apiOperations(historyPath).filter(
+    (op): op is ApiOperation & { id: PartnerOperationId } => op.partnerKey,
+  );
+}

@@ -1,0 +1,37 @@
+/**
+ * One recalculation request: works already resolved (checked once, by the caller's session) run
+ * through the engine (or the run cache), the figures before and after, the hints, and the DPE
+ * structure when asked for.
+ */
+import type { CalcResponse } from '../contract/schemas.js';
+import type { Engine } from '../engine/engine.js';
+import type { Resolved } from '../works/apply.js';
+import { calculation, outcome, scenarioTitle, type CalcOptions } from './calc.js';
+import type { PreparedDpe } from './prepared.js';
+import { figuresOf, runResolved } from './runs.js';
+import { dpeStructure } from './structure.js';
+
+export function calculate(
+  engine: Engine,
+  prep: PreparedDpe,
+  resolved: readonly Resolved[],
+  opts: CalcOptions,
+): CalcResponse {
+  const works = runResolved(engine, prep, resolved, opts.costs);
+  const o = outcome(prep, figuresOf(works, opts.coef), opts.coef, opts.forceNormalization);
+  const body: CalcResponse = {
+    simulation: {
+      dpeId: prep.key,
+      simulationId: opts.simulationId,
+      initialGrade: o.classesBefore.dpe,
+      currentGrade: o.classesAfter.dpe,
+    },
+    calculation: calculation(o, opts.coef, works.cout, works.perteSurface, prep.thresholds),
+    editableChanges: { editablesValues: works.applied.map((a) => a.change) },
+    namedCalculation: opts.scenario,
+    namedCalculationTitle: scenarioTitle(opts.scenario),
+  };
+  if (opts.includeDpe)
+    body.dpe = dpeStructure(engine, prep, opts.coef, opts.forceNormalization, opts.costs);
+  return body;
+}
