@@ -10,6 +10,7 @@ import type {
   CalcRequest,
   CalcResponse,
   CoefMode,
+  DpeSourceInfo,
   EditableChange,
   HistoryRequest,
   HistoryResponse,
@@ -22,6 +23,7 @@ import type {
   TokenLoginResponse,
 } from '../contract/schemas.js';
 import type { DpeSource } from '../dpe/source.js';
+import { dpeSourceOf } from '../registry/origin.js';
 import { loadEngine, type Engine } from '../engine/engine.js';
 import { calculate, outcome } from '../simulation/calc.js';
 import { engineFigures } from '../simulation/comparison.js';
@@ -40,6 +42,8 @@ export interface LocalServicesOptions {
   costs: CostTable;
   /** how many prepared DPEs to keep in memory */
   cacheSize?: number;
+  /** responses name the DPE file's path (`dpeSource.location`); false on a server (default true) */
+  dpeLocations?: boolean;
 }
 
 export class LocalServices {
@@ -49,8 +53,10 @@ export class LocalServices {
   readonly costs: CostTable;
   private readonly cache = new Map<string, { version: number; prep: Preparation }>();
   private readonly cacheSize: number;
+  readonly dpeLocations: boolean;
 
   constructor(opts: LocalServicesOptions) {
+    this.dpeLocations = opts.dpeLocations ?? true;
     this.store = opts.store;
     this.source = opts.source;
     this.appUrl = opts.appUrl;
@@ -63,15 +69,18 @@ export class LocalServices {
   }
 
   /** Reads, parses and runs the baseline once per DPE version; later calls hit the cache. */
-  async prepared(dpeId: string): Promise<{ engine: Engine; prep: Preparation }> {
+  async prepared(
+    dpeId: string,
+  ): Promise<{ engine: Engine; prep: Preparation; dpeSource: DpeSourceInfo }> {
     const text = await this.source.read(dpeId);
+    const dpeSource = dpeSourceOf(text, this.dpeLocations);
     const engine = await this.engine();
     const hit = this.cache.get(text.key);
     if (hit && hit.version === text.version && text.version !== 0) {
       // refresh recency
       this.cache.delete(text.key);
       this.cache.set(text.key, hit);
-      return { engine, prep: hit.prep };
+      return { engine, prep: hit.prep, dpeSource };
     }
     const prep = prepare(engine, text);
     this.cache.set(text.key, { version: text.version, prep });
@@ -80,7 +89,7 @@ export class LocalServices {
       if (oldest === undefined) break;
       this.cache.delete(oldest);
     }
-    return { engine, prep };
+    return { engine, prep, dpeSource };
   }
 
   for(partner: Partner): LocalBackend {
@@ -128,7 +137,7 @@ export class LocalBackend implements Backend {
 
   async pre(req: PreRequest): Promise<PreResponse> {
     const coef: CoefMode = req.query?.coef2026 ?? 'activated';
-    const { prep } = await this.services.prepared(req.dpeId);
+    const { prep, dpeSource } = await this.services.prepared(req.dpeId);
     const analysis = preAnalysis(prep, {
       coef,
       forceNormalization: req.query?.forceNormalization ?? false,
@@ -161,13 +170,14 @@ export class LocalBackend implements Backend {
       url: loginUrl(this.services.appUrl, token),
       maxCalculation: analysis.maxCalculation,
       warnings: analysis.warnings,
+      dpeSource,
     };
   }
 
   async initial(req: InitialRequest): Promise<InitialResponse> {
     const coef: CoefMode = req.query?.coef2026 ?? 'activated';
     const force = req.query?.forceNormalization ?? req.forceNormalization ?? false;
-    const { engine, prep } = await this.services.prepared(req.dpeId);
+    const { engine, prep, dpeSource } = await this.services.prepared(req.dpeId);
     const dpe = readyOrThrow(prep);
     const user = this.user(req);
     const simulationId = this.services.store.createSimulation(user, dpe.key);
@@ -185,12 +195,12 @@ export class LocalBackend implements Backend {
         0,
       ),
     );
-    return body;
+    return { ...body, dpeSource };
   }
 
   async calc(req: CalcRequest): Promise<CalcResponse> {
     const coef: CoefMode = req.query?.coef2026 ?? 'activated';
-    const { engine, prep } = await this.services.prepared(req.dpeId);
+    const { engine, prep, dpeSource } = await this.services.prepared(req.dpeId);
     const dpe = readyOrThrow(prep);
     const changes = req.params?.editablesChanges ?? [];
     // invalid works are rejected before anything is written
@@ -216,7 +226,7 @@ export class LocalBackend implements Backend {
         body.calculation.hints.coutTravaux,
       ),
     );
-    return body;
+    return { ...body, dpeSource };
   }
 
   async history(req: HistoryRequest): Promise<HistoryResponse> {

@@ -13,7 +13,8 @@ import {
   type SettingFlags,
 } from '../config/config.js';
 import type { Backend } from '../backend/backend.js';
-import { DirectoryDpeSource, OverlayDpeSource, keyForText, readDpeFile } from '../dpe/source.js';
+import { OverlayDpeSource, keyForText, readDpeFile } from '../dpe/source.js';
+import type { RegistrySettings } from '../registry/settings.js';
 import { colourEnabled, makeStyle, type Style } from './render/style.js';
 
 export interface GlobalOptions {
@@ -36,6 +37,8 @@ export interface GlobalOptions {
   costs?: string;
   timeout?: string;
   retries?: string;
+  registryUrl?: string;
+  offline?: boolean;
 }
 
 export class Output {
@@ -108,6 +111,7 @@ export class Context {
       ...(opts.costs !== undefined && { costs: opts.costs }),
       ...(opts.timeout !== undefined && { timeout: opts.timeout }),
       ...(opts.retries !== undefined && { retries: opts.retries }),
+      ...(opts.registryUrl !== undefined && { registryUrl: opts.registryUrl }),
     };
     if (opts.partnerKeyFile !== undefined)
       flags.partnerKey = await readPartnerKeyFile(opts.partnerKeyFile);
@@ -132,6 +136,16 @@ export class Context {
       Boolean(process.stdin.isTTY && process.stdout.isTTY) &&
       !(process.env.CI && process.env.CI !== 'false' && process.env.CI !== '0')
     );
+  }
+
+  /** How DPE numbers reach the registry: address, offline mode, cache directory. */
+  async registry(): Promise<RegistrySettings> {
+    const { resolveRegistrySettings } = await import('../registry/settings.js');
+    return resolveRegistrySettings({
+      registryUrl: this.settings.registryUrl,
+      offline: this.opts.offline,
+      dataDir: this.settings.dataDir,
+    });
   }
 
   backend(): Promise<Backend> {
@@ -163,14 +177,18 @@ export class Context {
         historyPath: s.historyPath,
       });
     }
-    const [{ Store }, { LocalServices }, { loadCosts }] = await Promise.all([
-      import('../store/store.js'),
-      import('../backend/local.js'),
-      import('../works/costs.js'),
-    ]);
+    const [{ Store }, { LocalServices }, { loadCosts }, { openDpeSource }, registry] =
+      await Promise.all([
+        import('../store/store.js'),
+        import('../backend/local.js'),
+        import('../works/costs.js'),
+        import('../registry/chained-source.js'),
+        this.registry(),
+      ]);
     const store = Store.open(s.dataDir);
     this.cleanup.push(() => store.close());
-    this.overlay = new OverlayDpeSource(new DirectoryDpeSource(s.dpeDir));
+    // a path given on the command line, then --dpe-dir, then the cache, then the registry
+    this.overlay = new OverlayDpeSource(openDpeSource(s.dpeDir, registry));
     const services = new LocalServices({
       store,
       source: this.overlay,

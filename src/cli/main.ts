@@ -17,7 +17,8 @@ Exit codes:
   4  authentication failed (partner key missing, unknown or revoked; login token used or expired)
 
 Environment: DPE_SIM_DPE_DIR, DPE_SIM_DATA_DIR, DPE_SIM_CONFIG_DIR, DPE_SIM_PROFILE,
-  DPE_SIM_BACKEND, DPE_SIM_BASE_URL, DPE_SIM_PARTNER_KEY, DPE_SIM_APP_URL, NO_COLOR.`;
+  DPE_SIM_BACKEND, DPE_SIM_BASE_URL, DPE_SIM_PARTNER_KEY, DPE_SIM_APP_URL, NO_COLOR,
+  DPE_SIM_REGISTRY_URL, DPE_SIM_OFFLINE, DPE_SIM_REGISTRY_TIMEOUT, DPE_SIM_REGISTRY_RETRIES.`;
 
 function simulationOptions(cmd: Command): Command {
   return identityOptions(cmd)
@@ -61,6 +62,14 @@ export function buildProgram(): Command {
     .option('--costs <file>', 'JSON file overriding works cost figures')
     .option('--timeout <seconds>', 'remote request timeout (default 30)')
     .option('--retries <n>', 'remote retries on network errors, 429, 502, 503, 504 (default 2)')
+    .option(
+      '--registry-url <url>',
+      'DPE registry address, {numero} for the number (default: ADEME)',
+    )
+    .option(
+      '--offline',
+      'never ask the DPE registry: --dpe-dir and the cache only (DPE_SIM_OFFLINE=1)',
+    )
     .addHelpText('after', EXIT_HELP)
     .showHelpAfterError('(run dpe-sim --help for usage)')
     // errors come back to main() as CommanderError (exit 2), for every subcommand too

@@ -4,6 +4,7 @@
  */
 import type { Command } from 'commander';
 import { run } from './command-kit.js';
+import { registerCacheCommands } from './register-cache.js';
 
 export function registerApiCommands(program: Command): void {
   program
@@ -30,6 +31,8 @@ Example:
   curl -H "Authorization: Bearer $(cat acme.key)" http://127.0.0.1:8787${'/partners/tracking/history'}`,
     )
     .action(run(async () => (await import('./commands/serve.js')).serveCommand));
+
+  registerCacheCommands(program);
 
   const keys = program
     .command('keys')
@@ -92,7 +95,7 @@ Example:
     'after',
     `
 Settings: backend, baseUrl, partnerKey, appUrl, dpeDir, dataDir, customerId, userId, userName,
-  customerName, costs, timeout, retries, historyPath.
+  customerName, costs, timeout, retries, historyPath, registryUrl.
 Precedence: flag > environment (DPE_SIM_*) > profile > default.`,
   );
 }

@@ -49,6 +49,10 @@ export function registerTrackingCommands(program: Command): void {
       '--concurrency <n>',
       'items at once (default: the number of cores locally, 4 against a remote service)',
     )
+    .option(
+      '--fetch-concurrency <n>',
+      'local: DPE numbers fetched from the registry at once, apart from the engine workers (default 4)',
+    )
     .option('--out <file>', 'write the JSON lines to FILE instead of stdout')
     .option(
       '--resume <file>',

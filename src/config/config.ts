@@ -25,6 +25,7 @@ export const SETTING_KEYS = [
   'timeout',
   'retries',
   'historyPath',
+  'registryUrl',
 ] as const;
 export type SettingKey = (typeof SETTING_KEYS)[number];
 
@@ -43,6 +44,7 @@ export const ENV_VARS: Record<SettingKey, string> = {
   timeout: 'DPE_SIM_TIMEOUT',
   retries: 'DPE_SIM_RETRIES',
   historyPath: 'DPE_SIM_HISTORY_PATH',
+  registryUrl: 'DPE_SIM_REGISTRY_URL',
 };
 
 export const DEFAULT_APP_URL = 'http://127.0.0.1:8787';
@@ -64,6 +66,8 @@ export interface Settings {
   timeout: number;
   retries: number;
   historyPath: string;
+  /** the national registry's address (a URL with {numero}, or a base); undefined: the default */
+  registryUrl: string | undefined;
   profile: string;
 }
 
@@ -149,6 +153,7 @@ export function validateSetting(key: SettingKey, value: string): void {
       break;
     case 'baseUrl':
     case 'appUrl':
+    case 'registryUrl':
       try {
         const u = new URL(value);
         if (u.protocol !== 'http:' && u.protocol !== 'https:') fail('use an http(s) URL');
@@ -212,6 +217,7 @@ export function resolveSettings(
     timeout: Number(pick('timeout') ?? 30),
     retries: Number(pick('retries') ?? 2),
     historyPath: pick('historyPath') ?? DEFAULT_HISTORY_PATH,
+    registryUrl: pick('registryUrl'),
   };
 }
 

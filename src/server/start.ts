@@ -45,6 +45,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       source: opts.source,
       costs: opts.costs,
       appUrl,
+      dpeLocations: false, // the server's paths stay on the server
     });
   let services: LocalServices | undefined = opts.appUrl ? make(opts.appUrl) : undefined;
   const app = buildApp({

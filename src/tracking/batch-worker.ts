@@ -7,6 +7,8 @@ import { workerData } from 'node:worker_threads';
 import { LocalServices, type LocalBackend } from '../backend/local.js';
 import { DirectoryDpeSource, readDpeFile, type DpeSource, type DpeText } from '../dpe/source.js';
 import { elementsOf, parseReferenceId } from '../dpe/elements.js';
+import { openDpeSource } from '../registry/chained-source.js';
+import type { RegistrySettings } from '../registry/settings.js';
 import { Store } from '../store/store.js';
 import { loadCosts } from '../works/costs.js';
 import {
@@ -24,6 +26,8 @@ export interface WorkerData {
   appUrl: string;
   costs: string | undefined;
   settings: BatchSettings;
+  /** numbers not in dpeDir come from the cache, then the registry */
+  registry?: RegistrySettings;
 }
 
 /** The DPE directory, plus the file of the item being run (dropped when it is done). */
@@ -71,7 +75,9 @@ state.catch(() => {}); // reported by each item (see runItem)
 async function init(): Promise<WorkerState> {
   const data = workerData as WorkerData;
   const store = Store.open(data.dataDir);
-  const source = new ItemDpeSource(new DirectoryDpeSource(data.dpeDir));
+  const source = new ItemDpeSource(
+    data.registry ? openDpeSource(data.dpeDir, data.registry) : new DirectoryDpeSource(data.dpeDir),
+  );
   // one prepared DPE kept: calc looks at the DPE's elements, then runs on the same preparation
   const services = new LocalServices({
     store,

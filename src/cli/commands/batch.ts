@@ -24,6 +24,7 @@ export interface BatchFlags {
   concurrency?: string;
   out?: string;
   resume?: string;
+  fetchConcurrency?: string;
 }
 
 const EXIT_INTERRUPTED = 130;
@@ -105,7 +106,7 @@ export async function batchCommand(
 
   // opens the store (and migrates it) once before the workers do; checks the remote settings
   await ctx.backend();
-  const executor = await makeExecutor(ctx, settings, concurrency);
+  const executor = await makeExecutor(ctx, settings, concurrency, flags.fetchConcurrency);
 
   const tally = emptyTally();
   const progress = new Progress(tally, Boolean(process.stderr.isTTY));
@@ -131,6 +132,7 @@ async function makeExecutor(
   ctx: Context,
   settings: BatchSettings,
   concurrency: number,
+  fetchConcurrencyFlag: string | undefined,
 ): Promise<Executor> {
   const s = ctx.settings;
   if (s.backend === 'remote') {
@@ -148,8 +150,24 @@ async function makeExecutor(
     );
     return remoteExecutor(lanes, settings);
   }
-  return localExecutor(
-    { dataDir: s.dataDir, dpeDir: s.dpeDir, appUrl: s.appUrl, costs: s.costs, settings },
+  const [
+    { openDpeSource },
+    { prefetchingExecutor, DEFAULT_FETCH_CONCURRENCY },
+    { fetchConcurrencyOption },
+  ] = await Promise.all([
+    import('../../registry/chained-source.js'),
+    import('../../tracking/batch-prefetch.js'),
+    import('./cache.js'),
+  ]);
+  const fetchConcurrency = fetchConcurrencyOption(
+    fetchConcurrencyFlag,
+    '--fetch-concurrency',
+    DEFAULT_FETCH_CONCURRENCY,
+  );
+  const registry = await ctx.registry();
+  const workers = localExecutor(
+    { dataDir: s.dataDir, dpeDir: s.dpeDir, appUrl: s.appUrl, costs: s.costs, settings, registry },
     concurrency,
   );
+  return prefetchingExecutor(workers, openDpeSource(s.dpeDir, registry), fetchConcurrency);
 }

@@ -54,19 +54,21 @@ export async function serveCommand(ctx: Context, flags: ServeFlags): Promise<num
   validateSetting('historyPath', historyPath);
   const s = ctx.settings;
   await checkDirectory(s.dpeDir);
-  const [{ Store }, { DirectoryDpeSource }, { loadCosts }, { startServer }] = await Promise.all([
+  const [{ Store }, { openDpeSource }, { loadCosts }, { startServer }] = await Promise.all([
     import('../../store/store.js'),
-    import('../../dpe/source.js'),
+    import('../../registry/chained-source.js'),
     import('../../works/costs.js'),
     import('../../server/start.js'),
   ]);
+  // numbers looked up in --dpe-dir, then the cache, then the registry (as the CLI does)
+  const source = openDpeSource(s.dpeDir, await ctx.registry());
   const costs = loadCosts(s.costs);
   const store = Store.open(s.dataDir);
   try {
     const log = (line: string) => process.stderr.write(`${line}\n`);
     const server = await startServer({
       store,
-      source: new DirectoryDpeSource(s.dpeDir),
+      source,
       costs,
       historyPath,
       appUrl: chosenAppUrl(ctx),
@@ -81,7 +83,7 @@ export async function serveCommand(ctx: Context, flags: ServeFlags): Promise<num
     ctx.out.note(
       [
         `dpe-sim serve: listening on ${server.url}`,
-        `  DPEs from ${s.dpeDir}; store ${store.file}; ${keys} active partner key${keys === 1 ? '' : 's'}${keys === 0 ? ' (create one: dpe-sim keys create NAME)' : ''}`,
+        `  DPEs from ${source.description}; store ${store.file}; ${keys} active partner key${keys === 1 ? '' : 's'}${keys === 0 ? ' (create one: dpe-sim keys create NAME)' : ''}`,
         `  login URLs: ${server.services.appUrl}/public/partnerLogin.html; history: ${historyPath}; OpenAPI: ${server.url}/openapi.json`,
       ].join('\n'),
     );
