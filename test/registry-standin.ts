@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { FLAT, HOUSE } from './helpers.js';
 
 /** Numbers and what the stand-in does with them. */
@@ -66,7 +66,7 @@ export async function startStandIn(
   const userAgents: string[] = [];
   let inFlight = 0;
   const state = { maxInFlight: 0 };
-  const sockets = new Set<import('node:net').Socket>();
+  const sockets = new Set<Socket>();
   const server = http.createServer((req, res) => {
     inFlight++;
     state.maxInFlight = Math.max(state.maxInFlight, inFlight);
