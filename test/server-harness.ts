@@ -130,7 +130,15 @@ export function spawnServe(
 ): Promise<ServeProcess> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args, 'serve', '--port', '0'], {
-      env: { ...process.env, NO_COLOR: '1', DPE_SIM_APP_URL: undefined, ...env },
+      env: {
+        ...process.env,
+        NO_COLOR: '1',
+        DPE_SIM_APP_URL: undefined,
+        // never the real registry: a test that wants one names a stand-in and goes online
+        DPE_SIM_OFFLINE: '1',
+        DPE_SIM_REGISTRY_URL: undefined,
+        ...env,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let err = '';

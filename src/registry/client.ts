@@ -44,7 +44,7 @@ export class RegistryClient {
   constructor(readonly opts: RegistryClientOptions) {}
 
   get description(): string {
-    return registryUrlFor(this.opts.url, '<numero>');
+    return registryUrlFor(this.opts.url, 'NUMERO').replace('NUMERO', '<numero>');
   }
 
   async fetchDpe(dpeId: string): Promise<RegistryDocument> {
