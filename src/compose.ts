@@ -5,8 +5,10 @@
  * so `dpe-sim --help` pays for none of them.
  */
 import type { Backend } from './backend/backend.js';
+import type { DpeCacheAdmin } from './backend/dpe-cache.js';
 import type { LocalServices } from './backend/local-services.js';
 import type { RemoteBackend } from './backend/remote.js';
+import type { RegistrySettings } from './registry/settings.js';
 
 /** What the local side needs, resolved from flags, environment and profile. */
 export interface LocalConfig {
@@ -20,6 +22,12 @@ export interface LocalConfig {
   costs?: string | undefined;
   /** prepared DPEs kept in memory */
   cacheSize?: number;
+  /** the national registry's address (undefined: the default) */
+  registryUrl?: string | undefined;
+  /** never ask the registry (also DPE_SIM_OFFLINE=1) */
+  offline?: boolean;
+  /** responses may name the DPE file's path (false on a server: its paths stay there) */
+  dpeLocations?: boolean;
 }
 
 export interface RemoteConfig {
@@ -32,22 +40,43 @@ export interface RemoteConfig {
 
 /** Store, DPE source, costs and engine of the local side (the caller closes it). */
 export async function composeLocal(cfg: LocalConfig): Promise<LocalServices> {
-  const [{ SqliteStore }, { DirectoryDpeSource }, { loadCosts }, { LocalServices }] =
+  const [{ SqliteStore }, { openDpeSource }, { loadCosts }, { LocalServices }, registry] =
     await Promise.all([
       import('./store/sqlite-store.js'),
-      import('./dpe/source.js'),
+      import('./registry/chained-source.js'),
       import('./works/costs.js'),
       import('./backend/local-services.js'),
+      registrySettings(cfg),
     ]);
   const costs = loadCosts(cfg.costs);
   const store = SqliteStore.open(cfg.dataDir);
   return new LocalServices({
     store,
-    source: new DirectoryDpeSource(cfg.dpeDir),
+    // a DPE number: --dpe-dir, then the cache, then the registry (never, offline)
+    source: openDpeSource(cfg.dpeDir, registry),
     appUrl: cfg.appUrl,
     costs,
     ...(cfg.cacheSize !== undefined ? { cacheSize: cfg.cacheSize } : {}),
+    ...(cfg.dpeLocations !== undefined ? { dpeLocations: cfg.dpeLocations } : {}),
   });
+}
+
+async function registrySettings(cfg: LocalConfig): Promise<RegistrySettings> {
+  const { resolveRegistrySettings } = await import('./registry/settings.js');
+  return resolveRegistrySettings({
+    registryUrl: cfg.registryUrl,
+    offline: cfg.offline,
+    dataDir: cfg.dataDir,
+  });
+}
+
+/** The local cache of registry DPEs (`dpe-sim cache`, batch's prefetch). */
+export async function composeDpeCache(cfg: LocalConfig): Promise<DpeCacheAdmin> {
+  const [{ DpeCacheAdmin }, registry] = await Promise.all([
+    import('./backend/dpe-cache.js'),
+    registrySettings(cfg),
+  ]);
+  return new DpeCacheAdmin(registry, cfg.dpeDir);
 }
 
 /** A backend and what closing it takes (the local store, for the local backend). */

@@ -40,8 +40,11 @@ describe('dpe-sim pre', () => {
       url: string;
       maxCalculation: Record<string, number>;
       warnings: { id: string; type: string }[];
+      dpeSource: { origin: string; location?: string };
     };
-    expect(Object.keys(body).sort()).toEqual(['maxCalculation', 'url', 'warnings']);
+    // the spec's three fields, plus dpe-sim's own optional dpeSource (where the XML came from)
+    expect(Object.keys(body).sort()).toEqual(['dpeSource', 'maxCalculation', 'url', 'warnings']);
+    expect(body.dpeSource).toEqual({ origin: 'file', location: HOUSE });
     expect(body.url).toMatch(URL_RE);
     const m = body.maxCalculation;
     expect(m.consommationInitiale).toBe(381);

@@ -148,6 +148,7 @@ describe('the three doors refuse the same requests the same way, and write nothi
       dataDir: tempDir(),
       dpeDir: dpeDirWithBlocked(),
       appUrl: 'http://app.test',
+      offline: true,
     });
     local = new LocalBackend(services, await services.localPartner());
     remote = new RemoteBackend({

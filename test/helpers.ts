@@ -51,6 +51,9 @@ export function startCli(
       DPE_SIM_PARTNER_KEY: undefined,
       DPE_SIM_PROFILE: undefined,
       DPE_SIM_BACKEND: undefined,
+      // no test ever reaches the real registry: tests that want one name a stand-in and go online
+      DPE_SIM_OFFLINE: '1',
+      DPE_SIM_REGISTRY_URL: undefined,
       ...opts.env,
     },
     stdio: ['pipe', 'pipe', 'pipe'],

@@ -46,6 +46,9 @@ export async function startTestServer(
     dataDir,
     dpeDir,
     appUrl: opts.appUrl ?? 'http://127.0.0.1',
+    // no test reaches the real registry
+    offline: true,
+    dpeLocations: false,
   });
   const store = services.store;
   const keyA = await store.createPartnerKey('alpha');
@@ -132,7 +135,15 @@ export function spawnServe(
 ): Promise<ServeProcess> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args, 'serve', '--port', '0'], {
-      env: { ...process.env, NO_COLOR: '1', DPE_SIM_APP_URL: undefined, ...env },
+      env: {
+        ...process.env,
+        NO_COLOR: '1',
+        DPE_SIM_APP_URL: undefined,
+        // never the real registry: a test that wants one names a stand-in and goes online
+        DPE_SIM_OFFLINE: '1',
+        DPE_SIM_REGISTRY_URL: undefined,
+        ...env,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let err = '';

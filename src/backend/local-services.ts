@@ -5,9 +5,10 @@
  * The front doors reach the domain only through here and through `LocalBackend`.
  */
 import { DpeSimError } from '../contract/errors.js';
-import type { PageLoginResponse } from '../contract/schemas.js';
+import type { DpeSourceInfo, PageLoginResponse } from '../contract/schemas.js';
 import { keyForText, readDpeFile, type DpeSource, type DpeText } from '../dpe/source.js';
 import { loadEngine, type Engine } from '../engine/engine.js';
+import { dpeSourceOf } from '../registry/origin.js';
 import { prepare, type Preparation } from '../simulation/prepared.js';
 import { dpeSummary } from '../simulation/summary.js';
 import type { Partner, PartnerKeyInfo, Store } from '../store/store.js';
@@ -24,6 +25,8 @@ export interface LocalServicesOptions {
   costs: CostTable;
   /** how many prepared DPEs to keep in memory */
   cacheSize?: number;
+  /** responses name the DPE file's path (`dpeSource.location`); false on a server (default true) */
+  dpeLocations?: boolean;
 }
 
 /** A DPE file held by its key until released (a batch item). */
@@ -42,8 +45,10 @@ export class LocalServices {
   private serial = 0;
   private readonly cache = new Map<string, { version: number; prep: Preparation }>();
   private readonly cacheSize: number;
+  private readonly dpeLocations: boolean;
 
   constructor(opts: LocalServicesOptions) {
+    this.dpeLocations = opts.dpeLocations ?? true;
     this.store = opts.store;
     this.source = opts.source;
     this.appUrlValue = opts.appUrl;
@@ -85,15 +90,18 @@ export class LocalServices {
   }
 
   /** Reads, parses and runs the baseline once per DPE version; later calls hit the cache. */
-  async prepared(dpeId: string): Promise<{ engine: Engine; prep: Preparation }> {
+  async prepared(
+    dpeId: string,
+  ): Promise<{ engine: Engine; prep: Preparation; dpeSource: DpeSourceInfo }> {
     const text = await this.read(dpeId);
+    const dpeSource = dpeSourceOf(text, this.dpeLocations);
     const engine = await this.engine();
     const hit = this.cache.get(text.key);
     if (hit && hit.version === text.version && text.version !== 0) {
       // refresh recency
       this.cache.delete(text.key);
       this.cache.set(text.key, hit);
-      return { engine, prep: hit.prep };
+      return { engine, prep: hit.prep, dpeSource };
     }
     const prep = prepare(engine, text);
     this.cache.set(text.key, { version: text.version, prep });
@@ -102,7 +110,7 @@ export class LocalServices {
       if (oldest === undefined) break;
       this.cache.delete(oldest);
     }
-    return { engine, prep };
+    return { engine, prep, dpeSource };
   }
 
   private async readInput(input: DpeInput): Promise<DpeText> {

@@ -7,6 +7,7 @@
 import { DpeSimError } from '../contract/errors.js';
 import type {
   CoefMode,
+  DpeSourceInfo,
   EditableChange,
   PartnerIdentity,
   SimulationQuery,
@@ -58,6 +59,8 @@ export class Session {
     readonly options: SimulationOptions,
     readonly engine: Engine,
     readonly preparation: Preparation,
+    /** where the DPE's XML came from, for the response */
+    readonly dpeSource: DpeSourceInfo,
   ) {}
 
   /** Opens a session on a DPE: `not-found` when there is none (nothing written). */
@@ -66,8 +69,16 @@ export class Session {
     partner: Partner,
     req: PartnerIdentity & OptionCarrier & { dpeId: string },
   ): Promise<Session> {
-    const { engine, prep } = await services.prepared(req.dpeId);
-    return new Session(services, partner, identityOf(req), simulationOptions(req), engine, prep);
+    const { engine, prep, dpeSource } = await services.prepared(req.dpeId);
+    return new Session(
+      services,
+      partner,
+      identityOf(req),
+      simulationOptions(req),
+      engine,
+      prep,
+      dpeSource,
+    );
   }
 
   get dpeId(): string {

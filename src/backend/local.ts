@@ -85,6 +85,7 @@ export class LocalBackend implements Backend {
       url: loginUrl(this.services.appUrl, token),
       maxCalculation: analysis.maxCalculation,
       warnings: analysis.warnings,
+      dpeSource: session.dpeSource,
     };
   }
 
@@ -100,7 +101,7 @@ export class LocalBackend implements Backend {
       simulationId: PENDING_SIMULATION,
       costs: this.services.costs,
     });
-    return { session, body };
+    return { session, body: { ...body, dpeSource: session.dpeSource } };
   }
 
   async initial(req: InitialRequest): Promise<InitialResponse> {
@@ -135,6 +136,7 @@ export class LocalBackend implements Backend {
       costs: this.services.costs,
     });
     if (req.query?.includeUser) body.user = identityOf(req);
+    body.dpeSource = session.dpeSource;
     return { session, body, works: resolved.map((r) => r.change) };
   }
 

@@ -85,6 +85,7 @@ export class Context {
       ...(opts.costs !== undefined && { costs: opts.costs }),
       ...(opts.timeout !== undefined && { timeout: opts.timeout }),
       ...(opts.retries !== undefined && { retries: opts.retries }),
+      ...(opts.registryUrl !== undefined && { registryUrl: opts.registryUrl }),
     };
     if (opts.partnerKeyFile !== undefined)
       flags.partnerKey = await readPartnerKeyFile(opts.partnerKeyFile);
@@ -114,7 +115,14 @@ export class Context {
   /** What the composition root needs for the local side, from the resolved settings. */
   get localConfig(): LocalConfig {
     const s = this.settings;
-    return { dataDir: s.dataDir, dpeDir: s.dpeDir, appUrl: s.appUrl, costs: s.costs };
+    return {
+      dataDir: s.dataDir,
+      dpeDir: s.dpeDir,
+      appUrl: s.appUrl,
+      costs: s.costs,
+      registryUrl: s.registryUrl,
+      offline: this.opts.offline === true,
+    };
   }
 
   backend(): Promise<Backend> {
@@ -123,8 +131,10 @@ export class Context {
   }
 
   /** The local services (store of --data-dir): `serve` and `keys`. */
-  localServices(): Promise<LocalServices> {
-    this.services ??= import('../compose.js').then((m) => m.composeLocal(this.localConfig));
+  localServices(overrides: Partial<LocalConfig> = {}): Promise<LocalServices> {
+    this.services ??= import('../compose.js').then((m) =>
+      m.composeLocal({ ...this.localConfig, ...overrides }),
+    );
     return this.services;
   }
 

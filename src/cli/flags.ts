@@ -22,6 +22,8 @@ export interface GlobalFlags {
   costs?: string;
   timeout?: string;
   retries?: string;
+  registryUrl?: string;
+  offline?: boolean;
 }
 
 export function globalFlags(program: Command): Command {
@@ -48,7 +50,15 @@ export function globalFlags(program: Command): Command {
     )
     .option('--costs <file>', 'JSON file overriding works cost figures')
     .option('--timeout <seconds>', 'remote request timeout (default 30)')
-    .option('--retries <n>', 'remote retries on network errors, 429, 502, 503, 504 (default 2)');
+    .option('--retries <n>', 'remote retries on network errors, 429, 502, 503, 504 (default 2)')
+    .option(
+      '--registry-url <url>',
+      'DPE registry address, {numero} for the number (default: ADEME)',
+    )
+    .option(
+      '--offline',
+      'never ask the DPE registry: --dpe-dir and the cache only (DPE_SIM_OFFLINE=1)',
+    );
 }
 
 /** The partner-side identity of the user a request is made for. */

@@ -16,7 +16,8 @@ Exit codes:
   4  authentication failed (partner key missing, unknown or revoked; login token used or expired)
 
 Environment: DPE_SIM_DPE_DIR, DPE_SIM_DATA_DIR, DPE_SIM_CONFIG_DIR, DPE_SIM_PROFILE,
-  DPE_SIM_BACKEND, DPE_SIM_BASE_URL, DPE_SIM_PARTNER_KEY, DPE_SIM_APP_URL, NO_COLOR.`;
+  DPE_SIM_BACKEND, DPE_SIM_BASE_URL, DPE_SIM_PARTNER_KEY, DPE_SIM_APP_URL, NO_COLOR,
+  DPE_SIM_REGISTRY_URL, DPE_SIM_OFFLINE, DPE_SIM_REGISTRY_TIMEOUT, DPE_SIM_REGISTRY_RETRIES.`;
 
 export function buildProgram(): Command {
   const program = globalFlags(

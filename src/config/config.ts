@@ -27,6 +27,8 @@ export interface Settings {
   timeout: number;
   retries: number;
   historyPath: string;
+  /** the national registry's address (a URL with {numero}, or a base); undefined: the default */
+  registryUrl: string | undefined;
   profile: string;
 }
 
@@ -108,6 +110,7 @@ export function validateSetting(key: SettingKey, value: string): void {
       break;
     case 'baseUrl':
     case 'appUrl':
+    case 'registryUrl':
       try {
         const u = new URL(value);
         if (u.protocol !== 'http:' && u.protocol !== 'https:') fail('use an http(s) URL');
@@ -171,6 +174,7 @@ export function resolveSettings(
     timeout: Number(pick('timeout') ?? 30),
     retries: Number(pick('retries') ?? 2),
     historyPath: pick('historyPath') ?? DEFAULT_HISTORY_PATH,
+    registryUrl: pick('registryUrl'),
   };
 }
 

@@ -17,6 +17,7 @@ export const SETTING_KEYS = [
   'timeout',
   'retries',
   'historyPath',
+  'registryUrl',
 ] as const;
 export type SettingKey = (typeof SETTING_KEYS)[number];
 
@@ -35,6 +36,7 @@ export const ENV_VARS: Record<SettingKey, string> = {
   timeout: 'DPE_SIM_TIMEOUT',
   retries: 'DPE_SIM_RETRIES',
   historyPath: 'DPE_SIM_HISTORY_PATH',
+  registryUrl: 'DPE_SIM_REGISTRY_URL',
 };
 
 export const DEFAULT_APP_URL = 'http://127.0.0.1:8787';

@@ -121,10 +121,22 @@ export const MaxCalculation = Type.Object({
 });
 export type MaxCalculation = Type.Static<typeof MaxCalculation>;
 
+/**
+ * dpe-sim's own addition, not named by the partner spec: where the DPE's XML came from
+ * (`file`, the local `cache`, or the national `registry`) and, where it may be shown, its
+ * path or URL.
+ */
+export const DpeSourceInfo = Type.Object({
+  origin: Type.Union([Type.Literal('file'), Type.Literal('cache'), Type.Literal('registry')]),
+  location: Type.Optional(Type.String()),
+});
+export type DpeSourceInfo = Type.Static<typeof DpeSourceInfo>;
+
 export const PreResponse = Type.Object({
   url: Type.String({ format: 'uri' }),
   maxCalculation: MaxCalculation,
   warnings: Type.Array(Warning),
+  dpeSource: Type.Optional(DpeSourceInfo),
 });
 export type PreResponse = Type.Static<typeof PreResponse>;
 
@@ -360,6 +372,7 @@ export const InitialResponse = Type.Object({
   registryPacks: Type.Array(RegistryPack),
   /** 0 when free sharing is enabled, 1 otherwise */
   sharingCost: Type.Union([Type.Literal(0), Type.Literal(1)]),
+  dpeSource: Type.Optional(DpeSourceInfo),
 });
 export type InitialResponse = Type.Static<typeof InitialResponse>;
 
@@ -389,6 +402,7 @@ export const CalcResponse = Type.Object({
   ...SimulationCommon,
   dpe: Type.Optional(DpeStructure),
   user: Type.Optional(PartnerIdentity),
+  dpeSource: Type.Optional(DpeSourceInfo),
 });
 export type CalcResponse = Type.Static<typeof CalcResponse>;
 

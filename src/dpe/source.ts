@@ -17,7 +17,11 @@ export interface DpeText {
   xml: string;
   /** file modification time in ms, to invalidate caches (0 for stdin) */
   version: number;
+  /** where the XML came from: a file (or stdin), the local DPE cache, or the national registry */
+  origin?: DpeOrigin;
 }
+
+export type DpeOrigin = 'file' | 'cache' | 'registry';
 
 export interface DpeSource {
   /** Reads the DPE known by `key`. Throws `not-found` when there is none. */
@@ -112,7 +116,7 @@ export async function readDpeFile(file: string, key?: string): Promise<DpeText> 
     if (code === 'ENOENT') throw new DpeSimError('not-found', `no such file: ${file}`);
     throw new DpeSimError('blocked', `cannot read ${file}: ${code ?? String(err)}`);
   }
-  return { key: key ?? keyForText(xml, file), file, xml, version };
+  return { key: key ?? keyForText(xml, file), file, xml, version, origin: 'file' };
 }
 
 /** The key of a document read from a path or stdin: its registry number when it has a valid one. */

@@ -23,6 +23,7 @@ export interface BatchFlags extends IdentityFlags {
   concurrency?: string;
   out?: string;
   resume?: string;
+  fetchConcurrency?: string;
 }
 
 const EXIT_INTERRUPTED = 130;
@@ -104,7 +105,7 @@ export async function batchCommand(
 
   // opens the store (and migrates it) once before the workers do; checks the remote settings
   await ctx.backend();
-  const executor = await makeExecutor(ctx, settings, concurrency);
+  const executor = await makeExecutor(ctx, settings, concurrency, flags.fetchConcurrency);
 
   const tally = emptyTally();
   const progress = new Progress(tally, Boolean(process.stderr.isTTY));
@@ -130,6 +131,7 @@ async function makeExecutor(
   ctx: Context,
   settings: BatchSettings,
   concurrency: number,
+  fetchConcurrencyFlag: string | undefined,
 ): Promise<Executor> {
   const { localExecutor, remoteExecutor } = await import('../../batch/executors.js');
   if (ctx.settings.backend === 'remote') {
@@ -140,7 +142,23 @@ async function makeExecutor(
     );
     return remoteExecutor(lanes, settings);
   }
-  return localExecutor({ local: ctx.localConfig, settings }, concurrency);
+  const [
+    { composeDpeCache },
+    { prefetchingExecutor, DEFAULT_FETCH_CONCURRENCY },
+    { fetchConcurrencyOption },
+  ] = await Promise.all([
+    import('../../compose.js'),
+    import('../../batch/prefetch.js'),
+    import('./cache.js'),
+  ]);
+  const fetchConcurrency = fetchConcurrencyOption(
+    fetchConcurrencyFlag,
+    '--fetch-concurrency',
+    DEFAULT_FETCH_CONCURRENCY,
+  );
+  const workers = localExecutor({ local: ctx.localConfig, settings }, concurrency);
+  const cache = await composeDpeCache(ctx.localConfig);
+  return prefetchingExecutor(workers, cache.fetcher(fetchConcurrency), fetchConcurrency);
 }
 
 export function register(program: Command): void {
@@ -170,6 +188,10 @@ export function register(program: Command): void {
     .option(
       '--concurrency <n>',
       'items at once (default: the number of cores locally, 4 against a remote service)',
+    )
+    .option(
+      '--fetch-concurrency <n>',
+      'local: DPE numbers fetched from the registry at once, apart from the engine workers (default 4)',
     )
     .option('--out <file>', 'write the JSON lines to FILE instead of stdout')
     .option(

@@ -6,6 +6,7 @@
 import type { Command } from 'commander';
 import { register as auth } from './auth.js';
 import { register as batch } from './batch.js';
+import { register as cache } from './cache.js';
 import { register as calc } from './calc.js';
 import { register as config } from './config.js';
 import { register as history } from './history.js';
@@ -25,4 +26,5 @@ export const COMMANDS: readonly ((program: Command) => void)[] = [
   config,
   history,
   batch,
+  cache,
 ];

@@ -58,7 +58,8 @@ export async function serveCommand(ctx: Context, flags: ServeFlags): Promise<num
   const s = ctx.settings;
   await checkDirectory(s.dpeDir);
   const { startServer } = await import('../../server/start.js');
-  const services = await ctx.localServices();
+  // the server's paths stay on the server: responses name no DPE file
+  const services = await ctx.localServices({ dpeLocations: false });
   const log = (line: string) => process.stderr.write(`${line}\n`);
   const server = await startServer({
     services,
@@ -77,7 +78,7 @@ export async function serveCommand(ctx: Context, flags: ServeFlags): Promise<num
     ctx.out.note(
       [
         `dpe-sim serve: listening on ${server.url}`,
-        `  DPEs from ${s.dpeDir}; store ${where.store}; ${keys} active partner key${keys === 1 ? '' : 's'}${keys === 0 ? ' (create one: dpe-sim keys create NAME)' : ''}`,
+        `  DPEs from ${where.dpes}; store ${where.store}; ${keys} active partner key${keys === 1 ? '' : 's'}${keys === 0 ? ' (create one: dpe-sim keys create NAME)' : ''}`,
         `  login URLs: ${services.appUrl}/public/partnerLogin.html; history: ${historyPath}; OpenAPI: ${server.url}/openapi.json`,
       ].join('\n'),
     );

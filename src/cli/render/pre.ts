@@ -2,6 +2,7 @@
 import type { PreResponse, Warning } from '../../contract/schemas.js';
 import type { Style } from './style.js';
 import { num, signedPercent, table } from './table.js';
+import { dpeSourceLine } from './dpe-source.js';
 
 export function renderWarnings(warnings: readonly Warning[], s: Style): string {
   if (warnings.length === 0) return s.c.green('No alerts.');
@@ -33,6 +34,11 @@ export function renderPre(dpe: string, coef: string, body: PreResponse, s: Style
     ),
     renderWarnings(body.warnings, s),
     `Login URL: ${body.url}`,
+    ...optional(dpeSourceLine(body.dpeSource)),
   ];
   return lines.join('\n');
+}
+
+function optional(line: string | undefined): string[] {
+  return line === undefined ? [] : [line];
 }

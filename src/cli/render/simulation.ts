@@ -3,9 +3,11 @@ import type {
   AutoSolution,
   CalcResponse,
   Calculation,
+  DpeSourceInfo,
   DpeStructure,
   InitialResponse,
 } from '../../contract/schemas.js';
+import { dpeSourceLine } from './dpe-source.js';
 import { CATEGORIES } from '../../contract/constants.js';
 import type { Style } from './style.js';
 import { euros, num, saving, table } from './table.js';
@@ -166,6 +168,7 @@ export function renderInitial(body: InitialResponse, dpeArg: string, s: Style): 
   return [
     s.c.bold(`DPE ${body.dpe.id}: class ${body.simulation.initialGrade}`) +
       s.c.dim(`  (simulation ${body.simulation.simulationId})`),
+    ...sourceLine(body.dpeSource),
     renderInfos(body.dpe),
     renderCalculation(body.calculation, s),
     renderElements(body.dpe, s),
@@ -186,6 +189,12 @@ export function renderCalc(body: CalcResponse, s: Style): string {
       s.c.dim(
         `  (scenario ${body.namedCalculation}, ${works.length} works item${works.length === 1 ? '' : 's'})`,
       ),
+    ...sourceLine(body.dpeSource),
     renderCalculation(body.calculation, s),
   ].join('\n');
+}
+
+function sourceLine(info: DpeSourceInfo | undefined): string[] {
+  const line = dpeSourceLine(info);
+  return line === undefined ? [] : [line];
 }

@@ -1,0 +1,47 @@
+/**
+ * When to try a registry request again: exponential backoff with jitter, `Retry-After`
+ * (seconds or an HTTP date) honoured. Pure, so the delays are tested without waiting.
+ */
+
+/** longest wait between two attempts, whatever the backoff or Retry-After say */
+export const MAX_RETRY_DELAY_MS = 60_000;
+
+/** HTTP statuses worth another attempt: too many requests, and server-side failures. */
+export function isRetryableStatus(status: number): boolean {
+  return status === 429 || status >= 500;
+}
+
+/**
+ * The wait before attempt `attempt + 1` (attempt counts from 1): `base · 2^(attempt-1)`,
+ * halved-to-full jitter, capped; a `Retry-After` header, when given and valid, wins over the
+ * backoff when it asks for longer.
+ */
+export function retryDelayMs(
+  attempt: number,
+  baseMs: number,
+  retryAfter: string | null | undefined,
+  now: number = Date.now(),
+  random: () => number = Math.random,
+): number {
+  const cap = Math.min(baseMs * 2 ** (attempt - 1), MAX_RETRY_DELAY_MS);
+  const backoff = cap / 2 + random() * (cap / 2);
+  const asked = retryAfterMs(retryAfter, now);
+  return asked === undefined ? backoff : Math.min(Math.max(asked, backoff), MAX_RETRY_DELAY_MS);
+}
+
+/** A `Retry-After` header in ms: delta-seconds or an HTTP date; undefined when absent or bad. */
+export function retryAfterMs(
+  value: string | null | undefined,
+  now: number = Date.now(),
+): number | undefined {
+  if (value === null || value === undefined || value.trim() === '') return undefined;
+  const text = value.trim();
+  if (/^\d+$/.test(text)) return Number(text) * 1000;
+  const date = Date.parse(text);
+  if (Number.isNaN(date)) return undefined;
+  return Math.max(0, date - now);
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
