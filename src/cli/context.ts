@@ -15,10 +15,12 @@ import {
 import type { Backend } from '../backend/backend.js';
 import { DirectoryDpeSource, OverlayDpeSource, keyForText, readDpeFile } from '../dpe/source.js';
 import { colourEnabled, makeStyle, type Style } from './render/style.js';
+import { setWide } from './render/table.js';
 
 export interface GlobalOptions {
   json?: boolean;
   color?: boolean;
+  wide?: boolean;
   verbose?: boolean;
   input?: boolean;
   backend?: string;
@@ -43,8 +45,10 @@ export class Output {
   constructor(
     readonly json: boolean,
     color: boolean | undefined,
+    readonly wide = false,
   ) {
     this.style = makeStyle(!json && colourEnabled({ ...(color === undefined ? {} : { color }) }));
+    setWide(wide);
   }
 
   /** The response body as JSON on stdout (--json), or the human rendering. */
@@ -112,7 +116,12 @@ export class Context {
     if (opts.partnerKeyFile !== undefined)
       flags.partnerKey = await readPartnerKeyFile(opts.partnerKeyFile);
     const settings = resolveSettings(flags, config);
-    return new Context(opts, settings, config, new Output(Boolean(opts.json), opts.color));
+    return new Context(
+      opts,
+      settings,
+      config,
+      new Output(Boolean(opts.json), opts.color, Boolean(opts.wide)),
+    );
   }
 
   get identity(): PartnerIdentity {

@@ -40,6 +40,7 @@ export function buildProgram(): Command {
     .version('0.1.0')
     .option('--json', 'print the response body as JSON on stdout, nothing else')
     .option('--no-color', 'no colour (also NO_COLOR=1)')
+    .option('--wide', 'tables show every column, whatever the terminal width')
     .option('--no-input', 'never prompt (also CI=true)')
     .option('-v, --verbose', 'show stack traces and engine messages')
     .addOption(
