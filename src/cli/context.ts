@@ -14,6 +14,8 @@ import {
 } from '../config/config.js';
 import type { Backend } from '../backend/backend.js';
 import { DirectoryDpeSource, OverlayDpeSource, keyForText, readDpeFile } from '../dpe/source.js';
+import { checkDpeText } from '../dpe/sniff.js';
+import { osReason } from '../contract/os-errors.js';
 import { colourEnabled, makeStyle, type Style } from './render/style.js';
 import { setWide } from './render/table.js';
 
@@ -79,7 +81,7 @@ async function readPartnerKeyFile(file: string): Promise<string> {
     if (err instanceof DpeSimError) throw err;
     throw new DpeSimError(
       'invalid-input',
-      `cannot read the partner key file ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`,
+      `cannot read the partner key file ${file}: ${osReason(err)}`,
     );
   }
 }
@@ -212,12 +214,10 @@ export class Context {
     }
     const doc =
       arg === '-'
-        ? await readStdin().then((xml) => ({
-            key: keyForText(xml, '-'),
-            file: '-',
-            xml,
-            version: 0,
-          }))
+        ? await readStdin().then((xml) => {
+            checkDpeText(xml, '-');
+            return { key: keyForText(xml, '-'), file: '-', xml, version: 0 };
+          })
         : await readDpeFile(arg);
     this.overlay.add(doc);
     return doc.key;

@@ -3,8 +3,9 @@
  * `dpe-sim --help` never pays for the engine, the store or the server.
  */
 import { Command, CommanderError, Option } from 'commander';
-import { DpeSimError, EXIT_CODES, errorMessage } from '../contract/errors.js';
+import { EXIT_CODES } from '../contract/errors.js';
 import { identityOptions, run } from './command-kit.js';
+import { errorView } from './error-view.js';
 import { registerApiCommands } from './register-api.js';
 import { registerTrackingCommands } from './register-tracking.js';
 
@@ -12,9 +13,12 @@ const EXIT_HELP = `
 Exit codes:
   0  success
   1  runtime failure (I/O, network, server error, a batch item failed)
-  2  invalid input (bad flag or value, malformed DPE number, unknown DPE, invalid works)
-  3  the DPE is blocked (a "block" alert: malformed XML, not a 3CL-2021 dwelling DPE, engine failure)
+  2  invalid input (bad flag or value, malformed DPE number, unknown DPE, invalid works; a DPE file
+     that is a directory, unreadable, empty, not XML, or XML but not a DPE)
+  3  the DPE is blocked (a "block" alert: malformed DPE XML, not a 3CL-2021 dwelling DPE, engine failure)
   4  authentication failed (partner key missing, unknown or revoked; login token used or expired)
+  130 interrupted (Ctrl-C)
+Errors print "error: what happened" and "hint: what to do" on stderr; --debug adds the cause chain.
 
 Environment: DPE_SIM_DPE_DIR, DPE_SIM_DATA_DIR, DPE_SIM_CONFIG_DIR, DPE_SIM_PROFILE,
   DPE_SIM_BACKEND, DPE_SIM_BASE_URL, DPE_SIM_PARTNER_KEY, DPE_SIM_APP_URL, NO_COLOR.`;
@@ -43,6 +47,7 @@ export function buildProgram(): Command {
     .option('--wide', 'tables show every column, whatever the terminal width')
     .option('--no-input', 'never prompt (also CI=true)')
     .option('-v, --verbose', 'show stack traces and engine messages')
+    .option('--debug', 'on an error, show its cause chain with stack traces')
     .addOption(
       new Option('--backend <backend>', 'where computations run').choices(['local', 'remote']),
     )
@@ -141,7 +146,7 @@ export function buildProgram(): Command {
 /** Runs the command line; returns the process exit code. */
 export async function main(argv: string[]): Promise<number> {
   const program = buildProgram();
-  const verbose = argv.includes('--verbose') || argv.includes('-v');
+  const debug = argv.includes('--debug') || argv.includes('--verbose') || argv.includes('-v');
   try {
     await program.parseAsync(argv);
     return typeof process.exitCode === 'number' ? process.exitCode : EXIT_CODES.ok;
@@ -156,13 +161,8 @@ export async function main(argv: string[]): Promise<number> {
       }
       return EXIT_CODES.invalidInput;
     }
-    if (err instanceof DpeSimError) {
-      process.stderr.write(`dpe-sim: ${err.message}\n`);
-      if (verbose && err.stack) process.stderr.write(`${err.stack}\n`);
-      return err.exitCode;
-    }
-    process.stderr.write(`dpe-sim: ${errorMessage(err)}\n`);
-    if (verbose && err instanceof Error && err.stack) process.stderr.write(`${err.stack}\n`);
-    return EXIT_CODES.runtime;
+    const view = errorView(err, debug);
+    process.stderr.write(view.text);
+    return view.code;
   }
 }

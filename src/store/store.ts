@@ -5,10 +5,11 @@
  * Every write is a committed transaction before the caller reports success.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { DpeSimError } from '../contract/errors.js';
+import { osReason } from '../contract/os-errors.js';
 import type {
   EditableChange,
   HistoryRecord,
@@ -19,6 +20,8 @@ import type {
 import { MIGRATIONS } from './schema.js';
 
 export const LOCAL_PARTNER = 'local';
+const DATA_DIR_HINT =
+  'choose a directory you can write with --data-dir DIR or DPE_SIM_DATA_DIR, or fix its permissions';
 export const DEFAULT_TOKEN_MINUTES = 10;
 const SESSION_HOURS = 12;
 
@@ -104,13 +107,29 @@ export class Store {
   private constructor(
     private readonly db: Database.Database,
     readonly file: string,
+    /** opened read-only (the file or its directory is not writable): reads work, writes fail */
+    readonly readOnly = false,
   ) {}
 
-  /** Opens (and creates or migrates) the store in `dataDir`. */
+  /**
+   * Opens (and creates or migrates) the store in `dataDir`. A store that exists but that this
+   * user cannot write (the file or its directory) opens read-only: history and the other
+   * reading commands work, a write fails with SQLITE_READONLY.
+   */
   static open(dataDir: string): Store {
     const file = path.join(dataDir, 'dpe-sim.sqlite');
+    if (existsSync(file) && !writable(file, dataDir)) return Store.openReadOnly(file);
     try {
       mkdirSync(dataDir, { recursive: true });
+    } catch (err) {
+      throw new DpeSimError(
+        'runtime',
+        `the data directory ${dataDir} cannot be created: ${osReason(err)}`,
+        { path: dataDir, hint: DATA_DIR_HINT },
+        { cause: err },
+      );
+    }
+    try {
       const db = new Database(file);
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
@@ -123,7 +142,33 @@ export class Store {
       if (err instanceof DpeSimError) throw err;
       throw new DpeSimError(
         'runtime',
-        `cannot open the store ${file}: ${err instanceof Error ? err.message : String(err)}`,
+        `cannot open the store ${file}: ${osReason(err)}`,
+        { path: file, hint: DATA_DIR_HINT },
+        { cause: err },
+      );
+    }
+  }
+
+  private static openReadOnly(file: string): Store {
+    try {
+      const db = openReadOnlyDb(file);
+      const version = db.pragma('user_version', { simple: true }) as number;
+      if (version !== MIGRATIONS.length) {
+        db.close();
+        throw new DpeSimError(
+          'runtime',
+          `the store ${file} is read-only and needs an upgrade (schema ${version}, this dpe-sim: ${MIGRATIONS.length})`,
+          { path: file },
+        );
+      }
+      return new Store(db, file, true);
+    } catch (err) {
+      if (err instanceof DpeSimError) throw err;
+      throw new DpeSimError(
+        'runtime',
+        `cannot open the read-only store ${file}: ${osReason(err)}`,
+        { path: file },
+        { cause: err },
       );
     }
   }
@@ -156,6 +201,12 @@ export class Store {
   }
 
   private ensurePartner(name: string): Partner {
+    if (this.readOnly) {
+      const found = this.db.prepare('SELECT id, name FROM partners WHERE name = ?').get(name) as
+        Partner | undefined;
+      // nothing recorded yet: no row can match this partner
+      return found ?? { id: -1, name };
+    }
     this.db
       .prepare('INSERT OR IGNORE INTO partners (name, created_at) VALUES (?, ?)')
       .run(name, nowIso());
@@ -502,5 +553,34 @@ export class Store {
       normalized: r.normalized === 1,
       blocked: r.blocked === 1,
     }));
+  }
+}
+
+/** The store file and its directory (WAL needs its -wal and -shm files) can be written. */
+function writable(file: string, dir: string): boolean {
+  try {
+    accessSync(file, constants.W_OK);
+    accessSync(dir, constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A read-only connection. SQLite reads a WAL store only where it can create the -shm file; in a
+ * directory this user cannot write, the store is read from a copy of its bytes instead (as last
+ * checkpointed; dpe-sim checkpoints on close), marked as a rollback-journal database.
+ */
+function openReadOnlyDb(file: string): Database.Database {
+  try {
+    const db = new Database(file, { readonly: true, fileMustExist: true });
+    db.pragma('user_version', { simple: true }); // opening is lazy: this reads the file
+    return db;
+  } catch {
+    const bytes = readFileSync(file);
+    // file format bytes 18 and 19: 2 = WAL, 1 = legacy; an in-memory copy cannot use WAL
+    if (bytes.length > 19) bytes.fill(1, 18, 20);
+    return new Database(bytes, { readonly: true });
   }
 }
