@@ -2,7 +2,7 @@
  * dpe-sim's command line: the commands and their flags. Every action is loaded on demand, so
  * `dpe-sim --help` never pays for the engine, the store or the server.
  */
-import { Command, CommanderError, Option } from 'commander';
+import { Argument, Command, CommanderError, Option } from 'commander';
 import { EXIT_CODES } from '../contract/errors.js';
 import { identityOptions, run } from './command-kit.js';
 import { errorView } from './error-view.js';
@@ -140,6 +140,18 @@ export function buildProgram(): Command {
 
   registerApiCommands(program);
   registerTrackingCommands(program);
+  program
+    .command('completion')
+    .addArgument(new Argument('<shell>', 'the shell').choices(['bash', 'zsh', 'fish']))
+    .description('print a shell completion script')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  dpe-sim completion bash > ~/.local/share/bash-completion/completions/dpe-sim\n  dpe-sim completion zsh > "${fpath[1]}/_dpe-sim"\n  dpe-sim completion fish > ~/.config/fish/completions/dpe-sim.fish',
+    )
+    .action(async (shell: string, _opts: unknown, cmd: Command) => {
+      const { completionCommand } = await import('./commands/completion.js');
+      completionCommand(cmd.parent ?? program, shell);
+    });
   return program;
 }
 

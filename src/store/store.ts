@@ -130,6 +130,16 @@ export class Store {
       );
     }
     try {
+      accessSync(dataDir, constants.W_OK);
+    } catch (err) {
+      throw new DpeSimError(
+        'runtime',
+        `the data directory ${dataDir} cannot be written: ${osReason(err)}`,
+        { path: dataDir, hint: DATA_DIR_HINT },
+        { cause: err },
+      );
+    }
+    try {
       const db = new Database(file);
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
