@@ -125,6 +125,7 @@ export function buildProgram(): Command {
       'JSON array of {referenceId, editableKey, editableValue} (- for stdin)',
     )
     .option('-i, --interactive', 'pick works interactively')
+    .option('-y, --yes', 'with -i: compute with normalization to the registry without asking')
     .option('--scenario <name>', 'name of the calculation scenario', 'default')
     .option(
       '--scenario-from <n>',
