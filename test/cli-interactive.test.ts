@@ -55,8 +55,9 @@ function drive(
       setTimeout(() => child.stdin.write(s.keys), 200);
     }
   };
-  child.stdout.on('data', (d: Buffer) => {
-    screen += d.toString();
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', (d: string) => {
+    screen += d;
     pump();
   });
   child.stderr.on('data', (d: Buffer) => (screen += d.toString()));
