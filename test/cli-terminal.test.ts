@@ -245,3 +245,40 @@ describe('one voice for errors', () => {
     );
   });
 });
+
+describe('dpe-sim completion', () => {
+  const HAS_BASH = existsSync('/bin/bash');
+  it.skipIf(!HAS_BASH)('bash: completes commands, flags and their choices', async () => {
+    const r = await runCli(['completion', 'bash']);
+    expect(r.code).toBe(0);
+    const script = path.join(tempDir(), 'dpe-sim.bash');
+    writeFileSync(script, r.stdout);
+    const complete = (words: string[]) =>
+      new Promise<string>((resolve) => {
+        const cmd = `source ${sh(script)}; COMP_WORDS=(${words.map(sh).join(' ')}); COMP_CWORD=${words.length - 1}; _dpe_sim; echo "\${COMPREPLY[*]}"`;
+        const child = spawn('bash', ['-c', cmd]);
+        let out = '';
+        child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+        child.on('close', () => resolve(out.trim()));
+      });
+    expect(await complete(['dpe-sim', 'ca'])).toBe('calc');
+    expect((await complete(['dpe-sim', 'calc', '--sc'])).split(' ')).toEqual([
+      '--scenario',
+      '--scenario-from',
+    ]);
+    expect(await complete(['dpe-sim', 'pre', '--coef', ''])).toBe('2026 2025');
+    expect(await complete(['dpe-sim', 'batch', ''])).toBe('pre initial calc');
+  });
+
+  it('zsh and fish scripts name every command; another shell is refused (exit 2)', async () => {
+    for (const shell of ['zsh', 'fish']) {
+      const r = await runCli(['completion', shell]);
+      expect(r.code).toBe(0);
+      for (const c of ['pre', 'initial', 'calc', 'history', 'batch', 'completion'])
+        expect(r.stdout).toContain(c);
+    }
+    const bad = await runCli(['completion', 'tcsh']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('Allowed choices are bash, zsh, fish');
+  });
+});
