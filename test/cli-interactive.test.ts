@@ -1,6 +1,6 @@
 /**
- * `dpe-sim calc -i` driven as a user would: the real command in a pseudo-terminal (util-linux
- * `script`), keys sent when the prompts appear.
+ * `dpe-sim calc -i` driven as a user would: the real command in an 80×24 pseudo-terminal
+ * (util-linux `script`), keys sent when the prompts appear.
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -12,7 +12,9 @@ if (!HAS_SCRIPT)
   console.warn('*** interactive test SKIPPED: /usr/bin/script (util-linux) not found ***');
 
 const DOWN = '\x1b[B';
+const UP = '\x1b[A';
 const ENTER = '\r';
+const CTRL_C = '\x03';
 
 interface Step {
   /** text to wait for on the screen (since the previous step) */
@@ -20,15 +22,15 @@ interface Step {
   keys: string;
 }
 
+const sh = (a: string) => `'${a.replace(/'/g, "'\\''")}'`;
+
 function drive(
   args: string[],
   steps: Step[],
-  timeoutMs = 90_000,
   dataDir = tempDir(),
+  timeoutMs = 90_000,
 ): Promise<{ code: number | null; screen: string }> {
-  const command = [process.execPath, BIN, ...args]
-    .map((a) => `'${a.replace(/'/g, "'\\''")}'`)
-    .join(' ');
+  const command = `stty cols 80 rows 24; exec ${[process.execPath, BIN, ...args].map(sh).join(' ')}`;
   const child = spawn('script', ['-qfec', command, '/dev/null'], {
     env: {
       ...process.env,
@@ -37,7 +39,6 @@ function drive(
       CI: '',
       NO_COLOR: '1',
       TERM: 'xterm',
-      COLUMNS: '200',
     },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
@@ -51,11 +52,12 @@ function drive(
       if (at < 0) return;
       seen = at + s.waitFor.length;
       step++;
-      setTimeout(() => child.stdin.write(s.keys), 150);
+      setTimeout(() => child.stdin.write(s.keys), 200);
     }
   };
-  child.stdout.on('data', (d: Buffer) => {
-    screen += d.toString();
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', (d: string) => {
+    screen += d;
     pump();
   });
   child.stderr.on('data', (d: Buffer) => (screen += d.toString()));
@@ -68,8 +70,8 @@ function drive(
   });
 }
 
-describe.skipIf(!HAS_SCRIPT)('dpe-sim calc -i', () => {
-  it('picks works through the prompts, shows the running result, and prints the reproducing command', async () => {
+describe.skipIf(!HAS_SCRIPT)('dpe-sim calc -i (80×24 pseudo-terminal)', () => {
+  it('adds, removes, goes back with the answer kept, and "keep all" computes', async () => {
     const dataDir = tempDir();
     const { code, screen } = await drive(
       ['calc', HOUSE, '-i'],
@@ -81,28 +83,80 @@ describe.skipIf(!HAS_SCRIPT)('dpe-sim calc -i', () => {
         { waitFor: 'What next?', keys: ENTER }, // Add works
         { waitFor: 'Category', keys: ENTER },
         { waitFor: 'Element', keys: DOWN + ENTER }, // mur:1
+        { waitFor: 'Works option', keys: UP + ENTER }, // ← back (the last choice)
+        { waitFor: 'Element', keys: ENTER }, // the cursor is still on mur:1
         { waitFor: 'Works option', keys: ENTER },
         { waitFor: 'What next?', keys: DOWN + ENTER }, // Remove works
-        { waitFor: 'Remove which works?', keys: DOWN + ENTER }, // the mur:1 item
-        { waitFor: 'What next?', keys: DOWN + DOWN + ENTER }, // Finish and compute
-        { waitFor: 'Compute the DPE with these 1 works?', keys: ENTER },
+        { waitFor: 'Remove which works?', keys: ENTER }, // the mur:0 item
+        { waitFor: 'What next?', keys: DOWN + DOWN + ENTER }, // Keep all 1 works and compute
       ],
-      90_000,
       dataDir,
     );
+    expect(screen).toContain('← back');
     expect(screen).toContain('Now: class F');
-    expect(screen).toMatch(/works 4,307 €, 1 item/);
-    expect(screen).toMatch(/works 7,950 €, 2 items/);
+    // every figure with its unit
+    expect(screen).toMatch(/works 4\u202f307\u00a0€, 1\u00a0item/);
+    expect(screen).toMatch(
+      /cost 4\u202f307\u00a0€; saves [\d\u202f]+\u00a0kWh\/yr of primary energy/,
+    );
+    expect(screen).toMatch(/\d+(,\d)?\u00a0kWh\/m²\/yr \(was 381\u00a0kWh\/m²\/yr\)/);
+    expect(screen).toContain('Keep all 1 works and compute');
     expect(screen).toContain('To reproduce:');
-    expect(screen).toContain(`dpe-sim calc ${HOUSE} --work mur:0=ISOLATION:IMurITE37`);
-    expect(screen).not.toContain('mur:1=ISOLATION');
+    expect(screen).toContain(`dpe-sim calc ${HOUSE} --work mur:1=ISOLATION:`);
+    expect(screen).not.toContain('--work mur:0=');
     expect(screen).toContain('Primary energy (kWh/m²/yr)');
     expect(code).toBe(0);
-    // the running figures are previews: only the calculation the user confirmed is recorded
+    // only the calculation the user confirmed is recorded: not the previews, not the initial
     const history = await runCli(['history', '--json'], { dataDir });
     const runs = (
       JSON.parse(history.stdout) as { records: { operation: string; works: unknown[] }[] }
     ).records;
     expect(runs.map((r) => [r.operation, r.works.length])).toEqual([['calc', 1]]);
+  });
+
+  it('skips a step with a single answer and says so', async () => {
+    // Heating: the house has one heating installation
+    const { code, screen } = await drive(
+      ['calc', HOUSE, '-i'],
+      [
+        { waitFor: 'What next?', keys: ENTER },
+        { waitFor: 'Category', keys: DOWN.repeat(4) + ENTER }, // Heating
+        { waitFor: 'Works option', keys: ENTER },
+        { waitFor: 'What next?', keys: DOWN + DOWN + ENTER }, // Keep all
+      ],
+    );
+    expect(screen).toContain(
+      'Only one element of this kind offers works: installation_chauffage:0',
+    );
+    expect(screen).not.toMatch(/\? Element/);
+    expect(screen).toContain('--work installation_chauffage:0=ReplaceGEN:');
+    expect(code).toBe(0);
+  });
+
+  it('Ctrl-C exits 130, computes and records no calculation', async () => {
+    const dataDir = tempDir();
+    const { code, screen } = await drive(
+      ['calc', HOUSE, '-i'],
+      [
+        { waitFor: 'What next?', keys: ENTER },
+        { waitFor: 'Category', keys: CTRL_C },
+      ],
+      dataDir,
+    );
+    expect(screen).toContain('Cancelled (Ctrl-C): nothing computed.');
+    expect(code).toBe(130);
+    const h = await runCli(['history', '--json'], { dataDir });
+    // the figures shown while picking are previews: nothing at all is recorded
+    expect((JSON.parse(h.stdout) as { records: unknown[] }).records).toEqual([]);
+  });
+});
+
+describe('dpe-sim calc -i without a terminal', () => {
+  it('says stdin is not a terminal and exits 2', async () => {
+    const r = await runCli(['calc', HOUSE, '-i']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('error: -i/--interactive needs a terminal: stdin is not a terminal');
+    expect(r.stderr).toMatch(/^hint: .*--work/m);
+    expect(r.stdout).toBe('');
   });
 });

@@ -105,7 +105,7 @@ describe('dpe-sim history (local store)', () => {
     const r = await cli(['history', HOUSE_ID]);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(`History of DPE ${HOUSE_ID}`);
-    expect(r.stdout).toMatch(/calc\s*│\s*walls\s*│\s*1\s*│\s*F → [A-G]\s*│\s*381 → \d+/);
+    expect(r.stdout).toMatch(/\tcalc\twalls\t1\tF → [A-G]\t381 → \d+\t/);
     for (const label of [/A\s+70 ┼/, /B 110 ┼/, /C 180 ┼/, /D 250 ┼/, /E 330 ┼/, /F 420 ┼/])
       expect(r.stdout).toMatch(label);
     const json = records((await cli(['history', HOUSE_ID, '--json'])).stdout);

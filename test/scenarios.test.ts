@@ -4,7 +4,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { EditableChange } from '../src/contract/schemas.js';
-import { classIndex, CLASS_LETTERS, type ClassLetter } from '../src/dpe/classes.js';
+import { classIndex, CLASS_LETTERS, type ClassLetter } from '../src/contract/classes.js';
 import { readDpeFile } from '../src/dpe/source.js';
 import { loadEngine, type Engine } from '../src/engine/engine.js';
 import { calculate } from '../src/simulation/recalculation.js';

@@ -6,6 +6,7 @@
  */
 import { DpeSimError } from '../contract/errors.js';
 import type { DpeSourceInfo, PageLoginResponse } from '../contract/schemas.js';
+import { checkDpeText } from '../dpe/sniff.js';
 import { keyForText, readDpeFile, type DpeSource, type DpeText } from '../dpe/source.js';
 import { loadEngine, type Engine } from '../engine/engine.js';
 import { dpeSourceOf } from '../registry/origin.js';
@@ -115,6 +116,8 @@ export class LocalServices {
 
   private async readInput(input: DpeInput): Promise<DpeText> {
     if ('path' in input) return readDpeFile(input.path);
+    // empty, not XML, or XML but not a DPE: each its own invalid-input
+    checkDpeText(input.text, input.name);
     return {
       key: keyForText(input.text, input.name),
       file: input.name,

@@ -17,7 +17,9 @@ import type { LocalServices } from '../backend/local-services.js';
 import type { ComposedBackend, LocalConfig, RemoteConfig } from '../compose.js';
 import type { GlobalFlags, IdentityFlags } from './flags.js';
 import { readStdin } from './stdin.js';
+import { osReason } from '../contract/os-errors.js';
 import { colourEnabled, makeStyle, type Style } from './render/style.js';
+import { setWide } from './render/table.js';
 
 /** The options a command's action sees: the global flags and, where declared, the identity. */
 export type GlobalOptions = GlobalFlags & IdentityFlags;
@@ -27,8 +29,10 @@ export class Output {
   constructor(
     readonly json: boolean,
     color: boolean | undefined,
+    readonly wide = false,
   ) {
     this.style = makeStyle(!json && colourEnabled({ ...(color === undefined ? {} : { color }) }));
+    setWide(wide);
   }
 
   /** The response body as JSON on stdout (--json), or the human rendering. */
@@ -53,7 +57,7 @@ async function readPartnerKeyFile(file: string): Promise<string> {
     if (err instanceof DpeSimError) throw err;
     throw new DpeSimError(
       'invalid-input',
-      `cannot read the partner key file ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`,
+      `cannot read the partner key file ${file}: ${osReason(err)}`,
     );
   }
 }
@@ -90,7 +94,12 @@ export class Context {
     if (opts.partnerKeyFile !== undefined)
       flags.partnerKey = await readPartnerKeyFile(opts.partnerKeyFile);
     const settings = resolveSettings(flags, config);
-    return new Context(opts, settings, config, new Output(Boolean(opts.json), opts.color));
+    return new Context(
+      opts,
+      settings,
+      config,
+      new Output(Boolean(opts.json), opts.color, Boolean(opts.wide)),
+    );
   }
 
   get identity(): PartnerIdentity {

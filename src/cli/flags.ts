@@ -9,7 +9,9 @@ import { Option, type Command } from 'commander';
 export interface GlobalFlags {
   json?: boolean;
   color?: boolean;
+  wide?: boolean;
   verbose?: boolean;
+  debug?: boolean;
   input?: boolean;
   backend?: string;
   baseUrl?: string;
@@ -30,8 +32,10 @@ export function globalFlags(program: Command): Command {
   return program
     .option('--json', 'print the response body as JSON on stdout, nothing else')
     .option('--no-color', 'no colour (also NO_COLOR=1)')
+    .option('--wide', 'tables show every column, whatever the terminal width')
     .option('--no-input', 'never prompt (also CI=true)')
     .option('-v, --verbose', 'show stack traces and engine messages')
+    .option('--debug', 'on an error, show its cause chain with stack traces')
     .addOption(
       new Option('--backend <backend>', 'where computations run').choices(['local', 'remote']),
     )

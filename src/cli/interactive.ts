@@ -1,21 +1,31 @@
 /**
- * `dpe-sim calc -i`: pick works in the terminal. Category → element (description and state) →
- * option (label, cost, gain, € per kWh); after each pick the running class, consumption and
- * total cost; works can be removed; a summary to confirm; then the result and the exact
- * `dpe-sim calc ... --work ...` command that reproduces it.
+ * `dpe-sim calc -i`: a guided flow to pick works in the terminal.
+ *
+ * - What next? → Add works: category → element → option. Every step offers "← back", which
+ *   returns to the step before with its answer still selected; back from the category returns
+ *   to "What next?".
+ * - A step with a single possible answer is not asked: it is taken and said ("Only one …").
+ * - After each pick, the running result (class, consumption, works cost), every figure with
+ *   its unit; works can be removed.
+ * - "Keep all and compute" finishes with the current works; "Cancel" leaves without computing.
+ * - When the results would be normalized to the registry, it asks first (`--yes` skips that).
+ * - Ctrl-C at any prompt exits 130 with "Cancelled".
+ * - The result, then the exact `dpe-sim calc … --work …` command that reproduces it.
  */
 import { confirm, select } from '@inquirer/prompts';
-import { CATEGORIES } from '../contract/constants.js';
+import { CATEGORIES, type Category } from '../contract/constants.js';
 import type {
   CalcResponse,
   CoefMode,
+  DpeElement,
   EditableChange,
   InitialResponse,
 } from '../contract/schemas.js';
 import { EXIT_CODES } from '../contract/errors.js';
 import type { Context } from './context.js';
+import { NBSP, euros, kwh, withUnit } from './format.js';
 import { renderCalc } from './render/simulation.js';
-import { euros, num, saving, table } from './render/table.js';
+import { table } from './render/table.js';
 import { workFlags } from './works-input.js';
 
 export interface InteractiveOptions {
@@ -23,9 +33,14 @@ export interface InteractiveOptions {
   forceNormalization: boolean;
   scenario: string;
   preset: EditableChange[];
+  /** compute with normalization without asking */
+  yes: boolean;
 }
 
-const CATEGORY_LABELS: Record<(typeof CATEGORIES)[number], string> = {
+/** exit code of a command interrupted by Ctrl-C (128 + SIGINT) */
+export const EXIT_INTERRUPTED = 130;
+
+const CATEGORY_LABELS: Record<Category, string> = {
   mur: 'Walls',
   baie_vitree: 'Windows',
   plancher_bas: 'Floors',
@@ -35,6 +50,10 @@ const CATEGORY_LABELS: Record<(typeof CATEGORIES)[number], string> = {
   ventilation: 'Ventilation',
   porte: 'Doors',
 };
+
+const BACK = Symbol('back');
+type Back = typeof BACK;
+const BACK_CHOICE = { name: '← back', value: BACK } as const;
 
 function sameTarget(a: EditableChange, b: EditableChange): boolean {
   return a.referenceId === b.referenceId && a.editableKey === b.editableKey;
@@ -49,11 +68,50 @@ function labelOf(init: InitialResponse, c: EditableChange): string {
   return `${c.referenceId} ${c.editableKey}:${c.editableValue}`;
 }
 
+function offers(e: DpeElement): boolean {
+  return Object.values(e.editables).some((ed) => Object.keys(ed.options).length > 0);
+}
+
+interface OptionChoice {
+  name: string;
+  /** shown under the list for the highlighted option: every figure with its unit */
+  description: string;
+  value: EditableChange;
+}
+
+function optionChoices(element: DpeElement): OptionChoice[] {
+  return Object.entries(element.editables).flatMap(([key, ed]) =>
+    Object.entries(ed.options).map(([code, o]) => ({
+      name: `${ed.values[code] ?? code} — ${euros(o.cout)}`,
+      description:
+        `cost ${euros(o.cout)}; ${o.gainTotal >= 0 ? 'saves' : 'uses'} ${kwh(Math.abs(o.gainTotal))} of primary energy` +
+        (o.euroParKwh !== null ? `; ${withUnit(o.euroParKwh, '€ per kWh/yr saved', 2)}` : ''),
+      value: { referenceId: element.referenceId, editableKey: key, editableValue: code },
+    })),
+  );
+}
+
+function isPromptExit(err: unknown): boolean {
+  return (
+    err instanceof Error && (err.name === 'ExitPromptError' || err.name === 'AbortPromptError')
+  );
+}
+
 export async function interactiveCalc(
   ctx: Context,
   dpeArg: string,
   opts: InteractiveOptions,
 ): Promise<number> {
+  try {
+    return await guidedCalc(ctx, dpeArg, opts);
+  } catch (err) {
+    if (!isPromptExit(err)) throw err;
+    process.stderr.write('\nCancelled (Ctrl-C): nothing computed.\n');
+    return EXIT_INTERRUPTED;
+  }
+}
+
+async function guidedCalc(ctx: Context, dpeArg: string, opts: InteractiveOptions): Promise<number> {
   const dpeId = await ctx.dpeArg(dpeArg);
   const backend = await ctx.backend();
   const identity = ctx.identity;
@@ -62,31 +120,162 @@ export async function interactiveCalc(
     ...(opts.forceNormalization ? { forceNormalization: true } : {}),
   };
   const s = ctx.out.style;
+  const say = (line: string) => process.stdout.write(`${line}\n`);
   process.stderr.write(s.c.dim('Computing the works options of each element…\n'));
+  // a blocked DPE stops here, with the block's message (exit 3)
+  // previews record nothing: only the calculation the user confirms is recorded
   const init = await backend.previewInitial({ ...identity, dpeId, query });
   let works: EditableChange[] = [...opts.preset];
+  const request = (changes: EditableChange[]) => ({
+    ...identity,
+    dpeId,
+    query,
+    params: { editablesChanges: changes, namedCalculation: opts.scenario },
+  });
   const preview = (changes: EditableChange[]): Promise<CalcResponse> =>
-    backend.previewCalc({
-      ...identity,
-      dpeId,
-      query,
-      params: { editablesChanges: changes, namedCalculation: opts.scenario },
-    });
+    backend.previewCalc(request(changes));
 
   const status = async (): Promise<void> => {
     const r = await preview(works);
     const res = r.calculation.result;
-    process.stdout.write(
+    say(
       `${s.c.bold('Now:')} class ${s.classLetter(r.simulation.initialGrade)} → ${s.classLetter(r.simulation.currentGrade)}, ` +
-        `${num(res.ep_conso_5_usages_m2.value, 1)} kWh/m²/yr (was ${num(res.ep_conso_5_usages_m2.VInit, 1)}), ` +
-        `works ${euros(r.calculation.hints.coutTravaux)}, ${works.length} item${works.length === 1 ? '' : 's'}\n`,
+        `${kwh(res.ep_conso_5_usages_m2.value, 'kWh/m²/yr', 1)} (was ${kwh(res.ep_conso_5_usages_m2.VInit, 'kWh/m²/yr', 1)}), ` +
+        `works ${euros(r.calculation.hints.coutTravaux)}, ${works.length}${NBSP}item${works.length === 1 ? '' : 's'}`,
     );
   };
 
-  process.stdout.write(
-    `DPE ${init.dpe.id}: class ${s.classLetter(init.simulation.initialGrade)}, ${num(init.calculation.result.ep_conso_5_usages_m2.VInit, 1)} kWh/m²/yr\n`,
+  say(
+    `DPE ${init.dpe.id}: class ${s.classLetter(init.simulation.initialGrade)}, ${kwh(init.calculation.result.ep_conso_5_usages_m2.VInit, 'kWh/m²/yr', 1)}`,
   );
+  const norm = init.calculation.normalization;
+  if (norm.applied && !opts.yes) {
+    const go = await confirm({
+      message: `Results will be normalized to the registry (${norm.reason}). Continue?`,
+      default: true,
+    });
+    if (!go) {
+      process.stderr.write('Cancelled: nothing computed.\n');
+      return EXIT_CODES.ok;
+    }
+  }
+  const categories = CATEGORIES.filter((c) => init.dpe.items[c].some(offers));
+  if (categories.length === 0) {
+    say('No works are offered on this DPE.');
+    return EXIT_CODES.ok;
+  }
   if (works.length) await status();
+
+  // the answers kept for "← back": the last category, element and option picked
+  let lastCategory: Category | undefined;
+  const lastElement = new Map<Category, string>();
+  const lastOption = new Map<string, EditableChange>();
+
+  /** category → element → option, with back; undefined when backed out of the first step */
+  const pickWorks = async (): Promise<EditableChange | undefined> => {
+    let step: 'category' | 'element' | 'option' = 'category';
+    let category: Category | undefined;
+    let element: DpeElement | undefined;
+    // steps that were skipped (a single answer) are skipped again when going back
+    const skipped = new Set<string>();
+    for (;;) {
+      if (step === 'category') {
+        if (categories.length === 1) {
+          category = categories[0] as Category;
+          if (!skipped.has('category'))
+            say(s.c.dim(`Only one category offers works: ${CATEGORY_LABELS[category]}.`));
+          skipped.add('category');
+        } else {
+          const picked: Category | Back = await select<Category | Back>({
+            message: 'Category',
+            choices: [
+              ...categories.map((c) => ({
+                name: `${CATEGORY_LABELS[c]} (${init.dpe.items[c].filter(offers).length})`,
+                value: c,
+              })),
+              BACK_CHOICE,
+            ],
+            ...(lastCategory ? { default: lastCategory } : {}),
+          });
+          if (picked === BACK) return undefined;
+          category = picked;
+        }
+        lastCategory = category;
+        step = 'element';
+        continue;
+      }
+      if (!category) return undefined;
+      const elements = init.dpe.items[category].filter(offers);
+      if (step === 'element') {
+        if (elements.length === 1) {
+          element = elements[0] as DpeElement;
+          if (!skipped.has(`element:${category}`))
+            say(
+              s.c.dim(
+                `Only one element of this kind offers works: ${element.referenceId} ${element.description.slice(0, 50)}.`,
+              ),
+            );
+          skipped.add(`element:${category}`);
+        } else {
+          const previous = lastElement.get(category);
+          const picked: DpeElement | Back = await select<DpeElement | Back>({
+            message: 'Element',
+            choices: [
+              ...elements.map((e) => ({
+                name: `${e.referenceId}  ${e.description.slice(0, 60)}  [${e.etat}]`,
+                value: e,
+              })),
+              BACK_CHOICE,
+            ],
+            ...(previous ? { default: elements.find((e) => e.referenceId === previous) } : {}),
+          });
+          if (picked === BACK) {
+            if (skipped.has('category')) return undefined;
+            step = 'category';
+            continue;
+          }
+          element = picked;
+        }
+        lastElement.set(category, element.referenceId);
+        step = 'option';
+        continue;
+      }
+      if (!element) return undefined;
+      const choices = optionChoices(element);
+      if (choices.length === 1) {
+        const only = choices[0] as OptionChoice;
+        say(
+          s.c.dim(
+            `Only one works option for ${element.referenceId}: ${only.name} (${only.description}).`,
+          ),
+        );
+        return only.value;
+      }
+      const previous = lastOption.get(element.referenceId);
+      const picked: EditableChange | Back = await select<EditableChange | Back>({
+        message: 'Works option',
+        choices: [...choices, BACK_CHOICE],
+        ...(previous
+          ? {
+              default: choices.find(
+                (c) =>
+                  sameTarget(c.value, previous) && c.value.editableValue === previous.editableValue,
+              )?.value,
+            }
+          : {}),
+      });
+      if (picked === BACK) {
+        if (skipped.has(`element:${category}`)) {
+          if (skipped.has('category')) return undefined;
+          step = 'category';
+        } else step = 'element';
+        continue;
+      }
+      lastOption.set(element.referenceId, picked);
+      return picked;
+    }
+  };
+
   for (;;) {
     const action = await select({
       message: 'What next?',
@@ -95,7 +284,10 @@ export async function interactiveCalc(
         ...(works.length
           ? [
               { name: 'Remove works', value: 'remove' },
-              { name: 'Finish and compute', value: 'done' },
+              {
+                name: `Keep all ${works.length} works and compute`,
+                value: 'done',
+              },
             ]
           : []),
         { name: 'Cancel', value: 'cancel' },
@@ -107,75 +299,33 @@ export async function interactiveCalc(
     }
     if (action === 'done') break;
     if (action === 'remove') {
-      const victim = await select({
+      const victim: number | Back = await select<number | Back>({
         message: 'Remove which works?',
-        choices: works.map((w, i) => ({ name: labelOf(init, w), value: i })),
+        choices: [...works.map((w, i) => ({ name: labelOf(init, w), value: i })), BACK_CHOICE],
       });
+      if (victim === BACK) continue;
       works = works.filter((_, i) => i !== victim);
       await status();
       continue;
     }
-    const categories = CATEGORIES.filter((c) =>
-      init.dpe.items[c].some((e) => Object.keys(e.editables).length > 0),
-    );
-    if (categories.length === 0) {
-      process.stdout.write('No works are offered on this DPE.\n');
-      continue;
-    }
-    const category = await select({
-      message: 'Category',
-      choices: categories.map((c) => ({
-        name: `${CATEGORY_LABELS[c]} (${init.dpe.items[c].length})`,
-        value: c,
-      })),
-    });
-    const elements = init.dpe.items[category].filter((e) => Object.keys(e.editables).length > 0);
-    const element = await select({
-      message: 'Element',
-      choices: elements.map((e) => ({
-        name: `${e.referenceId}  ${e.description.slice(0, 60)}  [${e.etat}]`,
-        value: e,
-      })),
-    });
-    const options = Object.entries(element.editables).flatMap(([key, ed]) =>
-      Object.entries(ed.options).map(([code, o]) => ({
-        name: `${ed.values[code] ?? code}: ${euros(o.cout)}, ${saving(o.gainTotal, 'kWh/yr')}${o.euroParKwh !== null ? `, ${num(o.euroParKwh, 2)} €/kWh` : ''}`,
-        value: { referenceId: element.referenceId, editableKey: key, editableValue: code },
-      })),
-    );
-    const pick = await select({ message: 'Works option', choices: options });
+    const pick = await pickWorks();
+    if (!pick) continue;
     works = [...works.filter((w) => !sameTarget(w, pick)), pick];
     await status();
   }
 
-  process.stdout.write(
-    `${table(
-      ['Works', ''],
-      works.map((w) => [labelOf(init, w), '']),
-    )}\n`,
+  say(
+    table(
+      ['Works to compute'],
+      works.map((w) => [labelOf(init, w)]),
+    ),
   );
-  const ok = await confirm({
-    message: `Compute the DPE with these ${works.length} works?`,
-    default: true,
-  });
-  if (!ok) {
-    process.stderr.write('Cancelled: nothing computed.\n');
-    return EXIT_CODES.ok;
-  }
-  // the one calculation the user confirmed: the only one recorded
-  const body = await backend.calc({
-    ...identity,
-    dpeId,
-    query,
-    params: { editablesChanges: works, namedCalculation: opts.scenario },
-  });
-  process.stdout.write(`${renderCalc(body, s)}\n`);
+  const body = await backend.calc(request(works));
+  say(renderCalc(body, s));
   const scenario =
     opts.scenario !== 'default' ? ` --scenario ${JSON.stringify(opts.scenario)}` : '';
   const coef = opts.coef === 'deactivated' ? ' --coef 2025' : '';
   const force = opts.forceNormalization ? ' --force-normalization' : '';
-  process.stdout.write(
-    `To reproduce:\n  dpe-sim calc ${dpeArg}${coef}${force}${scenario} ${workFlags(works)}\n`,
-  );
+  say(`To reproduce:\n  dpe-sim calc ${dpeArg}${coef}${force}${scenario} ${workFlags(works)}`);
   return EXIT_CODES.ok;
 }

@@ -3,17 +3,21 @@
  * `dpe-sim --help` never pays for the engine, the store or the server.
  */
 import { Command, CommanderError } from 'commander';
-import { DpeSimError, EXIT_CODES, errorMessage } from '../contract/errors.js';
+import { EXIT_CODES } from '../contract/errors.js';
 import { COMMANDS } from './commands/index.js';
+import { errorView } from './error-view.js';
 import { globalFlags } from './flags.js';
 
 const EXIT_HELP = `
 Exit codes:
   0  success
   1  runtime failure (I/O, network, server error, a batch item failed)
-  2  invalid input (bad flag or value, malformed DPE number, unknown DPE, invalid works)
-  3  the DPE is blocked (a "block" alert: malformed XML, not a 3CL-2021 dwelling DPE, engine failure)
+  2  invalid input (bad flag or value, malformed DPE number, unknown DPE, invalid works; a DPE file
+     that is a directory, unreadable, empty, not XML, or XML but not a DPE)
+  3  the DPE is blocked (a "block" alert: malformed DPE XML, not a 3CL-2021 dwelling DPE, engine failure)
   4  authentication failed (partner key missing, unknown or revoked; login token used or expired)
+  130 interrupted (Ctrl-C)
+Errors print "error: what happened" and "hint: what to do" on stderr; --debug adds the cause chain.
 
 Environment: DPE_SIM_DPE_DIR, DPE_SIM_DATA_DIR, DPE_SIM_CONFIG_DIR, DPE_SIM_PROFILE,
   DPE_SIM_BACKEND, DPE_SIM_BASE_URL, DPE_SIM_PARTNER_KEY, DPE_SIM_APP_URL, NO_COLOR,
@@ -38,7 +42,7 @@ export function buildProgram(): Command {
 /** Runs the command line; returns the process exit code. */
 export async function main(argv: string[]): Promise<number> {
   const program = buildProgram();
-  const verbose = argv.includes('--verbose') || argv.includes('-v');
+  const debug = argv.includes('--debug') || argv.includes('--verbose') || argv.includes('-v');
   try {
     await program.parseAsync(argv);
     return typeof process.exitCode === 'number' ? process.exitCode : EXIT_CODES.ok;
@@ -53,13 +57,8 @@ export async function main(argv: string[]): Promise<number> {
       }
       return EXIT_CODES.invalidInput;
     }
-    if (err instanceof DpeSimError) {
-      process.stderr.write(`dpe-sim: ${err.message}\n`);
-      if (verbose && err.stack) process.stderr.write(`${err.stack}\n`);
-      return err.exitCode;
-    }
-    process.stderr.write(`dpe-sim: ${errorMessage(err)}\n`);
-    if (verbose && err instanceof Error && err.stack) process.stderr.write(`${err.stack}\n`);
-    return EXIT_CODES.runtime;
+    const view = errorView(err, debug);
+    process.stderr.write(view.text);
+    return view.code;
   }
 }

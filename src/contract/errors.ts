@@ -46,7 +46,13 @@ export type ErrorReason =
   | 'value-not-allowed' // an editableValue not offered (or not applicable) there
   | 'out-of-range' // an index (e.g. a recommended scenario) beyond what exists
   | 'unknown-dpe' // no DPE with that number
-  | 'blocked'; // the DPE cannot be simulated (a `block` alert)
+  | 'blocked' // the DPE cannot be simulated (a `block` alert)
+  // a DPE file the user named:
+  | 'directory' // a directory, not a file
+  | 'unreadable' // cannot be read (permissions...)
+  | 'empty' // an empty file
+  | 'not-xml' // not an XML document
+  | 'not-dpe'; // XML, but not a DPE document
 
 /**
  * What an error says beyond its message, as data: the field at fault (a JSON path such as

@@ -7,6 +7,8 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { DpeSimError } from '../contract/errors.js';
 import { DPE_ID_REGEX } from '../contract/constants.js';
+import { osCode, osReason } from '../contract/os-errors.js';
+import { checkDpeText } from './sniff.js';
 import { peekDpeNumber } from './xml.js';
 
 export interface DpeText {
@@ -67,7 +69,7 @@ export class DirectoryDpeSource implements DpeSource {
     } catch (err) {
       throw new DpeSimError(
         'invalid-input',
-        `cannot read the DPE directory ${this.dir}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`,
+        `cannot read the DPE directory ${this.dir}: ${osReason(err)}`,
       );
     }
     for (const name of names.filter((n) => n.toLowerCase().endsWith('.xml')).sort()) {
@@ -104,6 +106,11 @@ export class OverlayDpeSource implements DpeSource {
   }
 }
 
+/**
+ * Reads a DPE file. A directory, a missing or unreadable file are input errors (exit 2); a file
+ * a user named (no `key`: not found by number) is also checked for being empty, not XML or not
+ * a DPE (src/dpe/sniff.ts).
+ */
 export async function readDpeFile(file: string, key?: string): Promise<DpeText> {
   let xml: string;
   let version: number;
@@ -112,10 +119,28 @@ export async function readDpeFile(file: string, key?: string): Promise<DpeText> 
     xml = text;
     version = st.mtimeMs;
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
+    const code = osCode(err);
     if (code === 'ENOENT') throw new DpeSimError('not-found', `no such file: ${file}`);
-    throw new DpeSimError('blocked', `cannot read ${file}: ${code ?? String(err)}`);
+    if (code === 'EISDIR') {
+      throw new DpeSimError(
+        'invalid-input',
+        `${file} is a directory, not a DPE XML file`,
+        {
+          file,
+          reason: 'directory',
+          hint: 'give a DPE XML file, or look DPEs up by number in a directory with --dpe-dir DIR',
+        },
+        { cause: err },
+      );
+    }
+    throw new DpeSimError(
+      'invalid-input',
+      `cannot read ${file}: ${osReason(err)}`,
+      { file, reason: 'unreadable', hint: 'check the file and its permissions' },
+      { cause: err },
+    );
   }
+  if (key === undefined) checkDpeText(xml, file);
   return { key: key ?? keyForText(xml, file), file, xml, version, origin: 'file' };
 }
 

@@ -44,10 +44,14 @@ export class MalformedDpeError extends DpeSimError {
 
 /** Parses DPE XML text. Throws MalformedDpeError (kind `blocked`) with the reason. */
 export function parseDpeXml(xml: string): RawDpe {
+  if (xml.trim() === '') throw new MalformedDpeError('malformed XML: the document is empty');
   const check = XMLValidator.validate(xml);
   if (check !== true) {
     const { msg, line, col } = check.err;
-    throw new MalformedDpeError(`malformed XML: ${msg} (line ${line}, column ${col})`);
+    const at = [line !== undefined && `line ${line}`, col !== undefined && `column ${col}`]
+      .filter(Boolean)
+      .join(', ');
+    throw new MalformedDpeError(`malformed XML: ${msg}${at ? ` (${at})` : ''}`);
   }
   const doc = parser.parse(xml) as { dpe?: unknown };
   const dpe = doc.dpe;

@@ -1,22 +1,10 @@
 /**
  * The alerts (`warnings`) dpe-sim raises, with stable ids: scripts may match on `id`.
  */
+import { ALERT_IDS } from '../contract/alert-ids.js';
 import type { Warning } from '../contract/schemas.js';
 
-export const ALERT_IDS = {
-  malformed: 'block.malformed-xml',
-  unsupportedModel: 'block.unsupported-model',
-  engineFailed: 'block.engine-failure',
-  gapConfirm: 'confirm.normalization',
-  gapNormalized: 'warning.normalized',
-  gapForced: 'warning.normalization-forced',
-  registryMissing: 'warning.registry-figures-missing',
-  status: 'warning.registry-status',
-  smallSurface: 'warning.small-surface',
-  highAltitude: 'warning.high-altitude',
-  coefConverted: 'warning.coefficient-converted',
-  classChanges: 'warning.class-differs',
-} as const;
+export { ALERT_IDS };
 
 export function block(id: string, title: string, content: string): Warning {
   return { id, type: 'block', title, content };

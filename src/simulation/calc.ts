@@ -11,7 +11,7 @@ import type {
   ResultKey,
   Thresholds,
 } from '../contract/schemas.js';
-import { betterClassLimit, classesOf, classIndex, type ClassLetter } from '../dpe/classes.js';
+import { betterClassLimit, classesOf, classIndex, type ClassLetter } from '../contract/classes.js';
 import type { EngineFigures } from '../engine/engine.js';
 import type { CostTable } from '../works/costs.js';
 import {

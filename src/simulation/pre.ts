@@ -3,7 +3,7 @@
  * user must see before simulating (blocked, normalization to confirm, facts worth knowing).
  */
 import type { CoefMode, MaxCalculation, Warning } from '../contract/schemas.js';
-import { classesOf } from '../dpe/classes.js';
+import { classesOf } from '../contract/classes.js';
 import { COEF_2025 } from '../dpe/facts.js';
 import { ALERT_IDS, confirm, info } from './alerts.js';
 import { compare, CONFIRM_ABOVE, NORMALIZE_ABOVE, type Comparison } from './comparison.js';

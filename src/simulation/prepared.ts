@@ -3,7 +3,7 @@
  * works (the baseline). Every pre / initial / calc starts from here; the local backend caches it.
  */
 import type { Thresholds, Warning } from '../contract/schemas.js';
-import { thresholdsFor, today, type ClassSite } from '../dpe/classes.js';
+import { thresholdsFor, today, type ClassSite } from '../contract/classes.js';
 import { factsOf, MODELE_3CL_LOGEMENT, type DpeFacts } from '../dpe/facts.js';
 import type { RawDpe } from '../dpe/raw.js';
 import type { DpeText } from '../dpe/source.js';

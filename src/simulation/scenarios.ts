@@ -27,7 +27,7 @@ import type {
   Thresholds,
 } from '../contract/schemas.js';
 import { CATEGORIES } from '../contract/constants.js';
-import { CLASS_LETTERS, classIndex, type ClassLetter } from '../dpe/classes.js';
+import { CLASS_LETTERS, classIndex, type ClassLetter } from '../contract/classes.js';
 import { elementsOf, referenceId } from '../dpe/elements.js';
 import type { Engine } from '../engine/engine.js';
 import { costOf, offeredOptions } from '../works/apply.js';

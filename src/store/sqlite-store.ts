@@ -5,10 +5,11 @@
  * Every write is a committed transaction before the caller reports success.
  */
 import { timingSafeEqual } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { DpeSimError } from '../contract/errors.js';
+import { osReason } from '../contract/os-errors.js';
 import type {
   EditableChange,
   HistoryRecord,
@@ -32,6 +33,8 @@ import {
 } from './store.js';
 
 const SESSION_HOURS = 12;
+const DATA_DIR_HINT =
+  'choose a directory you can write with --data-dir DIR or DPE_SIM_DATA_DIR, or fix its permissions';
 
 function nowIso(now: Date = new Date()): string {
   return now.toISOString();
@@ -60,13 +63,39 @@ export class SqliteStore implements Store {
   private constructor(
     private readonly db: Database.Database,
     readonly location: string,
+    /** opened read-only (the file or its directory is not writable): reads work, writes fail */
+    readonly readOnly = false,
   ) {}
 
-  /** Opens (and creates or migrates) the store in `dataDir`. */
+  /**
+   * Opens (and creates or migrates) the store in `dataDir`. A store that exists but that this
+   * user cannot write (the file or its directory) opens read-only: history and the other
+   * reading commands work, a write fails with SQLITE_READONLY.
+   */
   static open(dataDir: string): SqliteStore {
     const file = path.join(dataDir, 'dpe-sim.sqlite');
+    if (existsSync(file) && !writable(file, dataDir)) return SqliteStore.openReadOnly(file);
     try {
       mkdirSync(dataDir, { recursive: true });
+    } catch (err) {
+      throw new DpeSimError(
+        'runtime',
+        `the data directory ${dataDir} cannot be created: ${osReason(err)}`,
+        { path: dataDir, hint: DATA_DIR_HINT },
+        { cause: err },
+      );
+    }
+    try {
+      accessSync(dataDir, constants.W_OK);
+    } catch (err) {
+      throw new DpeSimError(
+        'runtime',
+        `the data directory ${dataDir} cannot be written: ${osReason(err)}`,
+        { path: dataDir, hint: DATA_DIR_HINT },
+        { cause: err },
+      );
+    }
+    try {
       const db = new Database(file);
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
@@ -79,25 +108,61 @@ export class SqliteStore implements Store {
       if (err instanceof DpeSimError) throw err;
       throw new DpeSimError(
         'runtime',
-        `cannot open the store ${file}: ${err instanceof Error ? err.message : String(err)}`,
+        `cannot open the store ${file}: ${osReason(err)}`,
+        { path: file, hint: DATA_DIR_HINT },
+        { cause: err },
       );
     }
   }
 
-  private migrate(): void {
-    const version = this.db.pragma('user_version', { simple: true }) as number;
-    if (version > MIGRATIONS.length) {
+  private static openReadOnly(file: string): SqliteStore {
+    try {
+      const db = openReadOnlyDb(file);
+      const version = db.pragma('user_version', { simple: true }) as number;
+      if (version !== MIGRATIONS.length) {
+        db.close();
+        throw new DpeSimError(
+          'runtime',
+          `the store ${file} is read-only and needs an upgrade (schema ${version}, this dpe-sim: ${MIGRATIONS.length})`,
+          { path: file },
+        );
+      }
+      return new SqliteStore(db, file, true);
+    } catch (err) {
+      if (err instanceof DpeSimError) throw err;
       throw new DpeSimError(
         'runtime',
-        `the store ${this.location} was written by a newer dpe-sim (schema ${version}); upgrade dpe-sim`,
+        `cannot open the read-only store ${file}: ${osReason(err)}`,
+        { path: file },
+        { cause: err },
       );
     }
-    for (let i = version; i < MIGRATIONS.length; i++) {
-      this.db.transaction(() => {
-        this.db.exec(MIGRATIONS[i] as string);
-        this.db.pragma(`user_version = ${i + 1}`);
-      })();
-    }
+  }
+
+  /**
+   * Applies the migrations not yet applied. Two processes opening a new store at once (two
+   * commands, two batch workers) must not both migrate: the version is read and the migrations
+   * run inside one IMMEDIATE transaction, so the second waits (busy_timeout) and finds nothing
+   * left to do.
+   */
+  private migrate(): void {
+    const current = () => this.db.pragma('user_version', { simple: true }) as number;
+    if (current() === MIGRATIONS.length) return;
+    this.db
+      .transaction(() => {
+        const version = current();
+        if (version > MIGRATIONS.length) {
+          throw new DpeSimError(
+            'runtime',
+            `the store ${this.location} was written by a newer dpe-sim (schema ${version}); upgrade dpe-sim`,
+          );
+        }
+        for (let i = version; i < MIGRATIONS.length; i++) {
+          this.db.exec(MIGRATIONS[i] as string);
+          this.db.pragma(`user_version = ${i + 1}`);
+        }
+      })
+      .immediate();
   }
 
   async close(): Promise<void> {
@@ -112,6 +177,12 @@ export class SqliteStore implements Store {
   }
 
   private ensurePartner(name: string): Partner {
+    if (this.readOnly) {
+      const found = this.db.prepare('SELECT id, name FROM partners WHERE name = ?').get(name) as
+        Partner | undefined;
+      // nothing recorded yet: no row can match this partner
+      return found ?? { id: -1, name };
+    }
     this.db
       .prepare('INSERT OR IGNORE INTO partners (name, created_at) VALUES (?, ?)')
       .run(name, nowIso());
@@ -458,5 +529,34 @@ export class SqliteStore implements Store {
       normalized: r.normalized === 1,
       blocked: r.blocked === 1,
     }));
+  }
+}
+
+/** The store file and its directory (WAL needs its -wal and -shm files) can be written. */
+function writable(file: string, dir: string): boolean {
+  try {
+    accessSync(file, constants.W_OK);
+    accessSync(dir, constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A read-only connection. SQLite reads a WAL store only where it can create the -shm file; in a
+ * directory this user cannot write, the store is read from a copy of its bytes instead (as last
+ * checkpointed; dpe-sim checkpoints on close), marked as a rollback-journal database.
+ */
+function openReadOnlyDb(file: string): Database.Database {
+  try {
+    const db = new Database(file, { readonly: true, fileMustExist: true });
+    db.pragma('user_version', { simple: true }); // opening is lazy: this reads the file
+    return db;
+  } catch {
+    const bytes = readFileSync(file);
+    // file format bytes 18 and 19: 2 = WAL, 1 = legacy; an in-memory copy cannot use WAL
+    if (bytes.length > 19) bytes.fill(1, 18, 20);
+    return new Database(bytes, { readonly: true });
   }
 }

@@ -4,7 +4,7 @@
  * drawn as dotted lines. No dependency: rows of characters.
  */
 import type { ClassLimits, HistoryRecord } from '../contract/schemas.js';
-import { STANDARD_LIMITS } from '../dpe/classes.js';
+import { STANDARD_LIMITS } from '../contract/classes.js';
 
 export interface ChartPoint {
   /** consumption after the run (before it for a pre-analysis), kWh/m²/yr; null when unknown */

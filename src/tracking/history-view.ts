@@ -3,6 +3,7 @@
  * (CSV, JSON Lines).
  */
 import type { HistoryRecord } from '../contract/schemas.js';
+import { dateTime, euros, num } from '../cli/format.js';
 
 export interface ViewStyle {
   classLetter(letter: string): string;
@@ -21,7 +22,7 @@ export function coefLabel(mode: HistoryRecord['coefMode']): string {
 }
 
 function n0(x: number | null): string {
-  return x === null ? '–' : Math.round(x).toLocaleString('en-US');
+  return num(x === null ? null : Math.round(x));
 }
 
 function change<T>(
@@ -51,7 +52,7 @@ export const HISTORY_HEAD = [
 export function historyRow(r: HistoryRecord, style: ViewStyle): string[] {
   const pre = r.operation === 'pre';
   return [
-    when(r.at),
+    dateTime(r.at),
     `${r.customerId}/${r.userId}`,
     r.dpeId,
     r.blocked ? `${r.operation} (blocked)` : r.operation,
@@ -59,7 +60,7 @@ export function historyRow(r: HistoryRecord, style: ViewStyle): string[] {
     pre ? '–' : String(r.works.length),
     change(r.classBefore, r.classAfter, (c) => style.classLetter(c), pre),
     change(r.consoBefore, r.consoAfter, n0, pre),
-    r.coutTravaux === null || pre ? '–' : `${n0(r.coutTravaux)} €`,
+    r.coutTravaux === null || pre ? '–' : euros(r.coutTravaux),
     coefLabel(r.coefMode),
     r.normalized ? 'yes' : 'no',
   ];

@@ -12,6 +12,7 @@ export interface CalcFlags extends SimulationFlags {
   work?: string[];
   works?: string;
   interactive?: boolean;
+  yes?: boolean;
   scenario?: string;
   includeDpe?: boolean;
   includeUser?: boolean;
@@ -33,10 +34,14 @@ export async function calcCommand(
   if (flags.works) changes = [...(await readWorksFile(flags.works)), ...changes];
   if (flags.interactive) {
     if (!ctx.canPrompt) {
-      throw new DpeSimError(
-        'invalid-input',
-        '-i/--interactive needs a terminal (stdin and stdout a TTY) and is off with --no-input or CI=true; give works with --work or --works instead',
-      );
+      const why = !process.stdin.isTTY
+        ? 'stdin is not a terminal'
+        : !process.stdout.isTTY
+          ? 'stdout is not a terminal'
+          : 'prompts are off (--no-input or CI=true)';
+      throw new DpeSimError('invalid-input', `-i/--interactive needs a terminal: ${why}`, {
+        hint: 'run it in a terminal, or give the works with --work REF=KEY:VALUE or --works FILE',
+      });
     }
     const { interactiveCalc } = await import('../interactive.js');
     return interactiveCalc(ctx, dpeArg, {
@@ -44,6 +49,7 @@ export async function calcCommand(
       forceNormalization: Boolean(flags.forceNormalization),
       scenario,
       preset: changes,
+      yes: Boolean(flags.yes),
     });
   }
   const dpeId = await ctx.dpeArg(dpeArg);
@@ -104,6 +110,7 @@ export function register(program: Command): void {
       'JSON array of {referenceId, editableKey, editableValue} (- for stdin)',
     )
     .option('-i, --interactive', 'pick works interactively')
+    .option('-y, --yes', 'with -i: compute with normalization to the registry without asking')
     .option('--scenario <name>', 'name of the calculation scenario', 'default')
     .option(
       '--scenario-from <n>',

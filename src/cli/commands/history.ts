@@ -8,7 +8,8 @@ import type { Command } from 'commander';
 import { run } from '../command-kit.js';
 import type { Context } from '../context.js';
 import { dpeIdOption } from '../options.js';
-import { table } from '../render/table.js';
+import { table, terminalWidth } from '../render/table.js';
+import { wrap } from '../render/text.js';
 
 export interface HistoryFlags {
   limit?: string;
@@ -106,13 +107,17 @@ export async function historyCommand(
       table(
         HISTORY_HEAD,
         records.map((r) => historyRow(r, style)),
+        // narrow terminals: coefficient, normalized, user, scenario, works count go first
+        { keep: [2, 6, 8], drop: [9, 10, 1, 4, 5] },
       ),
     ];
     if (dpeId) {
-      const cols = process.stdout.columns ?? 100;
+      const cols = terminalWidth() ?? 100;
       parts.push(
         '',
-        `Consumption of DPE ${dpeId}, kWh/m²/yr of primary energy, oldest run first (letters: the run's DPE class; dotted lines: class thresholds)`,
+        wrap(
+          `Consumption of DPE ${dpeId}, kWh/m²/yr of primary energy, oldest run first (letters: the run's DPE class; dotted lines: class thresholds)`,
+        ),
         renderChart(consumptionPoints(records), {
           maxPoints: Math.max(4, Math.floor((cols - 10) / 5)),
           classLetter: (l) => style.classLetter(l),

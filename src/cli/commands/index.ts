@@ -8,6 +8,7 @@ import { register as auth } from './auth.js';
 import { register as batch } from './batch.js';
 import { register as cache } from './cache.js';
 import { register as calc } from './calc.js';
+import { register as completion } from './completion.js';
 import { register as config } from './config.js';
 import { register as history } from './history.js';
 import { register as initial } from './initial.js';
@@ -27,4 +28,5 @@ export const COMMANDS: readonly ((program: Command) => void)[] = [
   history,
   batch,
   cache,
+  completion,
 ];

@@ -1,36 +1,79 @@
 /** The pre-analysis for humans. */
 import type { PreResponse, Warning } from '../../contract/schemas.js';
+import { ALERT_IDS } from '../../contract/alert-ids.js';
+import {
+  HIGH_ALTITUDE_LIMITS,
+  STANDARD_LIMITS,
+  classFor,
+  renderLabel,
+  type LabelMark,
+} from './label.js';
 import type { Style } from './style.js';
-import { num, signedPercent, table } from './table.js';
 import { dpeSourceLine } from './dpe-source.js';
+import { num, signedPercent, table, terminalWidth } from './table.js';
+import { wrap } from './text.js';
 
+/** Alerts: the id is never wrapped (scripts and the README name them); details wrap. */
 export function renderWarnings(warnings: readonly Warning[], s: Style): string {
   if (warnings.length === 0) return s.c.green('No alerts.');
   return table(
     ['Type', 'Alert', 'Details'],
     warnings.map((w) => [s.alertType(w.type), `${w.title}\n${s.c.dim(w.id)}`, w.content]),
-    [10, 30, 60],
+    { keep: [0] },
+  );
+}
+
+/** The label of a pre-analysis: the response carries no thresholds, so the standard ones
+ * (raised for high altitude when the alert says so); the note says when the dwelling has its own. */
+export function preLabel(body: PreResponse, s: Style): string {
+  const m = body.maxCalculation;
+  const ids = new Set(body.warnings.map((w) => w.id));
+  const thresholds = ids.has(ALERT_IDS.highAltitude) ? HIGH_ALTITUDE_LIMITS : STANDARD_LIMITS;
+  const marks: LabelMark[] = [];
+  const mark = (name: string, ep: number | null, ges: number | null) => {
+    if (ep === null || ges === null) return;
+    marks.push({ name, ep, ges, cls: classFor(Math.floor(ep), Math.floor(ges), thresholds) });
+  };
+  mark('engine', m.consommationInitiale, m.gesInitiale);
+  mark('registry', m.consommationXML, m.gesXML);
+  const note = ids.has(ALERT_IDS.smallSurface)
+    ? 'Standard thresholds shown: this dwelling is under 40 m² (see the alert); `dpe-sim initial` uses its own.'
+    : ids.has(ALERT_IDS.highAltitude)
+      ? 'High-altitude thresholds (E and F raised).'
+      : undefined;
+  return renderLabel(
+    { thresholds, marks, width: terminalWidth() ?? Infinity, ...(note ? { note } : {}) },
+    s,
   );
 }
 
 export function renderPre(dpe: string, coef: string, body: PreResponse, s: Style): string {
   const m = body.maxCalculation;
   const lines = [
-    s.c.bold(`Pre-analysis of DPE ${dpe}`) +
-      s.c.dim(
-        `  (electricity coefficient ${coef === 'activated' ? '1.9, mode 2026' : '2.3, mode 2025'})`,
-      ),
+    wrap(
+      s.c.bold(`Pre-analysis of DPE ${dpe}`) +
+        s.c.dim(
+          `  (electricity coefficient ${coef === 'activated' ? '1.9, mode 2026' : '2.3, mode 2025'})`,
+        ),
+    ),
+    preLabel(body, s),
     table(
-      ['', 'Engine', 'Registry', 'Gap'],
+      ['Figure', 'Engine', 'Registry', 'Gap'],
       [
         [
           'Primary energy (kWh/m²/yr)',
-          num(m.consommationInitiale),
-          num(m.consommationXML),
+          num(m.consommationInitiale, 1),
+          num(m.consommationXML, 1),
           signedPercent(m.deltaConso),
         ],
-        ['Emissions (kg CO2e/m²/yr)', num(m.gesInitiale), num(m.gesXML), signedPercent(m.deltaGES)],
+        [
+          'Emissions (kg CO2e/m²/yr)',
+          num(m.gesInitiale, 1),
+          num(m.gesXML, 1),
+          signedPercent(m.deltaGES),
+        ],
       ],
+      { keep: [1, 2, 3] },
     ),
     renderWarnings(body.warnings, s),
     `Login URL: ${body.url}`,

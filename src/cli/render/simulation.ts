@@ -9,12 +9,66 @@ import type {
 } from '../../contract/schemas.js';
 import { dpeSourceLine } from './dpe-source.js';
 import { CATEGORIES } from '../../contract/constants.js';
+import { INFO_KEYS, type InfoKey, type Thresholds } from '../../contract/schemas.js';
+import { isClassLetter } from '../../contract/classes.js';
+import { eurosPerYear, kwh, percent, withUnit } from '../format.js';
+import { STANDARD_LIMITS, classFor, renderLabel, type LabelMark } from './label.js';
 import type { Style } from './style.js';
-import { euros, num, saving, table } from './table.js';
+import { euros, num, saving, table, terminalWidth } from './table.js';
+import { wrap } from './text.js';
 
 const LETTERS = ['A', 'B', 'C', 'D', 'E', 'F', 'G'];
 export function letter(index: number): string {
   return LETTERS[Math.round(index) - 1] ?? '?';
+}
+
+/**
+ * The label of a calculation: markers at the figures before (and after works, the target class).
+ * The classes come from the response; the thresholds are this dwelling's when the response
+ * carries them (`initial`, `calc --include-dpe`), else the standard ones, said so when this
+ * dwelling's differ (the classes do not fall where the standard thresholds put them).
+ */
+export function calculationLabel(
+  calc: Calculation,
+  thresholds: Thresholds | undefined,
+  s: Style,
+  afterWorks: boolean,
+): string {
+  const r = calc.result;
+  const limits = thresholds ?? STANDARD_LIMITS;
+  const marks: LabelMark[] = [];
+  const mark = (name: string, index: number, ep: number, ges: number) => {
+    const cls = letter(index);
+    if (isClassLetter(cls)) marks.push({ name, cls, ep, ges });
+  };
+  const before = calc.normalization.applied ? 'registry (normalized)' : 'engine';
+  mark(
+    afterWorks ? 'before' : before,
+    r.classe_bilan_dpe.VInit,
+    r.ep_conso_5_usages_m2.VInit,
+    r.emission_ges_5_usages_m2.VInit,
+  );
+  if (afterWorks) {
+    mark(
+      'after works',
+      r.classe_bilan_dpe.value,
+      r.ep_conso_5_usages_m2.value,
+      r.emission_ges_5_usages_m2.value,
+    );
+  }
+  const own = thresholds !== undefined;
+  const agrees = marks.every(
+    (m) => classFor(Math.floor(m.ep ?? 0), Math.floor(m.ges ?? 0), limits) === m.cls,
+  );
+  const note = own
+    ? `Thresholds for this dwelling${thresholds.smallSurface ? ' (under 40 m²: small-surface thresholds)' : ''}${thresholds.highAltitude ? ' (high altitude: E and F raised)' : ''}.`
+    : agrees
+      ? undefined
+      : 'Standard thresholds shown; this dwelling has its own (see dpe-sim initial).';
+  return renderLabel(
+    { thresholds: limits, marks, width: terminalWidth() ?? Infinity, ...(note ? { note } : {}) },
+    s,
+  );
 }
 
 export function renderCalculation(calc: Calculation, s: Style): string {
@@ -35,6 +89,7 @@ export function renderCalculation(calc: Calculation, s: Style): string {
         ['Energy', cls('classe_conso_c')],
         ['Climate (GES)', cls('classe_emission_ges')],
       ],
+      { keep: [1] },
     ),
     table(
       ['Figure', 'Before', 'After'],
@@ -46,31 +101,33 @@ export function renderCalculation(calc: Calculation, s: Style): string {
         row('Energy cost (€/yr)', 'cout_5_usages'),
         row('Floor area lost (m²)', 'perte_surface_m2', 2),
       ],
+      { keep: [1, 2] },
     ),
     table(
       ['Hint', 'Value'],
       [
         ['Works cost', euros(h.coutTravaux)],
-        ['Annual saving', `${euros(h.economieAnnuelle)}/yr`],
-        ['Energy saved', `${num(h.gainTotal)} kWh/yr (${num(h.gainM2, 1)} kWh/m²/yr)`],
-        ['Emissions avoided', `${num(h.gainGESM2, 1)} kg CO2e/m²/yr`],
+        ['Annual saving (energy bill)', eurosPerYear(h.economieAnnuelle)],
+        ['Energy saved', `${kwh(h.gainTotal)} (${kwh(h.gainM2, 'kWh/m²/yr', 1)})`],
+        ['Emissions avoided', withUnit(h.gainGESM2, 'kg CO2e/m²/yr', 1)],
         [
           'Payback',
           h.retourSurInvestissementAnnees === null
             ? '–'
-            : `${num(h.retourSurInvestissementAnnees, 1)} years`,
+            : withUnit(h.retourSurInvestissementAnnees, 'years', 1),
         ],
         [
           'To the next energy class',
           h.resteClasseSuivanteM2 > 0
-            ? `${num(h.resteClasseSuivanteM2, 1)} kWh/m²/yr (${num(h.margeClasseSuivantePourcent, 1)}% of its threshold)`
+            ? `${kwh(h.resteClasseSuivanteM2, 'kWh/m²/yr', 1)} (${percent(h.margeClasseSuivantePourcent)} of its threshold)`
             : '–',
         ],
       ],
+      { keep: [0] },
     ),
   ];
   if (calc.normalization.applied)
-    out.push(s.c.yellow(`Normalized to the registry: ${calc.normalization.reason}.`));
+    out.push(wrap(s.c.yellow(`Normalized to the registry: ${calc.normalization.reason}.`)));
   return out.join('\n');
 }
 
@@ -81,31 +138,38 @@ export function renderElements(dpe: DpeStructure, s: Style): string {
       const options = Object.entries(el.editables).flatMap(([key, ed]) =>
         Object.entries(ed.options).map(
           ([code, o]) =>
-            `${key}:${code}  ${euros(o.cout)}, ${saving(o.gainTotal, 'kWh/yr')}${o.euroParKwh !== null ? `, ${num(o.euroParKwh, 2)} €/kWh` : ''}`,
+            `${key}:${code} ${euros(o.cout)}, ${saving(o.gainTotal, 'kWh/yr')}${o.euroParKwh !== null ? `, ${withUnit(o.euroParKwh, '€/kWh', 2)}` : ''}`,
         ),
       );
       rows.push([
-        el.referenceId,
-        `${el.description}\n${s.c.dim(el.etat)}`,
+        `${el.referenceId}\n${el.description}\n${s.c.dim(el.etat)}`,
         options.length ? options.join('\n') : s.c.dim('no works offered'),
       ]);
     }
   }
-  return table(
-    ['Element', 'Description (state)', 'Works options: cost, primary energy saved'],
-    rows,
-    [26, 46, 60],
-  );
+  return table(['Element (state)', 'Works options: cost, primary energy saved'], rows);
 }
 
+/** The facts of the DPE, labelled in English like the rest (the API's labels are French). */
+export const INFO_LABELS: Record<InfoKey, string> = {
+  ref: 'DPE number',
+  surface: 'Living area',
+  type_bien: 'Dwelling type',
+  zone_climatique: 'Climate zone',
+  annee_construction: 'Year built',
+  classe_altitude: 'Altitude',
+  energie_chauffage: 'Main heating energy',
+  nombre_niveaux: 'Storeys',
+};
+
 export function renderInfos(dpe: DpeStructure): string {
-  return table(
-    ['', ''],
-    Object.values(dpe.infos).map((i) => [
-      i.label,
-      `${i.value ?? '–'}${i.unit ? ` ${i.unit}` : ''}`,
-    ]),
-  );
+  const rows = Object.entries(dpe.infos).map(([key, i]) => [
+    (INFO_KEYS as readonly string[]).includes(key) ? INFO_LABELS[key as InfoKey] : i.label,
+    typeof i.value === 'number' && i.unit
+      ? withUnit(i.value, i.unit, 2)
+      : `${i.value ?? '–'}${i.unit ? ` ${i.unit}` : ''}`,
+  ]);
+  return table(['DPE', 'Value'], rows, { keep: [0] });
 }
 
 export function renderSolutions(solutions: readonly AutoSolution[], s: Style): string {
@@ -129,17 +193,17 @@ export function renderSolutions(solutions: readonly AutoSolution[], s: Style): s
         String(i + 1),
         `${s.classLetter(sol.classe)}${reached !== sol.classe ? ` (reaches ${reached})` : ''}`,
         sol.items
-          .map(
-            (it) => `${it.referenceId} ${it.editableKey}:${it.editableValue} (${euros(it.cout)})`,
-          )
+          .map((it) => `${it.referenceId} ${it.editableKey}:${it.editableValue} ${euros(it.cout)}`)
           .join('\n'),
         euros(sol.cout),
         num(sol.consoApres, 1),
         num(sol.gesApres, 1),
-        sol.euroParKwh === null ? '–' : num(sol.euroParKwh, 2),
+        sol.euroParKwh === null ? '–' : withUnit(sol.euroParKwh, '€', 2),
         `${sol.interdictionLocation === null ? 'none' : `from ${sol.interdictionLocation}`}${sol.sortInterdiction ? s.c.green(sol.interdictionLocation === null ? ' (lifted)' : ' (postponed)') : ''}`,
       ];
     }),
+    // narrow terminals: GES after, € per kWh, consumption after, rental ban go first
+    { keep: [0, 1, 3], drop: [5, 6, 4, 7] },
   );
 }
 
@@ -151,9 +215,9 @@ export function renderPacks(packs: InitialResponse['registryPacks'], s: Style): 
       String(i + 1),
       p.description,
       p.coutMin === null && p.coutMax === null ? '–' : `${euros(p.coutMin)} – ${euros(p.coutMax)}`,
-      num(p.consoApres, 1),
+      p.consoApres === null ? '–' : kwh(p.consoApres, 'kWh/m²/yr', 1),
     ]),
-    [4, 70, 22, 18],
+    { keep: [0] },
   );
 }
 
@@ -166,9 +230,12 @@ export function renderInitial(body: InitialResponse, dpeArg: string, s: Style): 
       : []),
   ];
   return [
-    s.c.bold(`DPE ${body.dpe.id}: class ${body.simulation.initialGrade}`) +
-      s.c.dim(`  (simulation ${body.simulation.simulationId})`),
+    wrap(
+      s.c.bold(`DPE ${body.dpe.id}: class ${body.simulation.initialGrade}`) +
+        s.c.dim(`  (simulation ${body.simulation.simulationId})`),
+    ),
     ...sourceLine(body.dpeSource),
+    calculationLabel(body.calculation, body.dpe.thresholds, s, false),
     renderInfos(body.dpe),
     renderCalculation(body.calculation, s),
     renderElements(body.dpe, s),
@@ -176,20 +243,23 @@ export function renderInitial(body: InitialResponse, dpeArg: string, s: Style): 
     renderSolutions(body.autoSolutions, s),
     s.c.bold('Registry works packs, to compare'),
     renderPacks(body.registryPacks, s),
-    ...tips.map((t) => s.c.dim(t)),
+    ...tips.map((t) => wrap(s.c.dim(t), '  ')),
   ].join('\n');
 }
 
 export function renderCalc(body: CalcResponse, s: Style): string {
   const works = body.editableChanges.editablesValues;
   return [
-    s.c.bold(
-      `DPE ${body.simulation.dpeId}: ${body.simulation.initialGrade} → ${body.simulation.currentGrade}`,
-    ) +
-      s.c.dim(
-        `  (scenario ${body.namedCalculation}, ${works.length} works item${works.length === 1 ? '' : 's'})`,
-      ),
+    wrap(
+      s.c.bold(
+        `DPE ${body.simulation.dpeId}: ${body.simulation.initialGrade} → ${body.simulation.currentGrade}`,
+      ) +
+        s.c.dim(
+          `  (scenario ${body.namedCalculation}, ${works.length} works item${works.length === 1 ? '' : 's'})`,
+        ),
+    ),
     ...sourceLine(body.dpeSource),
+    calculationLabel(body.calculation, body.dpe?.thresholds, s, true),
     renderCalculation(body.calculation, s),
   ].join('\n');
 }

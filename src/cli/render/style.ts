@@ -19,7 +19,11 @@ export function colourEnabled(
 
 export interface Style {
   c: ChalkInstance;
+  /** colour is on (bars and letters in the label's colours) */
+  enabled: boolean;
   classLetter(letter: string): string;
+  /** `text` on the class's colour (the energy label's bars); the text as is without colour */
+  classBar(letter: string, text: string): string;
   alertType(type: string): string;
 }
 
@@ -38,6 +42,12 @@ export function makeStyle(enabled: boolean): Style {
   const c = new Chalk({ level: enabled ? 3 : 0 });
   return {
     c,
+    enabled,
+    classBar(letter, text) {
+      const colours = CLASS_COLOURS[letter];
+      if (!colours || !enabled) return text;
+      return c.bgHex(colours[0]).hex(colours[1]).bold(text);
+    },
     classLetter(letter) {
       const colours = CLASS_COLOURS[letter];
       if (!colours || !enabled) return letter;

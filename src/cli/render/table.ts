@@ -1,33 +1,161 @@
-/** Tables for humans (cli-table3), one style for every command. */
+/**
+ * Tables for humans (cli-table3), one style for every command, laid out for the terminal:
+ *
+ * - stdout a TTY: the table fits `process.stdout.columns` (80 when the TTY reports none).
+ *   Text cells wrap at spaces (cli-table3's own `wordWrap` with `colWidths`); a column marked
+ *   `keep` (ids, classes, euros, figures) is never wrapped; a word is never cut, so an alert id
+ *   such as `warning.coefficient-converted` always appears whole. When the columns still do
+ *   not fit, the columns listed in `drop` are left out, first listed first. `--wide` shows
+ *   every column at its natural width, whatever the terminal.
+ * - stdout not a TTY (a pipe, a file): one line per row, cells separated by tabs, no header and
+ *   no colour, as `gh` does; multi-line cells are joined with " / ".
+ *
+ * Widths are measured with string-width (ANSI colours and wide characters counted right).
+ * The no-break spaces of the format module (between a figure and its unit, between thousands)
+ * are hidden from cli-table3's wrapping, which would otherwise break at them.
+ */
 import Table from 'cli-table3';
+import stringWidth from 'string-width';
+import { stripVTControlCharacters } from 'node:util';
 
-export function table(head: string[], rows: (string | number)[][], colWidths?: number[]): string {
+export { euros, num, saving, signedPercent } from '../format.js';
+
+export interface TableLayout {
+  /** terminal width; undefined when stdout is not a TTY (tab-separated output) */
+  width: number | undefined;
+  /** every column at its natural width (--wide) */
+  wide: boolean;
+}
+
+export interface TableOptions {
+  /** indexes of columns never wrapped (ids, classes, euros, figures) */
+  keep?: readonly number[];
+  /** indexes of secondary columns, left out in this order when the table does not fit */
+  drop?: readonly number[];
+  /** the layout; by default the process's (see `terminalLayout`) */
+  layout?: TableLayout;
+}
+
+let wideFlag = false;
+
+/** `--wide` for every table of this process (set once by the Output of the command). */
+export function setWide(wide: boolean): void {
+  wideFlag = wide;
+}
+
+/** The width the output is laid out for: the TTY's columns, 80 when it reports none. */
+export function terminalWidth(): number | undefined {
+  if (!process.stdout.isTTY) return undefined;
+  return process.stdout.columns > 0 ? process.stdout.columns : 80;
+}
+
+export function terminalLayout(): TableLayout {
+  return { width: terminalWidth(), wide: wideFlag };
+}
+
+// private-use stand-ins for the no-break spaces while cli-table3 wraps (it splits on \s)
+const HIDE: [RegExp, string, RegExp, string][] = [
+  [/\u00a0/g, '\ue000', /\ue000/g, '\u00a0'],
+  [/\u202f/g, '\ue001', /\ue001/g, '\u202f'],
+];
+function hideNbsp(s: string): string {
+  return HIDE.reduce((t, [re, stand]) => t.replace(re, stand), s);
+}
+function showNbsp(s: string): string {
+  return HIDE.reduce((t, [, , back, nbsp]) => t.replace(back, nbsp), s);
+}
+
+const PADDING = 2; // cli-table3's default: one space each side
+
+function naturalWidth(cell: string): number {
+  return Math.max(0, ...cell.split('\n').map((l) => stringWidth(l)));
+}
+
+/** the widest word: the narrowest a wrapped cell can be without cutting a word */
+function longestWord(cell: string): number {
+  return Math.max(0, ...cell.split(/[ \n]+/).map((w) => stringWidth(w)));
+}
+
+/** tab-separated lines, no header, no colour (stdout is not a terminal) */
+export function plainRows(rows: readonly (readonly (string | number)[])[]): string {
+  return rows
+    .map((r) =>
+      r
+        .map((c) =>
+          stripVTControlCharacters(String(c))
+            .split('\n')
+            .map((l) => l.trim())
+            .filter((l) => l !== '')
+            .join(' / ')
+            .replace(/\t/g, ' '),
+        )
+        .join('\t'),
+    )
+    .join('\n');
+}
+
+/**
+ * Column widths (padding included) that fit `width`: the columns to show and their widths.
+ * Exported for the tests.
+ */
+export function fitColumns(
+  head: readonly string[],
+  rows: readonly (readonly string[])[],
+  width: number,
+  keep: readonly number[] = [],
+  drop: readonly number[] = [],
+): { shown: number[]; widths: number[] } {
+  const all = head.map((_, i) => i);
+  const natural = all.map(
+    (i) =>
+      Math.max(naturalWidth(head[i] ?? ''), ...rows.map((r) => naturalWidth(r[i] ?? ''))) + PADDING,
+  );
+  const least = all.map((i) =>
+    keep.includes(i)
+      ? (natural[i] ?? 0)
+      : Math.max(longestWord(head[i] ?? ''), ...rows.map((r) => longestWord(r[i] ?? ''))) + PADDING,
+  );
+  let shown = all;
+  const need = (cols: number[], w: number[]) =>
+    cols.reduce((sum, i) => sum + (w[i] ?? 0), 0) + cols.length + 1;
+  if (need(shown, natural) <= width) return { shown, widths: shown.map((i) => natural[i] ?? 0) };
+  for (const d of drop) {
+    if (need(shown, least) <= width) break;
+    if (shown.length > 1) shown = shown.filter((i) => i !== d);
+  }
+  // share what is left beyond each column's least width, in proportion to what it would use
+  const spare = width - need(shown, least);
+  const wants = shown.map((i) => (natural[i] ?? 0) - (least[i] ?? 0));
+  const totalWant = wants.reduce((a, b) => a + b, 0);
+  const widths = shown.map((i, k) => {
+    const base = least[i] ?? 0;
+    if (spare <= 0 || totalWant === 0) return base;
+    return base + Math.floor(((wants[k] ?? 0) * Math.min(spare, totalWant)) / totalWant);
+  });
+  return { shown, widths };
+}
+
+/** A table for people (see the module comment for the layout rules). */
+export function table(
+  head: string[],
+  rows: (string | number)[][],
+  opts: TableOptions = {},
+): string {
+  const layout = opts.layout ?? terminalLayout();
+  if (layout.width === undefined) return plainRows(rows);
+  const h = head.map(hideNbsp);
+  const body = rows.map((r) => r.map((c) => hideNbsp(String(c))));
+  const emptyHead = h.every((x) => x === '');
+  const fit = layout.wide
+    ? { shown: h.map((_, i) => i), widths: undefined }
+    : fitColumns(h, body, layout.width, opts.keep, opts.drop);
+  const pick = <T>(r: readonly T[]) => fit.shown.map((i) => r[i] as T);
   const t = new Table({
-    head,
+    ...(emptyHead ? {} : { head: pick(h) }),
     style: { head: [], border: [] },
     wordWrap: true,
-    ...(colWidths ? { colWidths } : {}),
+    ...(fit.widths ? { colWidths: fit.widths } : {}),
   });
-  for (const r of rows) t.push(r.map((x) => String(x)));
-  return t.toString();
-}
-
-export function num(x: number | null | undefined, digits = 0): string {
-  if (x === null || x === undefined) return '–';
-  return x.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: 0 });
-}
-
-export function signedPercent(x: number | null | undefined): string {
-  if (x === null || x === undefined) return '–';
-  return `${x > 0 ? '+' : ''}${x.toFixed(1)}%`;
-}
-
-export function euros(x: number | null | undefined): string {
-  if (x === null || x === undefined) return '–';
-  return `${Math.round(x).toLocaleString('en-US')} €`;
-}
-
-/** A saving as the user reads it: "−1,234 kWh/yr" saved, "+56 kWh/yr" when it costs energy. */
-export function saving(gain: number, unit: string): string {
-  return `${gain >= 0 ? '−' : '+'}${num(Math.abs(gain))} ${unit}`;
+  for (const r of body) t.push(pick(r));
+  return showNbsp(t.toString());
 }

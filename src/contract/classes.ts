@@ -6,7 +6,7 @@
  * the registry apply them to the floored per-m² figures. Small dwellings (< 40 m²) have their own
  * limits from 2024-07-01 on; high altitude (> 800 m in zones H1b, H1c, H2d) raises E and F.
  */
-import type { ClassLimits, Thresholds } from '../contract/schemas.js';
+import type { ClassLimits, Thresholds } from './schemas.js';
 
 export const CLASS_LETTERS = ['A', 'B', 'C', 'D', 'E', 'F', 'G'] as const;
 export type ClassLetter = (typeof CLASS_LETTERS)[number];

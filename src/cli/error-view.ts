@@ -1,0 +1,81 @@
+/**
+ * One voice for errors on stderr:
+ *
+ *   error: what happened
+ *   hint: what to do
+ *
+ * and the documented exit code (2 invalid input, 3 blocked DPE, 4 authentication, 1 anything
+ * else). No stack trace, no errno names; `--debug` (or -v/--verbose) adds the cause chain with
+ * the stacks. A hint given by the code that threw (`details.hint`, a string) wins over the
+ * generic one of its kind.
+ */
+import { DpeSimError, EXIT_CODES, type ErrorKind } from '../contract/errors.js';
+import { osCode, osReason } from '../contract/os-errors.js';
+
+const HINTS: Record<ErrorKind, string> = {
+  'invalid-input': 'check the command line; dpe-sim <command> --help shows the usage',
+  'not-found': 'check the DPE number or path; dpe-sim <command> --help shows the usage',
+  'too-large': 'send a smaller request',
+  blocked: 'this DPE cannot be simulated; dpe-sim pre <dpe> lists its alerts',
+  auth: 'check the partner key: --partner-key-file FILE, DPE_SIM_PARTNER_KEY, or dpe-sim config set partnerKey KEY',
+  token: 'issue a new login link with dpe-sim auth',
+  runtime: 'run the command again with --debug to see the cause',
+};
+
+export interface ErrorView {
+  text: string;
+  code: number;
+}
+
+function hintOf(err: DpeSimError): string {
+  const hint = err.details?.hint;
+  return typeof hint === 'string' ? hint : HINTS[err.kind];
+}
+
+/** The cause chain, for --debug: each error's name, code and message, then its stack. */
+export function causeChain(err: unknown): string {
+  const out: string[] = [];
+  let e: unknown = err;
+  for (let depth = 0; e !== undefined && e !== null && depth < 10; depth++) {
+    const code = osCode(e);
+    if (e instanceof Error) {
+      out.push(
+        `${depth === 0 ? 'error' : 'caused by'}: ${e.name}${code ? ` [${code}]` : ''}: ${e.message}`,
+      );
+      if (e.stack) out.push(e.stack.split('\n').slice(1).join('\n'));
+      e = e.cause;
+    } else {
+      out.push(`${depth === 0 ? 'error' : 'caused by'}: ${String(e)}`);
+      break;
+    }
+  }
+  return out.join('\n');
+}
+
+/** What to print and the exit code, for any error a command throws. */
+export function errorView(err: unknown, debug: boolean): ErrorView {
+  let line: string;
+  let hint: string;
+  let code: number;
+  if (err instanceof DpeSimError) {
+    line = err.message;
+    hint = hintOf(err);
+    code = err.exitCode;
+  } else if (osCode(err)?.startsWith('SQLITE_READONLY')) {
+    line = 'the local store is read-only, and this command records its run';
+    hint =
+      'history and the other reading commands still work; to record, use a writable --data-dir DIR (or DPE_SIM_DATA_DIR)';
+    code = EXIT_CODES.runtime;
+  } else if (osCode(err)) {
+    line = `${osReason(err)}${(err as { path?: unknown }).path ? `: ${String((err as { path?: unknown }).path)}` : ''}`;
+    hint = HINTS.runtime;
+    code = EXIT_CODES.runtime;
+  } else {
+    line = err instanceof Error ? err.message : String(err);
+    hint = HINTS.runtime;
+    code = EXIT_CODES.runtime;
+  }
+  const text = [`error: ${line}`, `hint: ${hint}`];
+  if (debug) text.push(causeChain(err));
+  return { text: `${text.join('\n')}\n`, code };
+}

@@ -1,0 +1,82 @@
+/**
+ * The one place where numbers become text for people. French conventions, as the users read
+ * them: a narrow no-break space (U+202F) between thousands, a decimal comma, a no-break space
+ * (U+00A0) before a unit or the euro sign — "12 000 €", "36 353 kWh/yr", "+4,5 %". The spaces
+ * never break, so a table never splits a figure from its unit. Labels stay in English (one
+ * language per output); `--json` never goes through here: it prints the raw numbers.
+ */
+
+/** no-break space, between a figure and its unit */
+export const NBSP = '\u00a0';
+
+const formats = new Map<string, Intl.NumberFormat>();
+function nf(digits: number, signed = false): Intl.NumberFormat {
+  const key = `${digits}:${signed}`;
+  let f = formats.get(key);
+  if (!f) {
+    f = new Intl.NumberFormat('fr-FR', {
+      maximumFractionDigits: digits,
+      minimumFractionDigits: 0,
+      ...(signed ? { signDisplay: 'exceptZero' as const } : {}),
+    });
+    formats.set(key, f);
+  }
+  return f;
+}
+
+/** the dash shown for a missing figure */
+export const NONE = '–';
+
+/** 36353 → "36 353"; 182.46 with 1 digit → "182,5"; null → "–". */
+export function num(x: number | null | undefined, digits = 0): string {
+  if (x === null || x === undefined || !Number.isFinite(x)) return NONE;
+  // −0 after rounding prints as "0", not "-0"
+  const text = nf(digits).format(x);
+  return text === '-0' ? '0' : text;
+}
+
+/** A figure with its unit, kept together: "36 353 kWh/yr". */
+export function withUnit(x: number | null | undefined, unit: string, digits = 0): string {
+  const n = num(x, digits);
+  return n === NONE ? NONE : `${n}${NBSP}${unit.replace(/ /g, NBSP)}`;
+}
+
+/** Whole euros: "12 000 €". */
+export function euros(x: number | null | undefined): string {
+  return withUnit(x === null || x === undefined ? x : Math.round(x), '€');
+}
+
+/** Euros per year: "1 250 €/yr". */
+export function eurosPerYear(x: number | null | undefined): string {
+  return withUnit(x === null || x === undefined ? x : Math.round(x), '€/yr');
+}
+
+/** kWh of primary energy: "36 353 kWh/yr" (unit given: kWh/yr, kWh/m²/yr). */
+export function kwh(x: number | null | undefined, unit = 'kWh/yr', digits = 0): string {
+  return withUnit(x, unit, digits);
+}
+
+/** A signed percentage, one decimal: "+4,5 %", "−2,3 %", "0 %". */
+export function signedPercent(x: number | null | undefined, digits = 1): string {
+  if (x === null || x === undefined || !Number.isFinite(x)) return NONE;
+  return `${nf(digits, true).format(x).replace('-', '−')}${NBSP}%`;
+}
+
+/** A percentage: "12,5 %". */
+export function percent(x: number | null | undefined, digits = 1): string {
+  return withUnit(x, '%', digits);
+}
+
+/** A saving as the user reads it: "−1 234 kWh/yr" saved, "+56 kWh/yr" when it costs energy. */
+export function saving(gain: number, unit: string, digits = 0): string {
+  return `${gain >= 0 ? '−' : '+'}${withUnit(Math.abs(gain), unit, digits)}`;
+}
+
+/** Local date and time to the second, day first as in France: "01/03/2025 14:05:09" (an
+ * ordinary space between the two, where a narrow table may wrap). */
+export function dateTime(iso: string): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${p(d.getDate())}/${p(d.getMonth() + 1)}/${d.getFullYear()} ${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
+}

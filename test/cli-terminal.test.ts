@@ -1,0 +1,284 @@
+/**
+ * The terminal experience: every line of pre, initial, calc and history fits an 80- and a
+ * 100-column pseudo-terminal (URLs aside), on a house and on a whole building, with every alert
+ * id whole; tab-separated rows off a TTY; one voice for errors, each with its exit code.
+ */
+import { spawn } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
+import stringWidth from 'string-width';
+import { describe, expect, it } from 'vitest';
+import { BIN, CORPUS, HAS_CORPUS, HOUSE, runCli, tempDir } from './helpers.js';
+
+const HAS_SCRIPT = existsSync('/usr/bin/script');
+if (!HAS_SCRIPT) console.warn('*** terminal width tests SKIPPED: /usr/bin/script not found ***');
+const BUILDING = path.join(CORPUS, '2535E0426429Q.xml');
+if (!HAS_CORPUS) console.warn('*** whole-building width test SKIPPED: ../shared/corpus absent ***');
+
+const sh = (a: string) => `'${a.replace(/'/g, "'\\''")}'`;
+
+/** Runs the built bin in a pseudo-terminal of `cols` columns; returns what it printed. */
+function inPty(
+  args: string[],
+  cols: number,
+  dataDir: string,
+): Promise<{ code: number | null; screen: string }> {
+  const command = `stty cols ${cols} rows 50; exec ${[process.execPath, BIN, ...args].map(sh).join(' ')}`;
+  const child = spawn('script', ['-qfec', command, '/dev/null'], {
+    env: {
+      ...process.env,
+      DPE_SIM_DATA_DIR: dataDir,
+      DPE_SIM_CONFIG_DIR: `${dataDir}/config`,
+      FORCE_COLOR: '1',
+      NO_COLOR: undefined,
+      TERM: 'xterm-256color',
+    },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let screen = '';
+  child.stdout.setEncoding('utf8'); // a character split across two chunks stays whole
+  child.stdout.on('data', (d: string) => (screen += d));
+  child.stdin.end();
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, screen })));
+}
+
+function widest(screen: string): { width: number; line: string } {
+  let best = { width: 0, line: '' };
+  for (const raw of screen.split('\n')) {
+    const line = stripVTControlCharacters(raw).replace(/\r/g, '');
+    if (/https?:\/\//.test(line)) continue; // URLs aside
+    const w = stringWidth(line);
+    if (w > best.width) best = { width: w, line };
+  }
+  return best;
+}
+
+const ALERT_ID = /\b(block|confirm|warning)\.[a-z]+(-[a-z]+)*/g;
+
+async function checkFits(dpe: string, dataDir: string): Promise<void> {
+  const id = path.basename(dpe, '.xml');
+  const pre = await runCli(['pre', dpe, '--json'], { dataDir });
+  const ids = (JSON.parse(pre.stdout) as { warnings: { id: string }[] }).warnings.map((w) => w.id);
+  for (const cols of [80, 100]) {
+    for (const args of [
+      ['pre', dpe],
+      ['initial', dpe],
+      ['calc', dpe, '--work', 'baie_vitree:0=FENETRE:PVC'],
+      ['history'],
+      ['history', id],
+    ]) {
+      const { code, screen } = await inPty(args, cols, dataDir);
+      expect(code, `${args.join(' ')}\n${screen}`).toBe(0);
+      const w = widest(screen);
+      expect(w.width, `${args[0]} at ${cols} columns: ${w.line}`).toBeLessThanOrEqual(cols);
+      if (args[0] === 'pre') {
+        const shown = stripVTControlCharacters(screen).match(ALERT_ID) ?? [];
+        for (const alert of ids) expect(shown).toContain(alert);
+        expect(screen).toContain('DPE label');
+      }
+    }
+  }
+}
+
+describe.skipIf(!HAS_SCRIPT)('output fits the terminal', () => {
+  it('on a house, at 80 and 100 columns', async () => {
+    await checkFits(HOUSE, tempDir());
+  }, 240_000);
+
+  it.skipIf(!HAS_CORPUS)(
+    'on a whole building (2535E0426429Q), at 80 and 100 columns',
+    async () => {
+      await checkFits(BUILDING, tempDir());
+    },
+    600_000,
+  );
+
+  it('--wide shows every column at its natural width', async () => {
+    const dataDir = tempDir();
+    const narrow = await inPty(['initial', HOUSE], 80, dataDir);
+    const wide = await inPty(['initial', HOUSE, '--wide'], 80, dataDir);
+    expect(stripVTControlCharacters(narrow.screen)).not.toContain('kg CO2e/m²/yr after');
+    expect(stripVTControlCharacters(wide.screen)).toContain('kg CO2e/m²/yr after');
+    expect(widest(wide.screen).width).toBeGreaterThan(80);
+  }, 120_000);
+});
+
+describe('output off a terminal and without colour', () => {
+  it('tables are tab-separated lines; the label is plain, letters and values printed', async () => {
+    const r = await runCli(['pre', HOUSE]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('Primary energy (kWh/m²/yr)\t381\t390\t−2,3\u00a0%');
+    expect(r.stdout).toMatch(
+      /^warning\tRegistry figures converted \/ warning\.coefficient-converted\t/m,
+    );
+    expect(r.stdout).not.toContain('│');
+    expect(r.stdout).toMatch(
+      /^ {3}F ██████ +330–420 \| 70–100 +◀ engine F: 381\u00a0\|\u00a084 +◀ registry F: 390\u00a0\|\u00a086$/m,
+    );
+    expect(r.stdout).not.toContain('\x1b[');
+  });
+});
+
+describe('one voice for errors', () => {
+  const dir = tempDir('dpe-sim-errors-');
+  const cases: [string, () => string, RegExp, number][] = [
+    [
+      'a directory',
+      () => {
+        const d = path.join(dir, 'dir.xml');
+        mkdirSync(d);
+        return d;
+      },
+      /error: .*dir\.xml is a directory, not a DPE XML file/,
+      2,
+    ],
+    [
+      'an empty file',
+      () => {
+        const f = path.join(dir, 'empty.xml');
+        writeFileSync(f, '');
+        return f;
+      },
+      /error: .*empty\.xml is empty/,
+      2,
+    ],
+    [
+      'a file that is not XML',
+      () => {
+        const f = path.join(dir, 'text.xml');
+        writeFileSync(f, 'hello, world');
+        return f;
+      },
+      /error: .*text\.xml is not XML \(it starts with "hello, world"\)/,
+      2,
+    ],
+    [
+      'XML that is not a DPE',
+      () => {
+        const f = path.join(dir, 'page.xml');
+        writeFileSync(f, '<?xml version="1.0"?>\n<html><body/></html>');
+        return f;
+      },
+      /error: .*page\.xml is XML but not a DPE: its root element is <html>, a DPE's is <dpe>/,
+      2,
+    ],
+    ['a missing file', () => path.join(dir, 'nope.xml'), /error: no such file: .*nope\.xml/, 2],
+  ];
+  for (const [what, make, message, code] of cases) {
+    it(`${what}: exit ${code}, "error:" then "hint:", no errno, no undefined, no stack`, async () => {
+      const r = await runCli(['pre', make()]);
+      expect(r.code).toBe(code);
+      const lines = r.stderr.trimEnd().split('\n');
+      expect(lines[0]).toMatch(message);
+      expect(lines[1]).toMatch(/^hint: /);
+      expect(lines).toHaveLength(2);
+      expect(r.stderr).not.toMatch(/E[A-Z]{3,}|undefined| {4}at /);
+      expect(r.stdout).toBe('');
+    });
+  }
+
+  it('an empty DPE on stdin: exit 2', async () => {
+    const r = await runCli(['pre', '-'], { input: '' });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^error: the standard input is empty\nhint: /);
+  });
+
+  it('--debug adds the cause chain', async () => {
+    const d = path.join(dir, 'debug-dir.xml');
+    mkdirSync(d);
+    const r = await runCli(['pre', d, '--debug']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^error: .*is a directory/);
+    expect(r.stderr).toMatch(/caused by: Error \[EISDIR\]/);
+  });
+
+  it('a data directory that is a file: exit 1, names the path and why', async () => {
+    const file = path.join(dir, 'not-a-dir');
+    writeFileSync(file, 'x');
+    const r = await runCli(['--data-dir', path.join(file, 'sub'), 'pre', HOUSE]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(
+      `error: the data directory ${path.join(file, 'sub')} cannot be created: a part of the path is a file, not a directory`,
+    );
+    expect(r.stderr).toMatch(/^hint: .*--data-dir DIR/m);
+    expect(r.stderr).not.toMatch(/ENOTDIR|EEXIST/);
+  });
+
+  const asNobody = process.getuid?.() === 0 && existsSync('/usr/bin/setpriv');
+  it.skipIf(!asNobody)('a read-only store still serves history (run as another user)', async () => {
+    const dataDir = tempDir();
+    chmodSync(dataDir, 0o755);
+    expect((await runCli(['pre', HOUSE, '--json'], { dataDir })).code).toBe(0);
+    const configDir = tempDir();
+    chmodSync(configDir, 0o777);
+    const nobody = (args: string[]) =>
+      new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
+        const child = spawn(
+          'setpriv',
+          ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, BIN, ...args],
+          {
+            env: {
+              PATH: process.env.PATH,
+              HOME: '/tmp',
+              NO_COLOR: '1',
+              DPE_SIM_DATA_DIR: dataDir,
+              DPE_SIM_CONFIG_DIR: configDir,
+            },
+          },
+        );
+        let out = '';
+        let err = '';
+        child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+        child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+        child.on('close', (code) => resolve({ code, out, err }));
+      });
+    const h = await nobody(['history', '--json']);
+    expect(h.code, h.err).toBe(0);
+    expect(
+      (JSON.parse(h.out) as { records: { operation: string }[] }).records.map((x) => x.operation),
+    ).toEqual(['pre']);
+    const w = await nobody(['pre', HOUSE]);
+    expect(w.code).toBe(1);
+    expect(w.err).toContain(
+      'error: the local store is read-only, and this command records its run',
+    );
+  });
+});
+
+describe('dpe-sim completion', () => {
+  const HAS_BASH = existsSync('/bin/bash');
+  it.skipIf(!HAS_BASH)('bash: completes commands, flags and their choices', async () => {
+    const r = await runCli(['completion', 'bash']);
+    expect(r.code).toBe(0);
+    const script = path.join(tempDir(), 'dpe-sim.bash');
+    writeFileSync(script, r.stdout);
+    const complete = (words: string[]) =>
+      new Promise<string>((resolve) => {
+        const cmd = `source ${sh(script)}; COMP_WORDS=(${words.map(sh).join(' ')}); COMP_CWORD=${words.length - 1}; _dpe_sim; echo "\${COMPREPLY[*]}"`;
+        const child = spawn('bash', ['-c', cmd]);
+        let out = '';
+        child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+        child.on('close', () => resolve(out.trim()));
+      });
+    expect(await complete(['dpe-sim', 'cal'])).toBe('calc');
+    expect((await complete(['dpe-sim', 'calc', '--sc'])).split(' ')).toEqual([
+      '--scenario',
+      '--scenario-from',
+    ]);
+    expect(await complete(['dpe-sim', 'pre', '--coef', ''])).toBe('2026 2025');
+    expect(await complete(['dpe-sim', 'batch', ''])).toBe('pre initial calc');
+  });
+
+  it('zsh and fish scripts name every command; another shell is refused (exit 2)', async () => {
+    for (const shell of ['zsh', 'fish']) {
+      const r = await runCli(['completion', shell]);
+      expect(r.code).toBe(0);
+      for (const c of ['pre', 'initial', 'calc', 'history', 'batch', 'completion'])
+        expect(r.stdout).toContain(c);
+    }
+    const bad = await runCli(['completion', 'tcsh']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('Allowed choices are bash, zsh, fish');
+  });
+});
