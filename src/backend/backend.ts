@@ -17,12 +17,18 @@ import type {
   TokenInfoResponse,
   TokenLoginResponse,
 } from '../contract/schemas.js';
+import type { OnProgress } from '../contract/progress.js';
+
+/** How the caller follows a long run: progress as it goes (the local backend only). */
+export interface RunOptions {
+  onProgress?: OnProgress;
+}
 
 export interface Backend {
   readonly kind: 'local' | 'remote';
   auth(req: AuthRequest): Promise<AuthResponse>;
   pre(req: PreRequest): Promise<PreResponse>;
-  initial(req: InitialRequest): Promise<InitialResponse>;
+  initial(req: InitialRequest, opts?: RunOptions): Promise<InitialResponse>;
   calc(req: CalcRequest): Promise<CalcResponse>;
   history(req: HistoryRequest): Promise<HistoryResponse>;
   /** GET /partners/token/{partnerToken}: looks at a token without using it */

@@ -31,7 +31,7 @@ import { prepare, type Preparation, type PreparedDpe } from '../simulation/prepa
 import { resolveChanges } from '../works/apply.js';
 import type { CostTable } from '../works/costs.js';
 import type { Partner, RunInput, Store, UserRef } from '../store/store.js';
-import { loginUrl, type Backend } from './backend.js';
+import { loginUrl, type Backend, type RunOptions } from './backend.js';
 
 export interface LocalServicesOptions {
   store: Store;
@@ -164,7 +164,7 @@ export class LocalBackend implements Backend {
     };
   }
 
-  async initial(req: InitialRequest): Promise<InitialResponse> {
+  async initial(req: InitialRequest, opts: RunOptions = {}): Promise<InitialResponse> {
     const coef: CoefMode = req.query?.coef2026 ?? 'activated';
     const force = req.query?.forceNormalization ?? req.forceNormalization ?? false;
     const { engine, prep } = await this.services.prepared(req.dpeId);
@@ -176,6 +176,7 @@ export class LocalBackend implements Backend {
       forceNormalization: force,
       simulationId,
       costs: this.services.costs,
+      ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
     });
     this.services.store.recordRun(
       simulationRun(

@@ -17,7 +17,8 @@
  * function declarations are rebound (importers see the new binding) to memoised wrappers that
  * return what the scan returns (the same row object). `cleanReference` (lower case, accents and
  * spaces removed) runs twice per wall × thermal bridge pair; its cache is cleared past 20,000
- * strings so that a long batch stays bounded.
+ * strings so that a long batch stays bounded. `tvColumnIDs(table, field)` (the distinct ids of a
+ * column) is computed once per pair; each call gets its own copy.
  */
 const UTILS_SNIPPET = `
 ;{
@@ -49,6 +50,19 @@ const UTILS_SNIPPET = `
     return v;
   };
 }
+;{
+  const columnIds = tvColumnIDs;
+  const memo = new Map();
+  tvColumnIDs = function tvColumnIDs(filePath, field) {
+    const key = String(filePath) + '\\u0001' + String(field);
+    let ids = memo.get(key);
+    if (ids === undefined) {
+      ids = columnIds(filePath, field);
+      memo.set(key, ids);
+    }
+    return ids.slice();
+  };
+}
 export const __dpeSimTvMemo = true;
 `;
 
@@ -69,7 +83,8 @@ function __dpeSimUgValues(baie, materiau, compute) {
   const key = typeof baie + '\\u0002' + String(baie) + '\\u0001' + typeof materiau + '\\u0002' + String(materiau);
   let values = __dpeSimUgMemo.get(key);
   if (values === undefined) {
-    values = compute();
+    // sorted once as getRange sorts it (default sort, stable): its own sort then finds it in order
+    values = compute().sort();
     __dpeSimUgMemo.set(key, values);
   }
   return values.slice();
