@@ -151,6 +151,7 @@ describe('progress line', () => {
   });
 });
 
+const ERASE = '\r\x1b[2K';
 const HAS_SCRIPT = existsSync('/usr/bin/script');
 if (!HAS_SCRIPT) console.warn('*** terminal progress test SKIPPED: /usr/bin/script not found ***');
 
@@ -180,10 +181,11 @@ describe('dpe-sim initial progress on stderr', () => {
     'shows the step and count on a terminal, erased before the result',
     async () => {
       const out = await inTerminal(['initial', HOUSE]);
-      expect(out).toMatch(/\r\x1b\[2Kinitial: works options \d+\/\d+/);
+      expect(out).toMatch(
+        new RegExp(`${ERASE.replace('[', '\\[')}initial: works options \\d+/\\d+`),
+      );
       // the last thing written with the erase sequence is the erase itself, then the result
-      const lastErase = out.lastIndexOf('\r\x1b[2K');
-      const after = out.slice(lastErase + '\r\x1b[2K'.length);
+      const after = out.slice(out.lastIndexOf(ERASE) + ERASE.length);
       expect(after).not.toMatch(/^initial: /);
       expect(after.length).toBeGreaterThan(100);
     },
