@@ -21,7 +21,7 @@ export interface InitialOptions {
   costs: CostTable;
   /** called as the works options are evaluated and as each target class is searched */
   onProgress?: OnProgress;
-  /** wall-time budget of the scenario search, ms (default SEARCH_TIME_BUDGET_MS) */
+  /** CPU-time budget of the scenario search, ms (default SEARCH_TIME_BUDGET_MS) */
   searchBudgetMs?: number;
 }
 
