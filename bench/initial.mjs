@@ -7,14 +7,16 @@
 // 3. as a user runs them, cold processes with their own data dir: `dpe-sim pre FILE --json`,
 //    `dpe-sim initial FILE --json` and `bare-engine.mjs FILE`, on the BENCH_INITIAL_TOP (8)
 //    DPEs whose `initial` ranked slowest in 2 (or all with BENCH_INITIAL_ALL=1): initial ÷ cold
-//    pre per DPE (target ≤ 3), the worst five printed.
+//    pre per DPE (target ≤ 3), the worst five printed; each process's CPU time too (user +
+//    system, read at its exit), a ratio that a machine loaded by other programs moves less.
+//    BENCH_INITIAL_ONLY=id,id,… limits the run to those corpus DPEs.
 //
 //   npm run build && node bench/initial.mjs
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { bareEngine, corpusFiles } from './variants.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -28,16 +30,30 @@ function quantile(xs, q) {
 
 const x = (v) => `${v.toFixed(2)}×`;
 
-function timeProcess(args, env) {
+/** Wall and CPU time of a whole Node process (CPU read by a hook at its exit). */
+function timeProcess(args, env, tmp) {
+  const cpuFile = path.join(tmp, 'cpu.json');
+  const hook = path.join(tmp, 'cpu-hook.mjs');
+  writeFileSync(
+    hook,
+    `import { writeFileSync } from 'node:fs';
+process.on('exit', () => writeFileSync(${JSON.stringify(cpuFile)}, JSON.stringify(process.cpuUsage())));
+`,
+  );
   const t0 = performance.now();
-  const r = spawnSync(process.execPath, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const r = spawnSync(process.execPath, ['--import', pathToFileURL(hook).href, ...args], {
+    env,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   const ms = performance.now() - t0;
   if (r.status !== 0) throw new Error(`${args.join(' ')} exited ${r.status}: ${r.stderr}`);
-  return ms;
+  const cpu = JSON.parse(readFileSync(cpuFile, 'utf8'));
+  return { ms, cpuMs: (cpu.user + cpu.system) / 1000 };
 }
 
 export async function runInitialBench() {
-  const files = corpusFiles();
+  const only = process.env.BENCH_INITIAL_ONLY?.split(',').filter(Boolean);
+  const files = corpusFiles().filter((f) => !only || only.includes(path.basename(f, '.xml')));
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'dpe-sim-bench-initial-'));
   const list = path.join(tmp, 'list.txt');
   writeFileSync(list, files.join('\n'));
@@ -130,10 +146,14 @@ export async function runInitialBench() {
       DPE_SIM_BACKEND: 'local',
       NO_COLOR: '1',
     };
-    const bareProcess = timeProcess([path.join(ROOT, 'bench', 'bare-engine.mjs'), r.file], env);
-    const pre = timeProcess([BIN, 'pre', r.file, '--json'], env);
-    const initial = timeProcess([BIN, 'initial', r.file, '--json'], env);
-    cold.push({ ...r, bareProcess, pre, initial, ratio: initial / pre });
+    const bareProcess = timeProcess(
+      [path.join(ROOT, 'bench', 'bare-engine.mjs'), r.file],
+      env,
+      data,
+    );
+    const pre = timeProcess([BIN, 'pre', r.file, '--json'], env, data);
+    const initial = timeProcess([BIN, 'initial', r.file, '--json'], env, data);
+    cold.push({ ...r, bareProcess, pre, initial, ratio: initial.ms / pre.ms });
   }
   cold.sort((a, b) => b.ratio - a.ratio);
   const over = cold.filter((c) => c.ratio > TARGET).length;
@@ -141,11 +161,11 @@ export async function runInitialBench() {
     `  cold processes (${all ? 'every DPE' : `the ${picked.length} slowest DPEs in one process`}): initial ÷ cold pre, target ≤ ${TARGET}: ${over} over; worst five:`,
   );
   console.log(
-    '    DPE                initial/pre   initial        pre            (÷ bare process: initial, pre)',
+    '    DPE                initial/pre   initial     pre         ÷ bare process: initial, pre   CPU time: initial/pre (initial, pre)',
   );
   for (const c of cold.slice(0, 5)) {
     console.log(
-      `    ${path.basename(c.file, '.xml').padEnd(18)} ${x(c.ratio).padStart(11)}   ${c.initial.toFixed(0).padStart(6)} ms   ${c.pre.toFixed(0).padStart(6)} ms      ${x(c.initial / c.bareProcess)}, ${x(c.pre / c.bareProcess)}`,
+      `    ${path.basename(c.file, '.xml').padEnd(18)} ${x(c.ratio).padStart(11)}   ${c.initial.ms.toFixed(0).padStart(6)} ms ${c.pre.ms.toFixed(0).padStart(6)} ms   ${x(c.initial.ms / c.bareProcess.ms).padStart(6)}, ${x(c.pre.ms / c.bareProcess.ms).padEnd(6)}                ${x(c.initial.cpuMs / c.pre.cpuMs)} (${c.initial.cpuMs.toFixed(0)} ms, ${c.pre.cpuMs.toFixed(0)} ms)`,
     );
   }
   return {
