@@ -12,7 +12,7 @@
 //
 //   node bench/variants.mjs N [OUT_DIR] [--check]
 //
-// Writes OUT_DIR/<number>.xml (a new temp dir by default) and a list file OUT_DIR/list.txt;
+// Writes OUT_DIR/<registry number>.xml (a new temp dir by default) and a list file OUT_DIR/list.txt;
 // prints the directory. As a module: `writeVariants(n, { outDir, corpus })` → file paths.
 import { spawnSync } from 'node:child_process';
 import {
@@ -80,8 +80,10 @@ export function writeVariants(n, { outDir, files = corpusFiles() } = {}) {
   const texts = files.map((f) => readFileSync(f, 'utf8'));
   const paths = [];
   for (let i = 0; i < n; i++) {
-    const file = path.join(dir, `9999E${String(i).padStart(7, '0')}.xml`);
-    writeFileSync(file, variantXml(texts[i % texts.length], i));
+    const xml = variantXml(texts[i % texts.length], i);
+    const number = /<numero_dpe>([^<]*)<\/numero_dpe>/.exec(xml)?.[1];
+    const file = path.join(dir, `${number ?? `9999E${String(i).padStart(7, '0')}X`}.xml`);
+    writeFileSync(file, xml);
     paths.push(file);
   }
   writeFileSync(path.join(dir, 'list.txt'), `${paths.join('\n')}\n`);
