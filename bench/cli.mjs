@@ -47,6 +47,9 @@ export function runCliBench() {
   console.log(
     `  pre overhead over bare     ${(pre - bare).toFixed(0)} ms   (store, login token, history record; noise on a busy machine)`,
   );
+  console.log(
+    `  as ratios to the bare engine process of this run: pre ${(pre / bare).toFixed(2)}×, --help ${(help / bare).toFixed(2)}× (the same file each time: no cache lives across processes)`,
+  );
   return { help, pre, bare, node };
 }
 

@@ -6,6 +6,7 @@
  */
 import { DpeSimError } from '../contract/errors.js';
 import type { PartnerApi } from '../contract/operations.js';
+import type { OnProgress } from '../contract/progress.js';
 import type {
   AutoSolution,
   CalcRequest,
@@ -17,8 +18,15 @@ import type {
 /** A DPE the user names by path (`-`: the text read from stdin), rather than by number. */
 export type DpeInput = { path: string } | { text: string; name: string };
 
+/** How the caller follows a long run: progress as it goes (the local backend only). */
+export interface RunOptions {
+  onProgress?: OnProgress;
+}
+
 export interface Backend extends PartnerApi {
   readonly kind: 'local' | 'remote';
+  /** The partner operation, with progress reported on the way (a remote service gives none). */
+  initial(req: InitialRequest, opts?: RunOptions): Promise<InitialResponse>;
   /**
    * Makes a DPE file known to the backend and returns the dpeId to call the operations with.
    * The remote service knows DPEs by registry number only: it refuses with `invalid-input`.

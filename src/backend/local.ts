@@ -28,7 +28,7 @@ import { initialSimulation } from '../simulation/initial.js';
 import { preAnalysis } from '../simulation/pre.js';
 import { calculate } from '../simulation/recalculation.js';
 import type { Partner } from '../store/store.js';
-import { loginUrl, pickScenario, type Backend, type DpeInput } from './backend.js';
+import { loginUrl, pickScenario, type Backend, type DpeInput, type RunOptions } from './backend.js';
 import type { LocalServices } from './local-services.js';
 import { identityOf, Session } from './local-session.js';
 
@@ -92,6 +92,7 @@ export class LocalBackend implements Backend {
   /** The initial simulation, computed with a pending simulation id and nothing written. */
   private async computeInitial(
     req: InitialRequest,
+    opts: RunOptions = {},
   ): Promise<{ session: Session; body: InitialResponse }> {
     const session = await this.open(req);
     const dpe = session.ready();
@@ -100,12 +101,13 @@ export class LocalBackend implements Backend {
       forceNormalization: session.options.forceNormalization,
       simulationId: PENDING_SIMULATION,
       costs: this.services.costs,
+      ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
     });
     return { session, body: { ...body, dpeSource: session.dpeSource } };
   }
 
-  async initial(req: InitialRequest): Promise<InitialResponse> {
-    const { session, body } = await this.computeInitial(req);
+  async initial(req: InitialRequest, opts: RunOptions = {}): Promise<InitialResponse> {
+    const { session, body } = await this.computeInitial(req, opts);
     const simulationId = await this.services.store.createSimulation(
       await session.user(),
       session.dpeId,

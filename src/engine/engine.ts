@@ -12,6 +12,7 @@ import { register } from 'node:module';
 import { DpeSimError } from '../contract/errors.js';
 import type { RawDpe, RawEnveloppe, Fields } from '../dpe/raw.js';
 import { num, str } from '../dpe/raw.js';
+import { SOURCE_PATCH_HOOKS } from './source-patches.js';
 
 /** The engine flag mode dpe-sim runs in (measured on the corpus; see README, "Engine"). */
 export type EngineFlags = 'default' | 'bug-for-bug';
@@ -63,7 +64,7 @@ export interface ClassLimitsTable {
 export interface Engine {
   readonly version: string;
   readonly flags: EngineFlags;
-  /** whether the engine's table lookups are memoised (see TV_MEMO_SNIPPET) */
+  /** whether the engine's table lookups are memoised (see source-patches.ts) */
   readonly tableMemo: boolean;
   /**
    * Runs the 3CL computation on a copy of `dpe` (the engine writes into its input), or on `dpe`
@@ -108,44 +109,9 @@ interface LoggerModule {
 let loading: Promise<Engine> | undefined;
 
 /**
- * The engine's table lookup `tv(table, matcher)` scans every row of a table and matches each
- * criterion with a regular expression (or `eval`) on every call: it is about 40% of a run. It
- * is a pure function of its arguments over constant tables, so its result is memoised. The
- * engine's modules import `tv` from its `utils.js`; a module-load hook appends to that module a
- * few lines that rebind `tv` (an exported function declaration, so importers see the new
- * binding) to a memoised wrapper that returns the very row object the scan would return. Results
- * are unchanged (checked on the whole corpus); only the repeated scans go.
+ * The engine's table lookups are memoised by patches applied to its modules as they load
+ * (source-patches.ts): results are unchanged, only repeated scans of constant tables go.
  */
-const TV_MEMO_SNIPPET = `
-;{
-  const scan = tv;
-  const memo = new Map();
-  tv = function tv(filePath, matcher) {
-    let key = String(filePath);
-    for (const k in matcher) {
-      const v = matcher[k];
-      key += '\u0001' + k + '\u0002' + typeof v + '\u0002' + String(v);
-    }
-    if (memo.has(key)) return memo.get(key);
-    const row = scan(filePath, matcher);
-    memo.set(key, row);
-    return row;
-  };
-}
-export const __dpeSimTvMemo = true;
-`;
-
-const TV_MEMO_HOOKS = `
-const SNIPPET = ${JSON.stringify(TV_MEMO_SNIPPET)};
-export async function load(url, context, nextLoad) {
-  const result = await nextLoad(url, context);
-  if (!url.endsWith('/@open3cl/engine/utils.js') || result.source == null) return result;
-  const source = typeof result.source === 'string' ? result.source : new TextDecoder().decode(result.source);
-  if (source.includes('__dpeSimTvMemo')) return result;
-  return { ...result, source: source + SNIPPET };
-}
-`;
-
 /**
  * The engine's two large dependencies (about 1,700 modules together). Once a hook is registered,
  * every module loaded after it makes a round trip to the hooks thread (+1.4 s on this import),
@@ -164,7 +130,7 @@ async function registerTvMemo(): Promise<void> {
       ),
     ),
   );
-  register(`data:text/javascript,${encodeURIComponent(TV_MEMO_HOOKS)}`);
+  register(`data:text/javascript,${encodeURIComponent(SOURCE_PATCH_HOOKS)}`);
 }
 
 /** Loads the engine once per process (about 1 s the first time). */
@@ -178,13 +144,14 @@ async function importEngine(): Promise<Engine> {
   await registerTvMemo();
   const restore = captureConsole(captured);
   try {
-    const [engine, utils, tv, enums, inertie, log] = await Promise.all([
+    const [engine, utils, tv, enums, inertie, log, baie] = await Promise.all([
       import('@open3cl/engine') as Promise<EngineModule>,
       import('@open3cl/engine/utils.js') as Promise<UtilsModule>,
       import('@open3cl/engine/tv.js') as Promise<TvModule>,
       import('@open3cl/engine/enums.js') as Promise<EnumsModule>,
       import('@open3cl/engine/7_inertie.js') as Promise<InertieModule>,
       import('@open3cl/engine/core/util/logger/log-service.js') as Promise<LoggerModule>,
+      import('@open3cl/engine/3.3_baie_vitree.js') as Promise<{ __dpeSimUgMemoOn?: true }>,
     ]);
     // the engine's winston logger writes to stdout: silence it (console output is captured)
     log.logger.silent = true;
@@ -194,7 +161,7 @@ async function importEngine(): Promise<Engine> {
       tv.default,
       enums.default,
       new inertie.Inertie(),
-      utils.__dpeSimTvMemo === true,
+      utils.__dpeSimTvMemo === true && baie.__dpeSimUgMemoOn === true,
     );
   } finally {
     restore();

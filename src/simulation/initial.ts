@@ -2,6 +2,7 @@
  * The initial simulation: the DPE structure with its works options, the calculation with no
  * works, the recommended scenarios and the registry's own works packs.
  */
+import type { OnProgress } from '../contract/progress.js';
 import type { CoefMode, InitialResponse, RegistryPack } from '../contract/schemas.js';
 import type { RawDpe } from '../dpe/raw.js';
 import { isRecord, num, str } from '../dpe/raw.js';
@@ -18,6 +19,10 @@ export interface InitialOptions {
   forceNormalization: boolean;
   simulationId: string;
   costs: CostTable;
+  /** called as the works options are evaluated and as each target class is searched */
+  onProgress?: OnProgress;
+  /** CPU-time budget of the scenario search, ms (default SEARCH_TIME_BUDGET_MS) */
+  searchBudgetMs?: number;
 }
 
 /** Sharing is free in dpe-sim: the sharing cost is always 0. */
@@ -30,7 +35,14 @@ export function initialSimulation(
 ): InitialResponse {
   const o = outcome(prep, engineFigures(prep.base, opts.coef), opts.coef, opts.forceNormalization);
   return {
-    dpe: dpeStructure(engine, prep, opts.coef, opts.forceNormalization, opts.costs),
+    dpe: dpeStructure(
+      engine,
+      prep,
+      opts.coef,
+      opts.forceNormalization,
+      opts.costs,
+      opts.onProgress,
+    ),
     simulation: {
       dpeId: prep.key,
       simulationId: opts.simulationId,

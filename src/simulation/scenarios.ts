@@ -14,6 +14,17 @@
  *   combination is predicted to reach the class, runs it, and goes on from the result until the
  *   class is reached; then a local search removes items that are not needed (costliest first),
  *   swaps an item for a cheaper option and replaces two items by one while the class holds.
+ * - time: the heuristic also stops at a time budget (SEARCH_TIME_BUDGET_MS of CPU time from the
+ *   start of the search, shared among the target classes like the run budget). CPU time, not
+ *   wall time, so that a machine loaded by other programs does not cut the search short and the
+ *   same DPE gives the same scenarios; it is the process's CPU time, so in a process whose other
+ *   threads compute meanwhile (batch workers, a server's pool) their time counts too and the
+ *   search is cut sooner (at most by their number). What it gives up: the
+ *   rest of the local search (drops and swaps that would make a scenario cheaper) and, when even
+ *   the greedy pass is cut short, the greedy steps left; a target then gets the strongest option
+ *   of every element, improved as far as time allows, so every target still gets a scenario that
+ *   the engine ran, but maybe not the cheapest the full run budget would find. The exact
+ *   strategy is never cut.
  * - predictions guide, the engine decides: a combination is predicted from the last one run by
  *   multiplying in (or out) each option's single-run ratio after/before (energy and GES apart);
  *   the local search only runs combinations predicted to reach the class within a slack that
@@ -28,6 +39,7 @@ import type {
 } from '../contract/schemas.js';
 import { CATEGORIES } from '../contract/constants.js';
 import { CLASS_LETTERS, classIndex, type ClassLetter } from '../contract/classes.js';
+import type { OnProgress } from '../contract/progress.js';
 import { elementsOf, referenceId } from '../dpe/elements.js';
 import type { Engine } from '../engine/engine.js';
 import { costOf, offeredOptions } from '../works/apply.js';
@@ -41,6 +53,8 @@ import { figuresOf, runWorks } from './runs.js';
 export const EXACT_LIMIT = 64;
 /** Engine runs the heuristic may spend per DPE, all targets together (cache hits are free). */
 export const RUN_BUDGET = 250;
+/** CPU time the heuristic may spend per DPE, all targets together, ms (see above). */
+export const SEARCH_TIME_BUDGET_MS = 3000;
 /** Bounds of the slack within which a predicted combination is worth an engine run. */
 export const SLACK_MIN = 0.08;
 export const SLACK_MAX = 0.25;
@@ -70,6 +84,10 @@ export interface ScenarioOptions {
   onlyReferences?: readonly string[];
   /** force a strategy (tests) */
   strategy?: 'auto' | 'exact' | 'heuristic';
+  /** CPU-time budget of the heuristic, ms (default SEARCH_TIME_BUDGET_MS) */
+  searchBudgetMs?: number;
+  /** called after each target class is searched (`scenarios`, done / total targets) */
+  onProgress?: OnProgress;
 }
 
 export interface ScenarioSearch {
@@ -77,6 +95,8 @@ export interface ScenarioSearch {
   strategy: 'exact' | 'heuristic';
   /** distinct change sets evaluated */
   evaluations: number;
+  /** whether the time budget cut the heuristic short */
+  timedOut: boolean;
 }
 
 function limitsOf(t: Thresholds, target: ClassLetter): { ep: number; ges: number } {
@@ -266,23 +286,38 @@ export function searchScenarios(
       ? 'exact'
       : 'heuristic';
   const best = new Map<ClassLetter, Evaluated>();
+  const progress = (done: number) =>
+    opts.onProgress?.({ step: 'scenarios', done, total: targets.length });
+  let timedOut = false;
   if (targets.length && elements.size) {
-    if (strategy === 'exact') exhaustive(elements, evaluate, targets, best);
-    else {
+    progress(0);
+    if (strategy === 'exact') {
+      exhaustive(elements, evaluate, targets, best);
+      progress(targets.length);
+    } else {
       const predictor = new Predictor(base, elements);
+      const deadline = cpuMs() + (opts.searchBudgetMs ?? SEARCH_TIME_BUDGET_MS);
       for (const [i, target] of targets.entries()) {
-        // each target gets its share of what is left of the budget (cache hits are free)
+        // each target gets its share of what is left of the budgets (cache hits are free)
         const limit = seen.size + Math.floor((RUN_BUDGET - seen.size) / (targets.length - i));
+        const now = cpuMs();
+        const until = now + Math.max(0, deadline - now) / (targets.length - i);
         const search: HeuristicSearch = {
           elements,
           evaluate,
           base,
           thresholds: prep.thresholds,
           predictor,
-          budgetLeft: () => seen.size < limit,
+          budgetLeft: () => {
+            if (seen.size >= limit) return false;
+            if (cpuMs() < until) return true;
+            timedOut = true;
+            return false;
+          },
         };
         const found = heuristic(search, target);
         if (found) best.set(target, found);
+        progress(i + 1);
       }
     }
   }
@@ -296,7 +331,13 @@ export function searchScenarios(
     if (!pick || !reaches(pick.o, target)) continue;
     solutions.push(toSolution(pick, target, elements, base));
   }
-  return { solutions, strategy, evaluations: seen.size };
+  return { solutions, strategy, evaluations: seen.size, timedOut };
+}
+
+/** CPU time used by this process so far, ms. */
+function cpuMs(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
 }
 
 function exhaustive(

@@ -4,6 +4,7 @@
  * from an engine run with that option alone), the alerts and the class thresholds.
  */
 import { CATEGORIES, type Category } from '../contract/constants.js';
+import type { OnProgress } from '../contract/progress.js';
 import type {
   CoefMode,
   DpeElement,
@@ -125,6 +126,7 @@ function editablesOf(
   coef: CoefMode,
   force: boolean,
   costs: CostTable,
+  tick: () => void,
 ): Record<string, Editable> {
   const out: Record<string, Editable> = {};
   const ref = referenceId(category, index);
@@ -145,6 +147,7 @@ function editablesOf(
       cout: run.cout,
       euroParKwh: gain > 0 ? round2(run.cout / gain) : null,
     };
+    tick();
   }
   return out;
 }
@@ -155,7 +158,9 @@ export function dpeStructure(
   coef: CoefMode,
   force: boolean,
   costs: CostTable,
+  onProgress?: OnProgress,
 ): DpeStructure {
+  const tick = progressOfOptions(prep, onProgress);
   const items = Object.fromEntries(
     CATEGORIES.map((category) => [
       category,
@@ -164,7 +169,7 @@ export function dpeStructure(
         referenceId: referenceId(category, index),
         description: descriptionOf(el) || typeOf(engine, category, el),
         etat: stateOf(engine, category, el),
-        editables: editablesOf(engine, prep, category, index, el, coef, force, costs),
+        editables: editablesOf(engine, prep, category, index, el, coef, force, costs, tick),
       })),
     ]),
   ) as DpeStructure['items'];
@@ -175,4 +180,16 @@ export function dpeStructure(
     warnings: preAnalysis({ ok: true, dpe: prep }, { coef, forceNormalization: force }).warnings,
     thresholds: prep.thresholds,
   };
+}
+
+/** A tick per works option evaluated, reported as `options` progress (nothing without a listener). */
+function progressOfOptions(prep: PreparedDpe, onProgress: OnProgress | undefined): () => void {
+  if (!onProgress) return () => undefined;
+  let total = 0;
+  for (const category of CATEGORIES)
+    for (const el of elementsOf(prep.raw, category))
+      total += offeredOptions(prep, category, el).length;
+  let done = 0;
+  onProgress({ step: 'options', done, total });
+  return () => onProgress({ step: 'options', done: ++done, total });
 }

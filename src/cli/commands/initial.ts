@@ -1,5 +1,6 @@
 import type { Context } from '../context.js';
 import { checkIdentity, coefOption } from '../options.js';
+import { progressLine } from '../progress.js';
 import { renderInitial } from '../render/simulation.js';
 import type { Command } from 'commander';
 import { run } from '../command-kit.js';
@@ -16,11 +17,20 @@ export async function initialCommand(
   const identity = checkIdentity(ctx.identity);
   const dpeId = await ctx.dpeArg(dpeArg);
   const backend = await ctx.backend();
-  const body = await backend.initial({
-    ...identity,
-    dpeId,
-    query: { coef2026: coef, ...(flags.forceNormalization ? { forceNormalization: true } : {}) },
-  });
+  const progress = progressLine('initial', { json: ctx.out.json });
+  const body = await backend
+    .initial(
+      {
+        ...identity,
+        dpeId,
+        query: {
+          coef2026: coef,
+          ...(flags.forceNormalization ? { forceNormalization: true } : {}),
+        },
+      },
+      progress.onProgress ? { onProgress: progress.onProgress } : {},
+    )
+    .finally(() => progress.done());
   ctx.out.result(body, () => renderInitial(body, dpeArg, ctx.out.style));
 }
 
