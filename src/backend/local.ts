@@ -133,6 +133,14 @@ export class LocalBackend implements Backend {
       coef,
       forceNormalization: req.query?.forceNormalization ?? false,
     });
+    // a blocked DPE issues no login token and leaves no trace in history (issue 14)
+    if (analysis.blocked) {
+      return {
+        url: this.services.appUrl,
+        maxCalculation: analysis.maxCalculation,
+        warnings: analysis.warnings,
+      };
+    }
     const user = this.user(req);
     const dpeId = prep.ok ? prep.dpe.key : prep.key;
     const baseline = prep.ok

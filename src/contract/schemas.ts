@@ -137,6 +137,8 @@ export const WorksOption = Type.Object({
   gainGESM2: Type.Number(),
   /** Estimated cost of the works, euros (incl. VAT). */
   cout: Type.Number(),
+  /** How the cost was obtained, e.g. "28 × 4 770 €" or "180 kW × 1 379 €/kW" (dpe-sim). */
+  coutDetail: Type.Optional(Type.String()),
   /** Cost per kWh saved in a year, €/kWh; null when nothing is saved. */
   euroParKwh: NullableNumber,
 });
@@ -300,6 +302,8 @@ export const ScenarioItem = Type.Object({
   editableValue: Type.String(),
   label: Type.String(),
   cout: Type.Number(),
+  /** How the cost was obtained, e.g. "28 × 4 770 €" (dpe-sim). */
+  coutDetail: Type.Optional(Type.String()),
   /** kWh/yr saved by this item alone on the initial dwelling */
   gainTotal: Type.Number(),
 });
@@ -310,7 +314,14 @@ export const RegistryPack = Type.Object({
   coutMin: NullableNumber,
   coutMax: NullableNumber,
   consoApres: NullableNumber,
+  /** kg CO2e/m²/yr after works, as the pack gives it (dpe-sim) */
+  gesApres: Type.Optional(NullableNumber),
+  /** official class after works: worse of energy and GES, with the DPE's own thresholds */
   classeApres: Type.Union([Type.String(), Type.Null()]),
+  /** true when the pack's maximum cost is under 1,000 €: a placeholder, not an estimate (dpe-sim) */
+  coutPlaceholder: Type.Optional(Type.Boolean()),
+  /** cost of dpe-sim's cheapest scenario reaching the same class, euros, or null (dpe-sim) */
+  coutScenario: Type.Optional(NullableNumber),
 });
 export type RegistryPack = Type.Static<typeof RegistryPack>;
 

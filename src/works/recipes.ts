@@ -27,6 +27,7 @@ import {
 } from './context.js';
 // generators are modelled in generators.ts (the longest recipes)
 import { heatingApplies, heatingApply, hotWaterApplies, hotWaterApply } from './generators.js';
+import { distributionApplies, distributionApply, type DistributionWork } from './distribution.js';
 
 export type { WorksContext } from './context.js';
 export { makeWorksContext } from './context.js';
@@ -40,7 +41,8 @@ export type Recipe =
   | { kind: 'door'; uporte: number }
   | { kind: 'ventilation'; typeId: string }
   | { kind: 'heating'; generator: HeatingGenerator }
-  | { kind: 'hot-water'; generator: HotWaterGenerator };
+  | { kind: 'hot-water'; generator: HotWaterGenerator }
+  | { kind: 'distribution'; work: DistributionWork };
 
 export type RoofVariant = 'combles' | 'rampants' | 'terrasse';
 export type HeatingGenerator =
@@ -49,7 +51,9 @@ export type HeatingGenerator =
   | 'gaz-condensation'
   | 'granules'
   | 'pac-air-air'
-  | 'radiateurs-nf';
+  | 'radiateurs-nf'
+  | 'gaz-condensation-collective'
+  | 'pac-air-eau-collective';
 export type HotWaterGenerator = 'cet' | 'cet-exterieur' | 'ballon-electrique' | 'cesi';
 
 /** `true` when the recipe makes sense on the element, else the reason it is not offered. */
@@ -462,6 +466,8 @@ export function applicability(recipe: Recipe, el: RawElement, ctx: WorksContext)
       return heatingApplies(el as RawGeneratorHolder, recipe.generator, ctx);
     case 'hot-water':
       return hotWaterApplies(el as RawGeneratorHolder, recipe.generator, ctx);
+    case 'distribution':
+      return distributionApplies(el as RawGeneratorHolder, recipe.work);
   }
 }
 
@@ -483,6 +489,8 @@ export function applyRecipe(recipe: Recipe, el: RawElement, ctx: WorksContext): 
       return heatingApply(el as RawGeneratorHolder, recipe.generator, ctx);
     case 'hot-water':
       return hotWaterApply(el as RawGeneratorHolder, recipe.generator, ctx);
+    case 'distribution':
+      return distributionApply(el as RawGeneratorHolder, recipe.work);
   }
 }
 
