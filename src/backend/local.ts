@@ -169,6 +169,7 @@ export class LocalBackend implements Backend {
       url: loginUrl(this.services.appUrl, token),
       maxCalculation: analysis.maxCalculation,
       warnings: analysis.warnings,
+      ...(analysis.classes ? { classes: analysis.classes } : {}),
     };
   }
 

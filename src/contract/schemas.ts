@@ -121,10 +121,58 @@ export const MaxCalculation = Type.Object({
 });
 export type MaxCalculation = Type.Static<typeof MaxCalculation>;
 
+export const ClassLimits = Type.Object({
+  A: Type.Number(),
+  B: Type.Number(),
+  C: Type.Number(),
+  D: Type.Number(),
+  E: Type.Number(),
+  F: Type.Number(),
+});
+export type ClassLimits = Type.Static<typeof ClassLimits>;
+
+/** Upper bounds of each class: a value strictly below `A` is class A, and so on; G above F. */
+export const Thresholds = Type.Object({
+  dpe: ClassLimits,
+  ges: ClassLimits,
+  smallSurface: Type.Boolean(),
+  highAltitude: Type.Boolean(),
+});
+export type Thresholds = Type.Static<typeof Thresholds>;
+
+/** One line of the classes table of `pre` (dpe-sim). */
+export const ClassesRow = Type.Object({
+  source: Type.Union([
+    Type.Literal('registry'),
+    Type.Literal('engine-registry-rules'),
+    Type.Literal('engine-today'),
+  ]),
+  epM2: Type.Number(),
+  gesM2: Type.Number(),
+  energie: Type.String(),
+  ges: Type.String(),
+  /** the official class: the worse of energy and GES */
+  officielle: Type.String(),
+  /** which thresholds: the registry's (DPE date) or today's */
+  seuils: Type.Union([Type.Literal('registry'), Type.Literal('today')]),
+});
+export type ClassesRow = Type.Static<typeof ClassesRow>;
+
+export const ClassesTable = Type.Object({
+  rows: Type.Array(ClassesRow),
+  registryCoef: Type.Number(),
+  registryDate: Type.Union([Type.String(), Type.Null()]),
+  thresholdsRegistry: Thresholds,
+  thresholdsToday: Thresholds,
+});
+export type ClassesTable = Type.Static<typeof ClassesTable>;
+
 export const PreResponse = Type.Object({
   url: Type.String({ format: 'uri' }),
   maxCalculation: MaxCalculation,
   warnings: Type.Array(Warning),
+  /** energy, GES and official classes side by side (dpe-sim; absent on a blocked DPE) */
+  classes: Type.Optional(ClassesTable),
 });
 export type PreResponse = Type.Static<typeof PreResponse>;
 
@@ -180,25 +228,6 @@ export const INFO_KEYS = [
 ] as const;
 export type InfoKey = (typeof INFO_KEYS)[number];
 
-export const ClassLimits = Type.Object({
-  A: Type.Number(),
-  B: Type.Number(),
-  C: Type.Number(),
-  D: Type.Number(),
-  E: Type.Number(),
-  F: Type.Number(),
-});
-export type ClassLimits = Type.Static<typeof ClassLimits>;
-
-/** Upper bounds of each class: a value strictly below `A` is class A, and so on; G above F. */
-export const Thresholds = Type.Object({
-  dpe: ClassLimits,
-  ges: ClassLimits,
-  smallSurface: Type.Boolean(),
-  highAltitude: Type.Boolean(),
-});
-export type Thresholds = Type.Static<typeof Thresholds>;
-
 export const DpeStructure = Type.Object({
   id: Type.String(),
   infos: Type.Record(Type.String(), InfoEntry),
@@ -251,10 +280,26 @@ export const Hints = Type.Object({
   perteSurfaceTotal: Type.Number(),
   coutTravaux: Type.Number(),
   retourSurInvestissementAnnees: NullableNumber,
-  /** kWh/m²/yr of primary energy still to save to fall below the next better class's threshold (0 in A). */
+  /**
+   * kWh/m²/yr of primary energy still to save to fall below the energy threshold of the next
+   * better OFFICIAL class (worse of energy and GES); 0 in A or when energy already allows it.
+   */
   resteClasseSuivanteM2: Type.Number(),
   /** The same gap as a percentage of that threshold: (value − threshold) / threshold × 100 (0 in A). */
   margeClasseSuivantePourcent: Type.Number(),
+  /** The next better official class, null in A (dpe-sim). */
+  classeSuivante: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  /** kg CO2e/m²/yr still to avoid to reach that class; 0 when GES already allows it (dpe-sim). */
+  resteGESClasseSuivanteM2: Type.Optional(Type.Number()),
+  /** What holds the official class back: energy, GES or both; null in A (dpe-sim). */
+  freinClasseSuivante: Type.Optional(
+    Type.Union([
+      Type.Literal('energie'),
+      Type.Literal('ges'),
+      Type.Literal('energie+ges'),
+      Type.Null(),
+    ]),
+  ),
 });
 export type Hints = Type.Static<typeof Hints>;
 
@@ -369,6 +414,8 @@ export const InitialResponse = Type.Object({
   deltaCosts: DeltaCosts,
   autoSolutions: Type.Array(AutoSolution),
   registryPacks: Type.Array(RegistryPack),
+  /** the DPE's alerts, the same ids as `pre` (dpe-sim) */
+  warnings: Type.Optional(Type.Array(Warning)),
   /** 0 when free sharing is enabled, 1 otherwise */
   sharingCost: Type.Union([Type.Literal(0), Type.Literal(1)]),
 });
@@ -398,6 +445,8 @@ export type CalcRequest = Type.Static<typeof CalcRequest>;
 
 export const CalcResponse = Type.Object({
   ...SimulationCommon,
+  /** the DPE's alerts, the same ids as `pre` (dpe-sim) */
+  warnings: Type.Optional(Type.Array(Warning)),
   dpe: Type.Optional(DpeStructure),
   user: Type.Optional(PartnerIdentity),
 });

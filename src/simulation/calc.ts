@@ -13,7 +13,8 @@ import type {
   ResultKey,
   Thresholds,
 } from '../contract/schemas.js';
-import { betterClassLimit, classesOf, classIndex, type ClassLetter } from '../dpe/classes.js';
+import { classesOf, classIndex, type DpeClasses } from '../dpe/classes.js';
+import { nextClassHint } from './hints.js';
 import type { Engine, EngineFigures } from '../engine/engine.js';
 import type { CostTable } from '../works/costs.js';
 import {
@@ -25,6 +26,7 @@ import {
 } from './comparison.js';
 import type { PreparedDpe } from './prepared.js';
 import { dpeStructure } from './structure.js';
+import { preAnalysis } from './pre.js';
 import { figuresOf, runWorks } from './runs.js';
 
 export const RESULT_TITLES: Record<ResultKey, string> = {
@@ -175,13 +177,12 @@ export function resultOf(o: Outcome, perteSurface: number): CalculationResult {
 export function hintsOf(
   result: CalculationResult,
   coutTravaux: number,
-  energyClassAfter: ClassLetter,
+  classesAfter: DpeClasses,
   thresholds: Thresholds,
 ): Hints {
   const economie = round2(result.cout_5_usages.VInit - result.cout_5_usages.value);
   const epM2 = result.ep_conso_5_usages_m2.value;
-  const limit = betterClassLimit(energyClassAfter, thresholds.dpe);
-  const reste = limit === undefined ? 0 : Math.max(0, round2(epM2 - limit));
+  const next = nextClassHint(classesAfter, epM2, result.emission_ges_5_usages_m2.value, thresholds);
   return {
     economieAnnuelle: economie,
     gainTotal: round2(result.ep_conso_5_usages.VInit - result.ep_conso_5_usages.value),
@@ -192,8 +193,11 @@ export function hintsOf(
     perteSurfaceTotal: result.perte_surface_m2.value,
     coutTravaux: round2(coutTravaux),
     retourSurInvestissementAnnees: economie > 0 ? round2(coutTravaux / economie) : null,
-    resteClasseSuivanteM2: reste,
-    margeClasseSuivantePourcent: limit === undefined ? 0 : round2((reste / limit) * 100),
+    resteClasseSuivanteM2: next.resteEp,
+    margeClasseSuivantePourcent: next.margeEpPourcent,
+    classeSuivante: next.next ?? null,
+    resteGESClasseSuivanteM2: next.resteGes,
+    freinClasseSuivante: next.frein,
   };
 }
 
@@ -207,7 +211,7 @@ export function calculation(
   const result = resultOf(o, perteSurface);
   return {
     result,
-    hints: hintsOf(result, coutTravaux, o.classesAfter.energy, thresholds),
+    hints: hintsOf(result, coutTravaux, o.classesAfter, thresholds),
     errorMessage: null,
     normalization: o.normalization,
     coefMode: coef,
@@ -237,6 +241,10 @@ export function calculate(
     editableChanges: { editablesValues: works.applied.map((a) => a.change) },
     namedCalculation: opts.scenario,
     namedCalculationTitle: scenarioTitle(opts.scenario),
+    warnings: preAnalysis(
+      { ok: true, dpe: prep },
+      { coef: opts.coef, forceNormalization: opts.forceNormalization },
+    ).warnings,
   };
   if (opts.includeDpe)
     body.dpe = dpeStructure(engine, prep, opts.coef, opts.forceNormalization, opts.costs);

@@ -31,8 +31,9 @@ export function initialSimulation(
 ): InitialResponse {
   const o = outcome(prep, engineFigures(prep.base, opts.coef), opts.coef, opts.forceNormalization);
   const solutions = searchScenarios(engine, prep, opts).solutions;
+  const dpe = dpeStructure(engine, prep, opts.coef, opts.forceNormalization, opts.costs);
   return {
-    dpe: dpeStructure(engine, prep, opts.coef, opts.forceNormalization, opts.costs),
+    dpe,
     simulation: {
       dpeId: prep.key,
       simulationId: opts.simulationId,
@@ -47,5 +48,6 @@ export function initialSimulation(
     autoSolutions: solutions,
     registryPacks: registryPacks(prep.raw, prep.registryThresholds, solutions),
     sharingCost: SHARING_COST,
+    warnings: dpe.warnings,
   };
 }

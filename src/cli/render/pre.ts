@@ -2,6 +2,7 @@
 import type { PreResponse, Warning } from '../../contract/schemas.js';
 import type { Style } from './style.js';
 import { num, signedPercent, table } from './table.js';
+import { renderClasses } from './classes.js';
 
 export function renderWarnings(warnings: readonly Warning[], s: Style): string {
   if (warnings.length === 0) return s.c.green('No alerts.');
@@ -31,6 +32,7 @@ export function renderPre(dpe: string, coef: string, body: PreResponse, s: Style
         ['Emissions (kg CO2e/m²/yr)', num(m.gesInitiale), num(m.gesXML), signedPercent(m.deltaGES)],
       ],
     ),
+    ...(body.classes ? [renderClasses(body.classes, s)] : []),
     renderWarnings(body.warnings, s),
     `Login URL: ${body.url}`,
   ];

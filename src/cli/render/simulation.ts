@@ -9,6 +9,7 @@ import type {
 import { CATEGORIES } from '../../contract/constants.js';
 import type { Style } from './style.js';
 import { euros, num, saving, table } from './table.js';
+import { nextClassText, renderAlerts, renderPacksClean } from './classes.js';
 
 const LETTERS = ['A', 'B', 'C', 'D', 'E', 'F', 'G'];
 export function letter(index: number): string {
@@ -58,12 +59,7 @@ export function renderCalculation(calc: Calculation, s: Style): string {
             ? '–'
             : `${num(h.retourSurInvestissementAnnees, 1)} years`,
         ],
-        [
-          'To the next energy class',
-          h.resteClasseSuivanteM2 > 0
-            ? `${num(h.resteClasseSuivanteM2, 1)} kWh/m²/yr (${num(h.margeClasseSuivantePourcent, 1)}% of its threshold)`
-            : '–',
-        ],
+        ['To the next class', nextClassText(h)],
       ],
     ),
   ];
@@ -172,7 +168,8 @@ export function renderInitial(body: InitialResponse, dpeArg: string, s: Style): 
     s.c.bold('Recommended scenarios (the cheapest combination found for each class)'),
     renderSolutions(body.autoSolutions, s),
     s.c.bold('Registry works packs, to compare'),
-    renderPacks(body.registryPacks, s),
+    renderPacksClean(body.registryPacks, s),
+    renderAlerts(body.warnings, s),
     ...tips.map((t) => s.c.dim(t)),
   ].join('\n');
 }
@@ -187,5 +184,8 @@ export function renderCalc(body: CalcResponse, s: Style): string {
         `  (scenario ${body.namedCalculation}, ${works.length} works item${works.length === 1 ? '' : 's'})`,
       ),
     renderCalculation(body.calculation, s),
-  ].join('\n');
+    renderAlerts(body.warnings, s),
+  ]
+    .filter(Boolean)
+    .join('\n');
 }
