@@ -41,7 +41,7 @@ describe('dpe-sim pre', () => {
       maxCalculation: Record<string, number>;
       warnings: { id: string; type: string }[];
     };
-    expect(Object.keys(body).sort()).toEqual(['maxCalculation', 'url', 'warnings']);
+    expect(Object.keys(body).sort()).toEqual(['classes', 'maxCalculation', 'url', 'warnings']);
     expect(body.url).toMatch(URL_RE);
     const m = body.maxCalculation;
     expect(m.consommationInitiale).toBe(381);

@@ -88,7 +88,7 @@ function contractSuite(name: string, open: () => Promise<Harness>): void {
         query: { coef2026: 'activated' },
       });
       expect(isValid(PreResponse, body)).toBe(true);
-      expect(Object.keys(body).sort()).toEqual(['maxCalculation', 'url', 'warnings']);
+      expect(Object.keys(body).sort()).toEqual(['classes', 'maxCalculation', 'url', 'warnings']);
       expect(body.url).toMatch(URL_RE);
       expect(body.maxCalculation).toEqual({
         consommationInitiale: 381,

@@ -16,8 +16,7 @@ export type WorksKey =
   | 'VMC'
   | 'REGULATION'
   | 'EMETTEURS'
-  | 'CALORIFUGEAGE'
-  | 'SOUS_STATION';
+  | 'CALORIFUGEAGE';
 
 export interface WorksOptionRow {
   category: Category;
@@ -238,14 +237,9 @@ export const CATALOGUE: readonly WorksOptionRow[] = [
     recipe: { kind: 'distribution', work: 'calorifugeage-ch' },
     cost: 'calorifugeage_chauffage',
   },
-  {
-    category: 'installation_chauffage',
-    key: 'SOUS_STATION',
-    code: 'SousStationIsolee',
-    label: 'Sous-station de réseau de chaleur neuve et isolée',
-    recipe: { kind: 'distribution', work: 'sous-station' },
-    cost: 'sous_station',
-  },
+  // No district-heating substation row: the engine (1.4.6) gives insulated (108) and
+  // uninsulated (107) connections the same efficiency, so a substation alone shows no gain in
+  // 3CL; district-heated buildings get pipe insulation, valves and emitters instead.
   // hot water
   {
     category: 'installation_ecs',

@@ -11,7 +11,9 @@
  * - `calorifugeage-ch`: the heating network becomes insulated (reseau_distribution_isole 1).
  * - `calorifugeage-ecs`: the collective hot-water network becomes insulated.
  * - `sous-station`: an uninsulated district-heating connection (generator id 107 "réseau de
- *   chaleur non isolé") becomes insulated (108) with a new substation.
+ *   chaleur non isolé") becomes insulated (108). NOT in the catalogue: the engine 1.4.6 gives
+ *   107 and 108 the same efficiency (measured on corpus 2314E4481144I and 2375E2294683A), so it
+ *   would be priced with no gain; kept here for an engine that tells them apart.
  */
 import type { RawElement, RawGeneratorHolder } from '../dpe/raw.js';
 import { emsOf, gensOf, n, range, s } from './context.js';
