@@ -77,6 +77,22 @@ export function quantile(sorted, q) {
   return sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo);
 }
 
+const LETTERS = ['A', 'B', 'C', 'D', 'E', 'F', 'G'];
+
+function energyClass(conso, limits) {
+  if (conso === null || conso === undefined || !limits) return null;
+  return LETTERS.slice(0, 6).find((l) => conso < limits[l]) ?? 'G';
+}
+
+function cheapest(solutions, classe) {
+  const target = LETTERS.indexOf(classe) + 1;
+  let best = null;
+  for (const s of solutions)
+    if (s.result.classe_bilan_dpe.value <= target && (best === null || s.cout < best))
+      best = s.cout;
+  return best;
+}
+
 /** Ratios per group, with the packs left out and why. */
 export function costCheck(bodies) {
   const groups = Object.fromEntries(
@@ -99,15 +115,18 @@ export function costCheck(bodies) {
         g.placeholders++;
         continue;
       }
-      if (p.coutMin === null || p.coutMax === null || !p.classeApres) {
+      // outputs saved before packs without GES got their energy class: the same rule here
+      const classe = p.classeApres ?? energyClass(p.consoApres, body.dpe?.thresholds?.dpe);
+      if (p.coutMin === null || p.coutMax === null || !classe) {
         g.noClass++;
         continue;
       }
-      if (p.coutScenario === null || p.coutScenario === undefined) {
+      const ours = p.classeApres ? p.coutScenario : cheapest(body.autoSolutions ?? [], classe);
+      if (ours === null || ours === undefined) {
         g.noScenario++;
         continue;
       }
-      g.ratios.push(p.coutScenario / ((p.coutMin + p.coutMax) / 2));
+      g.ratios.push(ours / ((p.coutMin + p.coutMax) / 2));
       g.dpes.add(id);
     }
   }

@@ -5,7 +5,7 @@
  * flagged (a maximum under 1,000 €: most are 100–150 €, not a real estimate).
  */
 import type { AutoSolution, RegistryPack, Thresholds } from '../contract/schemas.js';
-import { classesOf, classIndex, isClassLetter } from '../dpe/classes.js';
+import { classesOf, classIndex, classOf, isClassLetter } from '../dpe/classes.js';
 import type { RawDpe } from '../dpe/raw.js';
 import { isRecord, num, str } from '../dpe/raw.js';
 
@@ -51,9 +51,13 @@ export function registryPacks(
       .filter((d): d is string => d !== undefined && isRealStep(d));
     const consoApres = num(p.conso_5_usages_apres_travaux) ?? null;
     const gesApres = num(p.emission_ges_5_usages_apres_travaux) ?? null;
+    // worse-of when the pack gives its GES after works; many packs give only the consumption:
+    // then the energy class (the official class can only be as good or worse)
     const classeApres =
-      thresholds && consoApres !== null && gesApres !== null
-        ? classesOf(consoApres, gesApres, thresholds).dpe
+      thresholds && consoApres !== null
+        ? gesApres !== null
+          ? classesOf(consoApres, gesApres, thresholds).dpe
+          : classOf(consoApres, thresholds.dpe)
         : null;
     const pack: RegistryPack = {
       description:

@@ -47,12 +47,23 @@ export function areaOf(category: Category, el: RawElement): number {
       return num(d.surface_totale_baie) ?? 0;
     case 'porte':
       return num(d.surface_porte) ?? 0;
+    default:
+      return 0;
+  }
+}
+
+/** The area an installation serves (heated, hot-water or ventilated area), m². */
+export function servedAreaOf(category: Category, el: RawElement): number {
+  const d = el.donnee_entree;
+  switch (category) {
     case 'installation_chauffage':
       return num(d.surface_chauffee) ?? 0;
     case 'installation_ecs':
       return num(d.surface_habitable) ?? 0;
     case 'ventilation':
       return num(d.surface_ventile) ?? 0;
+    default:
+      return areaOf(category, el);
   }
 }
 
@@ -104,7 +115,7 @@ export function priceOption(
   };
   switch (figure.unit) {
     case 'm2': {
-      const area = areaOf(option.category, el);
+      const area = servedAreaOf(option.category, el);
       if (kind && b.coverage === 'appartement' && isCollective(el)) {
         // a collective network serves the whole building: the flat pays its share
         const whole = b.buildingSurface * unitPrice;
