@@ -44,7 +44,13 @@ describe('dpe-sim pre', () => {
       dpeSource: { origin: string; location?: string };
     };
     // the spec's three fields, plus dpe-sim's own optional dpeSource (where the XML came from)
-    expect(Object.keys(body).sort()).toEqual(['dpeSource', 'maxCalculation', 'url', 'warnings']);
+    expect(Object.keys(body).sort()).toEqual([
+      'classes',
+      'dpeSource',
+      'maxCalculation',
+      'url',
+      'warnings',
+    ]);
     expect(body.dpeSource).toEqual({ origin: 'file', location: HOUSE });
     expect(body.url).toMatch(URL_RE);
     const m = body.maxCalculation;

@@ -104,9 +104,11 @@ describe('dpe-sim calc', () => {
     expect(h.economieAnnuelle).toBeCloseTo(res.cout_5_usages.VInit - res.cout_5_usages.value, 1);
     expect(h.coutTravaux).toBe(Math.round(27.26 * 158) + Math.round(95.4 * 42) + 14000);
     expect(h.retourSurInvestissementAnnees).toBeCloseTo(h.coutTravaux / h.economieAnnuelle, 1);
-    // next class threshold: the energy class after works, and the limit of the better one
+    // next class threshold: the official class after works (worse of energy and GES), and the
+    // energy limit of the better one
     const limits = [70, 110, 180, 250, 330, 420];
-    const cls = res.classe_conso_c.value;
+    const cls = res.classe_bilan_dpe.value;
+    expect(h.classeSuivante).toBe('ABCDEFG'[cls - 2]);
     const limit = limits[cls - 2] as number;
     expect(h.resteClasseSuivanteM2).toBeCloseTo(
       Math.max(0, res.ep_conso_5_usages_m2.value - limit),

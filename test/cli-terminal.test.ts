@@ -46,7 +46,8 @@ function inPty(
 function widest(screen: string): { width: number; line: string } {
   let best = { width: 0, line: '' };
   for (const raw of screen.split('\n')) {
-    const line = stripVTControlCharacters(raw).replace(/\r/g, '');
+    // what the terminal shows: a carriage return (a progress line redrawn) starts the line again
+    const line = stripVTControlCharacters(raw).replace(/\r$/, '').split('\r').at(-1) ?? '';
     if (/https?:\/\//.test(line)) continue; // URLs aside
     const w = stringWidth(line);
     if (w > best.width) best = { width: w, line };

@@ -89,7 +89,13 @@ function contractSuite(name: string, open: () => Promise<Harness>): void {
         query: { coef2026: 'activated' },
       });
       expect(isValid(PreResponse, body)).toBe(true);
-      expect(Object.keys(body).sort()).toEqual(['dpeSource', 'maxCalculation', 'url', 'warnings']);
+      expect(Object.keys(body).sort()).toEqual([
+        'classes',
+        'dpeSource',
+        'maxCalculation',
+        'url',
+        'warnings',
+      ]);
       expect(body.dpeSource?.origin).toBe('file');
       expect(body.url).toMatch(URL_RE);
       expect(body.maxCalculation).toEqual({

@@ -67,6 +67,15 @@ export class LocalBackend implements Backend {
     const { coef, forceNormalization, expireInMinutes } = session.options;
     const prep = session.preparation;
     const analysis = preAnalysis(prep, { coef, forceNormalization });
+    // a blocked DPE issues no login token and leaves no trace in history (issue 14)
+    if (analysis.blocked) {
+      return {
+        url: this.services.appUrl,
+        maxCalculation: analysis.maxCalculation,
+        warnings: analysis.warnings,
+        dpeSource: session.dpeSource,
+      };
+    }
     const baseline = prep.ok
       ? outcome(prep.dpe, engineFigures(prep.dpe.base, coef), coef, forceNormalization)
       : undefined;
@@ -86,6 +95,7 @@ export class LocalBackend implements Backend {
       maxCalculation: analysis.maxCalculation,
       warnings: analysis.warnings,
       dpeSource: session.dpeSource,
+      ...(analysis.classes ? { classes: analysis.classes } : {}),
     };
   }
 

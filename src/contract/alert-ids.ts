@@ -6,6 +6,8 @@ export const ALERT_IDS = {
   malformed: 'block.malformed-xml',
   unsupportedModel: 'block.unsupported-model',
   engineFailed: 'block.engine-failure',
+  tooOld: 'block.too-old',
+  studyBased: 'block.study-based',
   gapConfirm: 'confirm.normalization',
   gapNormalized: 'warning.normalized',
   gapForced: 'warning.normalization-forced',

@@ -132,11 +132,59 @@ export const DpeSourceInfo = Type.Object({
 });
 export type DpeSourceInfo = Type.Static<typeof DpeSourceInfo>;
 
+export const ClassLimits = Type.Object({
+  A: Type.Number(),
+  B: Type.Number(),
+  C: Type.Number(),
+  D: Type.Number(),
+  E: Type.Number(),
+  F: Type.Number(),
+});
+export type ClassLimits = Type.Static<typeof ClassLimits>;
+
+/** Upper bounds of each class: a value strictly below `A` is class A, and so on; G above F. */
+export const Thresholds = Type.Object({
+  dpe: ClassLimits,
+  ges: ClassLimits,
+  smallSurface: Type.Boolean(),
+  highAltitude: Type.Boolean(),
+});
+export type Thresholds = Type.Static<typeof Thresholds>;
+
+/** One line of the classes table of `pre` (dpe-sim). */
+export const ClassesRow = Type.Object({
+  source: Type.Union([
+    Type.Literal('registry'),
+    Type.Literal('engine-registry-rules'),
+    Type.Literal('engine-today'),
+  ]),
+  epM2: Type.Number(),
+  gesM2: Type.Number(),
+  energie: Type.String(),
+  ges: Type.String(),
+  /** the official class: the worse of energy and GES */
+  officielle: Type.String(),
+  /** which thresholds: the registry's (DPE date) or today's */
+  seuils: Type.Union([Type.Literal('registry'), Type.Literal('today')]),
+});
+export type ClassesRow = Type.Static<typeof ClassesRow>;
+
+export const ClassesTable = Type.Object({
+  rows: Type.Array(ClassesRow),
+  registryCoef: Type.Number(),
+  registryDate: Type.Union([Type.String(), Type.Null()]),
+  thresholdsRegistry: Thresholds,
+  thresholdsToday: Thresholds,
+});
+export type ClassesTable = Type.Static<typeof ClassesTable>;
+
 export const PreResponse = Type.Object({
   url: Type.String({ format: 'uri' }),
   maxCalculation: MaxCalculation,
   warnings: Type.Array(Warning),
   dpeSource: Type.Optional(DpeSourceInfo),
+  /** energy, GES and official classes side by side (dpe-sim; absent on a blocked DPE) */
+  classes: Type.Optional(ClassesTable),
 });
 export type PreResponse = Type.Static<typeof PreResponse>;
 
@@ -149,6 +197,8 @@ export const WorksOption = Type.Object({
   gainGESM2: Type.Number(),
   /** Estimated cost of the works, euros (incl. VAT). */
   cout: Type.Number(),
+  /** How the cost was obtained, e.g. "28 × 4 770 €" or "180 kW × 1 379 €/kW" (dpe-sim). */
+  coutDetail: Type.Optional(Type.String()),
   /** Cost per kWh saved in a year, €/kWh; null when nothing is saved. */
   euroParKwh: NullableNumber,
 });
@@ -189,25 +239,6 @@ export const INFO_KEYS = [
   'nombre_niveaux',
 ] as const;
 export type InfoKey = (typeof INFO_KEYS)[number];
-
-export const ClassLimits = Type.Object({
-  A: Type.Number(),
-  B: Type.Number(),
-  C: Type.Number(),
-  D: Type.Number(),
-  E: Type.Number(),
-  F: Type.Number(),
-});
-export type ClassLimits = Type.Static<typeof ClassLimits>;
-
-/** Upper bounds of each class: a value strictly below `A` is class A, and so on; G above F. */
-export const Thresholds = Type.Object({
-  dpe: ClassLimits,
-  ges: ClassLimits,
-  smallSurface: Type.Boolean(),
-  highAltitude: Type.Boolean(),
-});
-export type Thresholds = Type.Static<typeof Thresholds>;
 
 export const DpeStructure = Type.Object({
   id: Type.String(),
@@ -261,10 +292,26 @@ export const Hints = Type.Object({
   perteSurfaceTotal: Type.Number(),
   coutTravaux: Type.Number(),
   retourSurInvestissementAnnees: NullableNumber,
-  /** kWh/m²/yr of primary energy still to save to fall below the next better class's threshold (0 in A). */
+  /**
+   * kWh/m²/yr of primary energy still to save to fall below the energy threshold of the next
+   * better OFFICIAL class (worse of energy and GES); 0 in A or when energy already allows it.
+   */
   resteClasseSuivanteM2: Type.Number(),
   /** The same gap as a percentage of that threshold: (value − threshold) / threshold × 100 (0 in A). */
   margeClasseSuivantePourcent: Type.Number(),
+  /** The next better official class, null in A (dpe-sim). */
+  classeSuivante: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  /** kg CO2e/m²/yr still to avoid to reach that class; 0 when GES already allows it (dpe-sim). */
+  resteGESClasseSuivanteM2: Type.Optional(Type.Number()),
+  /** What holds the official class back: energy, GES or both; null in A (dpe-sim). */
+  freinClasseSuivante: Type.Optional(
+    Type.Union([
+      Type.Literal('energie'),
+      Type.Literal('ges'),
+      Type.Literal('energie+ges'),
+      Type.Null(),
+    ]),
+  ),
 });
 export type Hints = Type.Static<typeof Hints>;
 
@@ -312,6 +359,8 @@ export const ScenarioItem = Type.Object({
   editableValue: Type.String(),
   label: Type.String(),
   cout: Type.Number(),
+  /** How the cost was obtained, e.g. "28 × 4 770 €" (dpe-sim). */
+  coutDetail: Type.Optional(Type.String()),
   /** kWh/yr saved by this item alone on the initial dwelling */
   gainTotal: Type.Number(),
 });
@@ -322,7 +371,14 @@ export const RegistryPack = Type.Object({
   coutMin: NullableNumber,
   coutMax: NullableNumber,
   consoApres: NullableNumber,
+  /** kg CO2e/m²/yr after works, as the pack gives it (dpe-sim) */
+  gesApres: Type.Optional(NullableNumber),
+  /** official class after works: worse of energy and GES, with the DPE's own thresholds */
   classeApres: Type.Union([Type.String(), Type.Null()]),
+  /** true when the pack's maximum cost is under 1,000 €: a placeholder, not an estimate (dpe-sim) */
+  coutPlaceholder: Type.Optional(Type.Boolean()),
+  /** cost of dpe-sim's cheapest scenario reaching the same class, euros, or null (dpe-sim) */
+  coutScenario: Type.Optional(NullableNumber),
 });
 export type RegistryPack = Type.Static<typeof RegistryPack>;
 
@@ -370,6 +426,8 @@ export const InitialResponse = Type.Object({
   deltaCosts: DeltaCosts,
   autoSolutions: Type.Array(AutoSolution),
   registryPacks: Type.Array(RegistryPack),
+  /** the DPE's alerts, the same ids as `pre` (dpe-sim) */
+  warnings: Type.Optional(Type.Array(Warning)),
   /** 0 when free sharing is enabled, 1 otherwise */
   sharingCost: Type.Union([Type.Literal(0), Type.Literal(1)]),
   dpeSource: Type.Optional(DpeSourceInfo),
@@ -400,6 +458,8 @@ export type CalcRequest = Type.Static<typeof CalcRequest>;
 
 export const CalcResponse = Type.Object({
   ...SimulationCommon,
+  /** the DPE's alerts, the same ids as `pre` (dpe-sim) */
+  warnings: Type.Optional(Type.Array(Warning)),
   dpe: Type.Optional(DpeStructure),
   user: Type.Optional(PartnerIdentity),
   dpeSource: Type.Optional(DpeSourceInfo),

@@ -11,8 +11,9 @@ import type {
   ResultKey,
   Thresholds,
 } from '../contract/schemas.js';
-import { betterClassLimit, classesOf, classIndex, type ClassLetter } from '../contract/classes.js';
+import { classesOf, classIndex, type DpeClasses } from '../contract/classes.js';
 import type { EngineFigures } from '../engine/engine.js';
+import { nextClassHint } from './hints.js';
 import type { CostTable } from '../works/costs.js';
 import {
   compare,
@@ -171,13 +172,12 @@ export function resultOf(o: Outcome, perteSurface: number): CalculationResult {
 export function hintsOf(
   result: CalculationResult,
   coutTravaux: number,
-  energyClassAfter: ClassLetter,
+  classesAfter: DpeClasses,
   thresholds: Thresholds,
 ): Hints {
   const economie = round2(result.cout_5_usages.VInit - result.cout_5_usages.value);
   const epM2 = result.ep_conso_5_usages_m2.value;
-  const limit = betterClassLimit(energyClassAfter, thresholds.dpe);
-  const reste = limit === undefined ? 0 : Math.max(0, round2(epM2 - limit));
+  const next = nextClassHint(classesAfter, epM2, result.emission_ges_5_usages_m2.value, thresholds);
   return {
     economieAnnuelle: economie,
     gainTotal: round2(result.ep_conso_5_usages.VInit - result.ep_conso_5_usages.value),
@@ -188,8 +188,11 @@ export function hintsOf(
     perteSurfaceTotal: result.perte_surface_m2.value,
     coutTravaux: round2(coutTravaux),
     retourSurInvestissementAnnees: economie > 0 ? round2(coutTravaux / economie) : null,
-    resteClasseSuivanteM2: reste,
-    margeClasseSuivantePourcent: limit === undefined ? 0 : round2((reste / limit) * 100),
+    resteClasseSuivanteM2: next.resteEp,
+    margeClasseSuivantePourcent: next.margeEpPourcent,
+    classeSuivante: next.next ?? null,
+    resteGESClasseSuivanteM2: next.resteGes,
+    freinClasseSuivante: next.frein,
   };
 }
 
@@ -203,7 +206,7 @@ export function calculation(
   const result = resultOf(o, perteSurface);
   return {
     result,
-    hints: hintsOf(result, coutTravaux, o.classesAfter.energy, thresholds),
+    hints: hintsOf(result, coutTravaux, o.classesAfter, thresholds),
     errorMessage: null,
     normalization: o.normalization,
     coefMode: coef,

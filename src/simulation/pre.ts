@@ -2,8 +2,9 @@
  * The pre-analysis: engine vs registry figures on the DPE label's units, and the alerts a
  * user must see before simulating (blocked, normalization to confirm, facts worth knowing).
  */
-import type { CoefMode, MaxCalculation, Warning } from '../contract/schemas.js';
+import type { ClassesTable, CoefMode, MaxCalculation, Warning } from '../contract/schemas.js';
 import { classesOf } from '../contract/classes.js';
+import { classesTable } from './classes-table.js';
 import { COEF_2025 } from '../dpe/facts.js';
 import { ALERT_IDS, confirm, info } from './alerts.js';
 import { compare, CONFIRM_ABOVE, NORMALIZE_ABOVE, type Comparison } from './comparison.js';
@@ -19,6 +20,7 @@ export interface PreAnalysis {
   warnings: Warning[];
   blocked: boolean;
   comparison: Comparison | undefined;
+  classes: ClassesTable | undefined;
 }
 
 const EMPTY: MaxCalculation = {
@@ -38,6 +40,7 @@ export function preAnalysis(prep: Preparation, opts: PreOptions): PreAnalysis {
       warnings: [prep.alert],
       blocked: true,
       comparison: undefined,
+      classes: undefined,
     };
   }
   const dpe = prep.dpe;
@@ -54,6 +57,7 @@ export function preAnalysis(prep: Preparation, opts: PreOptions): PreAnalysis {
     warnings: gapAlerts(cmp, opts).concat(factAlerts(dpe, cmp)),
     blocked: false,
     comparison: cmp,
+    classes: classesTable(dpe, opts.coef),
   };
 }
 

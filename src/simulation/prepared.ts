@@ -11,6 +11,7 @@ import { parseDpeXml } from '../dpe/xml.js';
 import { EngineFailure, type Engine, type EngineResult } from '../engine/engine.js';
 import { DpeSimError } from '../contract/errors.js';
 import { ALERT_IDS, block } from './alerts.js';
+import { studyBasedBlock, tooOldBlock } from './blocks.js';
 
 export interface PreparedDpe {
   key: string;
@@ -48,6 +49,8 @@ export function prepare(engine: Engine, text: DpeText): Preparation {
     throw err;
   }
   const facts = factsOf(raw);
+  const old = tooOldBlock(facts);
+  if (old) return blocked(old, facts);
   if (facts.modeleId !== MODELE_3CL_LOGEMENT) {
     const label =
       engine.enumLabel('modele_dpe', facts.modeleId) ?? `id ${facts.modeleId ?? 'missing'}`;
@@ -60,6 +63,11 @@ export function prepare(engine: Engine, text: DpeText): Preparation {
       facts,
     );
   }
+  const study = studyBasedBlock(
+    facts,
+    engine.enumLabel('methode_application_dpe_log', facts.methodeApplicationId),
+  );
+  if (study) return blocked(study, facts);
   let base: EngineResult;
   try {
     base = engine.run(raw);

@@ -8,6 +8,7 @@ import type { Engine } from '../engine/engine.js';
 import type { Resolved } from '../works/apply.js';
 import { calculation, outcome, scenarioTitle, type CalcOptions } from './calc.js';
 import type { PreparedDpe } from './prepared.js';
+import { preAnalysis } from './pre.js';
 import { figuresOf, runResolved } from './runs.js';
 import { dpeStructure } from './structure.js';
 
@@ -30,6 +31,11 @@ export function calculate(
     editableChanges: { editablesValues: works.applied.map((a) => a.change) },
     namedCalculation: opts.scenario,
     namedCalculationTitle: scenarioTitle(opts.scenario),
+    // the DPE's alerts, where the decision is made (the same ids as pre)
+    warnings: preAnalysis(
+      { ok: true, dpe: prep },
+      { coef: opts.coef, forceNormalization: opts.forceNormalization },
+    ).warnings,
   };
   if (opts.includeDpe)
     body.dpe = dpeStructure(engine, prep, opts.coef, opts.forceNormalization, opts.costs);

@@ -42,7 +42,7 @@ import { CLASS_LETTERS, classIndex, type ClassLetter } from '../contract/classes
 import type { OnProgress } from '../contract/progress.js';
 import { elementsOf, referenceId } from '../dpe/elements.js';
 import type { Engine } from '../engine/engine.js';
-import { costOf, offeredOptions } from '../works/apply.js';
+import { offeredOptions } from '../works/apply.js';
 import type { CostTable } from '../works/costs.js';
 import { outcome, RESULT_TITLES, type Outcome } from './calc.js';
 import { round2 } from './comparison.js';
@@ -66,6 +66,8 @@ export interface Candidate {
   change: EditableChange;
   label: string;
   cout: number;
+  /** how `cout` was obtained ("28 × 4 770 €") */
+  coutDetail?: string | undefined;
   /** engine outcome with this option alone */
   single: Outcome;
 }
@@ -205,6 +207,44 @@ function reaches(o: Outcome, target: ClassLetter): boolean {
   return classIndex(o.classesAfter.dpe) <= classIndex(target);
 }
 
+const slotOf = (c: Candidate): string => groupKey(c.change.referenceId, c.change.editableKey);
+
+/** The key of a group of candidates: an element and a works key. */
+export function groupKey(referenceId: string, editableKey: string): string {
+  return `${referenceId}|${editableKey}`;
+}
+
+/**
+ * Drops options dominated in the same group (costlier and saving no more energy nor GES, on the
+ * yearly totals: the per-m² figures are rounded down and would make ties; of options equal in
+ * all three, the first is kept) and options that save nothing; sorted by cost.
+ */
+function usefulCandidates(list: Candidate[]): Candidate[] {
+  const after = (c: Candidate) => c.single.after;
+  const dominates = (d: Candidate, c: Candidate) =>
+    d.cout <= c.cout &&
+    after(d).ep <= after(c).ep &&
+    after(d).ges <= after(c).ges &&
+    (d.cout < c.cout || after(d).ep < after(c).ep || after(d).ges < after(c).ges);
+  const kept = list.filter(
+    (c, i) =>
+      !list.some(
+        (d, j) =>
+          dominates(d, c) ||
+          (j < i &&
+            d.cout === c.cout &&
+            after(d).ep === after(c).ep &&
+            after(d).ges === after(c).ges),
+      ),
+  );
+  // options that save nothing at all are never part of a cheapest scenario
+  return kept
+    .filter(
+      (c) => c.single.after.ep < c.single.before.ep || c.single.after.ges < c.single.before.ges,
+    )
+    .sort((a, b) => a.cout - b.cout);
+}
+
 export function candidatesOf(
   engine: Engine,
   prep: PreparedDpe,
@@ -215,42 +255,27 @@ export function candidatesOf(
     elementsOf(prep.raw, category).forEach((el, index) => {
       const ref = referenceId(category, index);
       if (opts.onlyReferences && !opts.onlyReferences.includes(ref)) return;
-      const list: Candidate[] = [];
+      // one group per (element, works key): a collective installation may get valves and
+      // pipe insulation together; elsewhere an element offers one key, as before
+      const groups = new Map<string, Candidate[]>();
       for (const row of offeredOptions(prep, category, el)) {
         const change = { referenceId: ref, editableKey: row.key, editableValue: row.code };
         const run = runWorks(engine, prep, [change], opts.costs);
         const single = outcome(prep, figuresOf(run, opts.coef), opts.coef, opts.forceNormalization);
-        list.push({ change, label: row.label, cout: costOf(row, el, opts.costs), single });
+        const list = groups.get(row.key) ?? [];
+        list.push({
+          change,
+          label: row.label,
+          cout: run.cout,
+          coutDetail: run.applied[0]?.coutDetail,
+          single,
+        });
+        groups.set(row.key, list);
       }
-      // drop options dominated on the same element: costlier and saving no more energy nor GES
-      // (on the yearly totals: the per-m² figures are rounded down and would make ties); of
-      // options equal in all three, the first is kept
-      const after = (c: Candidate) => c.single.after;
-      const dominates = (d: Candidate, c: Candidate) =>
-        d.cout <= c.cout &&
-        after(d).ep <= after(c).ep &&
-        after(d).ges <= after(c).ges &&
-        (d.cout < c.cout || after(d).ep < after(c).ep || after(d).ges < after(c).ges);
-      const kept = list.filter(
-        (c, i) =>
-          !list.some(
-            (d, j) =>
-              dominates(d, c) ||
-              (j < i &&
-                d.cout === c.cout &&
-                after(d).ep === after(c).ep &&
-                after(d).ges === after(c).ges),
-          ),
-      );
-      // options that save nothing at all are never part of a cheapest scenario
-      const useful = kept.filter(
-        (c) => c.single.after.ep < c.single.before.ep || c.single.after.ges < c.single.before.ges,
-      );
-      if (useful.length)
-        byElement.set(
-          ref,
-          useful.sort((a, b) => a.cout - b.cout),
-        );
+      for (const [key, list] of groups) {
+        const useful = usefulCandidates(list);
+        if (useful.length) byElement.set(groupKey(ref, key), useful);
+      }
     });
   }
   return byElement;
@@ -507,12 +532,11 @@ function improve(
       continue;
     }
     // swap one for a cheaper option
-    const used = () => new Set(chosen.map((x) => x.change.referenceId));
+    const used = () => new Set(chosen.map(slotOf));
     outer: for (const c of [...chosen].sort((a, b) => b.cout - a.cout)) {
       for (const d of all) {
         if (d.cout >= c.cout) break;
-        if (d.change.referenceId !== c.change.referenceId && used().has(d.change.referenceId))
-          continue;
+        if (slotOf(d) !== slotOf(c) && used().has(slotOf(d))) continue;
         if (tryCombo(chosen.map((x) => (x === c ? d : x)))) {
           improved = true;
           break outer;
@@ -528,7 +552,7 @@ function improve(
         for (const d of all) {
           if (d.cout >= a.cout + b.cout) break;
           const rest = chosen.filter((x) => x !== a && x !== b);
-          if (rest.some((x) => x.change.referenceId === d.change.referenceId)) continue;
+          if (rest.some((x) => slotOf(x) === slotOf(d))) continue;
           if (tryCombo([...rest, d])) {
             improved = true;
             break outer2;
@@ -548,13 +572,14 @@ function toSolution(
 ): AutoSolution {
   const reached = ev.o.classesAfter.dpe;
   const items: ScenarioItem[] = ev.changes.map((ch) => {
-    const cand = (elements.get(ch.referenceId) ?? []).find(
+    const cand = (elements.get(groupKey(ch.referenceId, ch.editableKey)) ?? []).find(
       (c) => c.change.editableValue === ch.editableValue,
     );
     return {
       ...ch,
       label: cand?.label ?? ch.editableValue,
       cout: cand?.cout ?? 0,
+      ...(cand?.coutDetail ? { coutDetail: cand.coutDetail } : {}),
       gainTotal: cand ? round2(cand.single.before.ep - cand.single.after.ep) : 0,
     };
   });

@@ -145,6 +145,7 @@ function editablesOf(
       gainTotal: gain,
       gainGESM2: round2(o.before.gesM2 - o.after.gesM2),
       cout: run.cout,
+      ...(run.applied[0]?.coutDetail ? { coutDetail: run.applied[0].coutDetail } : {}),
       euroParKwh: gain > 0 ? round2(run.cout / gain) : null,
     };
     tick();

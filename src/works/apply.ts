@@ -10,7 +10,8 @@ import { num } from '../dpe/raw.js';
 import type { Engine } from '../engine/engine.js';
 import { CATALOGUE, optionsFor, type WorksOptionRow } from './catalogue.js';
 import { makeWorksContext } from './context.js';
-import { priceOf, type CostTable } from './costs.js';
+import type { CostTable } from './costs.js';
+import { areaOf, priceOption, type Price } from './pricing.js';
 import { applicability, applyRecipe, isInternalInsulation, type WorksContext } from './recipes.js';
 
 export interface AppliedWork {
@@ -18,6 +19,8 @@ export interface AppliedWork {
   option: WorksOptionRow;
   /** euros */
   cout: number;
+  /** how `cout` was obtained ("28 × 4 770 €") */
+  coutDetail: string;
   /** m² of floor lost */
   perteSurface: number;
 }
@@ -71,33 +74,27 @@ function offeredIn(ctx: WorksContext, category: Category, el: RawElement): Works
   return optionsFor(category).filter((row) => applicability(row.recipe, el, ctx) === true);
 }
 
-/** The area a per-m² price applies to: the element's own area in the DPE. */
-export function areaOf(category: Category, el: RawElement): number {
-  const d = el.donnee_entree;
-  switch (category) {
-    case 'mur':
-    case 'plancher_bas':
-    case 'plancher_haut':
-      return num(d.surface_paroi_opaque) ?? num(d.surface_paroi_totale) ?? 0;
-    case 'baie_vitree':
-      return num(d.surface_totale_baie) ?? 0;
-    case 'porte':
-      return num(d.surface_porte) ?? 0;
-    default:
-      return 0;
-  }
+export { areaOf } from './pricing.js';
+
+/** The price of an option on an element of `dpe`, with its detail ("28 × 4 770 €"). */
+export function priceOn(
+  option: WorksOptionRow,
+  el: RawElement,
+  costs: CostTable,
+  dpe: RawDpe,
+  computed?: RawElement,
+): Price {
+  return priceOption(option, el, dpe, costs, computed);
 }
 
-function countOf(category: Category, el: RawElement): number {
-  if (category === 'porte') return num(el.donnee_entree.nb_porte) ?? 1;
-  return 1;
-}
-
-export function costOf(option: WorksOptionRow, el: RawElement, costs: CostTable): number {
-  const figure = costs.figures[option.cost];
-  const price = priceOf(costs, option.cost);
-  const amount = figure.unit === 'm2' ? areaOf(option.category, el) : countOf(option.category, el);
-  return Math.round(price * amount);
+export function costOf(
+  option: WorksOptionRow,
+  el: RawElement,
+  costs: CostTable,
+  dpe: RawDpe,
+  computed?: RawElement,
+): number {
+  return priceOption(option, el, dpe, costs, computed).eur;
 }
 
 /** Floor area lost to internal insulation: the wall's length (area / height) × thickness. */
@@ -271,10 +268,12 @@ export function applyWorks(
     if (isInternalInsulation(r.option.recipe))
       withInertia(engine, raw, () => applyRecipe(r.option.recipe, el, ctx));
     else applyRecipe(r.option.recipe, el, ctx);
+    const price = priceOption(r.option, original, prep.raw, costs, ctx.computed.get(el));
     applied.push({
       change: r.change,
       option: r.option,
-      cout: costOf(r.option, original, costs),
+      cout: price.eur,
+      coutDetail: price.detail,
       perteSurface: perteSurfaceOf(r.option, original, prep.raw),
     });
   }

@@ -8,7 +8,15 @@ import type { Category } from '../contract/schemas.js';
 import type { CostKey } from './costs.js';
 import type { Recipe } from './recipes.js';
 
-export type WorksKey = 'ISOLATION' | 'FENETRE' | 'PORTE' | 'ReplaceGEN' | 'VMC';
+export type WorksKey =
+  | 'ISOLATION'
+  | 'FENETRE'
+  | 'PORTE'
+  | 'ReplaceGEN'
+  | 'VMC'
+  | 'REGULATION'
+  | 'EMETTEURS'
+  | 'CALORIFUGEAGE';
 
 export interface WorksOptionRow {
   category: Category;
@@ -188,7 +196,59 @@ export const CATALOGUE: readonly WorksOptionRow[] = [
     recipe: { kind: 'heating', generator: 'radiateurs-nf' },
     cost: 'radiateurs_performants',
   },
+  // collective heating (priced for the building; a flat's DPE pays its share)
+  {
+    category: 'installation_chauffage',
+    key: 'ReplaceGEN',
+    code: 'ChaufferieGazCondensation',
+    label: 'Chaufferie collective gaz à condensation',
+    recipe: { kind: 'heating', generator: 'gaz-condensation-collective' },
+    cost: 'chaufferie_gaz_condensation',
+  },
+  {
+    category: 'installation_chauffage',
+    key: 'ReplaceGEN',
+    code: 'PACAirEauCollective',
+    label: 'Pompe à chaleur air/eau collective',
+    recipe: { kind: 'heating', generator: 'pac-air-eau-collective' },
+    cost: 'pac_air_eau_collective',
+  },
+  {
+    category: 'installation_chauffage',
+    key: 'REGULATION',
+    code: 'RobinetsThermostatiques',
+    label: 'Robinets thermostatiques et régulation pièce par pièce (réseau collectif)',
+    recipe: { kind: 'distribution', work: 'robinets' },
+    cost: 'robinets_thermostatiques',
+  },
+  {
+    category: 'installation_chauffage',
+    key: 'EMETTEURS',
+    code: 'RadiateursBitubeRobinets',
+    label: 'Remplacement des radiateurs (bitube, robinets thermostatiques)',
+    recipe: { kind: 'distribution', work: 'emetteurs' },
+    cost: 'emetteurs_radiateurs',
+  },
+  {
+    category: 'installation_chauffage',
+    key: 'CALORIFUGEAGE',
+    code: 'CalorifugeageChauffage',
+    label: 'Calorifugeage du réseau de chauffage collectif',
+    recipe: { kind: 'distribution', work: 'calorifugeage-ch' },
+    cost: 'calorifugeage_chauffage',
+  },
+  // No district-heating substation row: the engine (1.4.6) gives insulated (108) and
+  // uninsulated (107) connections the same efficiency, so a substation alone shows no gain in
+  // 3CL; district-heated buildings get pipe insulation, valves and emitters instead.
   // hot water
+  {
+    category: 'installation_ecs',
+    key: 'CALORIFUGEAGE',
+    code: 'CalorifugeageECS',
+    label: 'Calorifugeage du réseau d’eau chaude collectif',
+    recipe: { kind: 'distribution', work: 'calorifugeage-ecs' },
+    cost: 'calorifugeage_ecs',
+  },
   {
     category: 'installation_ecs',
     key: 'ReplaceGEN',

@@ -7,12 +7,35 @@
 import { readFileSync } from 'node:fs';
 import { DpeSimError } from '../contract/errors.js';
 
+/**
+ * How a figure scales (README "Costs"):
+ * - `m2`: per m² of the element (envelope) or of the area served (collective networks);
+ * - `unit`: one appliance of one dwelling; in a whole-building DPE, × the dwellings it serves;
+ * - `dwelling`: per dwelling served by a collective installation;
+ * - `kw`: per kW of the building's heating power;
+ * - `building`: once per building;
+ * - `boiler-room`: a collective boiler room, stepped by power (`steps`), then × `factor`.
+ * A flat's DPE pays its share (its area / the building's) of `dwelling`, `kw`, `building`,
+ * `boiler-room` and collective `m2` figures.
+ */
+export type CostUnit = 'm2' | 'unit' | 'dwelling' | 'kw' | 'building' | 'boiler-room';
+
 export interface CostFigure {
-  /** euros incl. VAT, per m² of the element or per unit */
+  /** euros incl. VAT (5.5% for energy renovation), per `unit` */
   eur: number;
-  unit: 'm2' | 'unit';
+  unit: CostUnit;
   source: string;
+  /** boiler-room: [max kW, euros excl. VAT, equipment only] by increasing power */
+  steps?: readonly (readonly [number, number])[];
+  /** boiler-room: multiplier from the steps' euros to euros incl. fitting and VAT */
+  factor?: number;
 }
+
+/** VAT on energy renovation works in dwellings over 2 years old (CGI art. 278-0 bis A). */
+export const VAT_RENOVATION = 0.055;
+/** FCU rules: fitting adds 30% to equipment prices. */
+const FCU_FITTING = 0.3;
+const FCU_TO_TTC = (1 + FCU_FITTING) * (1 + VAT_RENOVATION);
 
 export const DEFAULT_COSTS = {
   ite: {
@@ -140,6 +163,57 @@ export const DEFAULT_COSTS = {
     unit: 'unit',
     source: 'commercial page: double-flow VMC mean 3,710 €, 2,000–7,700 € installed',
   },
+  // ------------------------------------------------------------------ collective installations
+  chaufferie_gaz_condensation: {
+    eur: 0,
+    unit: 'boiler-room',
+    steps: [
+      [35, 4800],
+      [120, 15000],
+      [300, 37500],
+      [500, 45000],
+      [1000, 87225],
+    ],
+    factor: Math.round(FCU_TO_TTC * 1000) / 1000,
+    source:
+      'France Chaleur Urbaine rules (ratios-economiques; ELCIMAI, Atlantic 2024): collective gas condensing boiler room, equipment excl. VAT by power (≤ 35 kW 4,800 €; ≤ 120 kW 15,000 €; ≤ 300 kW 37,500 €; ≤ 500 kW 45,000 €; ≤ 1 MW 87,225 €, pro rata above), +30% fitting, +5.5% VAT',
+  },
+  pac_air_eau_collective: {
+    eur: Math.round(1005 * FCU_TO_TTC),
+    unit: 'kw',
+    source:
+      'France Chaleur Urbaine rules (ELCIMAI 2024): collective air/water heat pump 1,005 €/kW equipment excl. VAT, +30% fitting (≈ 1,307 €/kW), +5.5% VAT',
+  },
+  sous_station: {
+    eur: Math.round(((21500 + 37500) / 2) * (1 + VAT_RENOVATION)),
+    unit: 'building',
+    source:
+      'France Chaleur Urbaine cost page (FEDENE data, 2024): district-heating substation 21,500–37,500 € excl. VAT per building (midpoint), +5.5% VAT',
+  },
+  robinets_thermostatiques: {
+    eur: 550,
+    unit: 'dwelling',
+    source:
+      'dpe-sim estimate (no citable per-dwelling figure found): 5 radiators per dwelling × ~100 € per thermostatic valve fitted (commercial pages ~2024: 50–150 €), + network balancing ~50 €, incl. VAT',
+  },
+  emetteurs_radiateurs: {
+    eur: 3500,
+    unit: 'dwelling',
+    source:
+      'dpe-sim estimate (no citable per-dwelling figure found): 5 low-temperature steel radiators with thermostatic valves per dwelling × ~700 € fitted (commercial pages ~2024: 300–1,000 € each), incl. VAT',
+  },
+  calorifugeage_chauffage: {
+    eur: 10,
+    unit: 'm2',
+    source:
+      'dpe-sim estimate (no citable figure found): ~0.3 m of heating pipe in unheated spaces per m² heated × ~30 € per metre insulated (commercial pages ~2024: 15–50 €/m), incl. VAT',
+  },
+  calorifugeage_ecs: {
+    eur: 300,
+    unit: 'dwelling',
+    source:
+      'dpe-sim estimate (no citable figure found): ~10 m of hot-water distribution and loop pipe per dwelling × ~30 € per metre insulated (commercial pages ~2024: 15–50 €/m), incl. VAT',
+  },
 } as const satisfies Record<string, CostFigure>;
 
 export type CostKey = keyof typeof DEFAULT_COSTS;
@@ -169,6 +243,22 @@ export function defaultCosts(): CostTable {
 /** The euros of a figure, with the table's delta applied. */
 export function priceOf(table: CostTable, key: CostKey): number {
   return table.figures[key].eur * (1 + table.delta / 100);
+}
+
+/** The euros (incl. VAT and delta) of a stepped figure at `kw`, and the step used. */
+export function steppedPrice(
+  table: CostTable,
+  key: CostKey,
+  kw: number,
+): { eur: number; step: string } {
+  const f: CostFigure = table.figures[key];
+  const steps = f.steps ?? [];
+  const k = (1 + table.delta / 100) * (f.factor ?? 1);
+  const hit = steps.find(([max]) => kw <= max);
+  if (hit) return { eur: hit[1] * k, step: `≤ ${hit[0]} kW` };
+  const last = steps[steps.length - 1];
+  if (!last) return { eur: f.eur * (1 + table.delta / 100), step: '' };
+  return { eur: ((last[1] * kw) / last[0]) * k, step: `${Math.round(kw)} kW pro rata` };
 }
 
 function isObj(v: unknown): v is Record<string, unknown> {

@@ -8,7 +8,9 @@ export type HeatingGenerator =
   | 'gaz-condensation'
   | 'granules'
   | 'pac-air-air'
-  | 'radiateurs-nf';
+  | 'radiateurs-nf'
+  | 'gaz-condensation-collective'
+  | 'pac-air-eau-collective';
 export type HotWaterGenerator = 'cet' | 'cet-exterieur' | 'ballon-electrique' | 'cesi';
 
 /** `true` when the recipe makes sense on the element, else the reason it is not offered. */

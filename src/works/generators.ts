@@ -25,6 +25,7 @@ import {
 import type { Applicability, HeatingGenerator, HotWaterGenerator } from './generator-kinds.js';
 
 const INDIVIDUELLE = '1'; // enum_type_installation_id
+const COLLECTIVE = '2';
 const MIXED_REF = 'travaux_generateur_mixte';
 
 // enum_type_emission_distribution_id of water emitters (floors/ceilings, radiators, fan coils)
@@ -270,6 +271,8 @@ interface HydronicSpec {
   excluded: ReadonlySet<string>;
   excludedWhy: string;
   needsGas?: boolean;
+  /** replaces a collective installation's generators (priced for the building) */
+  collective?: boolean;
 }
 
 const HYDRONIC: Partial<Record<HeatingGenerator, HydronicSpec>> = {
@@ -307,6 +310,31 @@ const HYDRONIC: Partial<Record<HeatingGenerator, HydronicSpec>> = {
     excludedWhy: 'a heat pump is already installed',
     needsGas: true,
   },
+  'gaz-condensation-collective': {
+    type: '97',
+    energie: NATURAL_GAS,
+    presence_ventouse: 0,
+    description: 'Chaufferie gaz à condensation (travaux)',
+    ecsMode: 'same',
+    ecsType: '57',
+    keepPn: true,
+    alreadyDone: new Set(['96', '97', '138', '139']),
+    excluded: ANY_PAC,
+    excludedWhy: 'a heat pump is already installed',
+    needsGas: true,
+    collective: true,
+  },
+  'pac-air-eau-collective': {
+    type: '7',
+    energie: '1',
+    description: 'Pompe à chaleur air/eau collective (travaux)',
+    position_volume_chauffe: 0,
+    ecsMode: 'split',
+    alreadyDone: new Set([...PAC_AIR_EAU_RECENT, ...GEOTHERMAL_OR_WATER, ...HYBRID_PAC]),
+    excluded: new Set([...PAC_AIR_EAU_RECENT, ...GEOTHERMAL_OR_WATER]),
+    excludedWhy: 'a recent air/water or a ground-source heat pump is already installed',
+    collective: true,
+  },
   granules: {
     type: '74', // chaudière bois granulés après 2019
     energie: '5', // bois – granulés ou briquettes
@@ -325,16 +353,19 @@ const HYDRONIC: Partial<Record<HeatingGenerator, HydronicSpec>> = {
 };
 
 /** Why an installation is not an individual central heating with water emitters, or undefined. */
-function centralRefusal(inst: RawGeneratorHolder): string | undefined {
-  if (!isIndividual(inst)) return 'only individual heating installations can be replaced';
+function centralRefusal(inst: RawGeneratorHolder, collective = false): string | undefined {
+  if (collective) {
+    if (s(inst.donnee_entree.enum_type_installation_id) !== COLLECTIVE)
+      return 'a collective boiler room replaces a collective installation (not an individual one, nor a district network)';
+  } else if (!isIndividual(inst)) return 'only individual heating installations can be replaced';
   if (!CFG_OK.has(s(inst.donnee_entree.enum_cfg_installation_ch_id)))
     return 'this installation (collective base + appoint, or bi-jonction convectors) is not replaced';
   return undefined;
 }
 
 /** The water generators of an individual central heating (the ones replaced). */
-function hydronicMains(inst: RawGeneratorHolder): RawElement[] {
-  if (centralRefusal(inst)) return [];
+function hydronicMains(inst: RawGeneratorHolder, collective = false): RawElement[] {
+  if (centralRefusal(inst, collective)) return [];
   const ems = emsOf(inst).filter((e) =>
     HYDRONIC_EMISSION.has(s(e.donnee_entree.enum_type_emission_distribution_id)),
   );
@@ -354,9 +385,9 @@ function hydronicApplies(
   spec: HydronicSpec,
   ctx: WorksContext,
 ): Applicability {
-  const refusal = centralRefusal(inst);
+  const refusal = centralRefusal(inst, spec.collective);
   if (refusal) return refusal;
-  const mains = hydronicMains(inst);
+  const mains = hydronicMains(inst, spec.collective);
   if (!mains.length) return 'no central heating with water emitters to replace';
   if (mains.every((g) => spec.alreadyDone.has(genType(g))))
     return 'this generator (or a better one) is already installed';
@@ -378,7 +409,7 @@ function baselinePn(gen: RawElement, ctx: WorksContext): number | undefined {
 
 /** All water generators of the installation become ONE new generator. */
 function hydronicApply(inst: RawGeneratorHolder, spec: HydronicSpec, ctx: WorksContext): void {
-  const mains = hydronicMains(inst);
+  const mains = hydronicMains(inst, spec.collective);
   if (!mains.length) return;
   const linked = linkedEcsGens(ctx.dpe, mains);
   const wasMixed =

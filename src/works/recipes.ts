@@ -28,6 +28,7 @@ import {
 // generators are modelled in generators.ts (the longest recipes)
 import type { Applicability, HeatingGenerator, HotWaterGenerator } from './generator-kinds.js';
 import { heatingApplies, heatingApply, hotWaterApplies, hotWaterApply } from './generators.js';
+import { distributionApplies, distributionApply, type DistributionWork } from './distribution.js';
 
 export type { WorksContext } from './context.js';
 export { makeWorksContext } from './context.js';
@@ -41,7 +42,8 @@ export type Recipe =
   | { kind: 'door'; uporte: number }
   | { kind: 'ventilation'; typeId: string }
   | { kind: 'heating'; generator: HeatingGenerator }
-  | { kind: 'hot-water'; generator: HotWaterGenerator };
+  | { kind: 'hot-water'; generator: HotWaterGenerator }
+  | { kind: 'distribution'; work: DistributionWork };
 
 export type RoofVariant = 'combles' | 'rampants' | 'terrasse';
 export type { Applicability, HeatingGenerator, HotWaterGenerator } from './generator-kinds.js';
@@ -453,6 +455,8 @@ export function applicability(recipe: Recipe, el: RawElement, ctx: WorksContext)
       return heatingApplies(el as RawGeneratorHolder, recipe.generator, ctx);
     case 'hot-water':
       return hotWaterApplies(el as RawGeneratorHolder, recipe.generator, ctx);
+    case 'distribution':
+      return distributionApplies(el as RawGeneratorHolder, recipe.work);
   }
 }
 
@@ -474,6 +478,8 @@ export function applyRecipe(recipe: Recipe, el: RawElement, ctx: WorksContext): 
       return heatingApply(el as RawGeneratorHolder, recipe.generator, ctx);
     case 'hot-water':
       return hotWaterApply(el as RawGeneratorHolder, recipe.generator, ctx);
+    case 'distribution':
+      return distributionApply(el as RawGeneratorHolder, recipe.work);
   }
 }
 

@@ -1,5 +1,5 @@
 /** The pre-analysis for humans. */
-import type { PreResponse, Warning } from '../../contract/schemas.js';
+import type { PreResponse } from '../../contract/schemas.js';
 import { ALERT_IDS } from '../../contract/alert-ids.js';
 import {
   HIGH_ALTITUDE_LIMITS,
@@ -12,16 +12,8 @@ import type { Style } from './style.js';
 import { dpeSourceLine } from './dpe-source.js';
 import { num, signedPercent, table, terminalWidth } from './table.js';
 import { wrap } from './text.js';
-
-/** Alerts: the id is never wrapped (scripts and the README name them); details wrap. */
-export function renderWarnings(warnings: readonly Warning[], s: Style): string {
-  if (warnings.length === 0) return s.c.green('No alerts.');
-  return table(
-    ['Type', 'Alert', 'Details'],
-    warnings.map((w) => [s.alertType(w.type), `${w.title}\n${s.c.dim(w.id)}`, w.content]),
-    { keep: [0] },
-  );
-}
+import { renderWarnings } from './alerts.js';
+import { renderClasses } from './classes.js';
 
 /** The label of a pre-analysis: the response carries no thresholds, so the standard ones
  * (raised for high altitude when the alert says so); the note says when the dwelling has its own. */
@@ -75,6 +67,7 @@ export function renderPre(dpe: string, coef: string, body: PreResponse, s: Style
       ],
       { keep: [1, 2, 3] },
     ),
+    ...(body.classes ? [renderClasses(body.classes, s)] : []),
     renderWarnings(body.warnings, s),
     `Login URL: ${body.url}`,
     ...optional(dpeSourceLine(body.dpeSource)),

@@ -11,11 +11,12 @@ import { dpeSourceLine } from './dpe-source.js';
 import { CATEGORIES } from '../../contract/constants.js';
 import { INFO_KEYS, type InfoKey, type Thresholds } from '../../contract/schemas.js';
 import { isClassLetter } from '../../contract/classes.js';
-import { eurosPerYear, kwh, percent, withUnit } from '../format.js';
+import { eurosPerYear, kwh, withUnit } from '../format.js';
 import { STANDARD_LIMITS, classFor, renderLabel, type LabelMark } from './label.js';
 import type { Style } from './style.js';
 import { euros, num, saving, table, terminalWidth } from './table.js';
 import { wrap } from './text.js';
+import { nextClassText, renderAlerts, renderPacksClean } from './classes.js';
 
 const LETTERS = ['A', 'B', 'C', 'D', 'E', 'F', 'G'];
 export function letter(index: number): string {
@@ -116,12 +117,7 @@ export function renderCalculation(calc: Calculation, s: Style): string {
             ? '–'
             : withUnit(h.retourSurInvestissementAnnees, 'years', 1),
         ],
-        [
-          'To the next energy class',
-          h.resteClasseSuivanteM2 > 0
-            ? `${kwh(h.resteClasseSuivanteM2, 'kWh/m²/yr', 1)} (${percent(h.margeClasseSuivantePourcent)} of its threshold)`
-            : '–',
-        ],
+        ['To the next class', nextClassText(h)],
       ],
       { keep: [0] },
     ),
@@ -242,7 +238,8 @@ export function renderInitial(body: InitialResponse, dpeArg: string, s: Style): 
     s.c.bold('Recommended scenarios (the cheapest combination found for each class)'),
     renderSolutions(body.autoSolutions, s),
     s.c.bold('Registry works packs, to compare'),
-    renderPacks(body.registryPacks, s),
+    renderPacksClean(body.registryPacks, s),
+    renderAlerts(body.warnings, s),
     ...tips.map((t) => wrap(s.c.dim(t), '  ')),
   ].join('\n');
 }
@@ -261,7 +258,10 @@ export function renderCalc(body: CalcResponse, s: Style): string {
     ...sourceLine(body.dpeSource),
     calculationLabel(body.calculation, body.dpe?.thresholds, s, true),
     renderCalculation(body.calculation, s),
-  ].join('\n');
+    renderAlerts(body.warnings, s),
+  ]
+    .filter(Boolean)
+    .join('\n');
 }
 
 function sourceLine(info: DpeSourceInfo | undefined): string[] {

@@ -1,0 +1,116 @@
+/**
+ * Classes, next-class hints, alerts and clean registry packs for humans (issue 14). A module of
+ * its own, called from pre.ts and simulation.ts, so those renderers stay as they are.
+ */
+import type {
+  ClassesTable,
+  Hints,
+  RegistryPack,
+  Thresholds,
+  Warning,
+} from '../../contract/schemas.js';
+import { renderWarnings } from './alerts.js';
+import type { Style } from './style.js';
+import { euros, num, table } from './table.js';
+import { wrap } from './text.js';
+
+const SOURCE_LABEL: Record<ClassesTable['rows'][number]['source'], string> = {
+  registry: 'Registry (as published)',
+  'engine-registry-rules': 'Engine, registry rules',
+  'engine-today': 'Engine, today',
+};
+
+function limits(t: Thresholds, which: 'dpe' | 'ges'): string {
+  const l = t[which];
+  return `A<${l.A} B<${l.B} C<${l.C} D<${l.D} E<${l.E} F<${l.F}`;
+}
+
+function thresholdsNote(t: Thresholds): string {
+  const notes = [t.smallSurface ? 'small surface' : '', t.highAltitude ? 'high altitude' : '']
+    .filter(Boolean)
+    .join(', ');
+  return notes ? ` (${notes})` : '';
+}
+
+/** Energy, GES and official classes side by side, with the thresholds used. */
+export function renderClasses(c: ClassesTable | undefined, s: Style): string {
+  if (!c) return '';
+  const rows = c.rows.map((r) => [
+    SOURCE_LABEL[r.source],
+    `${s.classLetter(r.energie)} (${num(r.epM2, 0)})`,
+    `${s.classLetter(r.ges)} (${num(r.gesM2, 1)})`,
+    s.classLetter(r.officielle),
+  ]);
+  const reg = c.thresholdsRegistry;
+  const today = c.thresholdsToday;
+  return [
+    table(['Classes', 'Energy (kWh/m²)', 'GES (kg/m²)', 'Official (worse of)'], rows),
+    wrap(
+      s.c.dim(
+        `Registry rules: coefficient ${c.registryCoef}, thresholds at ${c.registryDate ?? 'its date'}${thresholdsNote(reg)}: energy ${limits(reg, 'dpe')}; GES ${limits(reg, 'ges')}`,
+      ),
+      '  ',
+    ),
+    wrap(
+      s.c.dim(
+        `Today's rules${thresholdsNote(today)}: energy ${limits(today, 'dpe')}; GES ${limits(today, 'ges')}`,
+      ),
+      '  ',
+    ),
+  ].join('\n');
+}
+
+/** The next-class hint, following the official class; says when GES holds it back. */
+export function nextClassText(h: Hints): string {
+  if (!h.classeSuivante) return '–';
+  const ep = `${num(h.resteClasseSuivanteM2, 1)} kWh/m²/yr`;
+  const ges = `${num(h.resteGESClasseSuivanteM2 ?? 0, 1)} kg CO2e/m²/yr`;
+  switch (h.freinClasseSuivante) {
+    case 'ges':
+      return `class ${h.classeSuivante}: held back by GES, ${ges} to avoid (energy already allows it)`;
+    case 'energie+ges':
+      return `class ${h.classeSuivante}: ${ep} and ${ges} (both hold it back)`;
+    case 'energie':
+      return `class ${h.classeSuivante}: ${ep} (${num(h.margeClasseSuivantePourcent, 1)}% of its threshold)`;
+    default:
+      return `class ${h.classeSuivante}`;
+  }
+}
+
+/** Alerts of `initial` / `calc`: the same table as `pre`, nothing when there are none. */
+export function renderAlerts(warnings: readonly Warning[] | undefined, s: Style): string {
+  if (!warnings || warnings.length === 0) return '';
+  return [s.c.bold('Alerts'), renderWarnings(warnings, s)].join('\n');
+}
+
+/** Registry packs with their class after works, dpe-sim's scenario for it and placeholder flags. */
+export function renderPacksClean(packs: readonly RegistryPack[], s: Style): string {
+  if (packs.length === 0) return s.c.dim('The XML carries no works packs of its own.');
+  const placeholders = packs.filter((p) => p.coutPlaceholder).length;
+  return [
+    table(
+      ['#', "Diagnostician's pack (from the registry XML)", 'Cost range', 'After', 'dpe-sim'],
+      packs.map((p, i) => [
+        String(i + 1),
+        p.description,
+        (p.coutMin === null && p.coutMax === null
+          ? '–'
+          : `${euros(p.coutMin)} – ${euros(p.coutMax)}`) +
+          (p.coutPlaceholder ? `\n${s.c.yellow('placeholder')}` : ''),
+        `${p.classeApres ? s.classLetter(p.classeApres) : '?'} (${num(p.consoApres, 0)} kWh/m², ${num(p.gesApres ?? null, 0)} kg)`,
+        p.coutScenario === null || p.coutScenario === undefined ? '–' : euros(p.coutScenario),
+      ]),
+      // the pack's number and the euros stay whole; the description and the class after wrap
+      { keep: [0, 2, 4] },
+    ),
+    ...(placeholders
+      ? [
+          wrap(
+            s.c.dim(
+              `${placeholders} pack${placeholders === 1 ? '' : 's'} with a maximum under 1 000 €: placeholder costs, not estimates.`,
+            ),
+          ),
+        ]
+      : []),
+  ].join('\n');
+}

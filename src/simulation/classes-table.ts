@@ -1,0 +1,58 @@
+/**
+ * Classes side by side for `pre`: energy class, GES class and official class (worse of the two)
+ * for the registry as published, the engine with the registry's rules (its coefficient and the
+ * thresholds at the DPE's date), and the engine with today's rules (the chosen coefficient and
+ * today's thresholds, as simulations use them), with the thresholds used.
+ */
+import type { ClassesTable, ClassesRow, CoefMode } from '../contract/schemas.js';
+import { classesOf, classOf, isClassLetter } from '../contract/classes.js';
+import { COEF_2025 } from '../dpe/facts.js';
+import { engineFigures } from './comparison.js';
+import type { PreparedDpe } from './prepared.js';
+
+export function classesTable(dpe: PreparedDpe, coef: CoefMode): ClassesTable {
+  const f = dpe.facts;
+  const rows: ClassesRow[] = [];
+  const r = f.registry;
+  if (r.epM2 !== undefined && r.gesM2 !== undefined) {
+    const computed = classesOf(r.epM2, r.gesM2, dpe.registryThresholds);
+    rows.push({
+      source: 'registry',
+      epM2: r.epM2,
+      gesM2: r.gesM2,
+      energie: classOf(r.epM2, dpe.registryThresholds.dpe),
+      ges: r.classeGes && isClassLetter(r.classeGes) ? r.classeGes : computed.ges,
+      officielle: r.classe && isClassLetter(r.classe) ? r.classe : computed.dpe,
+      seuils: 'registry',
+    });
+  }
+  const inRegistryMode = f.registryCoef === COEF_2025 ? dpe.base.mode2025 : dpe.base.mode2026;
+  const er = classesOf(inRegistryMode.epM2, inRegistryMode.gesM2, dpe.registryThresholds);
+  rows.push({
+    source: 'engine-registry-rules',
+    epM2: inRegistryMode.epM2,
+    gesM2: inRegistryMode.gesM2,
+    energie: er.energy,
+    ges: er.ges,
+    officielle: er.dpe,
+    seuils: 'registry',
+  });
+  const today = engineFigures(dpe.base, coef);
+  const et = classesOf(today.epM2, today.gesM2, dpe.thresholds);
+  rows.push({
+    source: 'engine-today',
+    epM2: today.epM2,
+    gesM2: today.gesM2,
+    energie: et.energy,
+    ges: et.ges,
+    officielle: et.dpe,
+    seuils: 'today',
+  });
+  return {
+    rows,
+    registryCoef: f.registryCoef,
+    registryDate: f.date ?? null,
+    thresholdsRegistry: dpe.registryThresholds,
+    thresholdsToday: dpe.thresholds,
+  };
+}

@@ -1,0 +1,158 @@
+/**
+ * The price of a works option on an element, at the scale of what the element serves, with a
+ * detail a user can check ("28 × 9 500 €", "180 kW × 1 379 €/kW"). The figures and their
+ * sources are in costs.ts; which quantity multiplies them is decided here from the figure's
+ * unit and what the DPE covers (dpe/building.ts). See README "Costs".
+ */
+import type { Category } from '../contract/schemas.js';
+import {
+  buildingOf,
+  dwellingsServed,
+  generatorPower,
+  isCollective,
+  powerFromSurface,
+  type Building,
+} from '../dpe/building.js';
+import type { RawDpe, RawElement, RawGeneratorHolder } from '../dpe/raw.js';
+import { num } from '../dpe/raw.js';
+import type { WorksOptionRow } from './catalogue.js';
+import { priceOf, steppedPrice, type CostTable } from './costs.js';
+
+export interface Price {
+  /** euros incl. VAT, rounded */
+  eur: number;
+  /** how the euros were obtained, e.g. "28 × 4 770 €" */
+  detail: string;
+}
+
+const fmt = new Intl.NumberFormat('fr-FR', { maximumFractionDigits: 0 });
+const fmt1 = new Intl.NumberFormat('fr-FR', { maximumFractionDigits: 1 });
+/** Thousands with a plain space (the fr-FR narrow no-break space is hard to read in terminals). */
+function eur(x: number): string {
+  return `${fmt.format(Math.round(x)).replace(/\s/g, ' ')} €`;
+}
+function qty(x: number): string {
+  return fmt1.format(x).replace(/\s/g, ' ');
+}
+
+/** The area a per-m² price applies to: the element's own area in the DPE. */
+export function areaOf(category: Category, el: RawElement): number {
+  const d = el.donnee_entree;
+  switch (category) {
+    case 'mur':
+    case 'plancher_bas':
+    case 'plancher_haut':
+      return num(d.surface_paroi_opaque) ?? num(d.surface_paroi_totale) ?? 0;
+    case 'baie_vitree':
+      return num(d.surface_totale_baie) ?? 0;
+    case 'porte':
+      return num(d.surface_porte) ?? 0;
+    default:
+      return 0;
+  }
+}
+
+/** The area an installation serves (heated, hot-water or ventilated area), m². */
+export function servedAreaOf(category: Category, el: RawElement): number {
+  const d = el.donnee_entree;
+  switch (category) {
+    case 'installation_chauffage':
+      return num(d.surface_chauffee) ?? 0;
+    case 'installation_ecs':
+      return num(d.surface_habitable) ?? 0;
+    case 'ventilation':
+      return num(d.surface_ventile) ?? 0;
+    default:
+      return areaOf(category, el);
+  }
+}
+
+const SYSTEM_KIND = {
+  installation_chauffage: 'ch',
+  installation_ecs: 'ecs',
+  ventilation: 'vent',
+} as const;
+
+function systemKind(category: Category): 'ch' | 'ecs' | 'vent' | undefined {
+  return (SYSTEM_KIND as Partial<Record<Category, 'ch' | 'ecs' | 'vent'>>)[category];
+}
+
+/**
+ * The building's heating power (kW): for a whole-building DPE, the installation's generators'
+ * power as the engine computed it (`pn`) when there is one, else the FCU ratio by construction
+ * period × the building's area. A flat's DPE describes its building's generator only partly:
+ * the ratio is used.
+ */
+export function buildingPower(
+  b: Building,
+  inst: RawElement | undefined,
+): { kw: number; from: string } {
+  if (b.coverage === 'immeuble' && inst) {
+    const pn = generatorPower(inst as RawGeneratorHolder);
+    if (pn !== undefined) return { kw: pn, from: 'generator power in the DPE' };
+  }
+  return { kw: powerFromSurface(b), from: 'FCU W/m² ratio by period × building area' };
+}
+
+/** Prices `option` on `el` (an element of `dpe`; `computed` is its engine baseline counterpart). */
+export function priceOption(
+  option: WorksOptionRow,
+  el: RawElement,
+  dpe: RawDpe,
+  costs: CostTable,
+  computed?: RawElement,
+): Price {
+  const figure = costs.figures[option.cost];
+  const unitPrice = priceOf(costs, option.cost);
+  const b = buildingOf(dpe);
+  const kind = systemKind(option.category);
+  const shareOf = (whole: number, what: string): Price => {
+    if (b.share >= 1) return { eur: Math.round(whole), detail: what };
+    return {
+      eur: Math.round(whole * b.share),
+      detail: `${what} × share ${qty(b.surface)}/${qty(b.buildingSurface)} m²`,
+    };
+  };
+  switch (figure.unit) {
+    case 'm2': {
+      const area = servedAreaOf(option.category, el);
+      if (kind && b.coverage === 'appartement' && isCollective(el)) {
+        // a collective network serves the whole building: the flat pays its share
+        const whole = b.buildingSurface * unitPrice;
+        return shareOf(whole, `${qty(b.buildingSurface)} m² × ${eur(unitPrice)}/m²`);
+      }
+      return {
+        eur: Math.round(area * unitPrice),
+        detail: `${qty(area)} m² × ${eur(unitPrice)}/m²`,
+      };
+    }
+    case 'unit': {
+      if (option.category === 'porte') {
+        const n = num(el.donnee_entree.nb_porte) ?? 1;
+        return { eur: Math.round(n * unitPrice), detail: `${qty(n)} × ${eur(unitPrice)}` };
+      }
+      const n = kind ? dwellingsServed(b, el, kind) : 1;
+      return { eur: Math.round(n * unitPrice), detail: `${qty(n)} × ${eur(unitPrice)}` };
+    }
+    case 'dwelling': {
+      if (b.coverage === 'appartement') {
+        return { eur: Math.round(unitPrice), detail: `1 × ${eur(unitPrice)}` };
+      }
+      const n = kind ? dwellingsServed(b, el, kind) : b.dwellings;
+      return { eur: Math.round(n * unitPrice), detail: `${qty(n)} × ${eur(unitPrice)}` };
+    }
+    case 'kw': {
+      const p = buildingPower(b, computed ?? el);
+      const kw = Math.max(1, Math.round(p.kw));
+      return shareOf(kw * unitPrice, `${qty(kw)} kW × ${eur(unitPrice)}/kW`);
+    }
+    case 'building':
+      return shareOf(unitPrice, `1 building × ${eur(unitPrice)}`);
+    case 'boiler-room': {
+      const p = buildingPower(b, computed ?? el);
+      const kw = Math.max(1, Math.round(p.kw));
+      const s = steppedPrice(costs, option.cost, kw);
+      return shareOf(s.eur, `boiler room ${qty(kw)} kW (${s.step}) ${eur(s.eur)}`);
+    }
+  }
+}

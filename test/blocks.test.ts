@@ -1,0 +1,63 @@
+/**
+ * Blocks (issue 14): a DPE too old for the 3CL-2021 method (fixture 0000E0000004O: the house
+ * fixture dated 2021-05-20 with XML version 0.9) and a DPE built from an RT2012 thermal study
+ * (corpus 2144E0951019J, method 23) are refused with their block, issue no login token and leave
+ * no record in history; initial and calc refuse them with the block's message.
+ */
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { PreResponse } from '../src/contract/schemas.js';
+import { factsOf } from '../src/dpe/facts.js';
+import { tooOldBlock, studyBasedBlock } from '../src/simulation/blocks.js';
+import { CORPUS, FIXTURES, HAS_CORPUS, HOUSE, runCli, tempDir } from './helpers.js';
+import { parseDpeXml } from '../src/dpe/xml.js';
+import { readFileSync } from 'node:fs';
+
+const TOO_OLD = path.join(FIXTURES, '0000E0000004O.xml');
+const STUDY = path.join(CORPUS, '2144E0951019J.xml');
+
+async function blockedPre(file: string, id: string, message: RegExp): Promise<void> {
+  const dataDir = tempDir('dpe-sim-blocks-');
+  const r = await runCli(['pre', file, '--json'], { dataDir });
+  expect(r.code).toBe(3);
+  const body = JSON.parse(r.stdout) as PreResponse;
+  expect(body.warnings.map((w) => [w.type, w.id])).toEqual([['block', id]]);
+  expect(body.url).not.toContain('partnerToken');
+  expect(body.classes).toBeUndefined();
+  const h = await runCli(['history', '--json'], { dataDir });
+  expect(h.code).toBe(0);
+  expect(JSON.parse(h.stdout)).toMatchObject({ records: [] });
+  for (const cmd of ['initial', 'calc']) {
+    const x = await runCli([cmd, file, '--json'], { dataDir });
+    expect(x.code).toBe(3);
+    expect(x.stderr).toMatch(message);
+  }
+}
+
+describe('block.too-old', () => {
+  it('dates and XML versions before 3CL-2021 are too old; the fixtures are not', () => {
+    const old = factsOf(parseDpeXml(readFileSync(TOO_OLD, 'utf8')));
+    expect(old.date).toBe('2021-05-20');
+    expect(tooOldBlock(old)?.content).toContain('2021-05-20');
+    const house = factsOf(parseDpeXml(readFileSync(HOUSE, 'utf8')));
+    expect(tooOldBlock(house)).toBeUndefined();
+    expect(tooOldBlock({ ...house, versionId: '0.9' })?.content).toContain('XML version 0.9');
+    expect(tooOldBlock({ ...house, date: '2021-07-01' })).toBeUndefined();
+    expect(studyBasedBlock(house, undefined)).toBeUndefined();
+    expect(studyBasedBlock({ ...house, methodeApplicationId: '17' }, 'rt2012 immeuble')?.id).toBe(
+      'block.study-based',
+    );
+  });
+
+  it('pre refuses it without a token or a history record; initial and calc refuse it', async () => {
+    await blockedPre(TOO_OLD, 'block.too-old', /established on 2021-05-20, before the 3CL-2021/);
+  }, 120_000);
+});
+
+describe.skipIf(!HAS_CORPUS)('block.study-based (corpus 2144E0951019J, RT2012 study)', () => {
+  it('pre refuses it without a token or a history record; initial and calc refuse it', async () => {
+    await blockedPre(STUDY, 'block.study-based', /regulatory thermal study \(method 23/);
+  }, 120_000);
+});
+
+if (!HAS_CORPUS) console.warn(`corpus not found at ${CORPUS}: study-based test skipped`);
