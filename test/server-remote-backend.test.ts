@@ -224,7 +224,7 @@ describe('RemoteBackend errors and the contract', () => {
     const req = { ...IDENTITY, dpeId: '0000E0000001H' };
     const a = await failure(c.pre(req));
     expect(a.kind).toBe('runtime');
-    expect(a.message).toContain("the service's response does not match the contract");
+    expect(a.message).toContain("the service's response does not match the spec");
     expect(a.message).toContain('maxCalculation.deltaGES');
     expect((await failure(c.pre(req))).message).toContain(
       "missing required field 'maxCalculation'",
@@ -261,7 +261,7 @@ describe('dpe-sim --backend remote: what a user sees', () => {
     const r = await remote(f.url, 'pre', '0000E0000001H', '--json');
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toContain("the service's response does not match the contract");
+    expect(r.stderr).toContain("the service's response does not match the spec");
     expect(r.stderr).toContain('maxCalculation.deltaConso');
   });
 

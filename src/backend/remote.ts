@@ -14,13 +14,13 @@ import {
 import {
   ErrorBody,
   type AuthRequest,
-  type AutoSolution,
   type CalcRequest,
   type HistoryRequest,
   type InitialRequest,
   type PreRequest,
   type TokenParams,
 } from '../contract/schemas.js';
+import type { SpecAutoSolution } from '../contract/spec-responses.js';
 import { isValid, parseBody } from '../contract/validate.js';
 import { pickScenario, type Backend } from './backend.js';
 
@@ -84,7 +84,7 @@ export class RemoteBackend implements Backend {
     );
   }
 
-  async recommendedScenario(req: InitialRequest, n: number): Promise<AutoSolution> {
+  async recommendedScenario(req: InitialRequest, n: number): Promise<SpecAutoSolution> {
     return pickScenario((await this.initial(req)).autoSolutions, n);
   }
 
@@ -112,7 +112,7 @@ export class RemoteBackend implements Backend {
       if (qs) path += `?${qs}`;
     }
     const body = op.input === 'body' ? input : undefined;
-    return (await this.call(op.method, path, op.response.schema, body)) as Output<K>;
+    return (await this.call(op.method, path, op.specResponse, body)) as Output<K>;
   }
 
   private async call<T extends TSchema>(
@@ -177,7 +177,7 @@ export class RemoteBackend implements Backend {
         const why = err instanceof Error ? err.message : String(err);
         throw new DpeSimError(
           'runtime',
-          `the service's response does not match the contract: ${why}`,
+          `the service's response does not match the spec: ${why}`,
         );
       }
     }

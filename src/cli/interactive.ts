@@ -6,15 +6,11 @@
  */
 import { confirm, select } from '@inquirer/prompts';
 import { CATEGORIES } from '../contract/constants.js';
-import type {
-  CalcResponse,
-  CoefMode,
-  EditableChange,
-  InitialResponse,
-} from '../contract/schemas.js';
-import { EXIT_CODES } from '../contract/errors.js';
+import type { CoefMode, EditableChange } from '../contract/schemas.js';
+import type { SpecCalcResponse, SpecInitialResponse } from '../contract/spec-responses.js';
+import { DpeSimError, EXIT_CODES } from '../contract/errors.js';
 import type { Context } from './context.js';
-import { renderCalc } from './render/simulation.js';
+import { letter, renderCalc } from './render/simulation.js';
 import { euros, num, saving, table } from './render/table.js';
 import { workFlags } from './works-input.js';
 
@@ -40,10 +36,10 @@ function sameTarget(a: EditableChange, b: EditableChange): boolean {
   return a.referenceId === b.referenceId && a.editableKey === b.editableKey;
 }
 
-function labelOf(init: InitialResponse, c: EditableChange): string {
+function labelOf(init: SpecInitialResponse, c: EditableChange): string {
   for (const cat of CATEGORIES) {
     const el = init.dpe.items[cat].find((e) => e.referenceId === c.referenceId);
-    const label = el?.editables[c.editableKey]?.values[c.editableValue];
+    const label = el?.editables[c.editableKey]?.values?.[c.editableValue];
     if (el && label) return `${c.referenceId} ${el.description.slice(0, 40)}: ${label}`;
   }
   return `${c.referenceId} ${c.editableKey}:${c.editableValue}`;
@@ -64,8 +60,15 @@ export async function interactiveCalc(
   const s = ctx.out.style;
   process.stderr.write(s.c.dim('Computing the works options of each element…\n'));
   const init = await backend.previewInitial({ ...identity, dpeId, query });
+  if (!offersOptionValues(init)) {
+    throw new DpeSimError(
+      'invalid-input',
+      'the service gives no works option values for this DPE (the spec leaves their names open), so there is nothing to pick from: give works with --work <referenceId>=<editableKey>:<editableValue> or --works FILE',
+      { reason: 'value-not-allowed', field: 'dpe.items[].editables' },
+    );
+  }
   let works: EditableChange[] = [...opts.preset];
-  const preview = (changes: EditableChange[]): Promise<CalcResponse> =>
+  const preview = (changes: EditableChange[]): Promise<SpecCalcResponse> =>
     backend.previewCalc({
       ...identity,
       dpeId,
@@ -77,14 +80,14 @@ export async function interactiveCalc(
     const r = await preview(works);
     const res = r.calculation.result;
     process.stdout.write(
-      `${s.c.bold('Now:')} class ${s.classLetter(r.simulation.initialGrade)} → ${s.classLetter(r.simulation.currentGrade)}, ` +
+      `${s.c.bold('Now:')} class ${s.classLetter(r.simulation.initialGrade ?? letter(res.classe_bilan_dpe.VInit))} → ${s.classLetter(r.simulation.currentGrade ?? letter(res.classe_bilan_dpe.value))}, ` +
         `${num(res.ep_conso_5_usages_m2.value, 1)} kWh/m²/yr (was ${num(res.ep_conso_5_usages_m2.VInit, 1)}), ` +
         `works ${euros(r.calculation.hints.coutTravaux)}, ${works.length} item${works.length === 1 ? '' : 's'}\n`,
     );
   };
 
   process.stdout.write(
-    `DPE ${init.dpe.id}: class ${s.classLetter(init.simulation.initialGrade)}, ${num(init.calculation.result.ep_conso_5_usages_m2.VInit, 1)} kWh/m²/yr\n`,
+    `DPE ${init.dpe.id}: class ${s.classLetter(init.simulation.initialGrade ?? letter(init.calculation.result.classe_bilan_dpe.VInit))}, ${num(init.calculation.result.ep_conso_5_usages_m2.VInit, 1)} kWh/m²/yr\n`,
   );
   if (works.length) await status();
   for (;;) {
@@ -133,15 +136,21 @@ export async function interactiveCalc(
     const element = await select({
       message: 'Element',
       choices: elements.map((e) => ({
-        name: `${e.referenceId}  ${e.description.slice(0, 60)}  [${e.etat}]`,
+        name: `${e.referenceId}  ${e.description.slice(0, 60)}${e.etat === undefined ? '' : `  [${e.etat}]`}`,
         value: e,
       })),
     });
     const options = Object.entries(element.editables).flatMap(([key, ed]) =>
-      Object.entries(ed.options).map(([code, o]) => ({
-        name: `${ed.values[code] ?? code}: ${euros(o.cout)}, ${saving(o.gainTotal, 'kWh/yr')}${o.euroParKwh !== null ? `, ${num(o.euroParKwh, 2)} €/kWh` : ''}`,
-        value: { referenceId: element.referenceId, editableKey: key, editableValue: code },
-      })),
+      optionCodes(ed).map((code) => {
+        const o = ed.options?.[code];
+        const figures = o
+          ? `: ${euros(o.cout)}, ${saving(o.gainTotal, 'kWh/yr')}${o.euroParKwh !== null ? `, ${num(o.euroParKwh, 2)} €/kWh` : ''}`
+          : ' (cost and gain not given by the service)';
+        return {
+          name: `${ed.values?.[code] ?? code}${figures}`,
+          value: { referenceId: element.referenceId, editableKey: key, editableValue: code },
+        };
+      }),
     );
     const pick = await select({ message: 'Works option', choices: options });
     works = [...works.filter((w) => !sameTarget(w, pick)), pick];
@@ -178,4 +187,20 @@ export async function interactiveCalc(
     `To reproduce:\n  dpe-sim calc ${dpeArg}${coef}${force}${scenario} ${workFlags(works)}\n`,
   );
   return EXIT_CODES.ok;
+}
+
+type SpecEditableEntry = SpecInitialResponse['dpe']['items']['mur'][number]['editables'][string];
+
+/** The option values of an editables entry: those with costs, else those of the values map. */
+function optionCodes(ed: SpecEditableEntry): string[] {
+  return Object.keys(ed.options ?? ed.values ?? {});
+}
+
+/** Whether any element carries option values to pick from. */
+export function offersOptionValues(init: SpecInitialResponse): boolean {
+  return CATEGORIES.some((c) =>
+    init.dpe.items[c].some((e) =>
+      Object.values(e.editables).some((ed) => optionCodes(ed).length > 0),
+    ),
+  );
 }

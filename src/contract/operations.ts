@@ -23,18 +23,32 @@ import {
   TokenLoginResponse,
   TokenParams,
 } from './schemas.js';
+import {
+  SpecAuthResponse,
+  SpecCalcResponse,
+  SpecHistoryResponse,
+  SpecInitialResponse,
+  SpecPreResponse,
+  SpecTokenInfoResponse,
+  SpecTokenLoginResponse,
+} from './spec-responses.js';
 
-/** The seven operations a partner calls with its key: what every Backend answers. */
+/**
+ * The seven operations a partner calls with its key: what every Backend answers. Responses are
+ * typed as the spec guarantees them (`spec-responses.ts`): the spec-named fields, the others
+ * optional, since a remote service that honours the spec may leave them out. The local backend
+ * returns the full bodies (`schemas.ts`), which are subtypes of these.
+ */
 export interface PartnerApi {
-  auth(req: AuthRequest): Promise<AuthResponse>;
+  auth(req: AuthRequest): Promise<SpecAuthResponse>;
   /** GET /partners/token/{partnerToken}: looks at a token without using it */
-  tokenInfo(req: TokenParams): Promise<TokenInfoResponse>;
+  tokenInfo(req: TokenParams): Promise<SpecTokenInfoResponse>;
   /** GET /partners/tokenLogin/{partnerToken}: uses the token (once) */
-  tokenLogin(req: TokenParams): Promise<TokenLoginResponse>;
-  pre(req: PreRequest): Promise<PreResponse>;
-  initial(req: InitialRequest): Promise<InitialResponse>;
-  calc(req: CalcRequest): Promise<CalcResponse>;
-  history(req: HistoryRequest): Promise<HistoryResponse>;
+  tokenLogin(req: TokenParams): Promise<SpecTokenLoginResponse>;
+  pre(req: PreRequest): Promise<SpecPreResponse>;
+  initial(req: InitialRequest): Promise<SpecInitialResponse>;
+  calc(req: CalcRequest): Promise<SpecCalcResponse>;
+  history(req: HistoryRequest): Promise<SpecHistoryResponse>;
 }
 export type PartnerOperationId = keyof PartnerApi;
 
@@ -56,6 +70,11 @@ export interface ApiOperation {
   query?: TSchema;
   params?: TSchema;
   response: { name: string; schema: TSchema };
+  /**
+   * What a client requires of the response: the fields the spec names for this operation, the
+   * others optional (`spec-responses.ts`). The remote backend checks only this.
+   */
+  specResponse: TSchema;
   /** error statuses this operation can answer, each with an ErrorBody */
   errors: readonly number[];
 }
@@ -87,6 +106,7 @@ export function apiOperations(historyPath: string): ApiOperation[] {
       partnerKey: true,
       body: { name: 'AuthRequest', schema: AuthRequest },
       response: { name: 'AuthResponse', schema: AuthResponse },
+      specResponse: SpecAuthResponse,
       errors: [...PARTNER_ERRORS, 404],
     },
     {
@@ -101,6 +121,7 @@ export function apiOperations(historyPath: string): ApiOperation[] {
       partnerKey: true,
       params: TokenParams,
       response: { name: 'TokenInfoResponse', schema: TokenInfoResponse },
+      specResponse: SpecTokenInfoResponse,
       errors: [400, 401, 404, 500],
     },
     {
@@ -115,6 +136,7 @@ export function apiOperations(historyPath: string): ApiOperation[] {
       partnerKey: true,
       params: TokenParams,
       response: { name: 'TokenLoginResponse', schema: TokenLoginResponse },
+      specResponse: SpecTokenLoginResponse,
       errors: [400, 401, 404, 410, 500],
     },
     {
@@ -129,6 +151,7 @@ export function apiOperations(historyPath: string): ApiOperation[] {
       partnerKey: true,
       body: { name: 'PreRequest', schema: PreRequest },
       response: { name: 'PreResponse', schema: PreResponse },
+      specResponse: SpecPreResponse,
       errors: [...PARTNER_ERRORS, 404],
     },
     {
@@ -143,6 +166,7 @@ export function apiOperations(historyPath: string): ApiOperation[] {
       partnerKey: true,
       body: { name: 'InitialRequest', schema: InitialRequest },
       response: { name: 'InitialResponse', schema: InitialResponse },
+      specResponse: SpecInitialResponse,
       errors: [...PARTNER_ERRORS, 404, 422],
     },
     {
@@ -157,6 +181,7 @@ export function apiOperations(historyPath: string): ApiOperation[] {
       partnerKey: true,
       body: { name: 'CalcRequest', schema: CalcRequest },
       response: { name: 'CalcResponse', schema: CalcResponse },
+      specResponse: SpecCalcResponse,
       errors: [...PARTNER_ERRORS, 404, 422],
     },
     {
@@ -171,6 +196,7 @@ export function apiOperations(historyPath: string): ApiOperation[] {
       partnerKey: true,
       query: HistoryRequest,
       response: { name: 'HistoryResponse', schema: HistoryResponse },
+      specResponse: SpecHistoryResponse,
       errors: [400, 401, 500],
     },
     {
@@ -185,6 +211,7 @@ export function apiOperations(historyPath: string): ApiOperation[] {
       partnerKey: false,
       body: { name: 'PageLoginRequest', schema: PageLoginRequest },
       response: { name: 'PageLoginResponse', schema: PageLoginResponse },
+      specResponse: PageLoginResponse,
       errors: [400, 404, 410, 413, 500],
     },
     {
@@ -197,6 +224,7 @@ export function apiOperations(historyPath: string): ApiOperation[] {
       input: 'none',
       partnerKey: false,
       response: { name: 'HealthResponse', schema: HealthResponse },
+      specResponse: HealthResponse,
       errors: [],
     },
   ];

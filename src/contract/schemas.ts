@@ -58,6 +58,7 @@ export type PartnerIdentity = Type.Static<typeof PartnerIdentity>;
 const DpeId = Type.String({ pattern: DPE_ID_PATTERN });
 const ExpireInMinutes = Type.Integer({ minimum: 1 });
 const Coef2026 = Type.Union([Type.Literal('activated'), Type.Literal('deactivated')]);
+export const Coef2026Schema = Coef2026;
 
 export const SimulationQuery = Type.Object({
   coef2026: Type.Optional(Coef2026),
@@ -211,7 +212,9 @@ export type Thresholds = Type.Static<typeof Thresholds>;
 
 export const DpeStructure = Type.Object({
   id: Type.String(),
-  infos: Type.Record(Type.String(), InfoEntry),
+  infos: Type.Object(
+    Object.fromEntries(INFO_KEYS.map((k) => [k, InfoEntry])) as Record<InfoKey, typeof InfoEntry>,
+  ),
   items: Type.Object(
     Object.fromEntries(CATEGORIES.map((c) => [c, Type.Array(DpeElement)])) as Record<
       Category,
