@@ -246,6 +246,7 @@ describe('dpe-sim --backend remote: what a user sees', () => {
   const remote = (url: string, ...args: string[]) =>
     runCli(['--backend', 'remote', '--base-url', url, '--partner-key-file', '-', ...args], {
       input: 'dpsk_test_key_1234\n',
+      env: { DPE_SIM_CUSTOMER_ID: 'acme', DPE_SIM_USER_ID: 'alice' },
     });
 
   it('exit 1 naming the field when the response breaks the contract', async () => {

@@ -175,10 +175,7 @@ export class RemoteBackend implements Backend {
         return parseBody(schema, payload, 'response');
       } catch (err) {
         const why = err instanceof Error ? err.message : String(err);
-        throw new DpeSimError(
-          'runtime',
-          `the service's response does not match the spec: ${why}`,
-        );
+        throw new DpeSimError('runtime', `the service's response does not match the spec: ${why}`);
       }
     }
   }

@@ -64,7 +64,8 @@ const IDENTITY_ENV = { customerId: 'DPE_SIM_CUSTOMER_ID', userId: 'DPE_SIM_USER_
 function missingIdentityError(missing: readonly ('customerId' | 'userId')[]): DpeSimError {
   const ways = missing
     .map(
-      (k) => `${k} (${IDENTITY_FLAGS[k]} ID, ${IDENTITY_ENV[k]}, or \`dpe-sim config set ${k} ID\`)`,
+      (k) =>
+        `${k} (${IDENTITY_FLAGS[k]} ID, ${IDENTITY_ENV[k]}, or \`dpe-sim config set ${k} ID\`)`,
     )
     .join(' and ');
   return new DpeSimError(

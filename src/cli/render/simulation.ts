@@ -109,7 +109,10 @@ export function renderCalculation(calc: SpecCalculation, s: Style): string {
 }
 
 /** The works options of one `editables` entry as lines; the option values when no costs. */
-function optionLines(key: string, ed: SpecDpeStructure['items']['mur'][number]['editables'][string]): string[] {
+function optionLines(
+  key: string,
+  ed: SpecDpeStructure['items']['mur'][number]['editables'][string],
+): string[] {
   if (ed.options) {
     return Object.entries(ed.options).map(
       ([code, o]) =>
@@ -192,8 +195,7 @@ export function renderSolutions(solutions: readonly SpecAutoSolution[], s: Style
         `${grade(target, s)}${reached !== undefined && reached !== target ? ` (reaches ${reached})` : ''}`,
         (sol.items
           ? sol.items.map(
-              (it) =>
-                `${it.referenceId} ${it.editableKey}:${it.editableValue} (${euros(it.cout)})`,
+              (it) => `${it.referenceId} ${it.editableKey}:${it.editableValue} (${euros(it.cout)})`,
             )
           : sol.editables.map((it) => `${it.referenceId} ${it.editableKey}:${it.editableValue}`)
         ).join('\n'),
@@ -233,9 +235,8 @@ export function renderInitial(body: SpecInitialResponse, dpeArg: string, s: Styl
   ];
   const sim = body.simulation;
   return [
-    s.c.bold(
-      `DPE ${body.dpe.id}: class ${sim.initialGrade ?? initialLetter(body.calculation)}`,
-    ) + s.c.dim(`  (simulation ${sim.simulationId ?? NOT_GIVEN_NOTE})`),
+    s.c.bold(`DPE ${body.dpe.id}: class ${sim.initialGrade ?? initialLetter(body.calculation)}`) +
+      s.c.dim(`  (simulation ${sim.simulationId ?? NOT_GIVEN_NOTE})`),
     ...sourceLine(body.dpeSource),
     renderInfos(body.dpe),
     renderCalculation(body.calculation, s),
