@@ -30,6 +30,7 @@ export interface AppDeps {
 
 export function buildApp(deps: AppDeps): FastifyInstance {
   const limits: ServerLimits = { ...DEFAULT_LIMITS, ...deps.limits };
+  const errorLog = deps.errorLog ?? ((line: string) => process.stderr.write(`${line}\n`));
   const app = Fastify({
     logger: false,
     bodyLimit: BODY_LIMIT_BYTES,
@@ -41,6 +42,9 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     keepAliveTimeout: limits.keepAliveTimeoutMs,
     requestTimeout: limits.requestTimeoutMs,
     maxParamLength: limits.maxParamLength,
+    // the router's own refusals (a path parameter too long: 414; a malformed URL: 400) get the
+    // contract's error body too
+    frameworkErrors: (err, req, reply) => sendError(err, req, reply, errorLog),
     // Node's own server, to set how often it checks the header and request timeouts
     serverFactory: (handler) => {
       const server = createServer(
@@ -57,7 +61,6 @@ export function buildApp(deps: AppDeps): FastifyInstance {
       return server;
     },
   });
-  const errorLog = deps.errorLog ?? ((line: string) => process.stderr.write(`${line}\n`));
   const operations = apiOperations(deps.historyPath);
 
   useJsonBodyParser(app); // every body is JSON: anything else is a 415
