@@ -80,16 +80,27 @@ export interface ApiOperation {
 }
 
 export const ERROR_DESCRIPTIONS: Record<number, string> = {
-  400: 'Invalid request: `error` states the reason (missing field, pattern, unknown works...).',
+  400: 'Invalid request: `error` states the reason (missing or unknown field with its JSON path and a did-you-mean, pattern, length, range, unknown works...); `errorObject.field` names the field.',
   401: 'Partner key missing, unknown or revoked.',
   404: 'Unknown DPE number, or unknown login token.',
+  405: 'Wrong method on a known path: the `Allow` header lists the right ones.',
+  408: 'The request (headers and body) did not arrive within 10 seconds.',
   410: 'The login token has expired or has already been used.',
   413: 'Request body larger than 1 MiB.',
+  414: 'URL path too long: a path parameter has at most 256 characters.',
+  415: 'Content-Type is not `application/json`.',
   422: 'The DPE is blocked (a `block` alert): it cannot be simulated. `errorObject.warnings` holds the alert.',
   500: 'Internal error.',
+  503: 'The server is shutting down.',
 };
 
-const PARTNER_ERRORS = [400, 401, 413, 500] as const;
+/** What every operation can answer: wrong method, request too slow, internal error, closing. */
+const COMMON_ERRORS = [405, 408, 500, 503] as const;
+/** ... and an operation with a JSON body: invalid, too large, not JSON */
+const BODY_ERRORS = [400, 413, 415] as const;
+const PARTNER_ERRORS = [401, ...BODY_ERRORS, ...COMMON_ERRORS] as const;
+/** ... and an operation with a path parameter */
+const PATH_ERRORS = [400, 401, 414, ...COMMON_ERRORS] as const;
 
 /** Every operation of the server; the consumption history is served at `historyPath`. */
 export function apiOperations(historyPath: string): ApiOperation[] {
@@ -122,7 +133,7 @@ export function apiOperations(historyPath: string): ApiOperation[] {
       params: TokenParams,
       response: { name: 'TokenInfoResponse', schema: TokenInfoResponse },
       specResponse: SpecTokenInfoResponse,
-      errors: [400, 401, 404, 500],
+      errors: [...PATH_ERRORS, 404],
     },
     {
       id: 'tokenLogin',
@@ -137,7 +148,7 @@ export function apiOperations(historyPath: string): ApiOperation[] {
       params: TokenParams,
       response: { name: 'TokenLoginResponse', schema: TokenLoginResponse },
       specResponse: SpecTokenLoginResponse,
-      errors: [400, 401, 404, 410, 500],
+      errors: [...PATH_ERRORS, 404, 410],
     },
     {
       id: 'pre',
@@ -191,13 +202,13 @@ export function apiOperations(historyPath: string): ApiOperation[] {
       tag: 'Tracking',
       summary: "Consumption history: the partner's pre / initial / calc runs, newest first",
       description:
-        'Filters: `customerId`, `userId`, `dpeId`, `since` (ISO 8601 timestamp, inclusive), `limit` (1 to 10000, default 100). Only the calling partner’s runs.',
+        'Filters: `customerId`, `userId`, `dpeId`, `since` and `until` (ISO 8601 date or date-time, inclusive; an impossible date such as 2025-13-45 is a 400), `limit` (1 to 10000, default 100). Unknown parameters are a 400. Only the calling partner’s runs.',
       input: 'query',
       partnerKey: true,
       query: HistoryRequest,
       response: { name: 'HistoryResponse', schema: HistoryResponse },
       specResponse: SpecHistoryResponse,
-      errors: [400, 401, 500],
+      errors: [400, 401, ...COMMON_ERRORS],
     },
     {
       id: 'pageLogin',
@@ -212,7 +223,7 @@ export function apiOperations(historyPath: string): ApiOperation[] {
       body: { name: 'PageLoginRequest', schema: PageLoginRequest },
       response: { name: 'PageLoginResponse', schema: PageLoginResponse },
       specResponse: PageLoginResponse,
-      errors: [400, 404, 410, 413, 500],
+      errors: [...BODY_ERRORS, ...COMMON_ERRORS, 404, 410],
     },
     {
       id: 'health',
@@ -225,7 +236,7 @@ export function apiOperations(historyPath: string): ApiOperation[] {
       partnerKey: false,
       response: { name: 'HealthResponse', schema: HealthResponse },
       specResponse: HealthResponse,
-      errors: [],
+      errors: [...COMMON_ERRORS],
     },
   ];
 }
