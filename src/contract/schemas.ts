@@ -11,11 +11,22 @@ import {
   COEF_MODES,
   DPE_ID_PATTERN,
   DPE_ID_REGEX,
+  EXPIRE_MAX_MINUTES,
+  IDENTITY_MAX_LENGTH,
   NO_COLON_PATTERN,
   type Category,
 } from './constants.js';
 
-export { CATEGORIES, COEF_MODES, DPE_ID_PATTERN, DPE_ID_REGEX, NO_COLON_PATTERN, type Category };
+export {
+  CATEGORIES,
+  COEF_MODES,
+  DPE_ID_PATTERN,
+  DPE_ID_REGEX,
+  EXPIRE_MAX_MINUTES,
+  IDENTITY_MAX_LENGTH,
+  NO_COLON_PATTERN,
+  type Category,
+};
 export type CoefMode = (typeof COEF_MODES)[number];
 
 export const WARNING_TYPES = ['block', 'confirm', 'warning'] as const;
@@ -42,10 +53,6 @@ export type Warning = Type.Static<typeof Warning>;
 /** Request objects refuse unknown fields (400 naming the field and, when close, the right one). */
 const STRICT = { additionalProperties: false } as const;
 
-/** The longest identity field accepted (customerId, userId, userName, customerName). */
-export const IDENTITY_MAX_LENGTH = 256;
-/** Token validity: 1 minute to 24 hours. The spec leaves the maximum open. */
-export const EXPIRE_MAX_MINUTES = 1440;
 /** No control characters (C0, DEL, C1) in identity fields; ids also refuse ':'. */
 export const NO_CONTROL_PATTERN = '^[^\\u0000-\\u001f\\u007f-\\u009f]+$';
 export const ID_PATTERN = '^[^:\\u0000-\\u001f\\u007f-\\u009f]+$';
