@@ -258,7 +258,8 @@ describe('slow clients and the connection cap', () => {
   it('the defaults cut a slow client within 10 s and cap open sockets', () => {
     expect(DEFAULT_LIMITS.headersTimeoutMs).toBeLessThanOrEqual(10_000);
     expect(DEFAULT_LIMITS.requestTimeoutMs).toBeLessThanOrEqual(10_000);
-    expect(DEFAULT_LIMITS.connectionTimeoutMs).toBeLessThanOrEqual(10_000);
+    // idle sockets: above the longest computation (it runs while the answer is computed)
+    expect(DEFAULT_LIMITS.connectionTimeoutMs).toBe(60_000);
     expect(DEFAULT_LIMITS.checkIntervalMs).toBeLessThanOrEqual(1_000);
     expect(DEFAULT_LIMITS.maxConnections).toBe(512);
   });

@@ -10,7 +10,11 @@ export interface ServerLimits {
   headersTimeoutMs: number;
   /** the whole request must arrive within this time (Node `requestTimeout`), ms */
   requestTimeoutMs: number;
-  /** a socket with no traffic for this long is closed (fastify `connectionTimeout`), ms */
+  /**
+   * a socket with no traffic for this long is closed (fastify `connectionTimeout`), ms. It also
+   * runs while the server computes an answer, so it stays above the longest computation; slow
+   * clients are cut by the two timeouts above.
+   */
   connectionTimeoutMs: number;
   /** an idle keep-alive socket is closed after this long, ms */
   keepAliveTimeoutMs: number;
@@ -25,7 +29,7 @@ export interface ServerLimits {
 export const DEFAULT_LIMITS: ServerLimits = {
   headersTimeoutMs: 10_000,
   requestTimeoutMs: 10_000,
-  connectionTimeoutMs: 10_000,
+  connectionTimeoutMs: 60_000,
   keepAliveTimeoutMs: 5_000,
   checkIntervalMs: 1_000,
   maxConnections: 512,
