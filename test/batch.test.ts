@@ -343,7 +343,13 @@ describe('dpe-sim batch (remote backend)', () => {
     ];
     const r = await runCli(['batch', 'pre', '-', '--concurrency', '2', '--retries', '2'], {
       input: [...ids, 'abc', HOUSE].join('\n'),
-      env: { DPE_SIM_BASE_URL: baseUrl, DPE_SIM_PARTNER_KEY: 'dpsk_test' },
+      env: {
+        DPE_SIM_BASE_URL: baseUrl,
+        DPE_SIM_PARTNER_KEY: 'dpsk_test',
+        // remote mode invents no identity
+        DPE_SIM_CUSTOMER_ID: 'acme',
+        DPE_SIM_USER_ID: 'batch-user',
+      },
     });
     expect(r.code, r.stderr).toBe(1);
     const lines = byKey(parseLines(r.stdout));

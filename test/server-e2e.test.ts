@@ -32,7 +32,12 @@ afterAll(async () => {
 function remote(args: string[], partnerKey: string = key) {
   return runCli(
     ['--backend', 'remote', '--base-url', serve.url, '--partner-key-file', '-', ...args],
-    { input: `${partnerKey}\n`, dataDir: tempDir() },
+    {
+      input: `${partnerKey}\n`,
+      dataDir: tempDir(),
+      // remote mode invents no identity
+      env: { DPE_SIM_CUSTOMER_ID: 'local', DPE_SIM_USER_ID: 'e2e-user' },
+    },
   );
 }
 
@@ -142,7 +147,12 @@ describe('dpe-sim --backend remote against dpe-sim serve', () => {
 
   it('the key and base URL from the environment or from a profile', async () => {
     const env = await runCli(['pre', HOUSE_ID, '--json'], {
-      env: { DPE_SIM_BASE_URL: serve.url, DPE_SIM_PARTNER_KEY: key },
+      env: {
+        DPE_SIM_BASE_URL: serve.url,
+        DPE_SIM_PARTNER_KEY: key,
+        DPE_SIM_CUSTOMER_ID: 'acme',
+        DPE_SIM_USER_ID: 'env-user',
+      },
     });
     expect(env.code, env.stderr).toBe(0);
     const home = tempDir();
@@ -158,6 +168,17 @@ describe('dpe-sim --backend remote against dpe-sim serve', () => {
     expect(setKey.stderr).toContain(`partnerKey = …${key.slice(-4)}`);
     expect(setKey.stderr).not.toContain(key);
     expect((await runCli(['config', 'use', 'dev'], { dataDir: home })).code).toBe(0);
+    // remote mode invents no identity: without one, exit 2 naming it; then from the profile
+    const noIdentity = await runCli(['auth'], { dataDir: home });
+    expect(noIdentity.code).toBe(2);
+    expect(noIdentity.stderr).toContain('missing: customerId');
+    for (const [k, v] of [
+      ['customerId', 'acme'],
+      ['userId', 'profile-user'],
+    ])
+      expect(
+        (await runCli(['config', 'set', k as string, v as string], { dataDir: home })).code,
+      ).toBe(0);
     const viaProfile = await runCli(['auth'], { dataDir: home });
     expect(viaProfile.code, viaProfile.stderr).toBe(0);
     expect(viaProfile.stdout).toContain(`${serve.url}/public/partnerLogin.html?partnerToken=`);

@@ -224,7 +224,7 @@ describe('RemoteBackend errors and the contract', () => {
     const req = { ...IDENTITY, dpeId: '0000E0000001H' };
     const a = await failure(c.pre(req));
     expect(a.kind).toBe('runtime');
-    expect(a.message).toContain("the service's response does not match the contract");
+    expect(a.message).toContain("the service's response does not match the spec");
     expect(a.message).toContain('maxCalculation.deltaGES');
     expect((await failure(c.pre(req))).message).toContain(
       "missing required field 'maxCalculation'",
@@ -246,6 +246,7 @@ describe('dpe-sim --backend remote: what a user sees', () => {
   const remote = (url: string, ...args: string[]) =>
     runCli(['--backend', 'remote', '--base-url', url, '--partner-key-file', '-', ...args], {
       input: 'dpsk_test_key_1234\n',
+      env: { DPE_SIM_CUSTOMER_ID: 'acme', DPE_SIM_USER_ID: 'alice' },
     });
 
   it('exit 1 naming the field when the response breaks the contract', async () => {
@@ -261,7 +262,7 @@ describe('dpe-sim --backend remote: what a user sees', () => {
     const r = await remote(f.url, 'pre', '0000E0000001H', '--json');
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toContain("the service's response does not match the contract");
+    expect(r.stderr).toContain("the service's response does not match the spec");
     expect(r.stderr).toContain('maxCalculation.deltaConso');
   });
 
@@ -276,7 +277,7 @@ describe('dpe-sim --backend remote: what a user sees', () => {
     const bad = await remote(f.url, 'pre', '0000E0000001H');
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain(
-      "dpe-sim: 'query.coef2026' must be one of 'activated', 'deactivated'",
+      "error: 'query.coef2026' must be one of 'activated', 'deactivated'",
     );
     const denied = await remote(f.url, 'auth');
     expect(denied.code).toBe(4);

@@ -7,13 +7,12 @@
 import { DpeSimError } from '../contract/errors.js';
 import type { PartnerApi } from '../contract/operations.js';
 import type { OnProgress } from '../contract/progress.js';
+import type { CalcRequest, InitialRequest } from '../contract/schemas.js';
 import type {
-  AutoSolution,
-  CalcRequest,
-  CalcResponse,
-  InitialRequest,
-  InitialResponse,
-} from '../contract/schemas.js';
+  SpecAutoSolution,
+  SpecCalcResponse,
+  SpecInitialResponse,
+} from '../contract/spec-responses.js';
 
 /** A DPE the user names by path (`-`: the text read from stdin), rather than by number. */
 export type DpeInput = { path: string } | { text: string; name: string };
@@ -26,7 +25,7 @@ export interface RunOptions {
 export interface Backend extends PartnerApi {
   readonly kind: 'local' | 'remote';
   /** The partner operation, with progress reported on the way (a remote service gives none). */
-  initial(req: InitialRequest, opts?: RunOptions): Promise<InitialResponse>;
+  initial(req: InitialRequest, opts?: RunOptions): Promise<SpecInitialResponse>;
   /**
    * Makes a DPE file known to the backend and returns the dpeId to call the operations with.
    * The remote service knows DPEs by registry number only: it refuses with `invalid-input`.
@@ -38,14 +37,14 @@ export interface Backend extends PartnerApi {
    * service answers it with an `initial` call. `invalid-input` (reason `out-of-range`) when
    * there are fewer scenarios.
    */
-  recommendedScenario(req: InitialRequest, n: number): Promise<AutoSolution>;
+  recommendedScenario(req: InitialRequest, n: number): Promise<SpecAutoSolution>;
   /**
    * `initial` and `calc` computed for a preview (`calc -i` while the user picks works): the same
    * checks and figures, but the local backend records nothing; a remote service is simply called
    * (what it records is its own business).
    */
-  previewInitial(req: InitialRequest): Promise<InitialResponse>;
-  previewCalc(req: CalcRequest): Promise<CalcResponse>;
+  previewInitial(req: InitialRequest): Promise<SpecInitialResponse>;
+  previewCalc(req: CalcRequest): Promise<SpecCalcResponse>;
   close(): Promise<void>;
 }
 
@@ -54,7 +53,7 @@ export function loginUrl(appUrl: string, token: string): string {
 }
 
 /** The n-th (1-based) scenario, or `invalid-input` with the range. */
-export function pickScenario(solutions: readonly AutoSolution[], n: number): AutoSolution {
+export function pickScenario<S>(solutions: readonly S[], n: number): S {
   const picked = Number.isInteger(n) && n >= 1 ? solutions[n - 1] : undefined;
   if (picked) return picked;
   const count = solutions.length;

@@ -27,16 +27,37 @@ export interface SimulationOptions {
 
 interface OptionCarrier {
   query?: SimulationQuery | undefined;
+  coef2026?: CoefMode | undefined;
   forceNormalization?: boolean | undefined;
   expireInMinutes?: number | undefined;
 }
 
-/** Reads the options from `query`, or from the top level where the spec leaves them. */
+/**
+ * Reads one option from `query` or from the top level (the spec leaves the placement open):
+ * the same in pre, initial and calc; given in both places with different values, a 400.
+ */
+function option<K extends keyof SimulationQuery & keyof OptionCarrier>(
+  req: OptionCarrier,
+  key: K,
+): SimulationQuery[K] {
+  const inQuery = req.query?.[key];
+  const top = req[key] as SimulationQuery[K];
+  if (inQuery !== undefined && top !== undefined && inQuery !== top) {
+    throw new DpeSimError(
+      'invalid-input',
+      `'${key}' is given twice with different values: 'query.${key}' = ${JSON.stringify(inQuery)} and '${key}' = ${JSON.stringify(top)}; give it once (either place is read)`,
+      { field: `query.${key}`, value: inQuery, allowed: [JSON.stringify(top)] },
+    );
+  }
+  return inQuery ?? top;
+}
+
+/** Reads the options from `query` or from the top level, wherever the request put them. */
 export function simulationOptions(req: OptionCarrier): SimulationOptions {
   return {
-    coef: req.query?.coef2026 ?? 'activated',
-    forceNormalization: req.query?.forceNormalization ?? req.forceNormalization ?? false,
-    expireInMinutes: req.query?.expireInMinutes ?? req.expireInMinutes,
+    coef: option(req, 'coef2026') ?? 'activated',
+    forceNormalization: option(req, 'forceNormalization') ?? false,
+    expireInMinutes: option(req, 'expireInMinutes'),
   };
 }
 

@@ -174,7 +174,11 @@ export class LocalBackend implements Backend {
   }
 
   async history(req: HistoryRequest): Promise<HistoryResponse> {
-    return { records: await this.services.store.history(this.partner.id, req) };
+    const q: HistoryRequest = { ...req };
+    // the store compares ISO strings: both bounds as full UTC date-times, or a 400
+    if (req.since !== undefined) q.since = isoInstant('since', req.since);
+    if (req.until !== undefined) q.until = isoInstant('until', req.until);
+    return { records: await this.services.store.history(this.partner.id, q) };
   }
 
   async tokenInfo(req: TokenParams): Promise<TokenInfoResponse> {
@@ -225,4 +229,17 @@ function simulationRun(
     coutTravaux,
     normalized: body.calculation.normalization.applied,
   };
+}
+
+/** A history bound as a UTC date-time, or `invalid-input` naming the field (e.g. 2025-13-45). */
+function isoInstant(field: 'since' | 'until', value: string): string {
+  const t = Date.parse(value);
+  if (Number.isNaN(t)) {
+    throw new DpeSimError(
+      'invalid-input',
+      `'${field}' is not a date: '${value}' (use an ISO 8601 date or date-time, e.g. 2025-01-31T08:00:00Z)`,
+      { field, value },
+    );
+  }
+  return new Date(t).toISOString();
 }

@@ -14,15 +14,15 @@ import {
 import {
   ErrorBody,
   type AuthRequest,
-  type AutoSolution,
   type CalcRequest,
   type HistoryRequest,
   type InitialRequest,
   type PreRequest,
   type TokenParams,
 } from '../contract/schemas.js';
+import type { SpecAutoSolution } from '../contract/spec-responses.js';
 import { isValid, parseBody } from '../contract/validate.js';
-import { pickScenario, type Backend } from './backend.js';
+import { pickScenario, type Backend, type RunOptions } from './backend.js';
 
 export interface RemoteOptions {
   baseUrl: string;
@@ -66,7 +66,8 @@ export class RemoteBackend implements Backend {
   pre(req: PreRequest) {
     return this.invoke('pre', req);
   }
-  initial(req: InitialRequest) {
+  /** progress is not reported by a remote service */
+  initial(req: InitialRequest, _opts?: RunOptions) {
     return this.invoke('initial', req);
   }
   calc(req: CalcRequest) {
@@ -84,7 +85,7 @@ export class RemoteBackend implements Backend {
     );
   }
 
-  async recommendedScenario(req: InitialRequest, n: number): Promise<AutoSolution> {
+  async recommendedScenario(req: InitialRequest, n: number): Promise<SpecAutoSolution> {
     return pickScenario((await this.initial(req)).autoSolutions, n);
   }
 
@@ -112,7 +113,7 @@ export class RemoteBackend implements Backend {
       if (qs) path += `?${qs}`;
     }
     const body = op.input === 'body' ? input : undefined;
-    return (await this.call(op.method, path, op.response.schema, body)) as Output<K>;
+    return (await this.call(op.method, path, op.specResponse, body)) as Output<K>;
   }
 
   private async call<T extends TSchema>(
@@ -175,10 +176,7 @@ export class RemoteBackend implements Backend {
         return parseBody(schema, payload, 'response');
       } catch (err) {
         const why = err instanceof Error ? err.message : String(err);
-        throw new DpeSimError(
-          'runtime',
-          `the service's response does not match the contract: ${why}`,
-        );
+        throw new DpeSimError('runtime', `the service's response does not match the spec: ${why}`);
       }
     }
   }

@@ -62,6 +62,23 @@ async function readPartnerKeyFile(file: string): Promise<string> {
   }
 }
 
+const IDENTITY_FLAGS = { customerId: '--customer-id', userId: '--user-id' } as const;
+const IDENTITY_ENV = { customerId: 'DPE_SIM_CUSTOMER_ID', userId: 'DPE_SIM_USER_ID' } as const;
+
+function missingIdentityError(missing: readonly ('customerId' | 'userId')[]): DpeSimError {
+  const ways = missing
+    .map(
+      (k) =>
+        `${k} (${IDENTITY_FLAGS[k]} ID, ${IDENTITY_ENV[k]}, or \`dpe-sim config set ${k} ID\`)`,
+    )
+    .join(' and ');
+  return new DpeSimError(
+    'invalid-input',
+    `the remote backend needs your partner identity; missing: ${ways}. dpe-sim does not invent one for a partner service.`,
+    { missing: [...missing] },
+  );
+}
+
 export class Context {
   private composed: Promise<ComposedBackend> | undefined;
   private services: Promise<LocalServices> | undefined;
@@ -102,8 +119,10 @@ export class Context {
     );
   }
 
+  /** The partner identity; in remote mode, exit 2 naming what was given nowhere. */
   get identity(): PartnerIdentity {
     const s = this.settings;
+    if (s.missingIdentity.length > 0) throw missingIdentityError(s.missingIdentity);
     return {
       customerId: s.customerId,
       userId: s.userId,

@@ -14,17 +14,16 @@
  */
 import { confirm, select } from '@inquirer/prompts';
 import { CATEGORIES, type Category } from '../contract/constants.js';
+import type { CoefMode, EditableChange } from '../contract/schemas.js';
 import type {
-  CalcResponse,
-  CoefMode,
-  DpeElement,
-  EditableChange,
-  InitialResponse,
-} from '../contract/schemas.js';
-import { EXIT_CODES } from '../contract/errors.js';
+  SpecCalcResponse,
+  SpecDpeElement,
+  SpecInitialResponse,
+} from '../contract/spec-responses.js';
+import { DpeSimError, EXIT_CODES } from '../contract/errors.js';
 import type { Context } from './context.js';
 import { NBSP, euros, kwh, withUnit } from './format.js';
-import { renderCalc } from './render/simulation.js';
+import { letter, renderCalc } from './render/simulation.js';
 import { table } from './render/table.js';
 import { workFlags } from './works-input.js';
 
@@ -59,17 +58,17 @@ function sameTarget(a: EditableChange, b: EditableChange): boolean {
   return a.referenceId === b.referenceId && a.editableKey === b.editableKey;
 }
 
-function labelOf(init: InitialResponse, c: EditableChange): string {
+function labelOf(init: SpecInitialResponse, c: EditableChange): string {
   for (const cat of CATEGORIES) {
     const el = init.dpe.items[cat].find((e) => e.referenceId === c.referenceId);
-    const label = el?.editables[c.editableKey]?.values[c.editableValue];
+    const label = el?.editables[c.editableKey]?.values?.[c.editableValue];
     if (el && label) return `${c.referenceId} ${el.description.slice(0, 40)}: ${label}`;
   }
   return `${c.referenceId} ${c.editableKey}:${c.editableValue}`;
 }
 
-function offers(e: DpeElement): boolean {
-  return Object.values(e.editables).some((ed) => Object.keys(ed.options).length > 0);
+function offers(e: SpecDpeElement): boolean {
+  return Object.values(e.editables).some((ed) => Object.keys(ed.options ?? {}).length > 0);
 }
 
 interface OptionChoice {
@@ -79,13 +78,15 @@ interface OptionChoice {
   value: EditableChange;
 }
 
-function optionChoices(element: DpeElement): OptionChoice[] {
+function optionChoices(element: SpecDpeElement): OptionChoice[] {
   return Object.entries(element.editables).flatMap(([key, ed]) =>
-    Object.entries(ed.options).map(([code, o]) => ({
-      name: `${ed.values[code] ?? code} — ${euros(o.cout)}`,
+    Object.entries(ed.options ?? {}).map(([code, o]) => ({
+      name: `${ed.values?.[code] ?? code} — ${euros(o.cout)}`,
       description:
         `cost ${euros(o.cout)}; ${o.gainTotal >= 0 ? 'saves' : 'uses'} ${kwh(Math.abs(o.gainTotal))} of primary energy` +
-        (o.euroParKwh !== null ? `; ${withUnit(o.euroParKwh, '€ per kWh/yr saved', 2)}` : ''),
+        (o.euroParKwh !== null && o.euroParKwh !== undefined
+          ? `; ${withUnit(o.euroParKwh, '€ per kWh/yr saved', 2)}`
+          : ''),
       value: { referenceId: element.referenceId, editableKey: key, editableValue: code },
     })),
   );
@@ -132,24 +133,24 @@ async function guidedCalc(ctx: Context, dpeArg: string, opts: InteractiveOptions
     query,
     params: { editablesChanges: changes, namedCalculation: opts.scenario },
   });
-  const preview = (changes: EditableChange[]): Promise<CalcResponse> =>
+  const preview = (changes: EditableChange[]): Promise<SpecCalcResponse> =>
     backend.previewCalc(request(changes));
 
   const status = async (): Promise<void> => {
     const r = await preview(works);
     const res = r.calculation.result;
     say(
-      `${s.c.bold('Now:')} class ${s.classLetter(r.simulation.initialGrade)} → ${s.classLetter(r.simulation.currentGrade)}, ` +
+      `${s.c.bold('Now:')} class ${s.classLetter(r.simulation.initialGrade ?? letter(res.classe_bilan_dpe.VInit))} → ${s.classLetter(r.simulation.currentGrade ?? letter(res.classe_bilan_dpe.value))}, ` +
         `${kwh(res.ep_conso_5_usages_m2.value, 'kWh/m²/yr', 1)} (was ${kwh(res.ep_conso_5_usages_m2.VInit, 'kWh/m²/yr', 1)}), ` +
         `works ${euros(r.calculation.hints.coutTravaux)}, ${works.length}${NBSP}item${works.length === 1 ? '' : 's'}`,
     );
   };
 
   say(
-    `DPE ${init.dpe.id}: class ${s.classLetter(init.simulation.initialGrade)}, ${kwh(init.calculation.result.ep_conso_5_usages_m2.VInit, 'kWh/m²/yr', 1)}`,
+    `DPE ${init.dpe.id}: class ${s.classLetter(init.simulation.initialGrade ?? letter(init.calculation.result.classe_bilan_dpe.VInit))}, ${kwh(init.calculation.result.ep_conso_5_usages_m2.VInit, 'kWh/m²/yr', 1)}`,
   );
   const norm = init.calculation.normalization;
-  if (norm.applied && !opts.yes) {
+  if (norm?.applied && !opts.yes) {
     const go = await confirm({
       message: `Results will be normalized to the registry (${norm.reason}). Continue?`,
       default: true,
@@ -158,6 +159,13 @@ async function guidedCalc(ctx: Context, dpeArg: string, opts: InteractiveOptions
       process.stderr.write('Cancelled: nothing computed.\n');
       return EXIT_CODES.ok;
     }
+  }
+  if (!offersOptionValues(init)) {
+    throw new DpeSimError(
+      'invalid-input',
+      'the service gives no works option values for this DPE (the spec leaves their names open), so there is nothing to pick from: give works with --work <referenceId>=<editableKey>:<editableValue> or --works FILE',
+      { reason: 'value-not-allowed', field: 'dpe.items[].editables' },
+    );
   }
   const categories = CATEGORIES.filter((c) => init.dpe.items[c].some(offers));
   if (categories.length === 0) {
@@ -175,7 +183,7 @@ async function guidedCalc(ctx: Context, dpeArg: string, opts: InteractiveOptions
   const pickWorks = async (): Promise<EditableChange | undefined> => {
     let step: 'category' | 'element' | 'option' = 'category';
     let category: Category | undefined;
-    let element: DpeElement | undefined;
+    let element: SpecDpeElement | undefined;
     // steps that were skipped (a single answer) are skipped again when going back
     const skipped = new Set<string>();
     for (;;) {
@@ -208,7 +216,7 @@ async function guidedCalc(ctx: Context, dpeArg: string, opts: InteractiveOptions
       const elements = init.dpe.items[category].filter(offers);
       if (step === 'element') {
         if (elements.length === 1) {
-          element = elements[0] as DpeElement;
+          element = elements[0] as SpecDpeElement;
           if (!skipped.has(`element:${category}`))
             say(
               s.c.dim(
@@ -218,7 +226,7 @@ async function guidedCalc(ctx: Context, dpeArg: string, opts: InteractiveOptions
           skipped.add(`element:${category}`);
         } else {
           const previous = lastElement.get(category);
-          const picked: DpeElement | Back = await select<DpeElement | Back>({
+          const picked: SpecDpeElement | Back = await select<SpecDpeElement | Back>({
             message: 'Element',
             choices: [
               ...elements.map((e) => ({
@@ -328,4 +336,15 @@ async function guidedCalc(ctx: Context, dpeArg: string, opts: InteractiveOptions
   const force = opts.forceNormalization ? ' --force-normalization' : '';
   say(`To reproduce:\n  dpe-sim calc ${dpeArg}${coef}${force}${scenario} ${workFlags(works)}`);
   return EXIT_CODES.ok;
+}
+
+/** Whether any element carries option values to pick from (a spec-only service may give none). */
+export function offersOptionValues(init: SpecInitialResponse): boolean {
+  return CATEGORIES.some((c) =>
+    init.dpe.items[c].some((e) =>
+      Object.values(e.editables).some(
+        (ed) => Object.keys(ed.options ?? ed.values ?? {}).length > 0,
+      ),
+    ),
+  );
 }

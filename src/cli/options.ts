@@ -1,14 +1,19 @@
 /** Parsing and checking the values of command-line flags (exit 2 on a bad one). */
 import { DpeSimError } from '../contract/errors.js';
-import { DPE_ID_PATTERN, DPE_ID_REGEX } from '../contract/constants.js';
+import {
+  DPE_ID_PATTERN,
+  DPE_ID_REGEX,
+  EXPIRE_MAX_MINUTES,
+  IDENTITY_MAX_LENGTH,
+} from '../contract/constants.js';
 import type { CoefMode, PartnerIdentity } from '../contract/schemas.js';
 
 export function minutesOption(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value.trim()) || Number(value) < 1) {
+  if (!/^\d+$/.test(value.trim()) || Number(value) < 1 || Number(value) > EXPIRE_MAX_MINUTES) {
     throw new DpeSimError(
       'invalid-input',
-      `--expire must be an integer number of minutes ≥ 1 (got '${value}')`,
+      `--expire must be an integer number of minutes from 1 to ${EXPIRE_MAX_MINUTES} (got '${value}')`,
     );
   }
   return Number(value);
@@ -42,10 +47,23 @@ export function checkIdentity(id: PartnerIdentity): PartnerIdentity {
     if (v.trim() === '') throw new DpeSimError('invalid-input', `--${field} must not be empty`);
   }
   for (const [field, v] of [
+    ['customer-id', id.customerId],
+    ['user-id', id.userId],
     ['user-name', id.userName],
     ['customer-name', id.customerName],
   ] as const) {
     if (v.trim() === '') throw new DpeSimError('invalid-input', `--${field} must not be empty`);
+    if (v.length > IDENTITY_MAX_LENGTH)
+      throw new DpeSimError(
+        'invalid-input',
+        `--${field} is too long: at most ${IDENTITY_MAX_LENGTH} characters`,
+      );
+    // eslint-disable-next-line no-control-regex
+    if (/[\u0000-\u001f\u007f-\u009f]/.test(v))
+      throw new DpeSimError(
+        'invalid-input',
+        `--${field} must not contain control characters (NUL, CR, LF, tab...)`,
+      );
   }
   return id;
 }

@@ -4,6 +4,7 @@
  * The active profile is `--profile`, else `DPE_SIM_PROFILE`, else the one chosen with
  * `dpe-sim config use NAME`, else `default`.
  */
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Conf from 'conf';
@@ -30,6 +31,11 @@ export interface Settings {
   /** the national registry's address (a URL with {numero}, or a base); undefined: the default */
   registryUrl: string | undefined;
   profile: string;
+  /**
+   * Remote mode only: the identity settings that were given nowhere (flag, environment,
+   * profile). Local mode fills them with its documented default identity instead.
+   */
+  missingIdentity: ('customerId' | 'userId')[];
 }
 
 type ProfileValues = Partial<Record<SettingKey, string>>;
@@ -39,16 +45,59 @@ interface ConfShape {
   [key: string]: unknown;
 }
 
+/** The config file (it may hold a partner key) and its directory: the owner's only. */
+export const CONFIG_FILE_MODE = 0o600;
+export const CONFIG_DIR_MODE = 0o700;
+
+function octal(mode: number): string {
+  return `0${mode.toString(8).padStart(3, '0')}`;
+}
+
 export class ConfigStore {
   private readonly conf: Conf<ConfShape>;
 
   constructor(configDir?: string) {
     const dir = configDir ?? process.env.DPE_SIM_CONFIG_DIR;
+    // the file may hold a partner key: readable by its owner only, in a directory of its own
+    if (dir) fs.mkdirSync(path.resolve(dir), { recursive: true, mode: CONFIG_DIR_MODE });
     this.conf = new Conf<ConfShape>({
       projectName: 'dpe-sim',
       projectSuffix: '',
+      configFileMode: CONFIG_FILE_MODE,
       ...(dir ? { cwd: path.resolve(dir) } : {}),
     });
+    fs.mkdirSync(path.dirname(this.conf.path), { recursive: true, mode: CONFIG_DIR_MODE });
+  }
+
+  /**
+   * What is looser than it should be: the config file readable or writable by others while it
+   * holds a partner key, or its directory open to others. One sentence each, with the fix.
+   */
+  permissionWarnings(): string[] {
+    const out: string[] = [];
+    const file = this.conf.path;
+    const dir = path.dirname(file);
+    const holdsKey = Object.values(this.conf.get('profiles') ?? {}).some(
+      (p) => p.partnerKey !== undefined,
+    );
+    const mode = (p: string): number | undefined => {
+      try {
+        return fs.statSync(p).mode & 0o777;
+      } catch {
+        return undefined;
+      }
+    };
+    const fileMode = mode(file);
+    if (holdsKey && fileMode !== undefined && (fileMode & 0o077) !== 0)
+      out.push(
+        `warning: ${file} holds a partner key and is mode ${octal(fileMode)}: others may read it. Fix: chmod 600 ${file}`,
+      );
+    const dirMode = mode(dir);
+    if (holdsKey && dirMode !== undefined && (dirMode & 0o077) !== 0)
+      out.push(
+        `warning: the config directory ${dir} is mode ${octal(dirMode)}. Fix: chmod 700 ${dir}`,
+      );
+    return out;
   }
 
   get file(): string {
@@ -78,6 +127,7 @@ export class ConfigStore {
     const profiles = { ...(this.conf.get('profiles') ?? {}) };
     profiles[profile] = { ...(profiles[profile] ?? {}), [key]: value };
     this.conf.set('profiles', profiles);
+    if (key === 'partnerKey') fs.chmodSync(this.conf.path, CONFIG_FILE_MODE);
   }
 
   unset(profile: string, key: SettingKey): boolean {
@@ -158,24 +208,52 @@ export function resolveSettings(
   const user = safeUserName();
   const baseUrl = pick('baseUrl');
   const backendSetting = pick('backend');
+  const backend =
+    (backendSetting as Settings['backend'] | undefined) ?? (baseUrl ? 'remote' : 'local');
+  const customerId = pick('customerId');
+  const userId = pick('userId');
+  if (backend === 'remote') {
+    // no invented identity for a partner service: customerId and userId must be given; the
+    // names default to the ids (the spec requires them, dpe-sim does not make them up)
+    const missingIdentity = [
+      ...(customerId === undefined ? (['customerId'] as const) : []),
+      ...(userId === undefined ? (['userId'] as const) : []),
+    ];
+    return {
+      ...common(),
+      backend,
+      customerId: customerId ?? '',
+      userId: userId ?? '',
+      userName: pick('userName') ?? userId ?? '',
+      customerName: pick('customerName') ?? customerId ?? '',
+      missingIdentity,
+    };
+  }
   return {
-    profile,
-    backend: (backendSetting as Settings['backend'] | undefined) ?? (baseUrl ? 'remote' : 'local'),
-    baseUrl,
-    partnerKey: pick('partnerKey'),
-    appUrl: pick('appUrl') ?? DEFAULT_APP_URL,
-    dpeDir: path.resolve(pick('dpeDir') ?? BUNDLED_FIXTURES),
-    dataDir: path.resolve(pick('dataDir') ?? defaultDataDir(env)),
-    customerId: pick('customerId') ?? 'local',
-    userId: pick('userId') ?? user,
+    ...common(),
+    backend,
+    customerId: customerId ?? 'local',
+    userId: userId ?? user,
     userName: pick('userName') ?? user,
     customerName: pick('customerName') ?? 'Local workstation',
-    costs: pick('costs'),
-    timeout: Number(pick('timeout') ?? 30),
-    retries: Number(pick('retries') ?? 2),
-    historyPath: pick('historyPath') ?? DEFAULT_HISTORY_PATH,
-    registryUrl: pick('registryUrl'),
+    missingIdentity: [],
   };
+
+  function common() {
+    return {
+      profile,
+      baseUrl,
+      partnerKey: pick('partnerKey'),
+      appUrl: pick('appUrl') ?? DEFAULT_APP_URL,
+      dpeDir: path.resolve(pick('dpeDir') ?? BUNDLED_FIXTURES),
+      dataDir: path.resolve(pick('dataDir') ?? defaultDataDir(env)),
+      costs: pick('costs'),
+      timeout: Number(pick('timeout') ?? 30),
+      retries: Number(pick('retries') ?? 2),
+      historyPath: pick('historyPath') ?? DEFAULT_HISTORY_PATH,
+      registryUrl: pick('registryUrl'),
+    };
+  }
 }
 
 function safeUserName(): string {

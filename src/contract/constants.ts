@@ -8,6 +8,12 @@ export const DPE_ID_REGEX = new RegExp(DPE_ID_PATTERN);
 /** customerId / userId must not contain ':' */
 export const NO_COLON_PATTERN = '^[^:]+$';
 
+/** Login token validity: 1 minute to 24 hours (the spec leaves the maximum open). */
+export const EXPIRE_MAX_MINUTES = 1440;
+
+/** The longest identity field accepted (customerId, userId, userName, customerName). */
+export const IDENTITY_MAX_LENGTH = 256;
+
 export const COEF_MODES = ['activated', 'deactivated'] as const;
 
 /** The element categories of the DPE structure, in the order of the partner API. */

@@ -38,6 +38,9 @@ function jsonContent(schema: JsonObject): JsonObject {
   return { 'application/json': { schema } };
 }
 
+/** `dpe-sim serve`'s default address */
+export const DEFAULT_SERVER_URL = 'http://127.0.0.1:8787';
+
 export interface OpenApiOptions {
   /** where the consumption history is served (the config's `historyPath`) */
   historyPath: string;
@@ -56,9 +59,19 @@ export function openApiDocument(opts: OpenApiOptions): JsonObject {
     const responses: JsonObject = {
       200: { description: 'Success', content: jsonContent(ref(op.response.name)) },
     };
-    for (const status of op.errors) {
+    for (const status of [...op.errors].sort((a, b) => a - b)) {
       responses[status] = {
         description: ERROR_DESCRIPTIONS[status] ?? 'Error',
+        ...(status === 405
+          ? {
+              headers: {
+                Allow: {
+                  description: 'The methods the path accepts',
+                  schema: { type: 'string' },
+                },
+              },
+            }
+          : {}),
         content: jsonContent(ref('ErrorBody')),
       };
     }
@@ -80,13 +93,21 @@ export function openApiDocument(opts: OpenApiOptions): JsonObject {
     };
     paths[op.path] = { ...(paths[op.path] ?? {}), [op.method.toLowerCase()]: entry };
   }
+  const notAllowed: JsonObject = {
+    description: ERROR_DESCRIPTIONS[405] ?? 'Method not allowed',
+    headers: { Allow: { description: 'The methods the path accepts', schema: { type: 'string' } } },
+    content: jsonContent(ref('ErrorBody')),
+  };
   paths['/openapi.json'] = {
     get: {
       operationId: 'openapi',
       tags: ['Public'],
       summary: 'This document',
       security: [],
-      responses: { 200: { description: 'The OpenAPI 3.1 document' } },
+      responses: {
+        200: { description: 'The OpenAPI 3.1 document', content: { 'application/json': {} } },
+        405: notAllowed,
+      },
     },
   };
   paths['/public/partnerLogin.html'] = {
@@ -98,7 +119,10 @@ export function openApiDocument(opts: OpenApiOptions): JsonObject {
       parameters: [
         { name: 'partnerToken', in: 'query', required: true, schema: { type: 'string' } },
       ],
-      responses: { 200: { description: 'HTML page', content: { 'text/html': {} } } },
+      responses: {
+        200: { description: 'HTML page', content: { 'text/html': {} } },
+        405: notAllowed,
+      },
     },
   };
   return {
@@ -107,10 +131,29 @@ export function openApiDocument(opts: OpenApiOptions): JsonObject {
       title: 'Partner DPE Simulation Service (dpe-sim)',
       version: opts.version ?? '0.1.0',
       description:
-        'The partner API served by `dpe-sim serve` on the bundled 3CL engine. Every `/partners/*` operation needs the partner key in `Authorization` (the raw key, or `Bearer <key>`). Errors are `{"error": "...", "errorObject": {...}}`.',
+        'The partner API served by `dpe-sim serve` on the bundled 3CL engine. Every `/partners/*` operation needs the partner key in `Authorization` (the raw key, or `Bearer <key>`). Errors are `{"error": "...", "errorObject": {...}}`. Request bodies refuse unknown fields (400 with the JSON path and a did-you-mean). Limits: body 1 MiB (413); headers and body within 10 s each (408, or the connection is closed); at most 512 open connections; identity fields 1 to 256 characters without control characters; `expireInMinutes` 1 to 1440; a login token at most 200 characters (a path parameter over 256 characters: 414).',
+      license: { name: 'GPL-3.0-or-later', identifier: 'GPL-3.0-or-later' },
     },
-    ...(opts.serverUrl ? { servers: [{ url: opts.serverUrl }] } : {}),
-    tags: [{ name: 'Authentication' }, { name: 'DPE' }, { name: 'Tracking' }, { name: 'Public' }],
+    servers: [
+      {
+        url: opts.serverUrl ?? DEFAULT_SERVER_URL,
+        description: opts.serverUrl
+          ? 'This server'
+          : 'The default address of `dpe-sim serve` (the document served at /openapi.json names the address the server listens on)',
+      },
+    ],
+    tags: [
+      { name: 'Authentication', description: 'Login tokens and login URLs for partner users.' },
+      {
+        name: 'DPE',
+        description: 'Pre-analysis, initial simulation and recalculation with works.',
+      },
+      { name: 'Tracking', description: "The partner's consumption history." },
+      {
+        name: 'Public',
+        description: 'No partner key: the login page, health check, this document.',
+      },
+    ],
     security: [{ partnerKey: [] }],
     paths,
     components: {

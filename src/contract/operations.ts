@@ -23,18 +23,32 @@ import {
   TokenLoginResponse,
   TokenParams,
 } from './schemas.js';
+import {
+  SpecAuthResponse,
+  SpecCalcResponse,
+  SpecHistoryResponse,
+  SpecInitialResponse,
+  SpecPreResponse,
+  SpecTokenInfoResponse,
+  SpecTokenLoginResponse,
+} from './spec-responses.js';
 
-/** The seven operations a partner calls with its key: what every Backend answers. */
+/**
+ * The seven operations a partner calls with its key: what every Backend answers. Responses are
+ * typed as the spec guarantees them (`spec-responses.ts`): the spec-named fields, the others
+ * optional, since a remote service that honours the spec may leave them out. The local backend
+ * returns the full bodies (`schemas.ts`), which are subtypes of these.
+ */
 export interface PartnerApi {
-  auth(req: AuthRequest): Promise<AuthResponse>;
+  auth(req: AuthRequest): Promise<SpecAuthResponse>;
   /** GET /partners/token/{partnerToken}: looks at a token without using it */
-  tokenInfo(req: TokenParams): Promise<TokenInfoResponse>;
+  tokenInfo(req: TokenParams): Promise<SpecTokenInfoResponse>;
   /** GET /partners/tokenLogin/{partnerToken}: uses the token (once) */
-  tokenLogin(req: TokenParams): Promise<TokenLoginResponse>;
-  pre(req: PreRequest): Promise<PreResponse>;
-  initial(req: InitialRequest): Promise<InitialResponse>;
-  calc(req: CalcRequest): Promise<CalcResponse>;
-  history(req: HistoryRequest): Promise<HistoryResponse>;
+  tokenLogin(req: TokenParams): Promise<SpecTokenLoginResponse>;
+  pre(req: PreRequest): Promise<SpecPreResponse>;
+  initial(req: InitialRequest): Promise<SpecInitialResponse>;
+  calc(req: CalcRequest): Promise<SpecCalcResponse>;
+  history(req: HistoryRequest): Promise<SpecHistoryResponse>;
 }
 export type PartnerOperationId = keyof PartnerApi;
 
@@ -56,21 +70,37 @@ export interface ApiOperation {
   query?: TSchema;
   params?: TSchema;
   response: { name: string; schema: TSchema };
+  /**
+   * What a client requires of the response: the fields the spec names for this operation, the
+   * others optional (`spec-responses.ts`). The remote backend checks only this.
+   */
+  specResponse: TSchema;
   /** error statuses this operation can answer, each with an ErrorBody */
   errors: readonly number[];
 }
 
 export const ERROR_DESCRIPTIONS: Record<number, string> = {
-  400: 'Invalid request: `error` states the reason (missing field, pattern, unknown works...).',
+  400: 'Invalid request: `error` states the reason (missing or unknown field with its JSON path and a did-you-mean, pattern, length, range, unknown works...); `errorObject.field` names the field.',
   401: 'Partner key missing, unknown or revoked.',
   404: 'Unknown DPE number, or unknown login token.',
+  405: 'Wrong method on a known path: the `Allow` header lists the right ones.',
+  408: 'The request (headers and body) did not arrive within 10 seconds.',
   410: 'The login token has expired or has already been used.',
   413: 'Request body larger than 1 MiB.',
+  414: 'URL path too long: a path parameter has at most 256 characters.',
+  415: 'Content-Type is not `application/json`.',
   422: 'The DPE is blocked (a `block` alert): it cannot be simulated. `errorObject.warnings` holds the alert.',
   500: 'Internal error.',
+  503: 'The server is shutting down.',
 };
 
-const PARTNER_ERRORS = [400, 401, 413, 500] as const;
+/** What every operation can answer: wrong method, request too slow, internal error, closing. */
+const COMMON_ERRORS = [405, 408, 500, 503] as const;
+/** ... and an operation with a JSON body: invalid, too large, not JSON */
+const BODY_ERRORS = [400, 413, 415] as const;
+const PARTNER_ERRORS = [401, ...BODY_ERRORS, ...COMMON_ERRORS] as const;
+/** ... and an operation with a path parameter */
+const PATH_ERRORS = [400, 401, 414, ...COMMON_ERRORS] as const;
 
 /** Every operation of the server; the consumption history is served at `historyPath`. */
 export function apiOperations(historyPath: string): ApiOperation[] {
@@ -87,6 +117,7 @@ export function apiOperations(historyPath: string): ApiOperation[] {
       partnerKey: true,
       body: { name: 'AuthRequest', schema: AuthRequest },
       response: { name: 'AuthResponse', schema: AuthResponse },
+      specResponse: SpecAuthResponse,
       errors: [...PARTNER_ERRORS, 404],
     },
     {
@@ -101,7 +132,8 @@ export function apiOperations(historyPath: string): ApiOperation[] {
       partnerKey: true,
       params: TokenParams,
       response: { name: 'TokenInfoResponse', schema: TokenInfoResponse },
-      errors: [400, 401, 404, 500],
+      specResponse: SpecTokenInfoResponse,
+      errors: [...PATH_ERRORS, 404],
     },
     {
       id: 'tokenLogin',
@@ -115,7 +147,8 @@ export function apiOperations(historyPath: string): ApiOperation[] {
       partnerKey: true,
       params: TokenParams,
       response: { name: 'TokenLoginResponse', schema: TokenLoginResponse },
-      errors: [400, 401, 404, 410, 500],
+      specResponse: SpecTokenLoginResponse,
+      errors: [...PATH_ERRORS, 404, 410],
     },
     {
       id: 'pre',
@@ -129,6 +162,7 @@ export function apiOperations(historyPath: string): ApiOperation[] {
       partnerKey: true,
       body: { name: 'PreRequest', schema: PreRequest },
       response: { name: 'PreResponse', schema: PreResponse },
+      specResponse: SpecPreResponse,
       errors: [...PARTNER_ERRORS, 404],
     },
     {
@@ -143,6 +177,7 @@ export function apiOperations(historyPath: string): ApiOperation[] {
       partnerKey: true,
       body: { name: 'InitialRequest', schema: InitialRequest },
       response: { name: 'InitialResponse', schema: InitialResponse },
+      specResponse: SpecInitialResponse,
       errors: [...PARTNER_ERRORS, 404, 422],
     },
     {
@@ -157,6 +192,7 @@ export function apiOperations(historyPath: string): ApiOperation[] {
       partnerKey: true,
       body: { name: 'CalcRequest', schema: CalcRequest },
       response: { name: 'CalcResponse', schema: CalcResponse },
+      specResponse: SpecCalcResponse,
       errors: [...PARTNER_ERRORS, 404, 422],
     },
     {
@@ -166,12 +202,13 @@ export function apiOperations(historyPath: string): ApiOperation[] {
       tag: 'Tracking',
       summary: "Consumption history: the partner's pre / initial / calc runs, newest first",
       description:
-        'Filters: `customerId`, `userId`, `dpeId`, `since` (ISO 8601 timestamp, inclusive), `limit` (1 to 10000, default 100). Only the calling partner’s runs.',
+        'Filters: `customerId`, `userId`, `dpeId`, `since` and `until` (ISO 8601 date or date-time, inclusive; an impossible date such as 2025-13-45 is a 400), `limit` (1 to 10000, default 100). Unknown parameters are a 400. Only the calling partner’s runs.',
       input: 'query',
       partnerKey: true,
       query: HistoryRequest,
       response: { name: 'HistoryResponse', schema: HistoryResponse },
-      errors: [400, 401, 500],
+      specResponse: SpecHistoryResponse,
+      errors: [400, 401, ...COMMON_ERRORS],
     },
     {
       id: 'pageLogin',
@@ -185,7 +222,8 @@ export function apiOperations(historyPath: string): ApiOperation[] {
       partnerKey: false,
       body: { name: 'PageLoginRequest', schema: PageLoginRequest },
       response: { name: 'PageLoginResponse', schema: PageLoginResponse },
-      errors: [400, 404, 410, 413, 500],
+      specResponse: PageLoginResponse,
+      errors: [...BODY_ERRORS, ...COMMON_ERRORS, 404, 410],
     },
     {
       id: 'health',
@@ -197,7 +235,8 @@ export function apiOperations(historyPath: string): ApiOperation[] {
       input: 'none',
       partnerKey: false,
       response: { name: 'HealthResponse', schema: HealthResponse },
-      errors: [],
+      specResponse: HealthResponse,
+      errors: [...COMMON_ERRORS],
     },
   ];
 }

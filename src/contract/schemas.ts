@@ -11,11 +11,22 @@ import {
   COEF_MODES,
   DPE_ID_PATTERN,
   DPE_ID_REGEX,
+  EXPIRE_MAX_MINUTES,
+  IDENTITY_MAX_LENGTH,
   NO_COLON_PATTERN,
   type Category,
 } from './constants.js';
 
-export { CATEGORIES, COEF_MODES, DPE_ID_PATTERN, DPE_ID_REGEX, NO_COLON_PATTERN, type Category };
+export {
+  CATEGORIES,
+  COEF_MODES,
+  DPE_ID_PATTERN,
+  DPE_ID_REGEX,
+  EXPIRE_MAX_MINUTES,
+  IDENTITY_MAX_LENGTH,
+  NO_COLON_PATTERN,
+  type Category,
+};
 export type CoefMode = (typeof COEF_MODES)[number];
 
 export const WARNING_TYPES = ['block', 'confirm', 'warning'] as const;
@@ -39,41 +50,70 @@ export const Warning = Type.Object({
 });
 export type Warning = Type.Static<typeof Warning>;
 
-export const EditableChange = Type.Object({
-  referenceId: Type.String({ pattern: '^[a-z_]+:[0-9]+$' }),
-  editableKey: Type.String({ minLength: 1 }),
-  editableValue: Type.String({ minLength: 1 }),
-});
+/** Request objects refuse unknown fields (400 naming the field and, when close, the right one). */
+const STRICT = { additionalProperties: false } as const;
+
+/** No control characters (C0, DEL, C1) in identity fields; ids also refuse ':'. */
+export const NO_CONTROL_PATTERN = '^[^\\u0000-\\u001f\\u007f-\\u009f]+$';
+export const ID_PATTERN = '^[^:\\u0000-\\u001f\\u007f-\\u009f]+$';
+
+export const EditableChange = Type.Object(
+  {
+    referenceId: Type.String({ pattern: '^[a-z_]+:[0-9]+$', maxLength: 64 }),
+    editableKey: Type.String({ minLength: 1, maxLength: 64 }),
+    editableValue: Type.String({ minLength: 1, maxLength: 64 }),
+  },
+  STRICT,
+);
 export type EditableChange = Type.Static<typeof EditableChange>;
 
 const Identity = {
-  customerId: Type.String({ minLength: 1, pattern: NO_COLON_PATTERN }),
-  userId: Type.String({ minLength: 1, pattern: NO_COLON_PATTERN }),
-  userName: Type.String({ minLength: 1 }),
-  customerName: Type.String({ minLength: 1 }),
+  customerId: Type.String({ minLength: 1, maxLength: IDENTITY_MAX_LENGTH, pattern: ID_PATTERN }),
+  userId: Type.String({ minLength: 1, maxLength: IDENTITY_MAX_LENGTH, pattern: ID_PATTERN }),
+  userName: Type.String({
+    minLength: 1,
+    maxLength: IDENTITY_MAX_LENGTH,
+    pattern: NO_CONTROL_PATTERN,
+  }),
+  customerName: Type.String({
+    minLength: 1,
+    maxLength: IDENTITY_MAX_LENGTH,
+    pattern: NO_CONTROL_PATTERN,
+  }),
 };
 export const PartnerIdentity = Type.Object(Identity);
 export type PartnerIdentity = Type.Static<typeof PartnerIdentity>;
 
 const DpeId = Type.String({ pattern: DPE_ID_PATTERN });
-const ExpireInMinutes = Type.Integer({ minimum: 1 });
+const ExpireInMinutes = Type.Integer({ minimum: 1, maximum: EXPIRE_MAX_MINUTES });
 const Coef2026 = Type.Union([Type.Literal('activated'), Type.Literal('deactivated')]);
+export const Coef2026Schema = Coef2026;
 
-export const SimulationQuery = Type.Object({
+const SimulationOptionFields = {
   coef2026: Type.Optional(Coef2026),
   forceNormalization: Type.Optional(Type.Boolean()),
   expireInMinutes: Type.Optional(ExpireInMinutes),
-});
+};
+
+/**
+ * The options pre, initial and calc share. The spec puts them in `query` for pre and leaves
+ * their placement open for initial (its example has two at the top level): every one of the three
+ * operations reads each option in `query` or at the top level; both with different values: 400.
+ */
+export const SimulationQuery = Type.Object(SimulationOptionFields, STRICT);
 export type SimulationQuery = Type.Static<typeof SimulationQuery>;
 
 // ---------------------------------------------------------------- authentication
 
-export const AuthRequest = Type.Object({
-  ...Identity,
-  dpeId: Type.Optional(DpeId),
-  showInit: Type.Optional(Type.Boolean()),
-  expireInMinutes: Type.Optional(ExpireInMinutes),
-});
+export const AuthRequest = Type.Object(
+  {
+    ...Identity,
+    dpeId: Type.Optional(DpeId),
+    showInit: Type.Optional(Type.Boolean()),
+    expireInMinutes: Type.Optional(ExpireInMinutes),
+  },
+  STRICT,
+);
 export type AuthRequest = Type.Static<typeof AuthRequest>;
 
 export const AuthResponse = Type.Object({ url: Type.String({ format: 'uri' }) });
@@ -102,11 +142,15 @@ export type TokenLoginResponse = Type.Static<typeof TokenLoginResponse>;
 
 // ---------------------------------------------------------------- pre-analysis
 
-export const PreRequest = Type.Object({
-  ...Identity,
-  dpeId: DpeId,
-  query: Type.Optional(SimulationQuery),
-});
+export const PreRequest = Type.Object(
+  {
+    ...Identity,
+    dpeId: DpeId,
+    query: Type.Optional(SimulationQuery),
+    ...SimulationOptionFields,
+  },
+  STRICT,
+);
 export type PreRequest = Type.Static<typeof PreRequest>;
 
 const NullableNumber = Type.Union([Type.Number(), Type.Null()]);
@@ -242,7 +286,9 @@ export type InfoKey = (typeof INFO_KEYS)[number];
 
 export const DpeStructure = Type.Object({
   id: Type.String(),
-  infos: Type.Record(Type.String(), InfoEntry),
+  infos: Type.Object(
+    Object.fromEntries(INFO_KEYS.map((k) => [k, InfoEntry])) as Record<InfoKey, typeof InfoEntry>,
+  ),
   items: Type.Object(
     Object.fromEntries(CATEGORIES.map((c) => [c, Type.Array(DpeElement)])) as Record<
       Category,
@@ -411,13 +457,15 @@ const SimulationCommon = {
   namedCalculationTitle: Type.String(),
 };
 
-export const InitialRequest = Type.Object({
-  ...Identity,
-  dpeId: DpeId,
-  query: Type.Optional(SimulationQuery),
-  forceNormalization: Type.Optional(Type.Boolean()),
-  expireInMinutes: Type.Optional(ExpireInMinutes),
-});
+export const InitialRequest = Type.Object(
+  {
+    ...Identity,
+    dpeId: DpeId,
+    query: Type.Optional(SimulationQuery),
+    ...SimulationOptionFields,
+  },
+  STRICT,
+);
 export type InitialRequest = Type.Static<typeof InitialRequest>;
 
 export const InitialResponse = Type.Object({
@@ -434,26 +482,34 @@ export const InitialResponse = Type.Object({
 });
 export type InitialResponse = Type.Static<typeof InitialResponse>;
 
-export const CalcQuery = Type.Object({
-  coef2026: Type.Optional(Coef2026),
-  forceNormalization: Type.Optional(Type.Boolean()),
-  expireInMinutes: Type.Optional(ExpireInMinutes),
-  includeDPE: Type.Optional(Type.Boolean()),
-  includeUser: Type.Optional(Type.Boolean()),
-});
+export const CalcQuery = Type.Object(
+  {
+    ...SimulationOptionFields,
+    includeDPE: Type.Optional(Type.Boolean()),
+    includeUser: Type.Optional(Type.Boolean()),
+  },
+  STRICT,
+);
 export type CalcQuery = Type.Static<typeof CalcQuery>;
 
-export const CalcRequest = Type.Object({
-  ...Identity,
-  dpeId: DpeId,
-  query: Type.Optional(CalcQuery),
-  params: Type.Optional(
-    Type.Object({
-      editablesChanges: Type.Optional(Type.Array(EditableChange)),
-      namedCalculation: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
-    }),
-  ),
-});
+export const CalcRequest = Type.Object(
+  {
+    ...Identity,
+    dpeId: DpeId,
+    query: Type.Optional(CalcQuery),
+    ...SimulationOptionFields,
+    params: Type.Optional(
+      Type.Object(
+        {
+          editablesChanges: Type.Optional(Type.Array(EditableChange, { maxItems: 500 })),
+          namedCalculation: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+        },
+        STRICT,
+      ),
+    ),
+  },
+  STRICT,
+);
 export type CalcRequest = Type.Static<typeof CalcRequest>;
 
 export const CalcResponse = Type.Object({
@@ -468,13 +524,27 @@ export type CalcResponse = Type.Static<typeof CalcResponse>;
 
 // ---------------------------------------------------------------- tracking
 
-export const HistoryRequest = Type.Object({
-  customerId: Type.Optional(Type.String({ pattern: NO_COLON_PATTERN })),
-  userId: Type.Optional(Type.String({ pattern: NO_COLON_PATTERN })),
-  dpeId: Type.Optional(DpeId),
-  since: Type.Optional(Type.String()),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 10000 })),
-});
+/** An ISO 8601 date (2025-01-31) or date-time (2025-01-31T08:00:00Z, offsets allowed). */
+export const ISO_TIME_PATTERN =
+  '^[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]+)?)?(Z|[+-][0-9]{2}:[0-9]{2})?)?$';
+
+export const HistoryRequest = Type.Object(
+  {
+    customerId: Type.Optional(
+      Type.String({ minLength: 1, maxLength: IDENTITY_MAX_LENGTH, pattern: ID_PATTERN }),
+    ),
+    userId: Type.Optional(
+      Type.String({ minLength: 1, maxLength: IDENTITY_MAX_LENGTH, pattern: ID_PATTERN }),
+    ),
+    dpeId: Type.Optional(DpeId),
+    /** runs at or after this time (inclusive) */
+    since: Type.Optional(Type.String({ pattern: ISO_TIME_PATTERN })),
+    /** runs at or before this time (inclusive) */
+    until: Type.Optional(Type.String({ pattern: ISO_TIME_PATTERN })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 10000 })),
+  },
+  STRICT,
+);
 export type HistoryRequest = Type.Static<typeof HistoryRequest>;
 
 export const HistoryRecord = Type.Object({
@@ -503,15 +573,18 @@ export type HistoryResponse = Type.Static<typeof HistoryResponse>;
 // ---------------------------------------------------------------- server-side extras (issue 5)
 
 /** Path parameter of GET /partners/token/{partnerToken} and /partners/tokenLogin/{partnerToken}. */
-export const TokenParams = Type.Object({
-  partnerToken: Type.String({ minLength: 1, maxLength: 200 }),
-});
+export const TOKEN_MAX_LENGTH = 200;
+export const TokenParams = Type.Object(
+  { partnerToken: Type.String({ minLength: 1, maxLength: TOKEN_MAX_LENGTH }) },
+  STRICT,
+);
 export type TokenParams = Type.Static<typeof TokenParams>;
 
 /** POST /public/api/login: what the login page sends (no partner key: the token is the secret). */
-export const PageLoginRequest = Type.Object({
-  partnerToken: Type.String({ minLength: 1, maxLength: 200 }),
-});
+export const PageLoginRequest = Type.Object(
+  { partnerToken: Type.String({ minLength: 1, maxLength: TOKEN_MAX_LENGTH }) },
+  STRICT,
+);
 export type PageLoginRequest = Type.Static<typeof PageLoginRequest>;
 
 /** The DPE as the login page shows it: its classes before works (2026 coefficient). */

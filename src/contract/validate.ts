@@ -4,8 +4,15 @@
  */
 import type { TSchema, Static } from 'typebox';
 import { Compile } from 'typebox/compile';
+import { closest, distance } from 'fastest-levenshtein';
 import { DpeSimError } from './errors.js';
-import { COEF_MODES, DPE_ID_PATTERN } from './schemas.js';
+import {
+  COEF_MODES,
+  DPE_ID_PATTERN,
+  ID_PATTERN,
+  ISO_TIME_PATTERN,
+  NO_CONTROL_PATTERN,
+} from './schemas.js';
 
 type Validator<T extends TSchema> = ReturnType<typeof Compile<T>>;
 const cache = new WeakMap<TSchema, Validator<TSchema>>();
@@ -21,6 +28,7 @@ function validatorFor<T extends TSchema>(schema: T): Validator<T> {
 
 interface SchemaIssue {
   keyword: string;
+  schemaPath?: string;
   instancePath: string;
   params: Record<string, unknown>;
   message: string;
@@ -33,6 +41,62 @@ function fieldName(instancePath: string): string {
     .filter(Boolean)
     .map((p, i) => (/^\d+$/.test(p) ? `[${p}]` : i === 0 ? p : `.${p}`))
     .join('');
+}
+
+/** The sub-schema a JSON pointer (`#/properties/params`) names inside `root`. */
+function schemaAt(root: TSchema, pointer: string | undefined): Record<string, unknown> | undefined {
+  let node: unknown = root;
+  for (const part of (pointer ?? '#').replace(/^#\/?/, '').split('/').filter(Boolean)) {
+    if (node === null || typeof node !== 'object') return undefined;
+    node = (node as Record<string, unknown>)[part.replace(/~1/g, '/').replace(/~0/g, '~')];
+  }
+  return node !== null && typeof node === 'object' ? (node as Record<string, unknown>) : undefined;
+}
+
+/**
+ * The field the caller probably meant: the closest known name, when close enough (at most a
+ * third of its letters differ, or it differs only in case or a plural `s`).
+ */
+export function didYouMean(name: string, known: readonly string[]): string | undefined {
+  if (known.length === 0) return undefined;
+  const lower = name.toLowerCase();
+  const sameLetters = known.find((k) => k.toLowerCase() === lower);
+  if (sameLetters) return sameLetters;
+  const best = closest(name, [...known]);
+  return distance(name, best) <= Math.max(2, Math.floor(best.length / 3)) ? best : undefined;
+}
+
+/** Keys that can reach an object's prototype: refused wherever they appear, and said so. */
+export const POISON_KEYS = ['__proto__', 'constructor', 'prototype'] as const;
+
+interface Described {
+  message: string;
+  details?: Record<string, unknown>;
+}
+
+function describeUnknown(issue: SchemaIssue, root: TSchema, where: string): Described {
+  const field = fieldName(issue.instancePath);
+  const names = (issue.params.additionalProperties as string[] | undefined) ?? [];
+  const name = names[0] ?? '?';
+  const path = field ? `${field}.${name}` : name;
+  const sub = schemaAt(root, issue.schemaPath);
+  const known = Object.keys((sub?.properties as Record<string, unknown> | undefined) ?? {});
+  if ((POISON_KEYS as readonly string[]).includes(name)) {
+    return {
+      message: `'${path}': a '${name}' key is refused (it could alter object prototypes)`,
+      details: { field: path, value: name },
+    };
+  }
+  const hint = didYouMean(name, known);
+  const suffix = hint ? `; did you mean '${field ? `${field}.` : ''}${hint}'?` : '';
+  return {
+    message: `unknown field '${path}' in the ${where}${suffix} Known fields${field ? ` of '${field}'` : ''}: ${known.join(', ')}`,
+    details: {
+      field: path,
+      allowed: known,
+      ...(hint ? { didYouMean: `${field ? `${field}.` : ''}${hint}` } : {}),
+    },
+  };
 }
 
 function describe(issue: SchemaIssue, where: string): string {
@@ -49,6 +113,12 @@ function describe(issue: SchemaIssue, where: string): string {
       if (pattern === DPE_ID_PATTERN)
         return `${at} must be a DPE number matching ${DPE_ID_PATTERN} (e.g. 2345E0123456A)`;
       if (pattern === '^[^:]+$') return `${at} must not contain ':'`;
+      if (pattern === ID_PATTERN)
+        return `${at} must not contain ':' or control characters (NUL, CR, LF, tab...)`;
+      if (pattern === NO_CONTROL_PATTERN)
+        return `${at} must not contain control characters (NUL, CR, LF, tab...)`;
+      if (pattern === ISO_TIME_PATTERN)
+        return `${at} must be an ISO 8601 date (2025-01-31) or date-time (2025-01-31T08:00:00Z)`;
       return `${at} must match ${pattern}`;
     }
     case 'anyOf':
@@ -56,8 +126,19 @@ function describe(issue: SchemaIssue, where: string): string {
       if (field.endsWith('coef2026'))
         return `${at} must be one of ${COEF_MODES.map((m) => `'${m}'`).join(', ')}`;
       return `${at} has a value that is not allowed`;
-    case 'additionalProperties':
-      return `${at} has an unknown field '${String(issue.params.additionalProperties)}'`;
+    case 'maxLength':
+      return `${at} is too long: at most ${String(issue.params.limit)} characters`;
+    case 'minLength':
+      return `${at} must not be empty`;
+    case 'maximum':
+    case 'minimum': {
+      const range = field.endsWith('expireInMinutes') ? ' (an integer from 1 to 1440)' : '';
+      return `${at} ${issue.message}${range}`;
+    }
+    case 'type':
+      if (field.endsWith('expireInMinutes'))
+        return `${at} must be an integer from 1 to 1440 (minutes)`;
+      return `${at} ${issue.message}`;
     default:
       return `${at} ${issue.message}`;
   }
@@ -73,11 +154,27 @@ export function parseBody<T extends TSchema>(schema: T, value: unknown, where = 
     issues.filter((i) => i.keyword === 'anyOf').map((i) => i.instancePath),
   );
   const meaningful = issues.filter(
-    (i) => !(i.keyword === 'const' && anyOfPaths.has(i.instancePath)),
+    (i) =>
+      !(i.keyword === 'const' && anyOfPaths.has(i.instancePath)) &&
+      // "schema is false": the additionalProperties issue of the same object says it better
+      !(i.keyword === 'boolean' && i.schemaPath?.endsWith('/additionalProperties')),
   );
-  const first = meaningful.find((i) => i.keyword === 'required') ?? meaningful[0] ?? issues[0];
-  const message = first ? describe(first, where) : `${where} is not valid`;
-  throw new DpeSimError('invalid-input', message, {
+  // An unknown field first (it may be a misspelt one whose absence causes the rest), then a
+  // required field, then the deepest path.
+  const first =
+    meaningful.find((i) => i.keyword === 'additionalProperties') ??
+    meaningful.find((i) => i.keyword === 'required') ??
+    meaningful[0] ??
+    issues[0];
+  const described: Described =
+    first?.keyword === 'additionalProperties'
+      ? describeUnknown(first, schema, where)
+      : { message: first ? describe(first, where) : `${where} is not valid` };
+  throw new DpeSimError('invalid-input', described.message, {
+    ...(first && first.keyword !== 'additionalProperties' && fieldName(first.instancePath)
+      ? { field: fieldName(first.instancePath) }
+      : {}),
+    ...described.details,
     issues: meaningful.map((i) => ({ field: fieldName(i.instancePath), problem: i.message })),
   });
 }

@@ -3,6 +3,7 @@
  * health check and the OpenAPI document. Requests are validated from the contract's schemas;
  * every error is the contract's error body.
  */
+import { createServer } from 'node:http';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { TSchema } from 'typebox';
 import type { LocalServices } from '../backend/local-services.js';
@@ -11,6 +12,9 @@ import { BODY_LIMIT_BYTES, sendError } from './error-body.js';
 import { partnerRoutes } from './routes/partner-routes.js';
 import { publicRoutes } from './routes/public-routes.js';
 import { contractValidatorCompiler } from './validation.js';
+import { useJsonBodyParser } from './json-body.js';
+import { DEFAULT_LIMITS, type ServerLimits } from './limits.js';
+import { notFoundOrNotAllowed } from './method-not-allowed.js';
 
 export interface AppDeps {
   /** the services every request runs on */
@@ -20,9 +24,13 @@ export interface AppDeps {
   accessLog?: (line: string) => void;
   /** where internal errors are reported (default: stderr) */
   errorLog?: (line: string) => void;
+  /** timeouts and caps (default: DEFAULT_LIMITS, documented in the README) */
+  limits?: Partial<ServerLimits>;
 }
 
 export function buildApp(deps: AppDeps): FastifyInstance {
+  const limits: ServerLimits = { ...DEFAULT_LIMITS, ...deps.limits };
+  const errorLog = deps.errorLog ?? ((line: string) => process.stderr.write(`${line}\n`));
   const app = Fastify({
     logger: false,
     bodyLimit: BODY_LIMIT_BYTES,
@@ -30,15 +38,40 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     onConstructorPoisoning: 'error',
     return503OnClosing: true,
     forceCloseConnections: 'idle',
+    connectionTimeout: limits.connectionTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    requestTimeout: limits.requestTimeoutMs,
+    maxParamLength: limits.maxParamLength,
+    // the router's own refusals (a path parameter too long: 414; a malformed URL: 400) get the
+    // contract's error body too
+    frameworkErrors: (err, req, reply) => sendError(err, req, reply, errorLog),
+    // Node's own server, to set how often it checks the header and request timeouts
+    serverFactory: (handler) => {
+      const server = createServer(
+        {
+          headersTimeout: limits.headersTimeoutMs,
+          requestTimeout: limits.requestTimeoutMs,
+          keepAliveTimeout: limits.keepAliveTimeoutMs,
+          connectionsCheckingInterval: limits.checkIntervalMs,
+        },
+        handler,
+      );
+      server.setTimeout(limits.connectionTimeoutMs);
+      server.maxConnections = limits.maxConnections;
+      return server;
+    },
   });
-  const errorLog = deps.errorLog ?? ((line: string) => process.stderr.write(`${line}\n`));
   const operations = apiOperations(deps.historyPath);
 
-  app.removeContentTypeParser('text/plain'); // every body is JSON: anything else is a 415
+  useJsonBodyParser(app); // every body is JSON: anything else is a 415
   app.setValidatorCompiler<TSchema>(contractValidatorCompiler);
   app.setErrorHandler((err, req, reply) => sendError(err, req, reply, errorLog));
-  app.setNotFoundHandler((req, reply) =>
-    reply.code(404).send({ error: `no such endpoint: ${req.method} ${req.url.split('?')[0]}` }),
+  app.setNotFoundHandler(
+    notFoundOrNotAllowed([
+      ...operations,
+      { method: 'GET', path: '/openapi.json' },
+      { method: 'GET', path: '/public/partnerLogin.html' },
+    ]),
   );
   const accessLog = deps.accessLog;
   if (accessLog) {

@@ -6,7 +6,10 @@
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { DpeSimError } from '../contract/errors.js';
-import type { ErrorBody } from '../contract/schemas.js';
+import { TOKEN_MAX_LENGTH, type ErrorBody } from '../contract/schemas.js';
+import { DEFAULT_LIMITS } from './limits.js';
+
+const MAX_PARAM_LENGTH = DEFAULT_LIMITS.maxParamLength;
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -41,6 +44,14 @@ function fromFastifyError(err: FastifyError): HttpError | undefined {
     return {
       status,
       body: { error: `request body too large: the limit is ${BODY_LIMIT_BYTES} bytes (1 MiB)` },
+    };
+  }
+  if (status === 414) {
+    return {
+      status,
+      body: {
+        error: `the URL path is too long: a path parameter has at most ${MAX_PARAM_LENGTH} characters (a login token at most ${TOKEN_MAX_LENGTH})`,
+      },
     };
   }
   if (status === 415) {

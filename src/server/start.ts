@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import type { LocalServices } from '../backend/local-services.js';
 import { DpeSimError } from '../contract/errors.js';
 import { buildApp } from './app.js';
+import type { ServerLimits } from './limits.js';
 
 export interface ServerOptions {
   services: LocalServices;
@@ -18,6 +19,8 @@ export interface ServerOptions {
   port: number;
   accessLog?: (line: string) => void;
   errorLog?: (line: string) => void;
+  /** timeouts and caps (default: DEFAULT_LIMITS) */
+  limits?: Partial<ServerLimits>;
 }
 
 export interface RunningServer {
@@ -41,6 +44,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     historyPath: opts.historyPath,
     ...(opts.accessLog ? { accessLog: opts.accessLog } : {}),
     ...(opts.errorLog ? { errorLog: opts.errorLog } : {}),
+    ...(opts.limits ? { limits: opts.limits } : {}),
   });
   try {
     await app.listen({ host: opts.host, port: opts.port });

@@ -501,6 +501,10 @@ export class SqliteStore implements Store {
       where.push('r.at >= ?');
       args.push(q.since);
     }
+    if (q.until) {
+      where.push('r.at <= ?');
+      args.push(q.until);
+    }
     const rows = this.db
       .prepare(
         `SELECT r.id, r.at, o.customer_id, u.user_id, r.dpe_id, r.operation, r.scenario, r.works,

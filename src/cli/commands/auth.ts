@@ -35,7 +35,7 @@ export function register(program: Command): void {
   )
     .option('--dpe-id <id>', 'DPE to open after login')
     .option('--show-init', 'show the initialization screen at login')
-    .option('--expire <minutes>', 'validity in minutes (integer ≥ 1, default 10)')
+    .option('--expire <minutes>', 'validity in minutes (integer 1 to 1440, default 10)')
     .addHelpText('after', examples('dpe-sim auth --dpe-id 0000E0000001H --expire 30'))
     .action(run(authCommand));
 }

@@ -2,7 +2,7 @@ import { DpeSimError } from '../../contract/errors.js';
 import type { EditableChange } from '../../contract/schemas.js';
 import type { Context } from '../context.js';
 import { checkIdentity, coefOption } from '../options.js';
-import { renderCalc } from '../render/simulation.js';
+import { renderCalc, targetClass } from '../render/simulation.js';
 import { parseWorkFlag, readWorksFile } from '../works-input.js';
 import type { Command } from 'commander';
 import { run } from '../command-kit.js';
@@ -76,7 +76,8 @@ export async function calcCommand(
       n,
     );
     changes = [...picked.editables, ...changes];
-    if (scenarioName === 'default') scenarioName = `auto-${picked.classe}`;
+    if (scenarioName === 'default')
+      scenarioName = `auto-${targetClass(picked) ?? flags.scenarioFrom}`;
   }
   const body = await backend.calc({
     ...identity,

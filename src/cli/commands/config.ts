@@ -15,6 +15,11 @@ function settingKey(key: string): SettingKey {
   return key;
 }
 
+/** Every `config` subcommand first says when the file holding a key is open to others. */
+function warnLoose(ctx: Context): void {
+  for (const w of ctx.config.permissionWarnings()) ctx.out.note(w);
+}
+
 /** A value as it may be shown: the partner key only by its last 4 characters. */
 function shown(key: SettingKey, value: string): string {
   return key === 'partnerKey' ? maskKey(value) : value;
@@ -39,11 +44,13 @@ export async function configSetCommand(
   if (value === '') throw new DpeSimError('invalid-input', `the value of ${key} is empty`);
   const profile = ctx.settings.profile;
   ctx.config.set(profile, key, value);
+  warnLoose(ctx);
   ctx.out.note(`Set ${key} = ${shown(key, value)} in profile '${profile}' (${ctx.config.file})`);
   return EXIT_CODES.ok;
 }
 
 export async function configGetCommand(ctx: Context, keyArg: string): Promise<number> {
+  warnLoose(ctx);
   const key = settingKey(keyArg);
   const profile = ctx.settings.profile;
   const value = ctx.config.profile(profile)[key];
@@ -56,6 +63,7 @@ export async function configGetCommand(ctx: Context, keyArg: string): Promise<nu
 }
 
 export async function configListCommand(ctx: Context): Promise<number> {
+  warnLoose(ctx);
   const profile = ctx.settings.profile;
   const stored = ctx.config.profile(profile);
   const entries = SETTING_KEYS.flatMap((k) => {
@@ -73,6 +81,7 @@ export async function configListCommand(ctx: Context): Promise<number> {
 }
 
 export async function configUnsetCommand(ctx: Context, keyArg: string): Promise<number> {
+  warnLoose(ctx);
   const key = settingKey(keyArg);
   const profile = ctx.settings.profile;
   const removed = ctx.config.unset(profile, key);
@@ -85,6 +94,7 @@ export async function configUnsetCommand(ctx: Context, keyArg: string): Promise<
 }
 
 export async function configUseCommand(ctx: Context, profile: string): Promise<number> {
+  warnLoose(ctx);
   const known = ctx.config.profiles().includes(profile);
   ctx.config.use(profile);
   ctx.out.note(

@@ -84,6 +84,16 @@ export async function historyCommand(
 
   const backend = await ctx.backend();
   const body = await backend.history(req);
+  if (body.records === undefined) {
+    // the spec shows nothing of the history operation: a service may answer without records
+    ctx.out.result(body, () => 'The service gave no run records (no `records` in its answer).');
+    if (flags.export !== undefined)
+      throw new DpeSimError(
+        'runtime',
+        `nothing written to ${flags.export}: the service's history answer has no records`,
+      );
+    return;
+  }
   const records = body.records;
 
   if (flags.export !== undefined) {

@@ -61,9 +61,18 @@ export function renderClasses(c: ClassesTable | undefined, s: Style): string {
 }
 
 /** The next-class hint, following the official class; says when GES holds it back. */
-export function nextClassText(h: Hints): string {
+export function nextClassText(
+  h: Pick<
+    Partial<Hints>,
+    | 'classeSuivante'
+    | 'resteClasseSuivanteM2'
+    | 'resteGESClasseSuivanteM2'
+    | 'freinClasseSuivante'
+    | 'margeClasseSuivantePourcent'
+  >,
+): string {
   if (!h.classeSuivante) return '–';
-  const ep = `${num(h.resteClasseSuivanteM2, 1)} kWh/m²/yr`;
+  const ep = `${num(h.resteClasseSuivanteM2 ?? 0, 1)} kWh/m²/yr`;
   const ges = `${num(h.resteGESClasseSuivanteM2 ?? 0, 1)} kg CO2e/m²/yr`;
   switch (h.freinClasseSuivante) {
     case 'ges':
@@ -71,7 +80,7 @@ export function nextClassText(h: Hints): string {
     case 'energie+ges':
       return `class ${h.classeSuivante}: ${ep} and ${ges} (both hold it back)`;
     case 'energie':
-      return `class ${h.classeSuivante}: ${ep} (${num(h.margeClasseSuivantePourcent, 1)}% of its threshold)`;
+      return `class ${h.classeSuivante}: ${ep} (${num(h.margeClasseSuivantePourcent ?? 0, 1)}% of its threshold)`;
     default:
       return `class ${h.classeSuivante}`;
   }

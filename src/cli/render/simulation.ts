@@ -1,12 +1,12 @@
 /** Simulation results for humans: classes, figures before/after, hints, elements and options. */
+import type { DpeSourceInfo, RegistryPack } from '../../contract/schemas.js';
 import type {
-  AutoSolution,
-  CalcResponse,
-  Calculation,
-  DpeSourceInfo,
-  DpeStructure,
-  InitialResponse,
-} from '../../contract/schemas.js';
+  SpecAutoSolution,
+  SpecCalcResponse,
+  SpecCalculation,
+  SpecDpeStructure,
+  SpecInitialResponse,
+} from '../../contract/spec-responses.js';
 import { dpeSourceLine } from './dpe-source.js';
 import { CATEGORIES } from '../../contract/constants.js';
 import { INFO_KEYS, type InfoKey, type Thresholds } from '../../contract/schemas.js';
@@ -23,6 +23,43 @@ export function letter(index: number): string {
   return LETTERS[Math.round(index) - 1] ?? '?';
 }
 
+/** What a table shows where the service did not give a field (the spec leaves it open). */
+export const NOT_GIVEN = '–';
+export const NOT_GIVEN_NOTE = 'not given by the service';
+
+/** A grade the service may leave out: the letter, or "–". */
+function grade(g: string | undefined, s: Style): string {
+  return g === undefined ? NOT_GIVEN : s.classLetter(g);
+}
+
+/**
+ * A scenario's target class: dpe-sim's `classe`, else `result.classe_bilan_dpe` read as the
+ * spec gives it (a class letter, or a result value whose `value` is the class index).
+ */
+export function targetClass(sol: SpecAutoSolution): string | undefined {
+  if (sol.classe !== undefined) return sol.classe;
+  const c = sol.result.classe_bilan_dpe;
+  if (typeof c === 'string' && c !== '') return c;
+  if (typeof c === 'number') return letter(c);
+  return reachedClass(sol);
+}
+
+function reachedClass(sol: SpecAutoSolution): string | undefined {
+  const c = sol.result.classe_bilan_dpe;
+  if (c !== null && typeof c === 'object' && typeof (c as { value?: unknown }).value === 'number')
+    return letter((c as { value: number }).value);
+  return undefined;
+}
+
+/** The class before works from `classe_bilan_dpe.VInit` when the grades are not given. */
+function initialLetter(calc: SpecCalculation): string {
+  return letter(calc.result.classe_bilan_dpe.VInit);
+}
+
+function currentLetter(calc: SpecCalculation): string {
+  return letter(calc.result.classe_bilan_dpe.value);
+}
+
 /**
  * The label of a calculation: markers at the figures before (and after works, the target class).
  * The classes come from the response; the thresholds are this dwelling's when the response
@@ -30,7 +67,7 @@ export function letter(index: number): string {
  * dwelling's differ (the classes do not fall where the standard thresholds put them).
  */
 export function calculationLabel(
-  calc: Calculation,
+  calc: SpecCalculation,
   thresholds: Thresholds | undefined,
   s: Style,
   afterWorks: boolean,
@@ -42,7 +79,7 @@ export function calculationLabel(
     const cls = letter(index);
     if (isClassLetter(cls)) marks.push({ name, cls, ep, ges });
   };
-  const before = calc.normalization.applied ? 'registry (normalized)' : 'engine';
+  const before = calc.normalization?.applied ? 'registry (normalized)' : 'engine';
   mark(
     afterWorks ? 'before' : before,
     r.classe_bilan_dpe.VInit,
@@ -72,7 +109,7 @@ export function calculationLabel(
   );
 }
 
-export function renderCalculation(calc: Calculation, s: Style): string {
+export function renderCalculation(calc: SpecCalculation, s: Style): string {
   const r = calc.result;
   const cls = (k: 'classe_bilan_dpe' | 'classe_conso_c' | 'classe_emission_ges') =>
     `${s.classLetter(letter(r[k].VInit))} → ${s.classLetter(letter(r[k].value))}`;
@@ -117,28 +154,49 @@ export function renderCalculation(calc: Calculation, s: Style): string {
             ? '–'
             : withUnit(h.retourSurInvestissementAnnees, 'years', 1),
         ],
-        ['To the next class', nextClassText(h)],
+        [
+          'To the next class',
+          h.resteClasseSuivanteM2 === undefined
+            ? `${NOT_GIVEN} (${NOT_GIVEN_NOTE})`
+            : nextClassText(h),
+        ],
       ],
       { keep: [0] },
     ),
   ];
-  if (calc.normalization.applied)
+  if (calc.normalization?.applied)
     out.push(wrap(s.c.yellow(`Normalized to the registry: ${calc.normalization.reason}.`)));
+  if (typeof calc.errorMessage === 'string' && calc.errorMessage !== '')
+    out.push(wrap(s.c.red(`The service reports an error: ${calc.errorMessage}`)));
   return out.join('\n');
 }
 
-export function renderElements(dpe: DpeStructure, s: Style): string {
+/** The works options of one `editables` entry as lines; the option values when no costs. */
+function optionLines(
+  key: string,
+  ed: SpecDpeStructure['items']['mur'][number]['editables'][string],
+): string[] {
+  if (ed.options) {
+    return Object.entries(ed.options).map(
+      ([code, o]) =>
+        `${key}:${code} ${euros(o.cout)}, ${saving(o.gainTotal, 'kWh/yr')}${o.euroParKwh !== null && o.euroParKwh !== undefined ? `, ${withUnit(o.euroParKwh, '€/kWh', 2)}` : ''}`,
+    );
+  }
+  if (ed.values) {
+    return Object.entries(ed.values).map(
+      ([code, label]) => `${key}:${code} ${label} (cost and gain ${NOT_GIVEN_NOTE})`,
+    );
+  }
+  return [`${key}: option values ${NOT_GIVEN_NOTE}`];
+}
+
+export function renderElements(dpe: SpecDpeStructure, s: Style): string {
   const rows: string[][] = [];
   for (const cat of CATEGORIES) {
     for (const el of dpe.items[cat]) {
-      const options = Object.entries(el.editables).flatMap(([key, ed]) =>
-        Object.entries(ed.options).map(
-          ([code, o]) =>
-            `${key}:${code} ${euros(o.cout)}, ${saving(o.gainTotal, 'kWh/yr')}${o.euroParKwh !== null ? `, ${withUnit(o.euroParKwh, '€/kWh', 2)}` : ''}`,
-        ),
-      );
+      const options = Object.entries(el.editables).flatMap(([key, ed]) => optionLines(key, ed));
       rows.push([
-        `${el.referenceId}\n${el.description}\n${s.c.dim(el.etat)}`,
+        `${el.referenceId}\n${el.description}${el.etat === undefined ? '' : `\n${s.c.dim(el.etat)}`}`,
         options.length ? options.join('\n') : s.c.dim('no works offered'),
       ]);
     }
@@ -158,17 +216,39 @@ export const INFO_LABELS: Record<InfoKey, string> = {
   nombre_niveaux: 'Storeys',
 };
 
-export function renderInfos(dpe: DpeStructure): string {
-  const rows = Object.entries(dpe.infos).map(([key, i]) => [
-    (INFO_KEYS as readonly string[]).includes(key) ? INFO_LABELS[key as InfoKey] : i.label,
-    typeof i.value === 'number' && i.unit
-      ? withUnit(i.value, i.unit, 2)
-      : `${i.value ?? '–'}${i.unit ? ` ${i.unit}` : ''}`,
-  ]);
+/** An `infos` value of a type the spec does not state, as text. */
+function infoText(value: unknown): string {
+  if (value === null || value === undefined) return NOT_GIVEN;
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')
+    return String(value);
+  return JSON.stringify(value);
+}
+
+export function renderInfos(dpe: SpecDpeStructure): string {
+  // every entry the service sent: the four the spec names and any others
+  const rows = Object.entries(dpe.infos as Record<string, unknown>).map(([key, entry]) => {
+    const e = (entry !== null && typeof entry === 'object' ? entry : { value: entry }) as {
+      value?: unknown;
+      label?: unknown;
+      unit?: unknown;
+    };
+    const label = (INFO_KEYS as readonly string[]).includes(key)
+      ? INFO_LABELS[key as InfoKey]
+      : typeof e.label === 'string'
+        ? e.label
+        : key;
+    const unit = typeof e.unit === 'string' && e.unit ? e.unit : undefined;
+    return [
+      label,
+      typeof e.value === 'number' && unit
+        ? withUnit(e.value, unit, 2)
+        : `${infoText(e.value)}${unit ? ` ${unit}` : ''}`,
+    ];
+  });
   return table(['DPE', 'Value'], rows, { keep: [0] });
 }
 
-export function renderSolutions(solutions: readonly AutoSolution[], s: Style): string {
+export function renderSolutions(solutions: readonly SpecAutoSolution[], s: Style): string {
   if (solutions.length === 0) {
     return s.c.dim('No recommended scenario (the catalogue cannot improve the class).');
   }
@@ -184,18 +264,26 @@ export function renderSolutions(solutions: readonly AutoSolution[], s: Style): s
       'Rental ban after',
     ],
     solutions.map((sol, i) => {
-      const reached = letter(sol.result.classe_bilan_dpe.value);
+      const target = targetClass(sol);
+      const reached = reachedClass(sol);
       return [
         String(i + 1),
-        `${s.classLetter(sol.classe)}${reached !== sol.classe ? ` (reaches ${reached})` : ''}`,
-        sol.items
-          .map((it) => `${it.referenceId} ${it.editableKey}:${it.editableValue} ${euros(it.cout)}`)
-          .join('\n'),
+        `${grade(target, s)}${reached !== undefined && reached !== target ? ` (reaches ${reached})` : ''}`,
+        (sol.items
+          ? sol.items.map(
+              (it) => `${it.referenceId} ${it.editableKey}:${it.editableValue} ${euros(it.cout)}`,
+            )
+          : sol.editables.map((it) => `${it.referenceId} ${it.editableKey}:${it.editableValue}`)
+        ).join('\n'),
         euros(sol.cout),
-        num(sol.consoApres, 1),
-        num(sol.gesApres, 1),
-        sol.euroParKwh === null ? '–' : withUnit(sol.euroParKwh, '€', 2),
-        `${sol.interdictionLocation === null ? 'none' : `from ${sol.interdictionLocation}`}${sol.sortInterdiction ? s.c.green(sol.interdictionLocation === null ? ' (lifted)' : ' (postponed)') : ''}`,
+        sol.consoApres === undefined ? NOT_GIVEN : num(sol.consoApres, 1),
+        sol.gesApres === undefined ? NOT_GIVEN : num(sol.gesApres, 1),
+        sol.euroParKwh === null || sol.euroParKwh === undefined
+          ? '–'
+          : withUnit(sol.euroParKwh, '€', 2),
+        sol.interdictionLocation === undefined
+          ? NOT_GIVEN
+          : `${sol.interdictionLocation === null ? 'none' : `from ${sol.interdictionLocation}`}${sol.sortInterdiction ? s.c.green(sol.interdictionLocation === null ? ' (lifted)' : ' (postponed)') : ''}`,
       ];
     }),
     // narrow terminals: GES after, € per kWh, consumption after, rental ban go first
@@ -203,7 +291,7 @@ export function renderSolutions(solutions: readonly AutoSolution[], s: Style): s
   );
 }
 
-export function renderPacks(packs: InitialResponse['registryPacks'], s: Style): string {
+export function renderPacks(packs: readonly RegistryPack[], s: Style): string {
   if (packs.length === 0) return s.c.dim('The XML carries no works packs of its own.');
   return table(
     ['#', "Diagnostician's pack (from the registry XML)", 'Cost range', 'Consumption after'],
@@ -217,7 +305,7 @@ export function renderPacks(packs: InitialResponse['registryPacks'], s: Style): 
   );
 }
 
-export function renderInitial(body: InitialResponse, dpeArg: string, s: Style): string {
+export function renderInitial(body: SpecInitialResponse, dpeArg: string, s: Style): string {
   const tips = [
     `Cost figures ±${Math.round(body.deltaCosts.margin * 100)}%: ${body.deltaCosts.source}`,
     `Try: dpe-sim calc ${dpeArg} --work <referenceId>=<KEY>:<VALUE>  (or -i to pick interactively)`,
@@ -227,8 +315,9 @@ export function renderInitial(body: InitialResponse, dpeArg: string, s: Style): 
   ];
   return [
     wrap(
-      s.c.bold(`DPE ${body.dpe.id}: class ${body.simulation.initialGrade}`) +
-        s.c.dim(`  (simulation ${body.simulation.simulationId})`),
+      s.c.bold(
+        `DPE ${body.dpe.id}: class ${body.simulation.initialGrade ?? initialLetter(body.calculation)}`,
+      ) + s.c.dim(`  (simulation ${body.simulation.simulationId ?? NOT_GIVEN_NOTE})`),
     ),
     ...sourceLine(body.dpeSource),
     calculationLabel(body.calculation, body.dpe.thresholds, s, false),
@@ -238,18 +327,21 @@ export function renderInitial(body: InitialResponse, dpeArg: string, s: Style): 
     s.c.bold('Recommended scenarios (the cheapest combination found for each class)'),
     renderSolutions(body.autoSolutions, s),
     s.c.bold('Registry works packs, to compare'),
-    renderPacksClean(body.registryPacks, s),
+    body.registryPacks === undefined
+      ? s.c.dim(`Registry works packs: ${NOT_GIVEN_NOTE}.`)
+      : renderPacksClean(body.registryPacks, s),
+    `Sharing cost: ${body.sharingCost === undefined ? `${NOT_GIVEN} (${NOT_GIVEN_NOTE})` : body.sharingCost === 0 ? '0 (free sharing)' : '1 (paid sharing)'}`,
     renderAlerts(body.warnings, s),
     ...tips.map((t) => wrap(s.c.dim(t), '  ')),
   ].join('\n');
 }
 
-export function renderCalc(body: CalcResponse, s: Style): string {
+export function renderCalc(body: SpecCalcResponse, s: Style): string {
   const works = body.editableChanges.editablesValues;
   return [
     wrap(
       s.c.bold(
-        `DPE ${body.simulation.dpeId}: ${body.simulation.initialGrade} → ${body.simulation.currentGrade}`,
+        `DPE ${body.simulation.dpeId}: ${body.simulation.initialGrade ?? initialLetter(body.calculation)} → ${body.simulation.currentGrade ?? currentLetter(body.calculation)}`,
       ) +
         s.c.dim(
           `  (scenario ${body.namedCalculation}, ${works.length} works item${works.length === 1 ? '' : 's'})`,

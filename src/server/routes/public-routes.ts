@@ -2,6 +2,7 @@
  * What needs no partner key: the login page and its API (the token is the secret), the health
  * check and the OpenAPI document.
  */
+import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { LocalServices } from '../../backend/local-services.js';
 import { openApiDocument } from '../../contract/openapi.js';
@@ -17,15 +18,22 @@ export interface PublicRoutesDeps {
 }
 
 export function publicRoutes(deps: PublicRoutesDeps) {
-  const openapi = JSON.stringify(openApiDocument({ historyPath: deps.historyPath }));
+  // built on the first request, once the server listens: `servers` names its address
+  let openapi: string | undefined;
   return async (scope: FastifyInstance): Promise<void> => {
     scope.route({
       ...routeBase(operation(deps.operations, 'health')),
       handler: async (): Promise<HealthResponse> => ({ status: 'ok' }),
     });
-    scope.get('/openapi.json', async (_req, reply) =>
-      reply.type('application/json; charset=utf-8').send(openapi),
-    );
+    scope.get('/openapi.json', async (req, reply) => {
+      openapi ??= JSON.stringify(
+        openApiDocument({
+          historyPath: deps.historyPath,
+          ...listenUrl(req.server.server.address()),
+        }),
+      );
+      return reply.type('application/json; charset=utf-8').send(openapi);
+    });
     scope.get('/public/partnerLogin.html', async (_req, reply) =>
       reply.headers(LOGIN_PAGE_HEADERS).send(LOGIN_PAGE_HTML),
     );
@@ -37,4 +45,16 @@ export function publicRoutes(deps: PublicRoutesDeps) {
       },
     });
   };
+}
+
+/** The address the server listens on, as a URL (`0.0.0.0` and `::` shown as 127.0.0.1). */
+function listenUrl(address: string | AddressInfo | null): { serverUrl?: string } {
+  if (address === null || typeof address === 'string') return {};
+  const host =
+    address.address === '0.0.0.0' || address.address === '::'
+      ? '127.0.0.1'
+      : address.family === 'IPv6'
+        ? `[${address.address}]`
+        : address.address;
+  return { serverUrl: `http://${host}:${address.port}` };
 }

@@ -1,0 +1,39 @@
+/**
+ * The server's limits, in one place: what `serve` enforces, what the OpenAPI document and the
+ * README state. A client that sends its headers or its body too slowly is cut within about 10 s;
+ * at most `maxConnections` sockets are open at once (the others are refused at accept).
+ */
+import { TOKEN_MAX_LENGTH } from '../contract/schemas.js';
+
+export interface ServerLimits {
+  /** the request headers must arrive within this time (Node `headersTimeout`), ms */
+  headersTimeoutMs: number;
+  /** the whole request must arrive within this time (Node `requestTimeout`), ms */
+  requestTimeoutMs: number;
+  /**
+   * a socket with no traffic for this long is closed (fastify `connectionTimeout`), ms. It also
+   * runs while the server computes an answer, so it stays above the longest computation; slow
+   * clients are cut by the two timeouts above.
+   */
+  connectionTimeoutMs: number;
+  /** an idle keep-alive socket is closed after this long, ms */
+  keepAliveTimeoutMs: number;
+  /** how often Node checks the two timeouts above, ms (its default, 30 s, is too coarse) */
+  checkIntervalMs: number;
+  /** open sockets at once (Node `server.maxConnections`); more are refused */
+  maxConnections: number;
+  /** longest path parameter (a login token) before fastify answers 414 */
+  maxParamLength: number;
+}
+
+export const DEFAULT_LIMITS: ServerLimits = {
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 10_000,
+  connectionTimeoutMs: 60_000,
+  keepAliveTimeoutMs: 5_000,
+  checkIntervalMs: 1_000,
+  maxConnections: 512,
+  // above the token's maxLength (200), so a 201–256 character token gets the schema's 400 and
+  // only a longer one the router's 414
+  maxParamLength: Math.max(256, TOKEN_MAX_LENGTH),
+};
