@@ -27,6 +27,7 @@ export interface GlobalOptions {
   profile?: string;
   configDir?: string;
   dataDir?: string;
+  store?: string;
   dpeDir?: string;
   appUrl?: string;
   customerId?: string;
@@ -101,6 +102,7 @@ export class Context {
       ...(opts.appUrl !== undefined && { appUrl: opts.appUrl }),
       ...(opts.dpeDir !== undefined && { dpeDir: opts.dpeDir }),
       ...(opts.dataDir !== undefined && { dataDir: opts.dataDir }),
+      ...(opts.store !== undefined && { storeUrl: opts.store }),
       ...(opts.customerId !== undefined && { customerId: opts.customerId }),
       ...(opts.userId !== undefined && { userId: opts.userId }),
       ...(opts.userName !== undefined && { userName: opts.userName }),
@@ -163,12 +165,12 @@ export class Context {
         historyPath: s.historyPath,
       });
     }
-    const [{ SqliteStore }, { LocalServices }, { loadCosts }] = await Promise.all([
-      import('../store/sqlite-store.js'),
+    const [{ openStore }, { LocalServices }, { loadCosts }] = await Promise.all([
+      import('../store/open.js'),
       import('../backend/local.js'),
       import('../works/costs.js'),
     ]);
-    const store = SqliteStore.open(s.dataDir);
+    const store = await openStore(s);
     this.cleanup.push(() => store.close());
     this.overlay = new OverlayDpeSource(new DirectoryDpeSource(s.dpeDir));
     const services = new LocalServices({

@@ -17,7 +17,8 @@ Exit codes:
   4  authentication failed (partner key missing, unknown or revoked; login token used or expired)
 
 Environment: DPE_SIM_DPE_DIR, DPE_SIM_DATA_DIR, DPE_SIM_CONFIG_DIR, DPE_SIM_PROFILE,
-  DPE_SIM_BACKEND, DPE_SIM_BASE_URL, DPE_SIM_PARTNER_KEY, DPE_SIM_APP_URL, NO_COLOR.`;
+  DPE_SIM_BACKEND, DPE_SIM_BASE_URL, DPE_SIM_PARTNER_KEY, DPE_SIM_APP_URL, DPE_SIM_STORE_URL,
+  DPE_SIM_QUEUE_URL, NO_COLOR.`;
 
 function simulationOptions(cmd: Command): Command {
   return identityOptions(cmd)
@@ -50,6 +51,7 @@ export function buildProgram(): Command {
     .option('--profile <name>', 'configuration profile')
     .option('--config-dir <dir>', 'configuration directory (default: the OS config dir)')
     .option('--data-dir <dir>', 'where the local store lives (default: ~/.local/share/dpe-sim)')
+    .option('--store <url>', 'a shared PostgreSQL store (postgres://…) instead of the local one')
     .option(
       '--dpe-dir <dir>',
       'directory of DPE XML files looked up by number (default: bundled fixtures/)',

@@ -92,7 +92,7 @@ Example:
     'after',
     `
 Settings: backend, baseUrl, partnerKey, appUrl, dpeDir, dataDir, customerId, userId, userName,
-  customerName, costs, timeout, retries, historyPath.
+  customerName, costs, timeout, retries, historyPath, storeUrl, queueUrl.
 Precedence: flag > environment (DPE_SIM_*) > profile > default.`,
   );
 }

@@ -25,6 +25,8 @@ export const SETTING_KEYS = [
   'timeout',
   'retries',
   'historyPath',
+  'storeUrl',
+  'queueUrl',
 ] as const;
 export type SettingKey = (typeof SETTING_KEYS)[number];
 
@@ -43,6 +45,8 @@ export const ENV_VARS: Record<SettingKey, string> = {
   timeout: 'DPE_SIM_TIMEOUT',
   retries: 'DPE_SIM_RETRIES',
   historyPath: 'DPE_SIM_HISTORY_PATH',
+  storeUrl: 'DPE_SIM_STORE_URL',
+  queueUrl: 'DPE_SIM_QUEUE_URL',
 };
 
 export const DEFAULT_APP_URL = 'http://127.0.0.1:8787';
@@ -64,6 +68,10 @@ export interface Settings {
   timeout: number;
   retries: number;
   historyPath: string;
+  /** a PostgreSQL URL for the shared store; undefined: the SQLite file in dataDir */
+  storeUrl: string | undefined;
+  /** a PostgreSQL URL for the distributed batch queue (batch --queue, worker) */
+  queueUrl: string | undefined;
   profile: string;
 }
 
@@ -170,6 +178,11 @@ export function validateSetting(key: SettingKey, value: string): void {
     case 'historyPath':
       if (!value.startsWith('/')) fail("a path starting with '/'");
       break;
+    case 'storeUrl':
+    case 'queueUrl':
+      if (!/^postgres(ql)?:\/\/\S+$/i.test(value))
+        fail('a PostgreSQL URL: postgres://user:password@host:5432/database');
+      break;
     default:
       break;
   }
@@ -212,6 +225,8 @@ export function resolveSettings(
     timeout: Number(pick('timeout') ?? 30),
     retries: Number(pick('retries') ?? 2),
     historyPath: pick('historyPath') ?? DEFAULT_HISTORY_PATH,
+    storeUrl: pick('storeUrl'),
+    queueUrl: pick('queueUrl'),
   };
 }
 

@@ -7,7 +7,7 @@ import { workerData } from 'node:worker_threads';
 import { LocalServices, type LocalBackend } from '../backend/local.js';
 import { DirectoryDpeSource, readDpeFile, type DpeSource, type DpeText } from '../dpe/source.js';
 import { elementsOf, parseReferenceId } from '../dpe/elements.js';
-import { SqliteStore } from '../store/sqlite-store.js';
+import { openStore } from '../store/open.js';
 import { loadCosts } from '../works/costs.js';
 import {
   executeItem,
@@ -20,6 +20,8 @@ import {
 
 export interface WorkerData {
   dataDir: string;
+  /** a PostgreSQL store URL, or undefined for the SQLite file in dataDir */
+  storeUrl?: string | undefined;
   dpeDir: string;
   appUrl: string;
   costs: string | undefined;
@@ -70,7 +72,7 @@ state.catch(() => {}); // reported by each item (see runItem)
 
 async function init(): Promise<WorkerState> {
   const data = workerData as WorkerData;
-  const store = SqliteStore.open(data.dataDir);
+  const store = await openStore({ ...data, poolSize: 2 });
   const source = new ItemDpeSource(new DirectoryDpeSource(data.dpeDir));
   // one prepared DPE kept: calc looks at the DPE's elements, then runs on the same preparation
   const services = new LocalServices({

@@ -149,7 +149,14 @@ async function makeExecutor(
     return remoteExecutor(lanes, settings);
   }
   return localExecutor(
-    { dataDir: s.dataDir, dpeDir: s.dpeDir, appUrl: s.appUrl, costs: s.costs, settings },
+    {
+      dataDir: s.dataDir,
+      storeUrl: s.storeUrl,
+      dpeDir: s.dpeDir,
+      appUrl: s.appUrl,
+      costs: s.costs,
+      settings,
+    },
     concurrency,
   );
 }

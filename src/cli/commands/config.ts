@@ -1,4 +1,5 @@
 import { DpeSimError, EXIT_CODES } from '../../contract/errors.js';
+import { redactUrl } from '../../store/open.js';
 import { SETTING_KEYS, isSettingKey, maskKey, type SettingKey } from '../../config/config.js';
 import { readStdin, type Context } from '../context.js';
 
@@ -14,6 +15,7 @@ function settingKey(key: string): SettingKey {
 
 /** A value as it may be shown: the partner key only by its last 4 characters. */
 function shown(key: SettingKey, value: string): string {
+  if (key === 'storeUrl' || key === 'queueUrl') return redactUrl(value);
   return key === 'partnerKey' ? maskKey(value) : value;
 }
 

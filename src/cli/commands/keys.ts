@@ -4,8 +4,8 @@ import type { Context } from '../context.js';
 import { table } from '../render/table.js';
 
 async function withStore<T>(ctx: Context, fn: (store: Store) => Promise<T>): Promise<T> {
-  const { SqliteStore } = await import('../../store/sqlite-store.js');
-  const store = SqliteStore.open(ctx.settings.dataDir);
+  const { openStore } = await import('../../store/open.js');
+  const store = await openStore(ctx.settings);
   try {
     return await fn(store);
   } finally {

@@ -54,15 +54,16 @@ export async function serveCommand(ctx: Context, flags: ServeFlags): Promise<num
   validateSetting('historyPath', historyPath);
   const s = ctx.settings;
   await checkDirectory(s.dpeDir);
-  const [{ SqliteStore }, { DirectoryDpeSource }, { loadCosts }, { startServer }] =
-    await Promise.all([
-      import('../../store/sqlite-store.js'),
+  const [{ openStore }, { DirectoryDpeSource }, { loadCosts }, { startServer }] = await Promise.all(
+    [
+      import('../../store/open.js'),
       import('../../dpe/source.js'),
       import('../../works/costs.js'),
       import('../../server/start.js'),
-    ]);
+    ],
+  );
   const costs = loadCosts(s.costs);
-  const store = SqliteStore.open(s.dataDir);
+  const store = await openStore(s);
   try {
     const log = (line: string) => process.stderr.write(`${line}\n`);
     const server = await startServer({
