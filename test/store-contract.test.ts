@@ -284,22 +284,28 @@ describe.each(SUBJECTS)('Store contract: %s', (name, factory, enabled) => {
         consoBefore: 381.5,
         consoAfter: 190.25,
         coutTravaux: 12000,
-        coefMode: '2026',
+        coefMode: 'activated',
         normalized: true,
       },
       at(1),
     );
     expect(typeof id1).toBe('number');
     await b.recordRun(
-      { user: bob, dpeId: '0000E0000002F', operation: 'pre', coefMode: '2025', blocked: true },
+      {
+        user: bob,
+        dpeId: '0000E0000002F',
+        operation: 'pre',
+        coefMode: 'deactivated',
+        blocked: true,
+      },
       at(2),
     );
     await a.recordRun(
-      { user: alice, dpeId: '0000E0000002F', operation: 'initial', coefMode: '2026' },
+      { user: alice, dpeId: '0000E0000002F', operation: 'initial', coefMode: 'activated' },
       at(3),
     );
     await b.recordRun(
-      { user: stranger, dpeId: '0000E0000001H', operation: 'pre', coefMode: '2026' },
+      { user: stranger, dpeId: '0000E0000001H', operation: 'pre', coefMode: 'activated' },
       at(4),
     );
 
@@ -319,7 +325,7 @@ describe.each(SUBJECTS)('Store contract: %s', (name, factory, enabled) => {
       consoBefore: 381.5,
       consoAfter: 190.25,
       coutTravaux: 12000,
-      coefMode: '2026',
+      coefMode: 'activated',
       normalized: true,
       blocked: false,
     });
@@ -343,7 +349,7 @@ describe.each(SUBJECTS)('Store contract: %s', (name, factory, enabled) => {
       user,
       dpeId: '0000E0000003T',
       operation: 'pre',
-      coefMode: '2026',
+      coefMode: 'activated',
     });
     const fresh = await subject.open();
     try {
