@@ -28,6 +28,7 @@ export interface GlobalOptions {
   configDir?: string;
   dataDir?: string;
   store?: string;
+  queue?: string;
   dpeDir?: string;
   appUrl?: string;
   customerId?: string;
@@ -103,6 +104,7 @@ export class Context {
       ...(opts.dpeDir !== undefined && { dpeDir: opts.dpeDir }),
       ...(opts.dataDir !== undefined && { dataDir: opts.dataDir }),
       ...(opts.store !== undefined && { storeUrl: opts.store }),
+      ...(opts.queue !== undefined && { queueUrl: opts.queue }),
       ...(opts.customerId !== undefined && { customerId: opts.customerId }),
       ...(opts.userId !== undefined && { userId: opts.userId }),
       ...(opts.userName !== undefined && { userName: opts.userName }),

@@ -26,11 +26,14 @@ export function registerTrackingCommands(program: Command): void {
     program
       .command('batch')
       .addArgument(
-        new Argument('<operation>', 'what to run on each DPE').choices(['pre', 'initial', 'calc']),
+        new Argument(
+          '<operation>',
+          'what to run on each DPE (status, results: of a queued run)',
+        ).choices(['pre', 'initial', 'calc', 'status', 'results']),
       )
       .argument(
         '<source>',
-        'a file of DPE numbers or XML paths, one per line (- for stdin; # comments), or a directory of XML files',
+        'a file of DPE numbers or XML paths, one per line (- for stdin; # comments), or a directory of XML files; the run name for status and results',
       )
       .description('run pre, initial or calc over many DPEs: one JSON line per DPE'),
   )
@@ -54,6 +57,10 @@ export function registerTrackingCommands(program: Command): void {
       '--resume <file>',
       'skip the items already ok or blocked in FILE, append the others to it',
     )
+    .option('--queue <url>', 'enqueue a run on this PostgreSQL queue for `dpe-sim worker`s')
+    .option('--run <name>', 'queue: the run name (default: generated, printed on stdout)')
+    .option('--wait', 'queue: wait for the run to finish and write its lines like a local batch')
+    .option('--chunk <n>', 'queue: items per job (default 10)')
     .addHelpText(
       'after',
       `
@@ -65,7 +72,23 @@ Examples:
   dpe-sim batch pre ids.txt --out pre.jsonl
   ls dpe/*.xml | dpe-sim batch initial - > initial.jsonl
   dpe-sim batch calc ./dpe --works works.json --out calc.jsonl
-  dpe-sim batch pre ids.txt --resume pre.jsonl`,
+  dpe-sim batch pre ids.txt --resume pre.jsonl
+
+On many machines (a PostgreSQL queue, workers started anywhere with dpe-sim worker):
+  dpe-sim batch pre ids.txt --queue postgres://host/db --run march
+  dpe-sim batch status march --queue postgres://host/db
+  dpe-sim batch results march --queue postgres://host/db --out pre.jsonl`,
     )
     .action(run(async () => (await import('./commands/batch.js')).batchCommand));
+
+  program
+    .command('worker')
+    .description('run the items of queued batch runs (batch --queue), until Ctrl-C')
+    .option('--queue <url>', 'the PostgreSQL queue (also DPE_SIM_QUEUE_URL, profile queueUrl)')
+    .option('--concurrency <n>', 'engine threads (default: the number of cores)')
+    .addHelpText(
+      'after',
+      '\nExample:\n  dpe-sim worker --queue postgres://user:pw@db:5432/dpesim --store postgres://user:pw@db:5432/dpesim',
+    )
+    .action(run(async () => (await import('./commands/worker.js')).workerCommand));
 }

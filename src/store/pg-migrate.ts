@@ -38,11 +38,14 @@ export async function migrate(
   component: string,
   migrations: readonly string[],
   location: string,
+  /** run first, under the same lock (another tool's migrations, on its own connection) */
+  before?: () => Promise<void>,
 ): Promise<void> {
   const client = await pool.connect();
   try {
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
     try {
+      await before?.();
       await client.query(`CREATE TABLE IF NOT EXISTS dpe_sim_migrations (
         component  text NOT NULL,
         version    integer NOT NULL,

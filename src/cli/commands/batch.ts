@@ -24,6 +24,9 @@ export interface BatchFlags {
   concurrency?: string;
   out?: string;
   resume?: string;
+  run?: string;
+  wait?: boolean;
+  chunk?: string;
 }
 
 const EXIT_INTERRUPTED = 130;
@@ -70,6 +73,12 @@ export async function batchCommand(
   sourceArg: string,
   flags: BatchFlags,
 ): Promise<number> {
+  if (operationArg === 'status' || operationArg === 'results') {
+    const q = await import('./batch-queue.js');
+    return operationArg === 'status'
+      ? q.statusCommand(ctx, sourceArg)
+      : q.resultsCommand(ctx, sourceArg, flags);
+  }
   if (!(BATCH_OPERATIONS as readonly string[]).includes(operationArg)) {
     throw new DpeSimError(
       'invalid-input',
@@ -88,6 +97,8 @@ export async function batchCommand(
     works: await worksOption(operation, flags.works, sourceArg),
     scenario,
   };
+  if (ctx.settings.queueUrl !== undefined)
+    return (await import('./batch-queue.js')).enqueueCommand(ctx, settings, sourceArg, flags);
   const remote = ctx.settings.backend === 'remote';
   const concurrency = concurrencyOption(
     flags.concurrency,
