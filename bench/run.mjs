@@ -9,6 +9,7 @@ const benches = [
   ['initial.mjs', 'runInitialBench'],
   ['server.mjs', 'runServerBench'],
   ['batch.mjs', 'runBatchBench'],
+  ['queue.mjs', 'runQueueBench'],
 ];
 for (const [file, fn] of benches) {
   const full = path.join(HERE, file);
