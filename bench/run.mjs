@@ -10,6 +10,7 @@ const benches = [
   ['server.mjs', 'runServerBench'],
   ['batch.mjs', 'runBatchBench'],
   ['costs.mjs', 'runCostsBench'],
+  ['queue.mjs', 'runQueueBench'],
 ];
 for (const [file, fn] of benches) {
   const full = path.join(HERE, file);

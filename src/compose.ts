@@ -14,6 +14,10 @@ import type { RegistrySettings } from './registry/settings.js';
 export interface LocalConfig {
   /** where the embedded store lives */
   dataDir: string;
+  /** a PostgreSQL URL for a shared store (undefined: the embedded SQLite file in dataDir) */
+  storeUrl?: string | undefined;
+  /** PostgreSQL: connections in this process's pool */
+  poolSize?: number;
   /** directory of DPE XML files looked up by number */
   dpeDir: string;
   /** the user-facing application in login URLs */
@@ -40,16 +44,20 @@ export interface RemoteConfig {
 
 /** Store, DPE source, costs and engine of the local side (the caller closes it). */
 export async function composeLocal(cfg: LocalConfig): Promise<LocalServices> {
-  const [{ SqliteStore }, { openDpeSource }, { loadCosts }, { LocalServices }, registry] =
+  const [{ openStore }, { openDpeSource }, { loadCosts }, { LocalServices }, registry] =
     await Promise.all([
-      import('./store/sqlite-store.js'),
+      import('./store/open.js'),
       import('./registry/chained-source.js'),
       import('./works/costs.js'),
       import('./backend/local-services.js'),
       registrySettings(cfg),
     ]);
   const costs = loadCosts(cfg.costs);
-  const store = SqliteStore.open(cfg.dataDir);
+  const store = await openStore({
+    dataDir: cfg.dataDir,
+    storeUrl: cfg.storeUrl,
+    ...(cfg.poolSize !== undefined ? { poolSize: cfg.poolSize } : {}),
+  });
   return new LocalServices({
     store,
     // a DPE number: --dpe-dir, then the cache, then the registry (never, offline)

@@ -129,8 +129,9 @@ describe('dpe-sim batch (local backend)', () => {
       exitCode: 2,
       error: { kind: 'invalid-input' },
     });
-    // every run that got an answer is in the history, like a single `pre`
-    expect(await historyCount(dataDir, 'pre')).toBe(4);
+    // every run that got an answer is in the history, like a single `pre`; a blocked DPE
+    // leaves no trace there (no token, no history row)
+    expect(await historyCount(dataDir, 'pre')).toBe(3);
   });
 
   it('keeps two files that carry the same DPE number apart', async () => {

@@ -33,7 +33,7 @@ state.catch(() => {}); // reported by each item (see runItem)
 async function init(): Promise<WorkerState> {
   const data = workerData as WorkerData;
   // one prepared DPE kept: an item is prepared once and never needed again
-  const services = await composeLocal({ ...data.local, cacheSize: 1 });
+  const services = await composeLocal({ ...data.local, cacheSize: 1, poolSize: 2 });
   const { LocalBackend } = await import('../backend/local.js');
   await services.warmUp();
   const backend = new LocalBackend(services, await services.localPartner());

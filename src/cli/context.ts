@@ -22,7 +22,7 @@ import { colourEnabled, makeStyle, type Style } from './render/style.js';
 import { setWide } from './render/table.js';
 
 /** The options a command's action sees: the global flags and, where declared, the identity. */
-export type GlobalOptions = GlobalFlags & IdentityFlags;
+export type GlobalOptions = GlobalFlags & IdentityFlags & { queue?: string };
 
 export class Output {
   readonly style: Style;
@@ -99,6 +99,8 @@ export class Context {
       ...(opts.appUrl !== undefined && { appUrl: opts.appUrl }),
       ...(opts.dpeDir !== undefined && { dpeDir: opts.dpeDir }),
       ...(opts.dataDir !== undefined && { dataDir: opts.dataDir }),
+      ...(opts.store !== undefined && { storeUrl: opts.store }),
+      ...(opts.queue !== undefined && { queueUrl: opts.queue }),
       ...(opts.customerId !== undefined && { customerId: opts.customerId }),
       ...(opts.userId !== undefined && { userId: opts.userId }),
       ...(opts.userName !== undefined && { userName: opts.userName }),
@@ -145,6 +147,7 @@ export class Context {
     const s = this.settings;
     return {
       dataDir: s.dataDir,
+      storeUrl: s.storeUrl,
       dpeDir: s.dpeDir,
       appUrl: s.appUrl,
       costs: s.costs,

@@ -19,6 +19,7 @@ export interface GlobalFlags {
   profile?: string;
   configDir?: string;
   dataDir?: string;
+  store?: string;
   dpeDir?: string;
   appUrl?: string;
   costs?: string;
@@ -44,6 +45,7 @@ export function globalFlags(program: Command): Command {
     .option('--profile <name>', 'configuration profile')
     .option('--config-dir <dir>', 'configuration directory (default: the OS config dir)')
     .option('--data-dir <dir>', 'where the local store lives (default: ~/.local/share/dpe-sim)')
+    .option('--store <url>', 'a shared PostgreSQL store (postgres://…) instead of the local one')
     .option(
       '--dpe-dir <dir>',
       'directory of DPE XML files looked up by number (default: bundled fixtures/)',

@@ -30,6 +30,10 @@ export interface Settings {
   historyPath: string;
   /** the national registry's address (a URL with {numero}, or a base); undefined: the default */
   registryUrl: string | undefined;
+  /** a PostgreSQL URL for the shared store; undefined: the SQLite file in dataDir */
+  storeUrl: string | undefined;
+  /** a PostgreSQL URL for the distributed batch queue (batch --queue, worker) */
+  queueUrl: string | undefined;
   profile: string;
   /**
    * Remote mode only: the identity settings that were given nowhere (flag, environment,
@@ -158,6 +162,11 @@ export function validateSetting(key: SettingKey, value: string): void {
     case 'backend':
       if (value !== 'local' && value !== 'remote') fail("use 'local' or 'remote'");
       break;
+    case 'storeUrl':
+    case 'queueUrl':
+      if (!/^postgres(ql)?:\/\/\S+$/i.test(value))
+        fail('a PostgreSQL URL: postgres://user:password@host:5432/database');
+      break;
     case 'baseUrl':
     case 'appUrl':
     case 'registryUrl':
@@ -252,6 +261,8 @@ export function resolveSettings(
       retries: Number(pick('retries') ?? 2),
       historyPath: pick('historyPath') ?? DEFAULT_HISTORY_PATH,
       registryUrl: pick('registryUrl'),
+      storeUrl: pick('storeUrl'),
+      queueUrl: pick('queueUrl'),
     };
   }
 }

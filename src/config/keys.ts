@@ -18,6 +18,8 @@ export const SETTING_KEYS = [
   'retries',
   'historyPath',
   'registryUrl',
+  'storeUrl',
+  'queueUrl',
 ] as const;
 export type SettingKey = (typeof SETTING_KEYS)[number];
 
@@ -37,6 +39,8 @@ export const ENV_VARS: Record<SettingKey, string> = {
   retries: 'DPE_SIM_RETRIES',
   historyPath: 'DPE_SIM_HISTORY_PATH',
   registryUrl: 'DPE_SIM_REGISTRY_URL',
+  storeUrl: 'DPE_SIM_STORE_URL',
+  queueUrl: 'DPE_SIM_QUEUE_URL',
 };
 
 export const DEFAULT_APP_URL = 'http://127.0.0.1:8787';
@@ -49,4 +53,15 @@ export function isSettingKey(key: string): key is SettingKey {
 export function maskKey(key: string | undefined): string {
   if (!key) return '(none)';
   return `…${key.slice(-4)}`;
+}
+
+/** A URL without its password, for messages and `config list`. */
+export function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return '(invalid URL)';
+  }
 }

@@ -24,6 +24,9 @@ export interface BatchFlags extends IdentityFlags {
   out?: string;
   resume?: string;
   fetchConcurrency?: string;
+  run?: string;
+  wait?: boolean;
+  chunk?: string;
 }
 
 const EXIT_INTERRUPTED = 130;
@@ -70,6 +73,12 @@ export async function batchCommand(
   sourceArg: string,
   flags: BatchFlags,
 ): Promise<number> {
+  if (operationArg === 'status' || operationArg === 'results') {
+    const q = await import('./batch-queue.js');
+    return operationArg === 'status'
+      ? q.statusCommand(ctx, sourceArg)
+      : q.resultsCommand(ctx, sourceArg, flags);
+  }
   if (!(BATCH_OPERATIONS as readonly string[]).includes(operationArg)) {
     throw new DpeSimError(
       'invalid-input',
@@ -88,6 +97,8 @@ export async function batchCommand(
     works: await worksOption(operation, flags.works, sourceArg),
     scenario,
   };
+  if (ctx.settings.queueUrl !== undefined)
+    return (await import('./batch-queue.js')).enqueueCommand(ctx, settings, sourceArg, flags);
   const remote = ctx.settings.backend === 'remote';
   const concurrency = concurrencyOption(
     flags.concurrency,
@@ -166,11 +177,14 @@ export function register(program: Command): void {
     program
       .command('batch')
       .addArgument(
-        new Argument('<operation>', 'what to run on each DPE').choices(['pre', 'initial', 'calc']),
+        new Argument(
+          '<operation>',
+          'what to run on each DPE (status, results: of a queued run)',
+        ).choices(['pre', 'initial', 'calc', 'status', 'results']),
       )
       .argument(
         '<source>',
-        'a file of DPE numbers or XML paths, one per line (- for stdin; # comments), or a directory of XML files',
+        'a file of DPE numbers or XML paths, one per line (- for stdin; # comments), or a directory of XML files; the run name for status and results',
       )
       .description('run pre, initial or calc over many DPEs: one JSON line per DPE'),
   )
@@ -193,6 +207,10 @@ export function register(program: Command): void {
       '--fetch-concurrency <n>',
       'local: DPE numbers fetched from the registry at once, apart from the engine workers (default 4)',
     )
+    .option('--queue <url>', 'enqueue a run on this PostgreSQL queue for `dpe-sim worker`s')
+    .option('--run <name>', 'queue: the run name (default: generated, printed on stdout)')
+    .option('--wait', 'queue: wait for the run to finish and write its lines like a local batch')
+    .option('--chunk <n>', 'queue: items per job (default 10)')
     .option('--out <file>', 'write the JSON lines to FILE instead of stdout')
     .option(
       '--resume <file>',
@@ -209,7 +227,12 @@ Examples:
   dpe-sim batch pre ids.txt --out pre.jsonl
   ls dpe/*.xml | dpe-sim batch initial - > initial.jsonl
   dpe-sim batch calc ./dpe --works works.json --out calc.jsonl
-  dpe-sim batch pre ids.txt --resume pre.jsonl`,
+  dpe-sim batch pre ids.txt --resume pre.jsonl
+
+On many machines (a PostgreSQL queue, workers started anywhere with dpe-sim worker):
+  dpe-sim batch pre ids.txt --queue postgres://host/db --run march
+  dpe-sim batch status march --queue postgres://host/db
+  dpe-sim batch results march --queue postgres://host/db --out pre.jsonl`,
     )
     .action(run(batchCommand));
 }

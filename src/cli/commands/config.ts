@@ -1,5 +1,11 @@
 import { DpeSimError, EXIT_CODES } from '../../contract/errors.js';
-import { SETTING_KEYS, isSettingKey, maskKey, type SettingKey } from '../../config/keys.js';
+import {
+  SETTING_KEYS,
+  isSettingKey,
+  maskKey,
+  redactUrl,
+  type SettingKey,
+} from '../../config/keys.js';
 import type { Command } from 'commander';
 import { subcommands } from '../command-kit.js';
 import type { Context } from '../context.js';
@@ -22,7 +28,8 @@ function warnLoose(ctx: Context): void {
 
 /** A value as it may be shown: the partner key only by its last 4 characters. */
 function shown(key: SettingKey, value: string): string {
-  return key === 'partnerKey' ? maskKey(value) : value;
+  if (key === 'partnerKey') return maskKey(value);
+  return key === 'storeUrl' || key === 'queueUrl' ? redactUrl(value) : value;
 }
 
 export async function configSetCommand(

@@ -15,6 +15,7 @@ import { register as initial } from './initial.js';
 import { register as keys } from './keys.js';
 import { register as pre } from './pre.js';
 import { register as serve } from './serve.js';
+import { register as worker } from './worker.js';
 
 /** In the order `dpe-sim --help` lists them. */
 export const COMMANDS: readonly ((program: Command) => void)[] = [
@@ -27,6 +28,7 @@ export const COMMANDS: readonly ((program: Command) => void)[] = [
   config,
   history,
   batch,
+  worker,
   cache,
   completion,
 ];

@@ -1,0 +1,41 @@
+/**
+ * The store selector: the embedded SQLite file in the data directory by default, the shared
+ * PostgreSQL database for a `postgres://` or `postgresql://` URL (`--store`,
+ * `DPE_SIM_STORE_URL`, profile `storeUrl`). Each implementation is imported only when chosen,
+ * so a command that never opens a PostgreSQL store never loads its driver.
+ */
+import { DpeSimError } from '../contract/errors.js';
+import { redactUrl } from '../config/keys.js';
+import type { Store } from './store.js';
+
+export interface StoreLocation {
+  /** where the SQLite file lives (used when `storeUrl` is absent) */
+  dataDir: string;
+  /** a PostgreSQL URL, or undefined for the embedded store */
+  storeUrl?: string | undefined;
+  /** PostgreSQL: connections in this process's pool */
+  poolSize?: number;
+}
+
+export { redactUrl };
+
+export function isPostgresUrl(url: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(url);
+}
+
+export async function openStore(where: StoreLocation): Promise<Store> {
+  const url = where.storeUrl;
+  if (url === undefined || url === '') {
+    const { SqliteStore } = await import('./sqlite-store.js');
+    return SqliteStore.open(where.dataDir);
+  }
+  if (!isPostgresUrl(url)) {
+    throw new DpeSimError(
+      'invalid-input',
+      `unsupported store URL: use postgres://user:password@host:5432/database (or leave it out for the embedded SQLite store)`,
+      { setting: 'storeUrl' },
+    );
+  }
+  const { PostgresStore } = await import('./postgres-store.js');
+  return PostgresStore.open(url, where.poolSize === undefined ? {} : { poolSize: where.poolSize });
+}
