@@ -44,7 +44,7 @@ describe('pre, initial, calc from a number alone', () => {
     const env = online(own.base);
     const pre = await runCli(['--dpe-dir', empty, 'pre', REG.house], { dataDir, env });
     expect(pre.code).toBe(0);
-    expect(pre.stdout).toContain('Primary energy (kWh/m²/yr) │ 381');
+    expect(pre.stdout).toContain('Primary energy (kWh/m²/yr)\t381');
     expect(pre.stdout).toContain(`DPE XML: national registry (${url(own.base, REG.house)})`);
     expect(own.hits.get(REG.house)).toBe(1);
     expect(existsSync(cacheFile(dataDir, REG.house))).toBe(true);
@@ -99,37 +99,40 @@ describe('failure paths: exit code and one line', () => {
     });
     expect(r.stdout).toBe('');
     expect(r.stderr.endsWith('\n')).toBe(true);
-    expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
+    // one voice for errors: "error: what happened", then "hint: what to do"
+    const lines = r.stderr.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^error: /);
+    expect(lines.slice(1).every((l) => l.startsWith('hint: '))).toBe(true);
     expect(existsSync(cacheFile(dataDir, numero))).toBe(false);
-    return { code: r.code, line: r.stderr.trimEnd() };
+    return { code: r.code, line: lines[0] ?? '' };
   };
 
   it('404 and HTML page: exit 2 naming the number', async () => {
     expect(await fail(REG.unknown)).toEqual({
       code: 2,
-      line: `dpe-sim: DPE ${REG.unknown} is unknown to the registry (${url(reg.base, REG.unknown)} answered HTTP 404)`,
+      line: `error: DPE ${REG.unknown} is unknown to the registry (${url(reg.base, REG.unknown)} answered HTTP 404)`,
     });
     expect(await fail(REG.htmlPage)).toEqual({
       code: 2,
-      line: `dpe-sim: DPE ${REG.htmlPage} is unknown to the registry (${url(reg.base, REG.htmlPage)} answered an HTML page, not a DPE)`,
+      line: `error: DPE ${REG.htmlPage} is unknown to the registry (${url(reg.base, REG.htmlPage)} answered an HTML page, not a DPE)`,
     });
   });
 
   it('5xx after the retries, a timeout, no registry: exit 1 naming the URL and the cause', async () => {
     expect(await fail(REG.down)).toEqual({
       code: 1,
-      line: `dpe-sim: cannot fetch DPE ${REG.down} from the registry ${url(reg.base, REG.down)}: HTTP 503 Service Unavailable (after 3 attempts)`,
+      line: `error: cannot fetch DPE ${REG.down} from the registry ${url(reg.base, REG.down)}: HTTP 503 Service Unavailable (after 3 attempts)`,
     });
     expect(
       await fail(REG.slow, { DPE_SIM_REGISTRY_TIMEOUT: '0.3', DPE_SIM_REGISTRY_RETRIES: '0' }),
     ).toEqual({
       code: 1,
-      line: `dpe-sim: cannot fetch DPE ${REG.slow} from the registry ${url(reg.base, REG.slow)}: no answer within 0.3 s (after 1 attempt)`,
+      line: `error: cannot fetch DPE ${REG.slow} from the registry ${url(reg.base, REG.slow)}: no answer within 0.3 s (after 1 attempt)`,
     });
     const dead = await deadBase();
     expect(await fail(REG.house, {}, dead)).toEqual({
       code: 1,
-      line: `dpe-sim: cannot fetch DPE ${REG.house} from the registry ${url(dead, REG.house)}: ECONNREFUSED (after 3 attempts)`,
+      line: `error: cannot fetch DPE ${REG.house} from the registry ${url(dead, REG.house)}: ECONNREFUSED (after 3 attempts)`,
     });
   });
 
@@ -138,12 +141,12 @@ describe('failure paths: exit code and one line', () => {
     expect(cut.code).toBe(1);
     expect(cut.line).toMatch(
       new RegExp(
-        `^dpe-sim: the registry's answer for DPE ${REG.truncated} \\(.*\\) is not that DPE: malformed XML: .*; nothing was cached$`,
+        `^error: the registry's answer for DPE ${REG.truncated} \\(.*\\) is not that DPE: malformed XML: .*; nothing was cached$`,
       ),
     );
     expect(await fail(REG.otherNumber)).toEqual({
       code: 1,
-      line: `dpe-sim: the registry's answer for DPE ${REG.otherNumber} (${url(reg.base, REG.otherNumber)}) is not that DPE: the document is DPE ${REG.house}, not ${REG.otherNumber}; nothing was cached`,
+      line: `error: the registry's answer for DPE ${REG.otherNumber} (${url(reg.base, REG.otherNumber)}) is not that DPE: the document is DPE ${REG.house}, not ${REG.otherNumber}; nothing was cached`,
     });
   });
 
@@ -152,7 +155,7 @@ describe('failure paths: exit code and one line', () => {
     expect(r.code).toBe(2);
     expect(r.line).toMatch(
       new RegExp(
-        `^dpe-sim: DPE ${REG.house} not found in .*, and it is not cached \\(.*\\); offline mode \\(--offline or DPE_SIM_OFFLINE=1\\) asks no registry: fetch it first with \`dpe-sim cache fetch FILE\``,
+        `^error: DPE ${REG.house} not found in .*, and it is not cached \\(.*\\); offline mode \\(--offline or DPE_SIM_OFFLINE=1\\) asks no registry: fetch it first with \`dpe-sim cache fetch FILE\``,
       ),
     );
   });
@@ -242,8 +245,8 @@ describe('dpe-sim cache', () => {
   it('fetch --concurrency is checked', async () => {
     const r = await runCli(['cache', 'fetch', '-', '--concurrency', '0'], { input: '' });
     expect(r.code).toBe(2);
-    expect(r.stderr.trim()).toBe(
-      "dpe-sim: --concurrency must be an integer from 1 to 16 (got '0')",
+    expect(r.stderr.trim().split('\n')[0]).toBe(
+      "error: --concurrency must be an integer from 1 to 16 (got '0')",
     );
   });
 });

@@ -268,7 +268,7 @@ describe('dpe-sim completion', () => {
       '--scenario-from',
     ]);
     expect(await complete(['dpe-sim', 'pre', '--coef', ''])).toBe('2026 2025');
-    expect(await complete(['dpe-sim', 'batch', ''])).toBe('pre initial calc');
+    expect(await complete(['dpe-sim', 'batch', ''])).toBe('pre initial calc status results');
   });
 
   it('zsh and fish scripts name every command; another shell is refused (exit 2)', async () => {

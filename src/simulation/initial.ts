@@ -35,7 +35,7 @@ export function initialSimulation(
   opts: InitialOptions,
 ): InitialResponse {
   const o = outcome(prep, engineFigures(prep.base, opts.coef), opts.coef, opts.forceNormalization);
-  const solutions = searchScenarios(engine, prep, opts).solutions;
+  // the works options first (progress: options, then scenarios), whose runs the search reuses
   const dpe = dpeStructure(
     engine,
     prep,
@@ -44,6 +44,7 @@ export function initialSimulation(
     opts.costs,
     opts.onProgress,
   );
+  const solutions = searchScenarios(engine, prep, opts).solutions;
   return {
     dpe,
     simulation: {
