@@ -32,8 +32,9 @@ state.catch(() => {}); // reported by each item (see runItem)
 
 async function init(): Promise<WorkerState> {
   const data = workerData as WorkerData;
-  // one prepared DPE kept: an item is prepared once and never needed again
-  const services = await composeLocal({ ...data.local, cacheSize: 1 });
+  // only the latest prepared DPE kept: an item is prepared once and never needed again; the
+  // engine runs in this thread (already a worker)
+  const services = await composeLocal({ ...data.local, cacheBytes: 0, engineThreads: 0 });
   const { LocalBackend } = await import('../backend/local.js');
   await services.warmUp();
   const backend = new LocalBackend(services, await services.localPartner());

@@ -165,7 +165,8 @@ export class Context {
   private async openBackend(): Promise<ComposedBackend> {
     const compose = await import('../compose.js');
     if (this.settings.backend === 'remote') return compose.composeRemoteBackend(this.remoteConfig);
-    return compose.composeLocalBackend(this.localConfig);
+    // the engine on a thread of its own: this one stays free to hear Ctrl-C (started on first use)
+    return compose.composeLocalBackend({ ...this.localConfig, engineThreads: 1 });
   }
 
   /**

@@ -9,6 +9,7 @@ export type ErrorKind =
   | 'auth' // exit 4, HTTP 401
   | 'token' // exit 4, HTTP 410 (token used or expired)
   | 'too-large' // exit 2, HTTP 413
+  | 'busy' // exit 1, HTTP 503 with Retry-After (every engine thread busy, the queue full)
   | 'runtime'; // exit 1, HTTP 500 (or 502 for an upstream failure)
 
 export const EXIT_CODES = {
@@ -23,6 +24,7 @@ const EXIT_BY_KIND: Record<ErrorKind, number> = {
   'invalid-input': EXIT_CODES.invalidInput,
   'not-found': EXIT_CODES.invalidInput,
   'too-large': EXIT_CODES.invalidInput,
+  busy: EXIT_CODES.runtime,
   blocked: EXIT_CODES.blocked,
   auth: EXIT_CODES.auth,
   token: EXIT_CODES.auth,
@@ -33,6 +35,7 @@ const STATUS_BY_KIND: Record<ErrorKind, number> = {
   'invalid-input': 400,
   'not-found': 404,
   'too-large': 413,
+  busy: 503,
   blocked: 422,
   auth: 401,
   token: 410,
@@ -100,6 +103,7 @@ export function kindForStatus(status: number): ErrorKind {
   if (status === 410) return 'token';
   if (status === 413) return 'too-large';
   if (status === 422) return 'blocked';
+  if (status === 503) return 'busy';
   if (status >= 400 && status < 500) return 'invalid-input';
   return 'runtime';
 }

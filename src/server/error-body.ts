@@ -75,7 +75,11 @@ export function sendError(
   log: (line: string) => void,
 ): FastifyReply {
   const { status, body } = httpErrorOf(err);
-  if (status >= 500) {
+  if (err instanceof DpeSimError && err.kind === 'busy') {
+    const after = err.details?.retryAfterSeconds;
+    void reply.header('retry-after', String(typeof after === 'number' ? after : 1));
+  }
+  if (status >= 500 && status !== 503) {
     const detail = err instanceof Error ? (err.stack ?? err.message) : String(err);
     log(`${request.method} ${request.routeOptions.url ?? '?'} failed: ${detail}`);
   }

@@ -10,6 +10,7 @@ import { runBatch } from '../../batch/runner.js';
 import { openSource } from '../../batch/source.js';
 import { Argument, Option, type Command } from 'commander';
 import { run } from '../command-kit.js';
+import { exitCodeFor } from '../stop-signals.js';
 import type { Context } from '../context.js';
 import { identityFlags, type IdentityFlags } from '../flags.js';
 import { checkIdentity, coefOption } from '../options.js';
@@ -101,11 +102,18 @@ export async function batchCommand(
   }
   const outFile = flags.resume ?? flags.out;
   const source = await openSource(sourceArg);
-  const done = flags.resume !== undefined ? await doneItems(flags.resume) : undefined;
 
   // opens the store (and migrates it) once before the workers do; checks the remote settings
   await ctx.backend();
+  // the workers start (and load the engine) while the earlier output is read
   const executor = await makeExecutor(ctx, settings, concurrency, flags.fetchConcurrency);
+  let done: Set<string> | undefined;
+  try {
+    done = flags.resume !== undefined ? await doneItems(flags.resume) : undefined;
+  } catch (err) {
+    await executor.close();
+    throw err;
+  }
 
   const tally = emptyTally();
   const progress = new Progress(tally, Boolean(process.stderr.isTTY));
@@ -123,7 +131,7 @@ export async function batchCommand(
   ctx.out.note(
     summaryText(operation, result.tally, result.seconds, sink.description, result.interrupted),
   );
-  if (result.interrupted) return EXIT_INTERRUPTED;
+  if (result.interrupted) return result.signal ? exitCodeFor(result.signal) : EXIT_INTERRUPTED;
   return result.tally.failed > 0 ? EXIT_CODES.runtime : EXIT_CODES.ok;
 }
 
@@ -203,7 +211,8 @@ export function register(program: Command): void {
       `
 Each line: {dpeId, file, ok, status, exitCode, attempts, ms, result | error}; status is ok,
 blocked (exitCode 3) or failed (exitCode 2 invalid or unknown DPE, 1 runtime failure).
-Exit 0 when every item is ok or blocked, 1 when any failed, 130 when interrupted.
+Exit 0 when every item is ok or blocked, 1 when any failed, 130 when stopped by Ctrl-C
+(SIGINT), 143 by SIGTERM: running items get 0.4 s to finish, the rest is left to --resume.
 
 Examples:
   dpe-sim batch pre ids.txt --out pre.jsonl
