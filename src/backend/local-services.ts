@@ -6,7 +6,13 @@
  */
 import { DpeSimError } from '../contract/errors.js';
 import type { DpeSourceInfo, PageLoginResponse } from '../contract/schemas.js';
-import { keyForText, readDpeFile, type DpeSource, type DpeText } from '../dpe/source.js';
+import {
+  checkXmlSize,
+  keyForText,
+  readDpeFile,
+  type DpeSource,
+  type DpeText,
+} from '../dpe/source.js';
 import { loadEngine, type Engine } from '../engine/engine.js';
 import { dpeSourceOf } from '../registry/origin.js';
 import type { Partner, PartnerKeyInfo, Store } from '../store/store.js';
@@ -107,6 +113,7 @@ export class LocalServices {
 
   private async readInput(input: DpeInput): Promise<DpeText> {
     if ('path' in input) return readDpeFile(input.path);
+    checkXmlSize(input.text, input.name === '-' ? 'stdin' : input.name);
     return {
       key: keyForText(input.text, input.name),
       file: input.name,

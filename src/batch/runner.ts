@@ -86,7 +86,9 @@ export async function runBatch(run: BatchRun): Promise<BatchResult> {
     });
 
   const record = (item: SourceItem, o: ItemOutcome) => {
-    if (dropped) return; // dropped items are not reported: --resume runs them again
+    // once running items are dropped, only those that completed (and so were recorded) are
+    // written; the others (stopped workers) are left to --resume
+    if (dropped && o.status === 'failed') return;
     sink.write(outcomeLine(item.kind === 'path' ? item.ref : null, o));
     tally[o.status]++;
     progress.update();

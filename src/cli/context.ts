@@ -4,7 +4,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { DpeSimError } from '../contract/errors.js';
-import { DPE_ID_PATTERN, DPE_ID_REGEX } from '../contract/constants.js';
+import { DPE_ID_PATTERN, DPE_ID_REGEX, MAX_DPE_XML_BYTES } from '../contract/constants.js';
 import type { PartnerIdentity } from '../contract/schemas.js';
 import {
   ConfigStore,
@@ -184,7 +184,9 @@ export class Context {
       );
     }
     const backend = await this.backend();
-    return backend.openDpe(arg === '-' ? { text: await readStdin(), name: '-' } : { path: arg });
+    return backend.openDpe(
+      arg === '-' ? { text: await readStdin(MAX_DPE_XML_BYTES), name: '-' } : { path: arg },
+    );
   }
 
   async close(): Promise<void> {

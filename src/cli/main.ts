@@ -6,6 +6,7 @@ import { Command, CommanderError } from 'commander';
 import { DpeSimError, EXIT_CODES, errorMessage } from '../contract/errors.js';
 import { COMMANDS } from './commands/index.js';
 import { globalFlags } from './flags.js';
+import { exitOnStopSignals } from './stop-signals.js';
 
 const EXIT_HELP = `
 Exit codes:
@@ -37,6 +38,7 @@ export function buildProgram(): Command {
 
 /** Runs the command line; returns the process exit code. */
 export async function main(argv: string[]): Promise<number> {
+  exitOnStopSignals();
   const program = buildProgram();
   const verbose = argv.includes('--verbose') || argv.includes('-v');
   try {

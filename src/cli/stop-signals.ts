@@ -1,6 +1,6 @@
 /**
- * Ctrl-C (SIGINT) and SIGTERM for the commands that compute: they stop within a second with
- * exit 130 (SIGINT) or 143 (SIGTERM). The engine runs on a worker thread (the engine pool, or
+ * Ctrl-C (SIGINT) and SIGTERM: every command stops within a second with exit 130 (SIGINT) or
+ * 143 (SIGTERM). The engine runs on a worker thread (the engine pool, or
  * batch's pool), so this thread is free to hear the signal at any time, also in the middle of a
  * long `initial`. Writes to the store are made only once a computation is over, so a command
  * stopped while computing has recorded nothing.
@@ -72,16 +72,11 @@ export function holdStopSignals(onStop?: (signal: StopSignal) => void): SignalHo
   };
 }
 
-/** A command's action that exits at once (130 / 143) on SIGINT or SIGTERM while it runs. */
-export function stoppable<A extends unknown[], R>(
-  action: (...args: A) => Promise<R>,
-): (...args: A) => Promise<R> {
-  return async (...args: A): Promise<R> => {
-    const hold = holdStopSignals();
-    try {
-      return await action(...args);
-    } finally {
-      hold.release();
-    }
-  };
+/**
+ * The default for every command, from the start of the process: SIGINT or SIGTERM exits at
+ * once with 130 or 143. Commands that stop in steps (batch, serve) hold the signals meanwhile
+ * (`holdStopSignals`); this listener, registered first, runs before any a library adds later.
+ */
+export function exitOnStopSignals(): void {
+  for (const sig of STOP_SIGNALS) process.on(sig, () => process.exit(exitCodeFor(sig)));
 }

@@ -1,3 +1,5 @@
+import { formatBytes } from './constants.js';
+
 /**
  * The one error type of dpe-sim. Each kind maps to a documented exit code (CLI) and an
  * HTTP status (server), so the two front doors report the same failure the same way.
@@ -95,6 +97,24 @@ export class DpeSimError extends Error {
 
 export function invalidInput(message: string, details?: ErrorDetails): DpeSimError {
   return new DpeSimError('invalid-input', message, details);
+}
+
+/**
+ * A DPE XML larger than the limit (MAX_DPE_XML_BYTES: exit 2, HTTP 413), refused before it is
+ * parsed. `what` names it (`the file x.xml`, `stdin`, ...); `atLeast`: reading stopped there.
+ */
+export function xmlTooLarge(
+  what: string,
+  size: number,
+  limit: number,
+  atLeast = false,
+): DpeSimError {
+  const bytes = (n: number) => `${n.toLocaleString('en-US')} bytes`;
+  return new DpeSimError(
+    'too-large',
+    `${what} is ${atLeast ? 'at least ' : ''}${bytes(size)}: larger than the limit for a DPE XML, ${bytes(limit)} (${formatBytes(limit)})`,
+    { size, limit },
+  );
 }
 
 export function kindForStatus(status: number): ErrorKind {

@@ -6,7 +6,6 @@ import { renderCalc } from '../render/simulation.js';
 import { parseWorkFlag, readWorksFile } from '../works-input.js';
 import type { Command } from 'commander';
 import { run } from '../command-kit.js';
-import { stoppable } from '../stop-signals.js';
 import { DPE_ARGUMENT_HELP, examples, simulationFlags, type SimulationFlags } from '../flags.js';
 
 export interface CalcFlags extends SimulationFlags {
@@ -120,5 +119,5 @@ export function register(program: Command): void {
         'dpe-sim calc 0000E0000001H -i',
       ),
     )
-    .action(run(stoppable(calcCommand)));
+    .action(run(calcCommand));
 }

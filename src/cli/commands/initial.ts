@@ -3,7 +3,6 @@ import { checkIdentity, coefOption } from '../options.js';
 import { renderInitial } from '../render/simulation.js';
 import type { Command } from 'commander';
 import { run } from '../command-kit.js';
-import { stoppable } from '../stop-signals.js';
 import { DPE_ARGUMENT_HELP, examples, simulationFlags, type SimulationFlags } from '../flags.js';
 
 export type InitialFlags = SimulationFlags;
@@ -35,5 +34,5 @@ export function register(program: Command): void {
       ),
   )
     .addHelpText('after', examples('dpe-sim initial fixtures/0000E0000001H.xml'))
-    .action(run(stoppable(initialCommand)));
+    .action(run(initialCommand));
 }

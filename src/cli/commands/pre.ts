@@ -4,7 +4,6 @@ import { checkIdentity, coefOption, minutesOption } from '../options.js';
 import { renderPre } from '../render/pre.js';
 import type { Command } from 'commander';
 import { run } from '../command-kit.js';
-import { stoppable } from '../stop-signals.js';
 import { DPE_ARGUMENT_HELP, examples, simulationFlags, type SimulationFlags } from '../flags.js';
 
 export interface PreFlags extends SimulationFlags {
@@ -53,5 +52,5 @@ export function register(program: Command): void {
         'dpe-sim pre 0000E0000002F --json | jq .maxCalculation',
       ),
     )
-    .action(run(stoppable(preCommand)));
+    .action(run(preCommand));
 }
