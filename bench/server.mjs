@@ -20,13 +20,14 @@ import {
   mkdirSync,
   mkdtempSync,
   readdirSync,
+  readFileSync,
   rmSync,
   utimesSync,
   writeFileSync,
 } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -61,11 +62,55 @@ function runBin(args, dataDir) {
   });
 }
 
-function startServe(dataDir, dpeDir) {
+/**
+ * A hook loaded in the server process: the request thread's event-loop delay (how long a ready
+ * callback, such as a /health request, waited), per phase (SIGUSR2 starts the next one),
+ * written to `file` at exit.
+ */
+function eventLoopHook(tmp, file) {
+  const hook = path.join(tmp, 'eld-hook.mjs');
+  writeFileSync(
+    hook,
+    `import { writeFileSync } from 'node:fs';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+const phases = [];
+let h = monitorEventLoopDelay({ resolution: 5 });
+h.enable();
+const close = () => {
+  h.disable();
+  phases.push({ p50: h.percentile(50) / 1e6, p99: h.percentile(99) / 1e6, max: h.max / 1e6 });
+};
+process.on('SIGUSR2', () => {
+  close();
+  h = monitorEventLoopDelay({ resolution: 5 });
+  h.enable();
+});
+process.on('exit', () => {
+  close();
+  writeFileSync(${JSON.stringify(file)}, JSON.stringify(phases));
+});
+`,
+  );
+  return pathToFileURL(hook).href;
+}
+
+function startServe(dataDir, dpeDir, hook) {
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
-      [BIN, '--data-dir', dataDir, '--dpe-dir', dpeDir, '--offline', 'serve', '--port', '0'],
+      [
+        '--import',
+        hook,
+        BIN,
+        '--data-dir',
+        dataDir,
+        '--dpe-dir',
+        dpeDir,
+        '--offline',
+        'serve',
+        '--port',
+        '0',
+      ],
       { stdio: ['ignore', 'ignore', 'pipe'] },
     );
     let err = '';
@@ -105,7 +150,13 @@ function bareLoop(files, tmp) {
 /** Each id posted once, on `connections` connections; `/health` polled meanwhile. */
 async function load(name, url, key, ids, bodyOf, connections) {
   let next = 0;
-  const health = autocannon({ url: `${url}/health`, connections: 1, duration: 3600 });
+  // paced (50 a second): a probe, not a load of its own competing for the cores
+  const health = autocannon({
+    url: `${url}/health`,
+    connections: 1,
+    overallRate: 50,
+    duration: 3600,
+  });
   const started = performance.now();
   const result = await autocannon({
     url: `${url}/partners/dpe/${name}`,
@@ -169,8 +220,11 @@ export async function runServerBench({
 
     const bare = bareLoop(files, tmp);
     const key = (await runBin(['keys', 'create', 'bench'], dataDir)).trim();
-    const { url, child } = await startServe(dataDir, dpeDir);
+    const eldFile = path.join(tmp, 'eld.json');
+    const { url, child } = await startServe(dataDir, dpeDir, eventLoopHook(tmp, eldFile));
+    let results;
     try {
+      child.kill('SIGUSR2'); // start-up apart
       const pre = await load(
         'pre',
         url,
@@ -179,6 +233,7 @@ export async function runServerBench({
         (dpeId) => ({ ...IDENTITY, dpeId }),
         connections,
       );
+      child.kill('SIGUSR2');
       // a new version of every file: calc prepares each DPE again, as a first request would
       const later = new Date(Date.now() + 60_000);
       for (const f of files) utimesSync(f, later, later);
@@ -190,19 +245,22 @@ export async function runServerBench({
         (dpeId) => ({ ...IDENTITY, dpeId, params: { editablesChanges: WORKS } }),
         connections,
       );
-      return {
-        dpes: ids.length,
-        source,
-        connections,
-        cpus: os.availableParallelism(),
-        loadBefore,
-        loadAfter: os.loadavg()[0],
-        bare,
-        results: [pre, calc].map((r) => ({ ...r, ratio: r.rps / bare.rate })),
-      };
+      results = [pre, calc];
     } finally {
       await stopServe(child);
     }
+    // the request thread's event-loop delay during each load (phase 0: start-up)
+    const eld = existsSync(eldFile) ? JSON.parse(readFileSync(eldFile, 'utf8')) : [];
+    return {
+      dpes: ids.length,
+      source,
+      connections,
+      cpus: os.availableParallelism(),
+      loadBefore,
+      loadAfter: os.loadavg()[0],
+      bare,
+      results: results.map((r, k) => ({ ...r, ratio: r.rps / bare.rate, loopDelay: eld[k + 1] })),
+    };
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
@@ -212,11 +270,11 @@ export function formatBench(report) {
   const lines = [
     `dpe-sim serve under load: ${report.dpes} distinct DPEs (${report.source}), each posted once per operation, ${report.connections} keep-alive connections, ${report.cpus} CPUs, load average ${report.loadBefore.toFixed(1)} → ${report.loadAfter.toFixed(1)}`,
     `bare engine loop, 1 thread, same files: ${report.bare.rate.toFixed(1)} DPE/s (${report.bare.seconds.toFixed(1)} s)`,
-    'operation  req/s   × bare   p50 ms   p99 ms   2xx   4xx   5xx  errors   /health p50 / p99 / max ms',
+    'operation  req/s   × bare   p50 ms   p99 ms   2xx   4xx   5xx  errors   /health p50 / p99 / max ms   server loop delay p99 / max ms',
   ];
   for (const r of report.results) {
     lines.push(
-      `${r.name.padEnd(9)} ${r.rps.toFixed(1).padStart(6)} ${`${r.ratio.toFixed(2)}×`.padStart(8)} ${String(r.p50).padStart(8)} ${String(r.p99).padStart(8)} ${String(r.statuses['2xx']).padStart(5)} ${String(r.statuses['4xx']).padStart(5)} ${String(r.statuses['5xx']).padStart(5)} ${String(r.errors).padStart(7)}   ${r.health.p50} / ${r.health.p99} / ${r.health.max} (${r.health.requests} requests)`,
+      `${r.name.padEnd(9)} ${r.rps.toFixed(1).padStart(6)} ${`${r.ratio.toFixed(2)}×`.padStart(8)} ${String(r.p50).padStart(8)} ${String(r.p99).padStart(8)} ${String(r.statuses['2xx']).padStart(5)} ${String(r.statuses['4xx']).padStart(5)} ${String(r.statuses['5xx']).padStart(5)} ${String(r.errors).padStart(7)}   ${r.health.p50} / ${r.health.p99} / ${r.health.max} (${r.health.requests})   ${r.loopDelay ? `${r.loopDelay.p99.toFixed(0)} / ${r.loopDelay.max.toFixed(0)}` : '-'}`,
     );
   }
   const pre = report.results.find((r) => r.name === 'pre');

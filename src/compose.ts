@@ -101,6 +101,15 @@ async function registrySettings(cfg: LocalConfig): Promise<RegistrySettings> {
   });
 }
 
+/**
+ * Loads the engine in this thread, apart from any services: a batch worker starts it before
+ * its store may be opened (the main thread opens and migrates the store first).
+ */
+export async function loadLocalEngine(): Promise<void> {
+  const { warmUpEngine } = await import('./backend/engine-runner.js');
+  await warmUpEngine();
+}
+
 /** The local cache of registry DPEs (`dpe-sim cache`, batch's prefetch). */
 export async function composeDpeCache(cfg: LocalConfig): Promise<DpeCacheAdmin> {
   const [{ DpeCacheAdmin }, registry] = await Promise.all([

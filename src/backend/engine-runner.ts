@@ -10,6 +10,11 @@ import { prepare, type Preparation } from '../simulation/prepared.js';
 import type { CostTable } from '../works/costs.js';
 import { runJob, type EngineJob, type JobResult } from './engine-jobs.js';
 
+/** Loads the engine in this thread (a worker loads it while its caller is still starting). */
+export async function warmUpEngine(): Promise<void> {
+  await loadEngine();
+}
+
 export interface EngineRunner {
   /** Runs a job on a DPE (prepared once per version, then from the cache). */
   run<J extends EngineJob>(doc: DpeText, job: J): Promise<JobResult<J>>;

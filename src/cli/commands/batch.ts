@@ -103,15 +103,21 @@ export async function batchCommand(
   const outFile = flags.resume ?? flags.out;
   const source = await openSource(sourceArg);
 
-  // opens the store (and migrates it) once before the workers do; checks the remote settings
-  await ctx.backend();
-  // the workers start (and load the engine) while the earlier output is read
-  const executor = await makeExecutor(ctx, settings, concurrency, flags.fetchConcurrency);
+  // Locally, the workers start first: they load the engine while this thread opens (and
+  // migrates) the store, reads the earlier output and the items; a worker opens the store on
+  // its first item, handed over only once the store is ready. Remotely, the settings are
+  // checked first.
+  const local = ctx.settings.backend !== 'remote';
+  let executor = local
+    ? await makeExecutor(ctx, settings, concurrency, flags.fetchConcurrency)
+    : undefined;
   let done: Set<string> | undefined;
   try {
+    await ctx.backend();
+    executor ??= await makeExecutor(ctx, settings, concurrency, flags.fetchConcurrency);
     done = flags.resume !== undefined ? await doneItems(flags.resume) : undefined;
   } catch (err) {
-    await executor.close();
+    await executor?.close();
     throw err;
   }
 
@@ -119,9 +125,15 @@ export async function batchCommand(
   const progress = new Progress(tally, Boolean(process.stderr.isTTY));
   const stdoutIsTerminal = Boolean(process.stdout.isTTY);
   let result;
-  const sink = openSink(outFile, flags.resume !== undefined, () => {
-    if (stdoutIsTerminal) progress.clear();
-  });
+  let sink;
+  try {
+    sink = openSink(outFile, flags.resume !== undefined, () => {
+      if (stdoutIsTerminal) progress.clear();
+    });
+  } catch (err) {
+    await executor.close();
+    throw err;
+  }
   try {
     result = await runBatch({ source, executor, sink, progress, tally, ...(done ? { done } : {}) });
   } finally {
