@@ -94,7 +94,7 @@ describe('a single command stopped while it computes', () => {
 describe('batch stopped by a signal', () => {
   for (const [signal, code] of SIGNALS) {
     it(`batch initial: ${signal} → exit ${code}, whole lines, one history row per line; --resume completes`, async () => {
-      const dir = copies(40);
+      const dir = copies(16);
       const dataDir = tempDir();
       const out = path.join(tempDir(), 'out.jsonl');
       const { child, done } = startCli(
@@ -107,7 +107,7 @@ describe('batch stopped by a signal', () => {
       expect(r.code, r.stderr).toBe(code);
       expect(r.stderr).toContain(`--resume ${out}`);
       const first = wholeLines(out);
-      expect(first.length).toBeLessThan(40);
+      expect(first.length).toBeLessThan(16);
       expect(first.every((l) => l.status === 'ok')).toBe(true);
       // a history row for every line written, none for the items stopped
       const rows = await historyRows(dataDir);
@@ -116,8 +116,8 @@ describe('batch stopped by a signal', () => {
       const again = await runCli(['batch', 'initial', dir, '--resume', out], { dataDir });
       expect(again.code, again.stderr).toBe(0);
       const all = wholeLines(out);
-      expect(all).toHaveLength(40);
-      expect(new Set(all.map((l) => l.file)).size).toBe(40);
+      expect(all).toHaveLength(16);
+      expect(new Set(all.map((l) => l.file)).size).toBe(16);
     });
   }
 

@@ -13,6 +13,18 @@ export interface ServeFlags {
   port: string;
   historyPath?: string;
   accessLog?: boolean;
+  queue?: string;
+}
+
+function queueOption(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value.trim()) || Number(value) > 10_000) {
+    throw new DpeSimError(
+      'invalid-input',
+      `--queue must be an integer from 0 to 10000 (got '${value}')`,
+    );
+  }
+  return Number(value);
 }
 
 function portOption(value: string): number {
@@ -43,6 +55,7 @@ function chosenAppUrl(ctx: Context): string | undefined {
 
 export async function serveCommand(ctx: Context, flags: ServeFlags): Promise<number> {
   const port = portOption(flags.port);
+  const queue = queueOption(flags.queue);
   const historyPath = flags.historyPath ?? ctx.settings.historyPath;
   const { validateSetting } = await import('../../config/config.js');
   validateSetting('historyPath', historyPath);
@@ -52,7 +65,7 @@ export async function serveCommand(ctx: Context, flags: ServeFlags): Promise<num
   // signals are held from now on: the first stops the server, a second exits at once.
   const hold = holdStopSignals(() => {});
   try {
-    return await serveUntilStopped(ctx, flags, port, historyPath, hold);
+    return await serveUntilStopped(ctx, flags, port, historyPath, hold, queue);
   } finally {
     hold.release();
   }
@@ -64,12 +77,14 @@ async function serveUntilStopped(
   port: number,
   historyPath: string,
   hold: SignalHold,
+  queue: number | undefined,
 ): Promise<number> {
   const { startServer } = await import('../../server/start.js');
   // the server's paths stay on the server: responses name no DPE file
   const services = await ctx.localServices({
     dpeLocations: false,
     engineThreads: os.availableParallelism(),
+    ...(queue !== undefined ? { engineQueue: queue } : {}),
   });
   const log = (line: string) => process.stderr.write(`${line}\n`);
   const server = await startServer({
@@ -116,6 +131,10 @@ export function register(program: Command): void {
       'path of the consumption-history operation (default /partners/tracking/history)',
     )
     .option('--access-log', 'one line per request on stderr (never keys or tokens)')
+    .option(
+      '--queue <n>',
+      'engine jobs that may wait for a thread; beyond, 503 with Retry-After (default 16 per core)',
+    )
     .addHelpText(
       'after',
       `
