@@ -82,7 +82,7 @@ const close = () => {
 };
 process.on('SIGUSR2', () => {
   close();
-  h = monitorEventLoopDelay({ resolution: 5 });
+  h.reset();
   h.enable();
 });
 process.on('exit', () => {

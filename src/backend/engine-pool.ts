@@ -5,6 +5,8 @@
  * thread is free, else to any free thread. At most `threads + queue` jobs are accepted at once;
  * beyond that a job is refused at once with a `busy` error (HTTP 503 with Retry-After).
  */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { DpeSimError } from '../contract/errors.js';
 import type { DpeText } from '../dpe/source.js';
 import type { CostTable } from '../works/costs.js';
@@ -26,6 +28,16 @@ export interface EnginePoolOptions {
   costs: CostTable;
   /** memory for prepared DPEs, all threads together, bytes */
   cacheBytes?: number;
+  /** DPE files each thread runs once at warm-up (compiles the engine's code) */
+  warmUpSamples?: string[];
+}
+
+/** The DPE files shipped with dpe-sim (`fixtures/`): what a thread warms up on by default. */
+function bundledSamples(): string[] {
+  const dir = fileURLToPath(new URL('../../fixtures/', import.meta.url));
+  return ['0000E0000001H.xml', '0000E0000002F.xml', '0000E0000003T.xml'].map((f) =>
+    path.join(dir, f),
+  );
 }
 
 /** How many DPE keys the pool remembers the thread of. */
@@ -43,10 +55,12 @@ export class PooledEngine implements EngineRunner {
   private inFlight = 0;
   readonly threads: number;
   readonly queue: number;
+  private readonly samples: string[];
 
   constructor(opts: EnginePoolOptions) {
     this.threads = opts.threads;
     this.queue = opts.queue ?? opts.threads * QUEUE_PER_THREAD;
+    this.samples = opts.warmUpSamples ?? bundledSamples();
     this.data = {
       costs: opts.costs,
       cacheBytes: Math.floor((opts.cacheBytes ?? DEFAULT_PREPARED_CACHE_BYTES) / opts.threads),
@@ -116,10 +130,13 @@ export class PooledEngine implements EngineRunner {
     }
   }
 
-  /** Waits until every thread has loaded the engine (they start loading at construction). */
+  /**
+   * Waits until every thread has loaded the engine and run it on the sample DPEs (the bundled
+   * fixtures for a server): its first requests then run on compiled code.
+   */
   async warmUp(): Promise<void> {
     const tasks = Array.from({ length: this.threads }, () =>
-      this.pool.run({ warmUp: true }).then(fromWire),
+      this.pool.run({ warmUp: true, samples: this.samples }).then(fromWire),
     );
     await Promise.all(tasks);
   }

@@ -4,7 +4,9 @@
  */
 import { workerData } from 'node:worker_threads';
 import type { DpeText } from '../dpe/source.js';
-import { loadEngine } from '../engine/engine.js';
+import { readDpeFile } from '../dpe/source.js';
+import { loadEngine, type Engine } from '../engine/engine.js';
+import { prepare } from '../simulation/prepared.js';
 import type { CostTable } from '../works/costs.js';
 import { toWire, type EngineJob, type WireOutcome } from './engine-jobs.js';
 import { InProcessEngine } from './engine-runner.js';
@@ -15,8 +17,21 @@ export interface EngineWorkerData {
   cacheBytes: number;
 }
 
-/** A job on a DPE, or (`warmUp`) nothing but waiting for the engine to be loaded. */
-export type EngineTask = { doc: DpeText; job: EngineJob } | { warmUp: true };
+/**
+ * A job on a DPE, or (`warmUp`) loading the engine and running it on a few sample DPEs, so that
+ * the engine's code is compiled and its table lookups are memoised before the first request.
+ */
+export type EngineTask = { doc: DpeText; job: EngineJob } | { warmUp: true; samples: string[] };
+
+async function warmOn(engine: Engine, samples: string[]): Promise<void> {
+  for (const file of samples) {
+    try {
+      prepare(engine, await readDpeFile(file));
+    } catch {
+      // a sample that cannot be read or run warms nothing: requests will say what is wrong
+    }
+  }
+}
 
 const data = workerData as EngineWorkerData;
 const runner = new InProcessEngine(data.costs, data.cacheBytes);
@@ -33,7 +48,10 @@ export default async function runTask(task: EngineTask): Promise<WireOutcome<unk
       throw err;
     });
   }
-  if ('warmUp' in task) return { ok: true, value: null };
+  if ('warmUp' in task) {
+    await warmOn(loaded, task.samples);
+    return { ok: true, value: null };
+  }
   const { doc, job } = task;
   return toWire(() => runner.runLoaded(loaded, doc, job));
 }

@@ -12,9 +12,10 @@ const EXIT_HELP = `
 Exit codes:
   0  success
   1  runtime failure (I/O, network, server error, a batch item failed)
-  2  invalid input (bad flag or value, malformed DPE number, unknown DPE, invalid works)
+  2  invalid input (bad flag or value, malformed DPE number, unknown DPE, invalid works, a DPE XML over 10 MiB)
   3  the DPE is blocked (a "block" alert: malformed XML, not a 3CL-2021 dwelling DPE, engine failure)
   4  authentication failed (partner key missing, unknown or revoked; login token used or expired)
+  130  stopped by Ctrl-C (SIGINT); 143: stopped by SIGTERM (a second Ctrl-C exits at once)
 
 Environment: DPE_SIM_DPE_DIR, DPE_SIM_DATA_DIR, DPE_SIM_CONFIG_DIR, DPE_SIM_PROFILE,
   DPE_SIM_BACKEND, DPE_SIM_BASE_URL, DPE_SIM_PARTNER_KEY, DPE_SIM_APP_URL, NO_COLOR,
