@@ -24,6 +24,17 @@ function fromDpeSimError(err: DpeSimError): HttpError {
       body: { error: `unknown dpeId '${dpeId}'`, errorObject: { reason: 'unknown-dpe', dpeId } },
     };
   }
+  if (err.kind === 'too-large' && typeof err.details?.size === 'number') {
+    // a DPE file of the server over the size limit: its path stays on the server
+    const { size, limit } = err.details;
+    return {
+      status: 413,
+      body: {
+        error: `the DPE XML is ${size.toLocaleString('en-US')} bytes: larger than the limit for a DPE XML, ${String(limit)} bytes`,
+        errorObject: { size, limit },
+      },
+    };
+  }
   // a runtime failure's message may name files or internals: the operator's log gets it
   if (err.kind === 'runtime') return { status: 500, body: { error: 'internal server error' } };
   const body: ErrorBody = { error: err.message };
