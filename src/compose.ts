@@ -6,9 +6,11 @@
  */
 import type { Backend } from './backend/backend.js';
 import type { DpeCacheAdmin } from './backend/dpe-cache.js';
+import type { EngineRunner } from './backend/engine-runner.js';
 import type { LocalServices } from './backend/local-services.js';
 import type { RemoteBackend } from './backend/remote.js';
 import type { RegistrySettings } from './registry/settings.js';
+import type { CostTable } from './works/costs.js';
 
 /** What the local side needs, resolved from flags, environment and profile. */
 export interface LocalConfig {
@@ -24,8 +26,15 @@ export interface LocalConfig {
   appUrl: string;
   /** JSON file overriding works cost figures */
   costs?: string | undefined;
-  /** prepared DPEs kept in memory */
-  cacheSize?: number;
+  /** memory for prepared DPEs, bytes (default 128 MiB) */
+  cacheBytes?: number;
+  /**
+   * Threads of the engine pool that runs pre, initial and calc off the calling thread (the
+   * server: one per core; a command: one, so that Ctrl-C is heard); 0 or unset: in this thread.
+   */
+  engineThreads?: number;
+  /** the engine pool's queue beyond its running jobs (default 16 per thread) */
+  engineQueue?: number;
   /** the national registry's address (undefined: the default) */
   registryUrl?: string | undefined;
   /** never ask the registry (also DPE_SIM_OFFLINE=1) */
@@ -53,19 +62,41 @@ export async function composeLocal(cfg: LocalConfig): Promise<LocalServices> {
       registrySettings(cfg),
     ]);
   const costs = loadCosts(cfg.costs);
-  const store = await openStore({
-    dataDir: cfg.dataDir,
-    storeUrl: cfg.storeUrl,
-    ...(cfg.poolSize !== undefined ? { poolSize: cfg.poolSize } : {}),
-  });
+  const engine = cfg.engineThreads ? await enginePool(cfg, cfg.engineThreads, costs) : undefined;
+  let store;
+  try {
+    store = await openStore({
+      dataDir: cfg.dataDir,
+      storeUrl: cfg.storeUrl,
+      ...(cfg.poolSize !== undefined ? { poolSize: cfg.poolSize } : {}),
+    });
+  } catch (err) {
+    await engine?.close();
+    throw err;
+  }
   return new LocalServices({
     store,
     // a DPE number: --dpe-dir, then the cache, then the registry (never, offline)
     source: openDpeSource(cfg.dpeDir, registry),
     appUrl: cfg.appUrl,
     costs,
-    ...(cfg.cacheSize !== undefined ? { cacheSize: cfg.cacheSize } : {}),
+    ...(cfg.cacheBytes !== undefined ? { cacheBytes: cfg.cacheBytes } : {}),
+    ...(engine ? { engine } : {}),
     ...(cfg.dpeLocations !== undefined ? { dpeLocations: cfg.dpeLocations } : {}),
+  });
+}
+
+async function enginePool(
+  cfg: LocalConfig,
+  threads: number,
+  costs: CostTable,
+): Promise<EngineRunner> {
+  const { PooledEngine } = await import('./backend/engine-pool.js');
+  return new PooledEngine({
+    threads,
+    costs,
+    ...(cfg.engineQueue !== undefined ? { queue: cfg.engineQueue } : {}),
+    ...(cfg.cacheBytes !== undefined ? { cacheBytes: cfg.cacheBytes } : {}),
   });
 }
 
@@ -76,6 +107,15 @@ async function registrySettings(cfg: LocalConfig): Promise<RegistrySettings> {
     offline: cfg.offline,
     dataDir: cfg.dataDir,
   });
+}
+
+/**
+ * Loads the engine in this thread, apart from any services: a batch worker starts it before
+ * its store may be opened (the main thread opens and migrates the store first).
+ */
+export async function loadLocalEngine(): Promise<void> {
+  const { warmUpEngine } = await import('./backend/engine-runner.js');
+  await warmUpEngine();
 }
 
 /** The local cache of registry DPEs (`dpe-sim cache`, batch's prefetch). */

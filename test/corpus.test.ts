@@ -181,7 +181,7 @@ describe.skipIf(!HAS_CORPUS)('corpus: works options', () => {
       source: new DirectoryDpeSource(CORPUS),
       appUrl: 'http://127.0.0.1:8787',
       costs: defaultCosts(),
-      cacheSize: 4,
+      cacheBytes: 32 * 1024 * 1024,
     });
     backend = new LocalBackend(services, await store.localPartner());
   });

@@ -70,6 +70,8 @@ export function startCli(
       resolve({ code, stdout, stderr });
     });
   });
+  // a child may stop reading its input before the end (too large): that is its answer, not ours
+  child.stdin.on('error', () => {});
   child.stdin.end(opts.input ?? '');
   return { child, done };
 }

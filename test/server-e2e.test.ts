@@ -56,13 +56,13 @@ describe('dpe-sim keys', () => {
     ]);
   });
 
-  it('the server says where it listens and stops cleanly on SIGTERM', async () => {
+  it('the server says where it listens and stops cleanly on SIGTERM (exit 143)', async () => {
     expect(serve.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(serve.stderr()).toContain('1 active partner key');
     expect(serve.stderr()).not.toContain(key);
     const other = await spawnServe(['--data-dir', tempDir()]);
     expect(other.stderr()).toContain('create one: dpe-sim keys create NAME');
-    expect(await other.stop()).toBe(0);
+    expect(await other.stop()).toBe(143);
     expect(other.stderr()).toContain('SIGTERM, stopping');
   });
 });

@@ -5,15 +5,22 @@
  * The front doors reach the domain only through here and through `LocalBackend`.
  */
 import { DpeSimError } from '../contract/errors.js';
+import type { OnProgress } from '../contract/progress.js';
 import type { DpeSourceInfo, PageLoginResponse } from '../contract/schemas.js';
 import { checkDpeText } from '../dpe/sniff.js';
-import { keyForText, readDpeFile, type DpeSource, type DpeText } from '../dpe/source.js';
+import {
+  checkXmlSize,
+  keyForText,
+  readDpeFile,
+  type DpeSource,
+  type DpeText,
+} from '../dpe/source.js';
 import { loadEngine, type Engine } from '../engine/engine.js';
 import { dpeSourceOf } from '../registry/origin.js';
-import { prepare, type Preparation } from '../simulation/prepared.js';
-import { dpeSummary } from '../simulation/summary.js';
 import type { Partner, PartnerKeyInfo, Store } from '../store/store.js';
 import type { CostTable } from '../works/costs.js';
+import type { EngineJob, JobResult } from './engine-jobs.js';
+import { InProcessEngine, type EngineRunner } from './engine-runner.js';
 
 export type { Partner, PartnerKeyInfo };
 import type { DpeInput } from './backend.js';
@@ -24,8 +31,10 @@ export interface LocalServicesOptions {
   /** the user-facing application in login URLs (a server may set it once it listens) */
   appUrl: string;
   costs: CostTable;
-  /** how many prepared DPEs to keep in memory */
-  cacheSize?: number;
+  /** memory for prepared DPEs, bytes (estimated from the XML's length; default 128 MiB) */
+  cacheBytes?: number;
+  /** where the engine work runs (default: in this thread, with a cache of `cacheBytes`) */
+  engine?: EngineRunner;
   /** responses name the DPE file's path (`dpeSource.location`); false on a server (default true) */
   dpeLocations?: boolean;
 }
@@ -44,8 +53,7 @@ export class LocalServices {
   /** documents named by path or piped on stdin, by key; they win over the source */
   private readonly docs = new Map<string, DpeText>();
   private serial = 0;
-  private readonly cache = new Map<string, { version: number; prep: Preparation }>();
-  private readonly cacheSize: number;
+  private readonly runner: EngineRunner;
   private readonly dpeLocations: boolean;
 
   constructor(opts: LocalServicesOptions) {
@@ -54,7 +62,7 @@ export class LocalServices {
     this.source = opts.source;
     this.appUrlValue = opts.appUrl;
     this.costs = opts.costs;
-    this.cacheSize = opts.cacheSize ?? 64;
+    this.runner = opts.engine ?? new InProcessEngine(opts.costs, opts.cacheBytes);
   }
 
   get appUrl(): string {
@@ -71,13 +79,14 @@ export class LocalServices {
     return { dpes: this.source.description, store: this.store.location };
   }
 
+  /** The engine in this thread (tests count its runs; requests use `compute`). */
   engine(): Promise<Engine> {
     return loadEngine();
   }
 
   /** Loads the engine now rather than on the first request. */
-  async warmUp(): Promise<void> {
-    await this.engine();
+  warmUp(): Promise<void> {
+    return this.runner.warmUp();
   }
 
   private read(dpeId: string): Promise<DpeText> {
@@ -90,32 +99,27 @@ export class LocalServices {
     await this.read(dpeId);
   }
 
-  /** Reads, parses and runs the baseline once per DPE version; later calls hit the cache. */
-  async prepared(
-    dpeId: string,
-  ): Promise<{ engine: Engine; prep: Preparation; dpeSource: DpeSourceInfo }> {
-    const text = await this.read(dpeId);
-    const dpeSource = dpeSourceOf(text, this.dpeLocations);
-    const engine = await this.engine();
-    const hit = this.cache.get(text.key);
-    if (hit && hit.version === text.version && text.version !== 0) {
-      // refresh recency
-      this.cache.delete(text.key);
-      this.cache.set(text.key, hit);
-      return { engine, prep: hit.prep, dpeSource };
-    }
-    const prep = prepare(engine, text);
-    this.cache.set(text.key, { version: text.version, prep });
-    while (this.cache.size > this.cacheSize) {
-      const oldest = this.cache.keys().next().value;
-      if (oldest === undefined) break;
-      this.cache.delete(oldest);
-    }
-    return { engine, prep, dpeSource };
+  /** The DPE's text and where it came from; `not-found` when there is none. */
+  async readDpe(dpeId: string): Promise<{ doc: DpeText; dpeSource: DpeSourceInfo }> {
+    const doc = await this.read(dpeId);
+    return { doc, dpeSource: dpeSourceOf(doc, this.dpeLocations) };
+  }
+
+  /**
+   * Runs a job on a DPE where the engine is (this thread or the engine pool): the DPE is parsed
+   * and run once per version, later jobs on it hit the cache of the thread that holds it.
+   */
+  compute<J extends EngineJob>(
+    doc: DpeText,
+    job: J,
+    onProgress?: OnProgress,
+  ): Promise<JobResult<J>> {
+    return this.runner.run(doc, job, onProgress);
   }
 
   private async readInput(input: DpeInput): Promise<DpeText> {
     if ('path' in input) return readDpeFile(input.path);
+    checkXmlSize(input.text, input.name === '-' ? 'stdin' : input.name);
     // empty, not XML, or XML but not a DPE: each its own invalid-input
     checkDpeText(input.text, input.name);
     return {
@@ -185,19 +189,20 @@ export class LocalServices {
     const dpeId = record.dpeId ?? last?.dpeId ?? null;
     let dpe: PageLoginResponse['dpe'] = null;
     if (dpeId) {
-      const found = await this.prepared(dpeId).then(
-        (p) => p.prep,
-        (err: unknown) => {
-          if (err instanceof DpeSimError && err.kind === 'not-found') return undefined;
-          throw err;
-        },
-      );
-      dpe = found ? dpeSummary(dpeId, found) : null;
+      const found = await this.read(dpeId).catch((err: unknown) => {
+        if (err instanceof DpeSimError && err.kind === 'not-found') return undefined;
+        throw err;
+      });
+      dpe = found ? await this.compute(found, { kind: 'summary' }) : null;
     }
     return { user: record.user, showInit: record.showInit, dpe, lastSimulation: last ?? null };
   }
 
   async close(): Promise<void> {
-    await this.store.close();
+    try {
+      await this.runner.close();
+    } finally {
+      await this.store.close();
+    }
   }
 }

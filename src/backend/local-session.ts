@@ -4,18 +4,17 @@
  * typed changes, and the writes, made only after every check passed. Nothing parses, resolves or
  * runs the engine twice for the same request, and a refused request writes nothing.
  */
-import { DpeSimError } from '../contract/errors.js';
 import type {
   CoefMode,
   DpeSourceInfo,
-  EditableChange,
   PartnerIdentity,
   SimulationQuery,
 } from '../contract/schemas.js';
-import type { Engine } from '../engine/engine.js';
-import type { Preparation, PreparedDpe } from '../simulation/prepared.js';
+import { DpeSimError } from '../contract/errors.js';
+import type { OnProgress } from '../contract/progress.js';
+import type { DpeText } from '../dpe/source.js';
 import type { Partner, RunInput, UserRef } from '../store/store.js';
-import { resolveChanges, type Resolved } from '../works/apply.js';
+import type { EngineJob, JobResult } from './engine-jobs.js';
 import type { LocalServices } from './local-services.js';
 
 /** The options pre, initial and calc share, wherever the request put them. */
@@ -78,8 +77,8 @@ export class Session {
     private readonly partner: Partner,
     readonly identity: PartnerIdentity,
     readonly options: SimulationOptions,
-    readonly engine: Engine,
-    readonly preparation: Preparation,
+    /** the DPE's text, as read once for this request */
+    private readonly doc: DpeText,
     /** where the DPE's XML came from, for the response */
     readonly dpeSource: DpeSourceInfo,
   ) {}
@@ -90,36 +89,21 @@ export class Session {
     partner: Partner,
     req: PartnerIdentity & OptionCarrier & { dpeId: string },
   ): Promise<Session> {
-    const { engine, prep, dpeSource } = await services.prepared(req.dpeId);
-    return new Session(
-      services,
-      partner,
-      identityOf(req),
-      simulationOptions(req),
-      engine,
-      prep,
-      dpeSource,
-    );
+    const { doc, dpeSource } = await services.readDpe(req.dpeId);
+    return new Session(services, partner, identityOf(req), simulationOptions(req), doc, dpeSource);
   }
 
   get dpeId(): string {
-    return this.preparation.ok ? this.preparation.dpe.key : this.preparation.key;
+    return this.doc.key;
   }
 
-  /** The DPE ready for simulation, or `blocked` (422 / exit 3) with its alert. */
-  ready(): PreparedDpe {
-    const prep = this.preparation;
-    if (prep.ok) return prep.dpe;
-    throw new DpeSimError('blocked', `DPE ${prep.key} cannot be simulated: ${prep.alert.content}`, {
-      reason: 'blocked',
-      dpeId: prep.key,
-      warnings: [prep.alert],
-    });
-  }
-
-  /** Checks every works change against the DPE (typed `invalid-input` errors), once. */
-  resolve(changes: readonly EditableChange[]): Resolved[] {
-    return resolveChanges(this.ready(), changes);
+  /**
+   * The request's engine work (prepare once, check, run), where the engine is. A DPE that
+   * cannot be simulated (`blocked`) or works it does not offer fail here, typed, before any
+   * write.
+   */
+  compute<J extends EngineJob>(job: J, onProgress?: OnProgress): Promise<JobResult<J>> {
+    return this.services.compute(this.doc, job, onProgress);
   }
 
   /** The user (created on first use): call only once every check has passed. */

@@ -22,18 +22,10 @@ import type {
   TokenLoginResponse,
   TokenParams,
 } from '../contract/schemas.js';
-import { outcome } from '../simulation/calc.js';
-import { engineFigures } from '../simulation/comparison.js';
-import { initialSimulation } from '../simulation/initial.js';
-import { preAnalysis } from '../simulation/pre.js';
-import { calculate } from '../simulation/recalculation.js';
 import type { Partner } from '../store/store.js';
 import { loginUrl, pickScenario, type Backend, type DpeInput, type RunOptions } from './backend.js';
 import type { LocalServices } from './local-services.js';
 import { identityOf, Session } from './local-session.js';
-
-/** Stands for the simulation id until the simulation is recorded (after every check). */
-const PENDING_SIMULATION = 'sim_pending';
 
 export class LocalBackend implements Backend {
   readonly kind = 'local' as const;
@@ -65,8 +57,7 @@ export class LocalBackend implements Backend {
   async pre(req: PreRequest): Promise<PreResponse> {
     const session = await this.open(req);
     const { coef, forceNormalization, expireInMinutes } = session.options;
-    const prep = session.preparation;
-    const analysis = preAnalysis(prep, { coef, forceNormalization });
+    const analysis = await session.compute({ kind: 'pre', coef, forceNormalization });
     // a blocked DPE issues no login token and leaves no trace in history (issue 14)
     if (analysis.blocked) {
       return {
@@ -76,18 +67,16 @@ export class LocalBackend implements Backend {
         dpeSource: session.dpeSource,
       };
     }
-    const baseline = prep.ok
-      ? outcome(prep.dpe, engineFigures(prep.dpe.base, coef), coef, forceNormalization)
-      : undefined;
+    const baseline = analysis.baseline;
     const { token } = await this.services.store.issueToken(await session.user(), {
       dpeId: req.dpeId,
       expireInMinutes,
     });
     await session.record({
       operation: 'pre',
-      classBefore: baseline?.classesBefore.dpe ?? null,
-      consoBefore: baseline?.before.epM2 ?? null,
-      normalized: baseline?.normalization.applied ?? false,
+      classBefore: baseline?.classBefore ?? null,
+      consoBefore: baseline?.consoBefore ?? null,
+      normalized: baseline?.normalized ?? false,
       blocked: analysis.blocked,
     });
     return {
@@ -105,14 +94,14 @@ export class LocalBackend implements Backend {
     opts: RunOptions = {},
   ): Promise<{ session: Session; body: InitialResponse }> {
     const session = await this.open(req);
-    const dpe = session.ready();
-    const body = initialSimulation(session.engine, dpe, {
-      coef: session.options.coef,
-      forceNormalization: session.options.forceNormalization,
-      simulationId: PENDING_SIMULATION,
-      costs: this.services.costs,
-      ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
-    });
+    const body = await session.compute(
+      {
+        kind: 'initial',
+        coef: session.options.coef,
+        forceNormalization: session.options.forceNormalization,
+      },
+      opts.onProgress,
+    );
     return { session, body: { ...body, dpeSource: session.dpeSource } };
   }
 
@@ -137,19 +126,17 @@ export class LocalBackend implements Backend {
     req: CalcRequest,
   ): Promise<{ session: Session; body: CalcResponse; works: EditableChange[] }> {
     const session = await this.open(req);
-    const dpe = session.ready();
-    const resolved = session.resolve(req.params?.editablesChanges ?? []);
-    const body = calculate(session.engine, dpe, resolved, {
+    const { body, works } = await session.compute({
+      kind: 'calc',
       coef: session.options.coef,
       forceNormalization: session.options.forceNormalization,
-      simulationId: PENDING_SIMULATION,
+      changes: req.params?.editablesChanges ?? [],
       scenario: req.params?.namedCalculation ?? 'default',
       includeDpe: req.query?.includeDPE ?? false,
-      costs: this.services.costs,
     });
     if (req.query?.includeUser) body.user = identityOf(req);
     body.dpeSource = session.dpeSource;
-    return { session, body, works: resolved.map((r) => r.change) };
+    return { session, body, works };
   }
 
   async calc(req: CalcRequest): Promise<CalcResponse> {

@@ -3,7 +3,11 @@
  * once. Remote: N lanes of requests, each lane its own RemoteBackend (so each item's attempt
  * count is its own), with the backend's retries and backoff.
  */
-import { Piscina } from 'piscina';
+import {
+  createThreadPool,
+  WORKER_OLD_SPACE_MB,
+  WORKER_YOUNG_SPACE_MB,
+} from '../pool/thread-pool.js';
 import { DpeSimError } from '../contract/errors.js';
 import type { RemoteBackend } from '../backend/remote.js';
 import {
@@ -24,28 +28,15 @@ export interface Executor {
   close(): Promise<void>;
 }
 
-/** old-generation heap per worker thread, MB */
-export const WORKER_OLD_SPACE_MB = 256;
-/** young-generation heap per worker thread, MB */
-export const WORKER_YOUNG_SPACE_MB = 96;
+export { WORKER_OLD_SPACE_MB, WORKER_YOUNG_SPACE_MB };
 
 export function localExecutor(data: WorkerData, threads: number): Executor {
-  const pool = new Piscina<SourceItem, ItemOutcome>({
-    filename: new URL('./worker-entry.cjs', import.meta.url).href,
-    minThreads: threads,
-    maxThreads: threads,
-    idleTimeout: 60_000,
-    concurrentTasksPerWorker: 1,
+  // the pool module every worker thread of dpe-sim starts from (the engine pool's too)
+  const pool = createThreadPool<SourceItem, ItemOutcome>({
+    entry: new URL('./worker-entry.cjs', import.meta.url),
+    threads,
+    maxQueue: Infinity, // the batch loop bounds what it hands over (capacity)
     workerData: data,
-    // Left alone, V8 lets each worker's heap grow far beyond what it uses (two workers passed
-    // 600 MB over 2,000 corpus DPEs, for about 60 MB live). A cap on the old generation keeps it
-    // near that; a young generation larger than V8's default lets the engine's short-lived
-    // objects (one DPE's computation) die young instead of filling the capped old generation,
-    // which would otherwise cost many more full collections.
-    resourceLimits: {
-      maxOldGenerationSizeMb: WORKER_OLD_SPACE_MB,
-      maxYoungGenerationSizeMb: WORKER_YOUNG_SPACE_MB,
-    },
   });
   let closed = false;
   const stop = async () => {

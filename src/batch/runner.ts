@@ -1,8 +1,9 @@
 /**
  * The batch loop: items streamed from the source, at most `executor.capacity` in flight, each
  * outcome written as one line as soon as it is known and then forgotten (memory stays bounded
- * whatever the list's length). Ctrl-C stops taking new items and lets the running ones finish;
- * a second Ctrl-C drops them; a third exits at once. The output stays valid JSON Lines.
+ * whatever the list's length). Ctrl-C or SIGTERM stops taking new items, lets the running ones
+ * finish within RUNNING_GRACE_MS and drops the others (left to --resume); a second one exits at
+ * once. Each line is written whole, with one write: the output stays valid JSON Lines.
  */
 import {
   failure,
@@ -16,6 +17,7 @@ import type { LineSink } from './output.js';
 import type { Executor } from './executors.js';
 import type { BatchSource } from './source.js';
 import { emptyTally, type Progress, type Tally } from './progress.js';
+import { holdStopSignals, type StopSignal } from '../cli/stop-signals.js';
 
 export interface BatchRun {
   source: BatchSource;
@@ -31,11 +33,14 @@ export interface BatchResult {
   tally: Tally;
   seconds: number;
   interrupted: boolean;
+  /** the signal that stopped the batch (SIGINT: exit 130, SIGTERM: 143) */
+  signal?: StopSignal;
 }
 
 export { emptyTally };
 
-const STOP_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
+/** How long items running at a Ctrl-C may take to finish before they are dropped, ms. */
+export const RUNNING_GRACE_MS = 400;
 
 export async function runBatch(run: BatchRun): Promise<BatchResult> {
   const { source, executor, sink, progress, tally, done } = run;
@@ -45,32 +50,26 @@ export async function runBatch(run: BatchRun): Promise<BatchResult> {
   let dropped = false;
   let sourceRead: boolean;
   let writeError: unknown;
-  let signals = 0;
-  const onSignal = () => {
-    signals++;
+  let signal: StopSignal | undefined;
+  const onStop = (sig: StopSignal) => {
+    signal = sig;
     stopping = true;
     stop.abort();
-    if (signals === 1) {
-      progress.clear();
-      process.stderr.write(
-        'Stopping: letting the running items finish (Ctrl-C again to drop them)…\n',
-      );
-    } else if (signals === 2) {
+    progress.clear();
+    process.stderr.write(
+      `Stopping: the running items may finish within ${RUNNING_GRACE_MS} ms, the others are left to --resume (Ctrl-C again exits at once)…\n`,
+    );
+    // items still running after the grace are dropped: their workers stop, nothing of them is
+    // written, and --resume runs them again
+    setTimeout(() => {
+      if (inFlight === 0) return;
       dropped = true;
       wake();
       void executor.abort();
-    } else {
-      process.exit(130);
-    }
+    }, RUNNING_GRACE_MS).unref();
   };
-  // The batch owns Ctrl-C while it runs. Other listeners are set aside meanwhile: one of them
-  // (when-exit, through conf) kills the process again with the same signal, which would read as
-  // a second Ctrl-C.
-  const saved = STOP_SIGNALS.map((sig) => [sig, process.rawListeners(sig)] as const);
-  for (const sig of STOP_SIGNALS) {
-    process.removeAllListeners(sig);
-    process.on(sig, onSignal);
-  }
+  // The batch owns Ctrl-C and SIGTERM while it runs; a second one exits at once.
+  const hold = holdStopSignals(onStop);
 
   // bounded in-flight set; `wake` resolves whoever waits for a free slot or for the end
   let inFlight = 0;
@@ -87,7 +86,9 @@ export async function runBatch(run: BatchRun): Promise<BatchResult> {
     });
 
   const record = (item: SourceItem, o: ItemOutcome) => {
-    if (dropped) return; // dropped items are not reported: --resume runs them again
+    // once running items are dropped, only those that completed (and so were recorded) are
+    // written; the others (stopped workers) are left to --resume
+    if (dropped && o.status === 'failed') return;
     sink.write(outcomeLine(item.kind === 'path' ? item.ref : null, o));
     tally[o.status]++;
     progress.update();
@@ -133,15 +134,13 @@ export async function runBatch(run: BatchRun): Promise<BatchResult> {
     while (inFlight > 0 && !dropped) await waitForSlot(1);
     if (writeError !== undefined) throw writeError;
   } finally {
-    for (const [sig, listeners] of saved) {
-      process.off(sig, onSignal);
-      for (const l of listeners) process.on(sig, l as (s: NodeJS.Signals) => void);
-    }
+    hold.release();
     progress.finish();
   }
   return {
     tally,
     seconds: (performance.now() - started) / 1000,
-    interrupted: dropped || (stopping && !sourceRead),
+    interrupted: dropped || (stopping && !sourceRead) || signal !== undefined,
+    ...(signal ? { signal } : {}),
   };
 }

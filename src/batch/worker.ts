@@ -6,7 +6,7 @@
 import { workerData } from 'node:worker_threads';
 import type { LocalBackend } from '../backend/local.js';
 import type { LocalServices } from '../backend/local-services.js';
-import { composeLocal, type LocalConfig } from '../compose.js';
+import { composeLocal, loadLocalEngine, type LocalConfig } from '../compose.js';
 import {
   executeItem,
   failure,
@@ -26,21 +26,31 @@ interface WorkerState {
   settings: BatchSettings;
 }
 
-// the engine starts loading as soon as the thread starts, while the first items are read
-const state: Promise<WorkerState> = init();
-state.catch(() => {}); // reported by each item (see runItem)
+// The engine starts loading as soon as the thread starts, while the main thread still opens
+// (and migrates) the store and reads the items; this thread opens the store on its first item,
+// which the main thread hands over only once the store is ready.
+const engine: Promise<void> = loadLocalEngine();
+engine.catch(() => {}); // reported by each item (see runItem)
+let state: Promise<WorkerState> | undefined;
 
 async function init(): Promise<WorkerState> {
   const data = workerData as WorkerData;
-  // one prepared DPE kept: an item is prepared once and never needed again
-  const services = await composeLocal({ ...data.local, cacheSize: 1, poolSize: 2 });
+  await engine;
+  // only the latest prepared DPE kept: an item is prepared once and never needed again; the
+  // engine runs in this thread (already a worker)
+  const services = await composeLocal({
+    ...data.local,
+    cacheBytes: 0,
+    engineThreads: 0,
+    poolSize: 2,
+  });
   const { LocalBackend } = await import('../backend/local.js');
-  await services.warmUp();
   const backend = new LocalBackend(services, await services.localPartner());
   return { services, backend, settings: data.settings };
 }
 
 export default async function runItem(item: SourceItem): Promise<ItemOutcome> {
+  state ??= init();
   const { services, backend, settings } = await state;
   const started = performance.now();
   let release = () => {};

@@ -4,7 +4,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { DpeSimError } from '../contract/errors.js';
-import { DPE_ID_PATTERN, DPE_ID_REGEX } from '../contract/constants.js';
+import { DPE_ID_PATTERN, DPE_ID_REGEX, MAX_DPE_XML_BYTES } from '../contract/constants.js';
 import type { PartnerIdentity } from '../contract/schemas.js';
 import {
   ConfigStore,
@@ -196,7 +196,8 @@ export class Context {
   private async openBackend(): Promise<ComposedBackend> {
     const compose = await import('../compose.js');
     if (this.settings.backend === 'remote') return compose.composeRemoteBackend(this.remoteConfig);
-    return compose.composeLocalBackend(this.localConfig);
+    // the engine on a thread of its own: this one stays free to hear Ctrl-C (started on first use)
+    return compose.composeLocalBackend({ ...this.localConfig, engineThreads: 1 });
   }
 
   /**
@@ -214,7 +215,9 @@ export class Context {
       );
     }
     const backend = await this.backend();
-    return backend.openDpe(arg === '-' ? { text: await readStdin(), name: '-' } : { path: arg });
+    return backend.openDpe(
+      arg === '-' ? { text: await readStdin(MAX_DPE_XML_BYTES), name: '-' } : { path: arg },
+    );
   }
 
   async close(): Promise<void> {

@@ -20,6 +20,7 @@ const HINTS: Record<ErrorKind, string> = {
   auth: 'check the partner key: --partner-key-file FILE, DPE_SIM_PARTNER_KEY, or dpe-sim config set partnerKey KEY',
   token: 'issue a new login link with dpe-sim auth',
   runtime: 'run the command again with --debug to see the cause',
+  busy: 'the service is busy: try again in a moment',
 };
 
 export interface ErrorView {

@@ -7,16 +7,17 @@ import { EXIT_CODES } from '../contract/errors.js';
 import { COMMANDS } from './commands/index.js';
 import { errorView } from './error-view.js';
 import { globalFlags } from './flags.js';
+import { exitOnStopSignals } from './stop-signals.js';
 
 const EXIT_HELP = `
 Exit codes:
   0  success
   1  runtime failure (I/O, network, server error, a batch item failed)
   2  invalid input (bad flag or value, malformed DPE number, unknown DPE, invalid works; a DPE file
-     that is a directory, unreadable, empty, not XML, or XML but not a DPE)
+     that is a directory, unreadable, empty, not XML, XML but not a DPE, or over 10 MiB)
   3  the DPE is blocked (a "block" alert: malformed DPE XML, not a 3CL-2021 dwelling DPE, engine failure)
   4  authentication failed (partner key missing, unknown or revoked; login token used or expired)
-  130 interrupted (Ctrl-C)
+  130 stopped by Ctrl-C (SIGINT); 143 stopped by SIGTERM (a second Ctrl-C exits at once)
 Errors print "error: what happened" and "hint: what to do" on stderr; --debug adds the cause chain.
 
 Environment: DPE_SIM_DPE_DIR, DPE_SIM_DATA_DIR, DPE_SIM_CONFIG_DIR, DPE_SIM_PROFILE,
@@ -42,6 +43,7 @@ export function buildProgram(): Command {
 
 /** Runs the command line; returns the process exit code. */
 export async function main(argv: string[]): Promise<number> {
+  exitOnStopSignals();
   const program = buildProgram();
   const debug = argv.includes('--debug') || argv.includes('--verbose') || argv.includes('-v');
   try {

@@ -31,3 +31,16 @@ export type Category = (typeof CATEGORIES)[number];
 
 /** A works reference: `<category>:<index>`, e.g. `mur:0`. */
 export const REFERENCE_ID_REGEX = new RegExp(`^(${CATEGORIES.join('|')}):[0-9]+$`);
+
+/**
+ * The largest DPE XML dpe-sim reads (10 MiB; the corpus's largest is about 1 MB): a file, stdin,
+ * a batch item or the registry's answer beyond it is refused before it is parsed (exit 2).
+ */
+export const MAX_DPE_XML_BYTES = 10 * 1024 * 1024;
+
+/** Sizes as people read them: bytes, KiB or MiB. */
+export function formatBytes(n: number): string {
+  if (n < 1024) return `${n} bytes`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1).replace(/\.0$/, '')} KiB`;
+  return `${(n / (1024 * 1024)).toFixed(1).replace(/\.0$/, '')} MiB`;
+}

@@ -1,3 +1,5 @@
+import { formatBytes } from './constants.js';
+
 /**
  * The one error type of dpe-sim. Each kind maps to a documented exit code (CLI) and an
  * HTTP status (server), so the two front doors report the same failure the same way.
@@ -9,6 +11,7 @@ export type ErrorKind =
   | 'auth' // exit 4, HTTP 401
   | 'token' // exit 4, HTTP 410 (token used or expired)
   | 'too-large' // exit 2, HTTP 413
+  | 'busy' // exit 1, HTTP 503 with Retry-After (every engine thread busy, the queue full)
   | 'runtime'; // exit 1, HTTP 500 (or 502 for an upstream failure)
 
 export const EXIT_CODES = {
@@ -23,6 +26,7 @@ const EXIT_BY_KIND: Record<ErrorKind, number> = {
   'invalid-input': EXIT_CODES.invalidInput,
   'not-found': EXIT_CODES.invalidInput,
   'too-large': EXIT_CODES.invalidInput,
+  busy: EXIT_CODES.runtime,
   blocked: EXIT_CODES.blocked,
   auth: EXIT_CODES.auth,
   token: EXIT_CODES.auth,
@@ -33,6 +37,7 @@ const STATUS_BY_KIND: Record<ErrorKind, number> = {
   'invalid-input': 400,
   'not-found': 404,
   'too-large': 413,
+  busy: 503,
   blocked: 422,
   auth: 401,
   token: 410,
@@ -100,12 +105,31 @@ export function invalidInput(message: string, details?: ErrorDetails): DpeSimErr
   return new DpeSimError('invalid-input', message, details);
 }
 
+/**
+ * A DPE XML larger than the limit (MAX_DPE_XML_BYTES: exit 2, HTTP 413), refused before it is
+ * parsed. `what` names it (`the file x.xml`, `stdin`, ...); `atLeast`: reading stopped there.
+ */
+export function xmlTooLarge(
+  what: string,
+  size: number,
+  limit: number,
+  atLeast = false,
+): DpeSimError {
+  const bytes = (n: number) => `${n.toLocaleString('en-US')} bytes`;
+  return new DpeSimError(
+    'too-large',
+    `${what} is ${atLeast ? 'at least ' : ''}${bytes(size)}: larger than the limit for a DPE XML, ${bytes(limit)} (${formatBytes(limit)})`,
+    { size, limit },
+  );
+}
+
 export function kindForStatus(status: number): ErrorKind {
   if (status === 401 || status === 403) return 'auth';
   if (status === 404) return 'not-found';
   if (status === 410) return 'token';
   if (status === 413) return 'too-large';
   if (status === 422) return 'blocked';
+  if (status === 503) return 'busy';
   if (status >= 400 && status < 500) return 'invalid-input';
   return 'runtime';
 }

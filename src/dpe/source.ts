@@ -5,8 +5,8 @@
  */
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { DpeSimError } from '../contract/errors.js';
-import { DPE_ID_REGEX } from '../contract/constants.js';
+import { DpeSimError, xmlTooLarge } from '../contract/errors.js';
+import { DPE_ID_REGEX, MAX_DPE_XML_BYTES } from '../contract/constants.js';
 import { osCode, osReason } from '../contract/os-errors.js';
 import { checkDpeText } from './sniff.js';
 import { peekDpeNumber } from './xml.js';
@@ -115,10 +115,14 @@ export async function readDpeFile(file: string, key?: string): Promise<DpeText> 
   let xml: string;
   let version: number;
   try {
-    const [text, st] = await Promise.all([readFile(file, 'utf8'), stat(file)]);
-    xml = text;
+    // the size first: a file beyond the limit is never read, let alone parsed
+    const st = await stat(file);
+    if (st.isFile() && st.size > MAX_DPE_XML_BYTES)
+      throw xmlTooLarge(`the file ${file}`, st.size, MAX_DPE_XML_BYTES);
+    xml = await readFile(file, 'utf8');
     version = st.mtimeMs;
   } catch (err) {
+    if (err instanceof DpeSimError) throw err;
     const code = osCode(err);
     if (code === 'ENOENT') throw new DpeSimError('not-found', `no such file: ${file}`);
     if (code === 'EISDIR') {
@@ -142,6 +146,14 @@ export async function readDpeFile(file: string, key?: string): Promise<DpeText> 
   }
   if (key === undefined) checkDpeText(xml, file);
   return { key: key ?? keyForText(xml, file), file, xml, version, origin: 'file' };
+}
+
+/** Refuses a DPE text beyond the limit (stdin, a request): before it is parsed. */
+export function checkXmlSize(xml: string, what: string): void {
+  // a UTF-8 byte is at most one UTF-16 unit: only a long text needs counting
+  if (xml.length * 3 <= MAX_DPE_XML_BYTES) return;
+  const size = Buffer.byteLength(xml, 'utf8');
+  if (size > MAX_DPE_XML_BYTES) throw xmlTooLarge(what, size, MAX_DPE_XML_BYTES);
 }
 
 /** The key of a document read from a path or stdin: its registry number when it has a valid one. */

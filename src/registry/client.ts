@@ -4,7 +4,8 @@
  * 429 and 5xx (honouring Retry-After), a User-Agent naming dpe-sim, and the answer checked
  * before it is handed on.
  */
-import { DpeSimError } from '../contract/errors.js';
+import { MAX_DPE_XML_BYTES } from '../contract/constants.js';
+import { DpeSimError, xmlTooLarge } from '../contract/errors.js';
 import { checkDpeDocument, rejectedAnswer } from './check.js';
 import { isRetryableStatus, retryDelayMs, sleep as realSleep } from './retry.js';
 import { USER_AGENT } from './user-agent.js';
@@ -87,7 +88,7 @@ export class RegistryClient {
           );
         } else {
           // the body is read under the same timeout: a stalled transfer is a network failure
-          const body = await res.text();
+          const body = await readLimited(res, dpeId, url);
           const check = checkDpeDocument(dpeId, body, res.headers.get('content-type'));
           if (!check.ok) throw rejectedAnswer(dpeId, url, check);
           return { dpeId, xml: body, url, attempts: attempt };
@@ -111,6 +112,29 @@ export class RegistryClient {
       },
     );
   }
+}
+
+/**
+ * The answer's body, refused (`too-large`, exit 2, never retried) once it passes the DPE XML
+ * limit: at once from its Content-Length, else as soon as the bytes read pass it.
+ */
+async function readLimited(res: Response, dpeId: string, url: string): Promise<string> {
+  const what = `the registry's answer for DPE ${dpeId} (${url})`;
+  const declared = Number(res.headers.get('content-length') ?? NaN);
+  if (declared > MAX_DPE_XML_BYTES) {
+    await res.body?.cancel();
+    throw xmlTooLarge(what, declared, MAX_DPE_XML_BYTES);
+  }
+  if (!res.body) return '';
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of res.body) {
+    size += chunk.byteLength;
+    // leaving the loop cancels the stream: the rest is never downloaded
+    if (size > MAX_DPE_XML_BYTES) throw xmlTooLarge(what, size, MAX_DPE_XML_BYTES, true);
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 function describeNetworkError(err: unknown, timeoutMs: number): string {

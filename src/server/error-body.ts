@@ -27,6 +27,17 @@ function fromDpeSimError(err: DpeSimError): HttpError {
       body: { error: `unknown dpeId '${dpeId}'`, errorObject: { reason: 'unknown-dpe', dpeId } },
     };
   }
+  if (err.kind === 'too-large' && typeof err.details?.size === 'number') {
+    // a DPE file of the server over the size limit: its path stays on the server
+    const { size, limit } = err.details;
+    return {
+      status: 413,
+      body: {
+        error: `the DPE XML is ${size.toLocaleString('en-US')} bytes: larger than the limit for a DPE XML, ${String(limit)} bytes`,
+        errorObject: { size, limit },
+      },
+    };
+  }
   // a runtime failure's message may name files or internals: the operator's log gets it
   if (err.kind === 'runtime') return { status: 500, body: { error: 'internal server error' } };
   const body: ErrorBody = { error: err.message };
@@ -86,7 +97,11 @@ export function sendError(
   log: (line: string) => void,
 ): FastifyReply {
   const { status, body } = httpErrorOf(err);
-  if (status >= 500) {
+  if (err instanceof DpeSimError && err.kind === 'busy') {
+    const after = err.details?.retryAfterSeconds;
+    void reply.header('retry-after', String(typeof after === 'number' ? after : 1));
+  }
+  if (status >= 500 && status !== 503) {
     const detail = err instanceof Error ? (err.stack ?? err.message) : String(err);
     log(`${request.method} ${request.routeOptions.url ?? '?'} failed: ${detail}`);
   }

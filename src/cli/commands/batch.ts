@@ -10,6 +10,7 @@ import { runBatch } from '../../batch/runner.js';
 import { openSource } from '../../batch/source.js';
 import { Argument, Option, type Command } from 'commander';
 import { run } from '../command-kit.js';
+import { exitCodeFor } from '../stop-signals.js';
 import type { Context } from '../context.js';
 import { identityFlags, type IdentityFlags } from '../flags.js';
 import { checkIdentity, coefOption } from '../options.js';
@@ -112,19 +113,38 @@ export async function batchCommand(
   }
   const outFile = flags.resume ?? flags.out;
   const source = await openSource(sourceArg);
-  const done = flags.resume !== undefined ? await doneItems(flags.resume) : undefined;
 
-  // opens the store (and migrates it) once before the workers do; checks the remote settings
-  await ctx.backend();
-  const executor = await makeExecutor(ctx, settings, concurrency, flags.fetchConcurrency);
+  // Locally, the workers start first: they load the engine while this thread opens (and
+  // migrates) the store, reads the earlier output and the items; a worker opens the store on
+  // its first item, handed over only once the store is ready. Remotely, the settings are
+  // checked first.
+  const local = ctx.settings.backend !== 'remote';
+  let executor = local
+    ? await makeExecutor(ctx, settings, concurrency, flags.fetchConcurrency)
+    : undefined;
+  let done: Set<string> | undefined;
+  try {
+    await ctx.backend();
+    executor ??= await makeExecutor(ctx, settings, concurrency, flags.fetchConcurrency);
+    done = flags.resume !== undefined ? await doneItems(flags.resume) : undefined;
+  } catch (err) {
+    await executor?.close();
+    throw err;
+  }
 
   const tally = emptyTally();
   const progress = new Progress(tally, Boolean(process.stderr.isTTY));
   const stdoutIsTerminal = Boolean(process.stdout.isTTY);
   let result;
-  const sink = openSink(outFile, flags.resume !== undefined, () => {
-    if (stdoutIsTerminal) progress.clear();
-  });
+  let sink;
+  try {
+    sink = openSink(outFile, flags.resume !== undefined, () => {
+      if (stdoutIsTerminal) progress.clear();
+    });
+  } catch (err) {
+    await executor.close();
+    throw err;
+  }
   try {
     result = await runBatch({ source, executor, sink, progress, tally, ...(done ? { done } : {}) });
   } finally {
@@ -134,7 +154,7 @@ export async function batchCommand(
   ctx.out.note(
     summaryText(operation, result.tally, result.seconds, sink.description, result.interrupted),
   );
-  if (result.interrupted) return EXIT_INTERRUPTED;
+  if (result.interrupted) return result.signal ? exitCodeFor(result.signal) : EXIT_INTERRUPTED;
   return result.tally.failed > 0 ? EXIT_CODES.runtime : EXIT_CODES.ok;
 }
 
@@ -221,7 +241,8 @@ export function register(program: Command): void {
       `
 Each line: {dpeId, file, ok, status, exitCode, attempts, ms, result | error}; status is ok,
 blocked (exitCode 3) or failed (exitCode 2 invalid or unknown DPE, 1 runtime failure).
-Exit 0 when every item is ok or blocked, 1 when any failed, 130 when interrupted.
+Exit 0 when every item is ok or blocked, 1 when any failed, 130 when stopped by Ctrl-C
+(SIGINT), 143 by SIGTERM: running items get 0.4 s to finish, the rest is left to --resume.
 
 Examples:
   dpe-sim batch pre ids.txt --out pre.jsonl

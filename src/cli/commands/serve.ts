@@ -1,15 +1,30 @@
 import { stat } from 'node:fs/promises';
-import { DpeSimError, EXIT_CODES } from '../../contract/errors.js';
+import os from 'node:os';
+import { setTimeout as delay } from 'node:timers/promises';
+import { DpeSimError } from '../../contract/errors.js';
 import type { Command } from 'commander';
 import { DEFAULT_HISTORY_PATH, ENV_VARS } from '../../config/keys.js';
 import { run } from '../command-kit.js';
 import type { Context } from '../context.js';
+import { exitCodeFor, holdStopSignals, STOP_GRACE_MS, type SignalHold } from '../stop-signals.js';
 
 export interface ServeFlags {
   host: string;
   port: string;
   historyPath?: string;
   accessLog?: boolean;
+  engineQueue?: string;
+}
+
+function queueOption(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value.trim()) || Number(value) > 10_000) {
+    throw new DpeSimError(
+      'invalid-input',
+      `--engine-queue must be an integer from 0 to 10000 (got '${value}')`,
+    );
+  }
+  return Number(value);
 }
 
 function portOption(value: string): number {
@@ -38,28 +53,39 @@ function chosenAppUrl(ctx: Context): string | undefined {
   return chosen ? ctx.settings.appUrl : undefined;
 }
 
-function waitForSignal(): Promise<NodeJS.Signals> {
-  return new Promise((resolve) => {
-    const stop = (signal: NodeJS.Signals) => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      resolve(signal);
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
-}
-
 export async function serveCommand(ctx: Context, flags: ServeFlags): Promise<number> {
   const port = portOption(flags.port);
+  const queue = queueOption(flags.engineQueue);
   const historyPath = flags.historyPath ?? ctx.settings.historyPath;
   const { validateSetting } = await import('../../config/config.js');
   validateSetting('historyPath', historyPath);
   const s = ctx.settings;
   await checkDirectory(s.dpeDir);
+  // the engine on a pool of threads (one per core): the request thread never computes. The
+  // signals are held from now on: the first stops the server, a second exits at once.
+  const hold = holdStopSignals(() => {});
+  try {
+    return await serveUntilStopped(ctx, flags, port, historyPath, hold, queue);
+  } finally {
+    hold.release();
+  }
+}
+
+async function serveUntilStopped(
+  ctx: Context,
+  flags: ServeFlags,
+  port: number,
+  historyPath: string,
+  hold: SignalHold,
+  queue: number | undefined,
+): Promise<number> {
   const { startServer } = await import('../../server/start.js');
   // the server's paths stay on the server: responses name no DPE file
-  const services = await ctx.localServices({ dpeLocations: false });
+  const services = await ctx.localServices({
+    dpeLocations: false,
+    engineThreads: os.availableParallelism(),
+    ...(queue !== undefined ? { engineQueue: queue } : {}),
+  });
   const log = (line: string) => process.stderr.write(`${line}\n`);
   const server = await startServer({
     services,
@@ -82,12 +108,14 @@ export async function serveCommand(ctx: Context, flags: ServeFlags): Promise<num
         `  login URLs: ${services.appUrl}/public/partnerLogin.html; history: ${historyPath}; OpenAPI: ${server.url}/openapi.json`,
       ].join('\n'),
     );
-    const signal = await waitForSignal();
+    const signal = await hold.received;
     ctx.out.note(`dpe-sim serve: ${signal}, stopping`);
+    return exitCodeFor(signal);
   } finally {
-    await server.close();
+    // requests still computing are cut short (the engine threads stop when the services close):
+    // their work is not recorded
+    await Promise.race([server.close(), delay(STOP_GRACE_MS / 2)]);
   }
-  return EXIT_CODES.ok;
 }
 
 export function register(program: Command): void {
@@ -103,6 +131,10 @@ export function register(program: Command): void {
       'path of the consumption-history operation (default /partners/tracking/history)',
     )
     .option('--access-log', 'one line per request on stderr (never keys or tokens)')
+    .option(
+      '--engine-queue <n>',
+      'engine jobs that may wait for a thread; beyond, 503 with Retry-After (default 16 per core)',
+    )
     .addHelpText(
       'after',
       `

@@ -1,0 +1,174 @@
+/**
+ * The engine work of one local request, as data: what to compute (a job) on which DPE text, and
+ * what comes back. A job runs wherever the engine is (this thread, or a thread of the engine
+ * pool), on a DPE prepared once and kept in that thread's cache. Every check that needs the
+ * prepared DPE (blocked, unknown works) is made here and fails with a typed error before the
+ * caller writes anything.
+ */
+import { DpeSimError, type ErrorDetails, type ErrorKind } from '../contract/errors.js';
+import type { OnProgress } from '../contract/progress.js';
+import type {
+  CalcResponse,
+  ClassesTable,
+  CoefMode,
+  DpeSummary,
+  EditableChange,
+  InitialResponse,
+  MaxCalculation,
+  Warning,
+} from '../contract/schemas.js';
+import type { Engine } from '../engine/engine.js';
+import { outcome } from '../simulation/calc.js';
+import { engineFigures } from '../simulation/comparison.js';
+import { initialSimulation } from '../simulation/initial.js';
+import type { Preparation, PreparedDpe } from '../simulation/prepared.js';
+import { preAnalysis } from '../simulation/pre.js';
+import { calculate } from '../simulation/recalculation.js';
+import { dpeSummary } from '../simulation/summary.js';
+import { resolveChanges } from '../works/apply.js';
+import type { CostTable } from '../works/costs.js';
+
+/** Stands for the simulation id until the simulation is recorded (after every check). */
+export const PENDING_SIMULATION = 'sim_pending';
+
+interface Coef {
+  coef: CoefMode;
+  forceNormalization: boolean;
+}
+
+export type EngineJob =
+  | ({ kind: 'pre' } & Coef)
+  | ({ kind: 'initial' } & Coef)
+  | ({
+      kind: 'calc';
+      changes: EditableChange[];
+      scenario: string;
+      includeDpe: boolean;
+    } & Coef)
+  | { kind: 'summary' };
+
+export interface PreResult {
+  maxCalculation: MaxCalculation;
+  warnings: Warning[];
+  blocked: boolean;
+  /** energy, GES and official classes of the engine and the registry, with thresholds */
+  classes?: ClassesTable;
+  /** the baseline's figures, for the history (none when blocked) */
+  baseline: { classBefore: string; consoBefore: number; normalized: boolean } | undefined;
+}
+
+export interface CalcResult {
+  body: CalcResponse;
+  /** the works that were applied, as resolved (for the history) */
+  works: EditableChange[];
+}
+
+export interface JobResults {
+  pre: PreResult;
+  initial: InitialResponse;
+  calc: CalcResult;
+  summary: DpeSummary;
+}
+
+export type JobResult<J extends EngineJob> = JobResults[J['kind']];
+
+/** The DPE ready for simulation, or `blocked` (422 / exit 3) with its alert. */
+function ready(prep: Preparation): PreparedDpe {
+  if (prep.ok) return prep.dpe;
+  throw new DpeSimError('blocked', `DPE ${prep.key} cannot be simulated: ${prep.alert.content}`, {
+    reason: 'blocked',
+    dpeId: prep.key,
+    warnings: [prep.alert],
+  });
+}
+
+/** Runs a job on a prepared DPE (in the thread that holds the engine). */
+export function runJob(
+  engine: Engine,
+  prep: Preparation,
+  job: EngineJob,
+  costs: CostTable,
+  onProgress?: OnProgress,
+): JobResults[EngineJob['kind']] {
+  switch (job.kind) {
+    case 'pre': {
+      const { coef, forceNormalization } = job;
+      const analysis = preAnalysis(prep, { coef, forceNormalization });
+      const base = prep.ok
+        ? outcome(prep.dpe, engineFigures(prep.dpe.base, coef), coef, forceNormalization)
+        : undefined;
+      const result: PreResult = {
+        maxCalculation: analysis.maxCalculation,
+        warnings: analysis.warnings,
+        blocked: analysis.blocked,
+        ...(analysis.classes ? { classes: analysis.classes } : {}),
+        baseline: base
+          ? {
+              classBefore: base.classesBefore.dpe,
+              consoBefore: base.before.epM2,
+              normalized: base.normalization.applied,
+            }
+          : undefined,
+      };
+      return result;
+    }
+    case 'initial':
+      return initialSimulation(engine, ready(prep), {
+        coef: job.coef,
+        forceNormalization: job.forceNormalization,
+        simulationId: PENDING_SIMULATION,
+        costs,
+        ...(onProgress ? { onProgress } : {}),
+      });
+    case 'calc': {
+      const dpe = ready(prep);
+      const resolved = resolveChanges(dpe, job.changes);
+      const body = calculate(engine, dpe, resolved, {
+        coef: job.coef,
+        forceNormalization: job.forceNormalization,
+        simulationId: PENDING_SIMULATION,
+        scenario: job.scenario,
+        includeDpe: job.includeDpe,
+        costs,
+      });
+      const result: CalcResult = { body, works: resolved.map((r) => r.change) };
+      return result;
+    }
+    case 'summary':
+      return dpeSummary(prep.ok ? prep.dpe.key : prep.key, prep);
+  }
+}
+
+// ---------------------------------------------------------------- across threads
+
+/** A job's outcome as it crosses from a pool thread (errors lose their class on the way). */
+export type WireOutcome<R> =
+  | { ok: true; value: R }
+  | { ok: false; error: { kind: ErrorKind | 'unknown'; message: string; details?: ErrorDetails } };
+
+export function toWire<R>(run: () => R): WireOutcome<R> {
+  try {
+    return { ok: true, value: run() };
+  } catch (err) {
+    if (err instanceof DpeSimError)
+      return {
+        ok: false,
+        error: {
+          kind: err.kind,
+          message: err.message,
+          ...(err.details ? { details: err.details } : {}),
+        },
+      };
+    return {
+      ok: false,
+      error: { kind: 'unknown', message: err instanceof Error ? err.message : String(err) },
+    };
+  }
+}
+
+export function fromWire<R>(outcome: WireOutcome<R>): R {
+  if (outcome.ok) return outcome.value;
+  const { kind, message, details } = outcome.error;
+  if (kind === 'unknown') throw new Error(message);
+  throw new DpeSimError(kind, message, details);
+}

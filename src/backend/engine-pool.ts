@@ -1,0 +1,163 @@
+/**
+ * The engine pool: the local backend's engine work (prepare, pre, initial, calc) on worker
+ * threads, never on the thread that serves requests or listens for Ctrl-C. Each thread keeps its
+ * own cache of prepared DPEs; a job goes to the thread that last prepared its DPE when that
+ * thread is free, else to any free thread. At most `threads + queue` jobs are accepted at once;
+ * beyond that a job is refused at once with a `busy` error (HTTP 503 with Retry-After).
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { DpeSimError } from '../contract/errors.js';
+import { MessageChannel } from 'node:worker_threads';
+import type { OnProgress, Progress } from '../contract/progress.js';
+import type { DpeText } from '../dpe/source.js';
+import type { CostTable } from '../works/costs.js';
+import { Piscina } from 'piscina';
+import { createThreadPool, type PoolTask, type PoolThread } from '../pool/thread-pool.js';
+import { fromWire, type EngineJob, type JobResult, type WireOutcome } from './engine-jobs.js';
+import { DEFAULT_PREPARED_CACHE_BYTES, type EngineRunner } from './engine-runner.js';
+import type { EngineTask, EngineWorkerData } from './engine-worker.js';
+
+/** Jobs waiting for a thread, per thread, before new ones are refused (the server's queue). */
+export const QUEUE_PER_THREAD = 16;
+/** What a refused caller is told to wait before trying again, seconds. */
+export const RETRY_AFTER_SECONDS = 1;
+
+export interface EnginePoolOptions {
+  threads: number;
+  /** jobs waiting beyond the running ones (default threads × QUEUE_PER_THREAD) */
+  queue?: number;
+  costs: CostTable;
+  /** memory for prepared DPEs, all threads together, bytes */
+  cacheBytes?: number;
+  /** DPE files each thread runs once at warm-up (compiles the engine's code) */
+  warmUpSamples?: string[];
+}
+
+/** The DPE files shipped with dpe-sim (`fixtures/`): what a thread warms up on by default. */
+function bundledSamples(): string[] {
+  const dir = fileURLToPath(new URL('../../fixtures/', import.meta.url));
+  return ['0000E0000001H.xml', '0000E0000002F.xml', '0000E0000003T.xml'].map((f) =>
+    path.join(dir, f),
+  );
+}
+
+/** How many DPE keys the pool remembers the thread of. */
+const HOMES_REMEMBERED = 4096;
+
+interface Affinity {
+  key: string;
+}
+
+export class PooledEngine implements EngineRunner {
+  private poolValue: Piscina<EngineTask, WireOutcome<unknown>> | undefined;
+  private readonly data: EngineWorkerData;
+  /** DPE key → id of the thread that prepared it last */
+  private readonly homes = new Map<string, number>();
+  private inFlight = 0;
+  readonly threads: number;
+  readonly queue: number;
+  private readonly samples: string[];
+
+  constructor(opts: EnginePoolOptions) {
+    this.threads = opts.threads;
+    this.queue = opts.queue ?? opts.threads * QUEUE_PER_THREAD;
+    this.samples = opts.warmUpSamples ?? bundledSamples();
+    this.data = {
+      costs: opts.costs,
+      cacheBytes: Math.floor((opts.cacheBytes ?? DEFAULT_PREPARED_CACHE_BYTES) / opts.threads),
+    };
+  }
+
+  /** The threads, started on first use (a command that computes nothing starts none). */
+  private get pool(): Piscina<EngineTask, WireOutcome<unknown>> {
+    this.poolValue ??= createThreadPool({
+      entry: new URL('./engine-worker-entry.cjs', import.meta.url),
+      threads: this.threads,
+      maxQueue: Infinity, // admission is counted here (see run)
+      workerData: this.data,
+      loadBalancer: (task, threads) => this.pick(task, threads),
+    });
+    return this.poolValue;
+  }
+
+  /** The thread that has the task's DPE when it is free, else the first free one. */
+  private pick(task: PoolTask, threads: PoolThread[]): PoolThread | null {
+    const key = (task as unknown as Record<symbol, Affinity | null>)[Piscina.queueOptionsSymbol]
+      ?.key;
+    const home = key === undefined ? undefined : this.homes.get(key);
+    let chosen: PoolThread | null = null;
+    for (const t of threads) {
+      if (t.currentUsage !== 0 || t.terminating || t.destroyed) continue;
+      chosen ??= t;
+      if (t.id === home) {
+        chosen = t;
+        break;
+      }
+    }
+    if (chosen && key !== undefined) {
+      this.homes.delete(key);
+      this.homes.set(key, chosen.id);
+      if (this.homes.size > HOMES_REMEMBERED) {
+        const oldest = this.homes.keys().next().value;
+        if (oldest !== undefined) this.homes.delete(oldest);
+      }
+    }
+    return chosen;
+  }
+
+  /** Jobs accepted and not yet answered (running or waiting). */
+  get pending(): number {
+    return this.inFlight;
+  }
+
+  async run<J extends EngineJob>(
+    doc: DpeText,
+    job: J,
+    onProgress?: OnProgress,
+  ): Promise<JobResult<J>> {
+    if (this.inFlight >= this.threads + this.queue) {
+      throw new DpeSimError(
+        'busy',
+        `busy: every engine thread is in use and ${this.queue} requests wait; retry in ${RETRY_AFTER_SECONDS} s`,
+        { retryAfterSeconds: RETRY_AFTER_SECONDS },
+      );
+    }
+    this.inFlight++;
+    // progress crosses from the engine thread over a port of its own
+    const channel = onProgress ? new MessageChannel() : undefined;
+    channel?.port1.on('message', (p: Progress) => onProgress?.(p));
+    try {
+      const outcome = await this.pool.run(
+        {
+          doc,
+          job,
+          ...(channel ? { progress: channel.port2 } : {}),
+          [Piscina.queueOptionsSymbol]: { key: doc.key },
+        },
+        channel ? { transferList: [channel.port2] } : {},
+      );
+      return fromWire(outcome) as JobResult<J>;
+    } finally {
+      channel?.port1.close();
+      this.inFlight--;
+    }
+  }
+
+  /**
+   * Waits until every thread has loaded the engine and run it on the sample DPEs (the bundled
+   * fixtures for a server): its first requests then run on compiled code.
+   */
+  async warmUp(): Promise<void> {
+    const tasks = Array.from({ length: this.threads }, () =>
+      this.pool.run({ warmUp: true, samples: this.samples }).then(fromWire),
+    );
+    await Promise.all(tasks);
+  }
+
+  async close(): Promise<void> {
+    const pool = this.poolValue;
+    this.poolValue = undefined;
+    await pool?.destroy();
+  }
+}
