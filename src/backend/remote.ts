@@ -22,6 +22,7 @@ import {
 } from '../contract/schemas.js';
 import type { SpecAutoSolution } from '../contract/spec-responses.js';
 import { isValid, parseBody } from '../contract/validate.js';
+import { retryDelayMs, sleep } from '../registry/retry.js';
 import { pickScenario, type Backend, type RunOptions } from './backend.js';
 
 export interface RemoteOptions {
@@ -37,7 +38,6 @@ export interface RemoteOptions {
 }
 
 const RETRY_STATUSES = new Set([429, 502, 503, 504]);
-const MAX_DELAY_MS = 30_000;
 
 type Input<K extends PartnerOperationId> = Parameters<PartnerApi[K]>[0];
 type Output<K extends PartnerOperationId> = Awaited<ReturnType<PartnerApi[K]>>;
@@ -181,17 +181,9 @@ export class RemoteBackend implements Backend {
     }
   }
 
-  /** Exponential backoff with full jitter; Retry-After (seconds or HTTP date) wins when given. */
+  /** Exponential backoff with jitter, Retry-After honoured: the same policy as the registry. */
   private backoff(attempt: number, retryAfter: string | null | undefined): number {
-    if (retryAfter) {
-      const secs = Number(retryAfter);
-      if (Number.isFinite(secs) && secs >= 0) return Math.min(secs * 1000, MAX_DELAY_MS);
-      const date = Date.parse(retryAfter);
-      if (!Number.isNaN(date)) return Math.min(Math.max(0, date - Date.now()), MAX_DELAY_MS);
-    }
-    const base = this.opts.backoffMs ?? 250;
-    const cap = Math.min(base * 2 ** (attempt - 1), MAX_DELAY_MS);
-    return cap / 2 + Math.random() * (cap / 2);
+    return retryDelayMs(attempt, this.opts.backoffMs ?? 250, retryAfter);
   }
 }
 
@@ -219,8 +211,4 @@ function describeNetworkError(err: unknown, timeoutMs: number): string {
     return cause?.message ?? err.message;
   }
   return String(err);
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms));
 }

@@ -330,6 +330,23 @@ export const CalculationResult = Type.Object(
 );
 export type CalculationResult = Type.Static<typeof CalculationResult>;
 
+/** dpe-sim's own next-class hint, following the official class (optional on read). */
+export const NextClassHintFields = {
+  /** The next better official class, null in A (dpe-sim). */
+  classeSuivante: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  /** kg CO2e/m²/yr still to avoid to reach that class; 0 when GES already allows it (dpe-sim). */
+  resteGESClasseSuivanteM2: Type.Optional(Type.Number()),
+  /** What holds the official class back: energy, GES or both; null in A (dpe-sim). */
+  freinClasseSuivante: Type.Optional(
+    Type.Union([
+      Type.Literal('energie'),
+      Type.Literal('ges'),
+      Type.Literal('energie+ges'),
+      Type.Null(),
+    ]),
+  ),
+};
+
 export const Hints = Type.Object({
   economieAnnuelle: Type.Number(),
   gainTotal: Type.Number(),
@@ -345,19 +362,7 @@ export const Hints = Type.Object({
   resteClasseSuivanteM2: Type.Number(),
   /** The same gap as a percentage of that threshold: (value − threshold) / threshold × 100 (0 in A). */
   margeClasseSuivantePourcent: Type.Number(),
-  /** The next better official class, null in A (dpe-sim). */
-  classeSuivante: Type.Optional(Type.Union([Type.String(), Type.Null()])),
-  /** kg CO2e/m²/yr still to avoid to reach that class; 0 when GES already allows it (dpe-sim). */
-  resteGESClasseSuivanteM2: Type.Optional(Type.Number()),
-  /** What holds the official class back: energy, GES or both; null in A (dpe-sim). */
-  freinClasseSuivante: Type.Optional(
-    Type.Union([
-      Type.Literal('energie'),
-      Type.Literal('ges'),
-      Type.Literal('energie+ges'),
-      Type.Null(),
-    ]),
-  ),
+  ...NextClassHintFields,
 });
 export type Hints = Type.Static<typeof Hints>;
 

@@ -17,6 +17,7 @@ import {
   Coef2026Schema,
   DpeSourceInfo,
   HistoryRecord,
+  NextClassHintFields,
   Normalization,
   PartnerIdentity,
   RegistryPack,
@@ -25,18 +26,15 @@ import {
   Thresholds,
   TokenInfoResponse,
   TokenLoginResponse,
+  Warning,
   WorksOption,
   type ResultKey,
 } from './schemas.js';
 
 const NumberOrNull = Type.Union([Type.Number(), Type.Null()]);
 
-export const SpecWarning = Type.Object({
-  id: Type.String(),
-  type: Type.Union([Type.Literal('block'), Type.Literal('confirm'), Type.Literal('warning')]),
-  title: Type.String(),
-  content: Type.String(),
-});
+/** An alert: the spec names all four fields, so the contract's own schema is the read schema. */
+export const SpecWarning = Warning;
 export type SpecWarning = Type.Static<typeof SpecWarning>;
 
 export const SpecEditableChange = Type.Object({
@@ -145,17 +143,7 @@ export const SpecHints = Type.Object({
   retourSurInvestissementAnnees: NumberOrNull,
   resteClasseSuivanteM2: Type.Optional(Type.Number()),
   margeClasseSuivantePourcent: Type.Optional(Type.Number()),
-  // dpe-sim's own next-class hint, following the official class
-  classeSuivante: Type.Optional(Type.Union([Type.String(), Type.Null()])),
-  resteGESClasseSuivanteM2: Type.Optional(Type.Number()),
-  freinClasseSuivante: Type.Optional(
-    Type.Union([
-      Type.Literal('energie'),
-      Type.Literal('ges'),
-      Type.Literal('energie+ges'),
-      Type.Null(),
-    ]),
-  ),
+  ...NextClassHintFields,
 });
 export type SpecHints = Type.Static<typeof SpecHints>;
 
