@@ -3,8 +3,8 @@
  * a `<dpe>` document, and the `<numero_dpe>` inside is the number asked for. An HTML page (what
  * the registry answers for an unknown number) is "unknown to the registry".
  */
-import { XMLValidator } from 'fast-xml-parser';
 import { DpeSimError } from '../contract/errors.js';
+import { describeFault, xmlSyntaxFault } from '../dpe/xml.js';
 
 /** Why an answer is not the DPE asked for. */
 export type RejectReason = 'html' | 'malformed-xml' | 'not-a-dpe' | 'number-mismatch';
@@ -37,15 +37,8 @@ export function checkDpeDocument(
   if ((contentType ?? '').toLowerCase().includes('html') || HTML_START.test(body)) {
     return { ok: false, reason: 'html', detail: 'an HTML page, not an XML document' };
   }
-  const valid = XMLValidator.validate(body);
-  if (valid !== true) {
-    const { msg, line, col } = valid.err;
-    return {
-      ok: false,
-      reason: 'malformed-xml',
-      detail: `malformed XML: ${msg} (line ${line}, column ${col})`,
-    };
-  }
+  const fault = xmlSyntaxFault(body);
+  if (fault) return { ok: false, reason: 'malformed-xml', detail: describeFault(fault) };
   const root = rootElementName(body);
   if (root !== 'dpe') {
     return {
