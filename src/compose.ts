@@ -35,6 +35,8 @@ export interface LocalConfig {
   engineThreads?: number;
   /** the engine pool's queue beyond its running jobs (default 16 per thread) */
   engineQueue?: number;
+  /** nice value the engine threads add to theirs (Linux): the server's step back (default 0) */
+  engineNice?: number;
   /** the national registry's address (undefined: the default) */
   registryUrl?: string | undefined;
   /** never ask the registry (also DPE_SIM_OFFLINE=1) */
@@ -96,6 +98,7 @@ async function enginePool(
     threads,
     costs,
     ...(cfg.engineQueue !== undefined ? { queue: cfg.engineQueue } : {}),
+    ...(cfg.engineNice !== undefined ? { nice: cfg.engineNice } : {}),
     ...(cfg.cacheBytes !== undefined ? { cacheBytes: cfg.cacheBytes } : {}),
   });
 }

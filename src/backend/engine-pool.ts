@@ -30,6 +30,8 @@ export interface EnginePoolOptions {
   costs: CostTable;
   /** memory for prepared DPEs, all threads together, bytes */
   cacheBytes?: number;
+  /** nice value each thread adds to its own (Linux), so the calling thread is served first */
+  nice?: number;
   /** DPE files each thread runs once at warm-up (compiles the engine's code) */
   warmUpSamples?: string[];
 }
@@ -66,6 +68,7 @@ export class PooledEngine implements EngineRunner {
     this.data = {
       costs: opts.costs,
       cacheBytes: Math.floor((opts.cacheBytes ?? DEFAULT_PREPARED_CACHE_BYTES) / opts.threads),
+      ...(opts.nice !== undefined ? { nice: opts.nice } : {}),
     };
   }
 

@@ -11,11 +11,14 @@ import { prepare } from '../simulation/prepared.js';
 import type { CostTable } from '../works/costs.js';
 import { toWire, type EngineJob, type WireOutcome } from './engine-jobs.js';
 import { InProcessEngine } from './engine-runner.js';
+import { stepBack } from '../pool/thread-priority.js';
 
 export interface EngineWorkerData {
   costs: CostTable;
   /** memory for prepared DPEs in this thread, bytes */
   cacheBytes: number;
+  /** nice value this thread adds to its own (Linux; the server's threads step back) */
+  nice?: number;
 }
 
 /**
@@ -36,6 +39,7 @@ async function warmOn(engine: Engine, samples: string[]): Promise<void> {
 }
 
 const data = workerData as EngineWorkerData;
+stepBack(data.nice ?? 0);
 const runner = new InProcessEngine(data.costs, data.cacheBytes);
 // the engine starts loading as soon as the thread starts, while the caller reads its input
 const engine = loadEngine();

@@ -41,7 +41,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     connectionTimeout: limits.connectionTimeoutMs,
     keepAliveTimeout: limits.keepAliveTimeoutMs,
     requestTimeout: limits.requestTimeoutMs,
-    maxParamLength: limits.maxParamLength,
+    routerOptions: { maxParamLength: limits.maxParamLength },
     // the router's own refusals (a path parameter too long: 414; a malformed URL: 400) get the
     // contract's error body too
     frameworkErrors: (err, req, reply) => sendError(err, req, reply, errorLog),

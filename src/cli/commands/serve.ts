@@ -7,6 +7,7 @@ import { DEFAULT_HISTORY_PATH, ENV_VARS } from '../../config/keys.js';
 import { run } from '../command-kit.js';
 import type { Context } from '../context.js';
 import { exitCodeFor, holdStopSignals, STOP_GRACE_MS, type SignalHold } from '../stop-signals.js';
+import { SERVER_ENGINE_NICE } from '../../pool/thread-priority.js';
 
 export interface ServeFlags {
   host: string;
@@ -84,6 +85,8 @@ async function serveUntilStopped(
   const services = await ctx.localServices({
     dpeLocations: false,
     engineThreads: os.availableParallelism(),
+    // the engine threads step back behind the request thread (Linux): /health answers at once
+    engineNice: SERVER_ENGINE_NICE,
     ...(queue !== undefined ? { engineQueue: queue } : {}),
   });
   const log = (line: string) => process.stderr.write(`${line}\n`);
