@@ -3,9 +3,15 @@
 // class each pack reaches, worse-of by the DPE's thresholds) and dpe-sim's cheapest verified
 // scenario reaching that class (`coutScenario`). Ratio = our cost / the pack's midpoint
 // ((min + max) / 2). Packs with a maximum under 1,000 € are placeholders: left out, counted.
+// Packs reaching no better class than the DPE's own registry class (`sansGainDeClasse`: most
+// copy the registry's current figures as after-works figures) have nothing to compare with (our
+// cheapest scenario "reaching" that class is no works): left out, counted.
 // Prints median and 10th–90th percentiles for houses, flats and whole buildings.
 //   node bench/costs.mjs [--from DIR]   DIR: saved `initial` outputs (DIR/<id>.json, as written
-//                                       by ../shared/tools/figures-snapshot.mjs save) instead of runs
+//                                       by ../shared/tools/figures-snapshot.mjs save) instead of runs;
+//                                       outputs saved before `sansGainDeClasse` existed: the registry
+//                                       class from `classeAvant`, else from <snap>/pre/<id>.json
+//                                       when DIR is <snap>/initial
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
@@ -36,17 +42,40 @@ function runInitial(file, dataDir) {
   });
 }
 
-/** The `initial` bodies of the corpus: from saved outputs or from runs (two at a time). */
+/** A saved output's body: the snapshot's `{exitCode, body}` or the body itself. */
+function savedBody(file) {
+  const j = JSON.parse(readFileSync(file, 'utf8'));
+  return j.body && j.exitCode === 0 ? j.body : j.exitCode === undefined ? j : undefined;
+}
+
+/**
+ * The registry's official class from the sibling `pre` output (<snap>/pre/<id>.json beside
+ * <snap>/initial), for `initial` outputs saved before packs carried `classeAvant`.
+ */
+function preRegistryClass(from, id) {
+  if (path.basename(path.resolve(from)) !== 'initial') return undefined;
+  const file = path.join(path.resolve(from), '..', 'pre', `${id}.json`);
+  if (!existsSync(file)) return undefined;
+  const rows = savedBody(file)?.classes?.rows ?? [];
+  return rows.find((r) => r.source === 'registry')?.officielle ?? undefined;
+}
+
+/**
+ * The `initial` bodies of the corpus: from saved outputs or from runs (two at a time). Saved
+ * outputs carry `registryClass` from the sibling `pre` output when there is one.
+ */
 export async function initialBodies(from) {
   if (from) {
     return readdirSync(from)
       .filter((f) => f.endsWith('.json'))
       .sort()
       .map((f) => {
-        const j = JSON.parse(readFileSync(path.join(from, f), 'utf8'));
+        const id = f.replace(/\.json$/, '');
+        const body = savedBody(path.join(from, f));
         return {
-          id: f.replace(/\.json$/, ''),
-          body: j.body && j.exitCode === 0 ? j.body : j.dpe ? j : undefined,
+          id,
+          body: body?.dpe ? body : undefined,
+          registryClass: preRegistryClass(from, id),
         };
       });
   }
@@ -93,17 +122,30 @@ function cheapest(solutions, classe) {
   return best;
 }
 
-/** Ratios per group, with the packs left out and why. */
+/**
+ * A pack reaching no better class than the DPE's own: its `sansGainDeClasse` when the output
+ * has it; for outputs saved before, the same rule from `classeAvant` or the `pre` registry class.
+ */
+function noClassGain(p, classe, registryClass) {
+  if (typeof p.sansGainDeClasse === 'boolean') return p.sansGainDeClasse;
+  const avant = p.classeAvant ?? registryClass;
+  return LETTERS.includes(avant) && LETTERS.indexOf(classe) >= LETTERS.indexOf(avant);
+}
+
+/**
+ * Ratios per group, with the packs left out and why. `bodies`: `{id, body, registryClass?}`, the
+ * body needing only `dpe.infos`, `dpe.thresholds`, `registryPacks` and `autoSolutions`.
+ */
 export function costCheck(bodies) {
   const groups = Object.fromEntries(
     GROUPS.map((g) => [
       g,
-      { ratios: [], placeholders: 0, noClass: 0, noScenario: 0, dpes: new Set() },
+      { ratios: [], placeholders: 0, noGain: 0, noClass: 0, noScenario: 0, dpes: new Set() },
     ]),
   );
   let packs = 0;
   let blocked = 0;
-  for (const { id, body } of bodies) {
+  for (const { id, body, registryClass } of bodies) {
     if (!body) {
       blocked++;
       continue;
@@ -119,6 +161,10 @@ export function costCheck(bodies) {
       const classe = p.classeApres ?? energyClass(p.consoApres, body.dpe?.thresholds?.dpe);
       if (p.coutMin === null || p.coutMax === null || !classe) {
         g.noClass++;
+        continue;
+      }
+      if (noClassGain(p, classe, registryClass)) {
+        g.noGain++;
         continue;
       }
       const ours = p.classeApres ? p.coutScenario : cheapest(body.autoSolutions ?? [], classe);
@@ -137,16 +183,16 @@ export function costCheck(bodies) {
 export function costTable(check) {
   const f = (x) => (Number.isFinite(x) ? x.toFixed(2) : '–');
   const lines = [
-    '| group | packs compared | DPEs | median | p10 | p90 | placeholder packs left out | no class / no scenario |',
-    '|---|---|---|---|---|---|---|---|',
+    '| group | packs compared | DPEs | median | p10 | p90 | placeholder packs left out | no class gain | no class / no scenario |',
+    '|---|---|---|---|---|---|---|---|---|',
   ];
   for (const name of GROUPS) {
     const g = check.groups[name];
     lines.push(
-      `| ${GROUP_TITLE[name]} | ${g.ratios.length} | ${g.dpes.size} | ${f(quantile(g.ratios, 0.5))} | ${f(quantile(g.ratios, 0.1))} | ${f(quantile(g.ratios, 0.9))} | ${g.placeholders} | ${g.noClass} / ${g.noScenario} |`,
+      `| ${GROUP_TITLE[name]} | ${g.ratios.length} | ${g.dpes.size} | ${f(quantile(g.ratios, 0.5))} | ${f(quantile(g.ratios, 0.1))} | ${f(quantile(g.ratios, 0.9))} | ${g.placeholders} | ${g.noGain} | ${g.noClass} / ${g.noScenario} |`,
     );
   }
-  return `${lines.join('\n')}\n\n${check.packs} packs on ${check.dpes} DPEs (${check.blocked} blocked or failed); ratio = dpe-sim's cheapest verified scenario reaching the pack's class / the pack's midpoint cost.`;
+  return `${lines.join('\n')}\n\n${check.packs} packs on ${check.dpes} DPEs (${check.blocked} blocked or failed); ratio = dpe-sim's cheapest verified scenario reaching the pack's class / the pack's midpoint cost. Left out and counted: placeholder costs (maximum under 1,000 €) and packs reaching no better class than the DPE's own registry class (nothing to compare: our cheapest scenario for that class is no works).`;
 }
 
 export async function runCostsBench(argv = process.argv.slice(2)) {

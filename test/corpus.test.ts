@@ -1,13 +1,17 @@
 /**
  * The corpus of 194 real registry DPEs (../shared/corpus/dpe): every file through `pre`
  * (exit-code semantics: ok with finite figures, or blocked with a block alert), the deltas
- * checked against an independent computation from the XML, and every works option of every
- * element applied alone. Skipped, with a visible message, when the corpus is absent.
+ * checked against an independent computation from the XML, every works option of every
+ * element applied alone, and the cost check of issue 14 on the same `initial` runs (dpe-sim's
+ * cheapest scenario against the diagnosticians' packs, bench/costs.mjs). Skipped, with a
+ * visible message, when the corpus is absent.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// @ts-expect-error plain ESM bench script without declarations
+import { costCheck, costTable, GROUPS, quantile } from '../bench/costs.mjs';
 import { LocalBackend } from '../src/backend/local.js';
 import { LocalServices } from '../src/backend/local-services.js';
 import {
@@ -40,6 +44,20 @@ const identity = {
   customerName: 'Corpus',
 };
 const ENVELOPE_KEYS = new Set(['ISOLATION', 'FENETRE', 'PORTE']);
+
+/** The part of an `initial` body the cost check reads (bench/costs.mjs costCheck). */
+interface CostBody {
+  dpe: Pick<InitialResponse['dpe'], 'infos' | 'thresholds'>;
+  registryPacks: InitialResponse['registryPacks'];
+  autoSolutions: Pick<InitialResponse['autoSolutions'][number], 'result' | 'cout'>[];
+}
+function costBody(init: InitialResponse): CostBody {
+  return {
+    dpe: { infos: init.dpe.infos, thresholds: init.dpe.thresholds },
+    registryPacks: init.registryPacks,
+    autoSolutions: init.autoSolutions.map((s) => ({ result: s.result, cout: s.cout })),
+  };
+}
 /**
  * Envelope options that raise consumption by more than 1% (explained in the README), each an
  * effect of the 3CL method itself:
@@ -188,6 +206,8 @@ describe.skipIf(!HAS_CORPUS)('corpus: works options', () => {
   afterAll(() => store?.close());
 
   const rises: string[] = [];
+  /** per DPE, what the cost check needs of its `initial` body (undefined: blocked) */
+  const costBodies: { id: string; body?: CostBody }[] = [];
   let dpes = 0;
   let options = 0;
   let scenarios = 0;
@@ -205,9 +225,11 @@ describe.skipIf(!HAS_CORPUS)('corpus: works options', () => {
       try {
         init = await backend.initial({ ...identity, dpeId });
       } catch (err) {
+        costBodies.push({ id: dpeId });
         expect((err as { kind?: string }).kind, dpeId).toBe('blocked');
         return;
       }
+      costBodies.push({ id: dpeId, body: costBody(init) });
       dpes++;
       const r = init.calculation.result;
       for (const k of Object.keys(r) as (keyof typeof r)[])
@@ -268,4 +290,17 @@ describe.skipIf(!HAS_CORPUS)('corpus: works options', () => {
     },
     600_000,
   );
+  // after every `initial` above (vitest runs a file's tests in order): no second corpus run
+  it('cost check: the median of dpe-sim’s cost / the pack’s midpoint sits in 0.5–2 for houses, flats and whole buildings', () => {
+    expect(costBodies).toHaveLength(files.length);
+    const check = costCheck(costBodies) as { groups: Record<string, { ratios: number[] }> };
+    console.log(`corpus cost check:\n${costTable(check) as string}`);
+    for (const g of GROUPS as string[]) {
+      const ratios = check.groups[g]?.ratios ?? [];
+      expect(ratios.length, g).toBeGreaterThan(5);
+      const median = quantile(ratios, 0.5) as number;
+      expect(median, g).toBeGreaterThanOrEqual(0.5);
+      expect(median, g).toBeLessThanOrEqual(2);
+    }
+  });
 });

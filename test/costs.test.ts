@@ -12,7 +12,9 @@ import { elementsOf, referenceId } from '../src/dpe/elements.js';
 import type { RawDpe } from '../src/dpe/raw.js';
 import { readDpeFile } from '../src/dpe/source.js';
 import { loadEngine, type Engine } from '../src/engine/engine.js';
-import { classesTable } from '../src/simulation/classes-table.js';
+import { renderPacksClean } from '../src/cli/render/classes.js';
+import { makeStyle } from '../src/cli/render/style.js';
+import { classesTable, registryOfficialClass } from '../src/simulation/classes-table.js';
 import { nextClassHint } from '../src/simulation/hints.js';
 import { registryPacks } from '../src/simulation/packs.js';
 import { prepare, type PreparedDpe } from '../src/simulation/prepared.js';
@@ -20,6 +22,7 @@ import { runWorks } from '../src/simulation/runs.js';
 import { offeredOptions } from '../src/works/apply.js';
 import { CATALOGUE } from '../src/works/catalogue.js';
 import { defaultCosts } from '../src/works/costs.js';
+import stringWidth from 'string-width';
 import { CORPUS, HAS_CORPUS, HOUSE } from './helpers.js';
 
 const costs = defaultCosts();
@@ -128,6 +131,107 @@ describe('registry packs shown clean', () => {
     });
     // without thresholds, no class
     expect(registryPacks(raw)[0]?.classeApres).toBeNull();
+  });
+});
+
+describe('registry packs reaching no better class than the DPE’s own', () => {
+  // 2287E1429838E: registry 453 kWh/m², 79 kg (G); its one pack gives 453.2 / 79.8 after works
+  const registry = {
+    ep: undefined,
+    epM2: 453,
+    ef: undefined,
+    ges: undefined,
+    gesM2: 79,
+    cout: undefined,
+    classe: undefined as string | undefined,
+    classeGes: undefined,
+  };
+  const raw: RawDpe = {
+    descriptif_travaux: {
+      pack_travaux_collection: {
+        pack_travaux: [
+          {
+            conso_5_usages_apres_travaux: '453.230076414917',
+            emission_ges_5_usages_apres_travaux: '79.7640205156719',
+            cout_pack_travaux_min: '17600',
+            cout_pack_travaux_max: '26400',
+            travaux_collection: { travaux: { description_travaux: 'Isolation des murs' } },
+          },
+          {
+            conso_5_usages_apres_travaux: '300',
+            emission_ges_5_usages_apres_travaux: '60',
+            cout_pack_travaux_min: '30000',
+            cout_pack_travaux_max: '40000',
+            travaux_collection: { travaux: { description_travaux: 'Pompe à chaleur' } },
+          },
+        ],
+      },
+    },
+  };
+  const solutions = [
+    { result: { classe_bilan_dpe: { value: 6, VInit: 7, title: '' } }, cout: 924 },
+    { result: { classe_bilan_dpe: { value: 5, VInit: 7, title: '' } }, cout: 21000 },
+    { result: { classe_bilan_dpe: { value: 4, VInit: 7, title: '' } }, cout: 35000 },
+  ] as unknown as Parameters<typeof registryPacks>[2];
+
+  it('the registry class: its own letter, else worse-of from its figures', () => {
+    expect(registryOfficialClass(registry, T)).toBe('G');
+    expect(registryOfficialClass({ ...registry, epM2: 200, gesM2: 60 }, T)).toBe('E');
+    expect(registryOfficialClass({ ...registry, classe: 'F' }, T)).toBe('F');
+    expect(registryOfficialClass({ ...registry, classe: '?', epM2: undefined }, T)).toBeNull();
+  });
+
+  it('after figures equal to the registry’s: no class gain, no scenario cost; a gain keeps it', () => {
+    const avant = registryOfficialClass(registry, T);
+    const [same, better] = registryPacks(raw, T, solutions, avant);
+    expect(same).toMatchObject({
+      classeApres: 'G',
+      classeAvant: 'G',
+      sansGainDeClasse: true,
+      coutScenario: null,
+    });
+    // E (energy 300, GES 60): the cheapest scenario reaching E or better
+    expect(better).toMatchObject({
+      classeApres: 'E',
+      classeAvant: 'G',
+      sansGainDeClasse: false,
+      coutScenario: 21000,
+    });
+    // the same class as the registry, not only the same figures: no gain either
+    expect(registryPacks(raw, T, solutions, 'E')[1]).toMatchObject({
+      sansGainDeClasse: true,
+      coutScenario: null,
+    });
+    // without the registry class, nothing is flagged
+    expect(registryPacks(raw, T, solutions)[0]).toMatchObject({
+      classeAvant: null,
+      sansGainDeClasse: false,
+      coutScenario: 924,
+    });
+  });
+
+  it('the renderer flags the pack and counts it, within 80 columns', () => {
+    const packs = registryPacks(raw, T, solutions, 'G');
+    const out = renderPacksClean(packs, makeStyle(false), { width: 80, wide: false });
+    const lines = out.split('\n');
+    for (const l of lines) expect(stringWidth(l), l).toBeLessThanOrEqual(80);
+    const flag = /no\s+class\s+gain/; // one line, its spaces no-break
+    expect(lines.filter((l) => flag.test(l))).toHaveLength(1);
+    // the flag sits in the first pack's row, under its After cell (the second pack has a cost)
+    const flagRow = lines.findIndex((l) => flag.test(l));
+    const afterCol = lines.find((l) => l.includes('After'))?.indexOf('After') ?? -1;
+    expect(afterCol).toBeGreaterThan(0);
+    expect(lines[flagRow]?.search(flag)).toBe(afterCol);
+    expect(lines.slice(0, flagRow).some((l) => l.startsWith('│ 1 '))).toBe(true);
+    expect(lines.slice(0, flagRow).some((l) => l.startsWith('│ 2 '))).toBe(false);
+    expect(out).toMatch(/21\s000\s€/);
+    expect(out).toContain(
+      "1 pack reaches no better class than the DPE's own (G): nothing to compare.",
+    );
+    // without such packs, no footer
+    expect(
+      renderPacksClean(packs.slice(1), makeStyle(false), { width: 80, wide: false }),
+    ).not.toContain('no better class');
   });
 });
 

@@ -428,8 +428,21 @@ export const RegistryPack = Type.Object({
   classeApres: Type.Union([Type.String(), Type.Null()]),
   /** true when the pack's maximum cost is under 1,000 €: a placeholder, not an estimate (dpe-sim) */
   coutPlaceholder: Type.Optional(Type.Boolean()),
-  /** cost of dpe-sim's cheapest scenario reaching the same class, euros, or null (dpe-sim) */
+  /**
+   * cost of dpe-sim's cheapest scenario reaching the same class, euros, or null; null too when the
+   * pack gains no class (`sansGainDeClasse`) (dpe-sim)
+   */
   coutScenario: Type.Optional(NullableNumber),
+  /**
+   * the DPE's official class as the registry gives it: its own letter, otherwise worse-of from its
+   * figures with the thresholds at its date; null when unknown (dpe-sim)
+   */
+  classeAvant: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  /**
+   * true when the pack's class after works is no better than `classeAvant`: nothing to compare
+   * with dpe-sim's scenarios (dpe-sim)
+   */
+  sansGainDeClasse: Type.Optional(Type.Boolean()),
 });
 export type RegistryPack = Type.Static<typeof RegistryPack>;
 

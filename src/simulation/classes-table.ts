@@ -4,11 +4,21 @@
  * thresholds at the DPE's date), and the engine with today's rules (the chosen coefficient and
  * today's thresholds, as simulations use them), with the thresholds used.
  */
-import type { ClassesTable, ClassesRow, CoefMode } from '../contract/schemas.js';
+import type { ClassesTable, ClassesRow, CoefMode, Thresholds } from '../contract/schemas.js';
 import { classesOf, classOf, isClassLetter } from '../contract/classes.js';
-import { COEF_2025 } from '../dpe/facts.js';
+import { COEF_2025, type RegistryFigures } from '../dpe/facts.js';
 import { engineFigures } from './comparison.js';
 import type { PreparedDpe } from './prepared.js';
+
+/**
+ * The DPE's official class as the registry gives it: its own letter when it is a class letter,
+ * otherwise worse-of from its per-m² figures with `t` (the registry's thresholds); null when the
+ * registry gives neither.
+ */
+export function registryOfficialClass(r: RegistryFigures, t: Thresholds): string | null {
+  if (r.classe && isClassLetter(r.classe)) return r.classe;
+  return r.epM2 !== undefined && r.gesM2 !== undefined ? classesOf(r.epM2, r.gesM2, t).dpe : null;
+}
 
 export function classesTable(dpe: PreparedDpe, coef: CoefMode): ClassesTable {
   const f = dpe.facts;
@@ -22,7 +32,7 @@ export function classesTable(dpe: PreparedDpe, coef: CoefMode): ClassesTable {
       gesM2: r.gesM2,
       energie: classOf(r.epM2, dpe.registryThresholds.dpe),
       ges: r.classeGes && isClassLetter(r.classeGes) ? r.classeGes : computed.ges,
-      officielle: r.classe && isClassLetter(r.classe) ? r.classe : computed.dpe,
+      officielle: registryOfficialClass(r, dpe.registryThresholds) ?? computed.dpe,
       seuils: 'registry',
     });
   }

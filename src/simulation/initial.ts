@@ -12,6 +12,7 @@ import type { PreparedDpe } from './prepared.js';
 import { dpeStructure } from './structure.js';
 import { searchScenarios } from './scenarios.js';
 import { registryPacks } from './packs.js';
+import { registryOfficialClass } from './classes-table.js';
 
 export { registryPacks } from './packs.js';
 
@@ -59,7 +60,12 @@ export function initialSimulation(
     namedCalculationTitle: scenarioTitle(DEFAULT_SCENARIO),
     deltaCosts: { margin: opts.costs.margin, delta: opts.costs.delta, source: opts.costs.source },
     autoSolutions: solutions,
-    registryPacks: registryPacks(prep.raw, prep.registryThresholds, solutions),
+    registryPacks: registryPacks(
+      prep.raw,
+      prep.registryThresholds,
+      solutions,
+      registryOfficialClass(prep.facts.registry, prep.registryThresholds),
+    ),
     sharingCost: SHARING_COST,
     warnings: dpe.warnings,
   };

@@ -2,7 +2,11 @@
  * The diagnostician's works packs written in the XML (`descriptif_travaux`), shown clean beside
  * dpe-sim's own scenarios: empty and "Sans" steps dropped, the class each pack reaches computed
  * worse-of from its after-works figures with the DPE's own thresholds, and placeholder costs
- * flagged (a maximum under 1,000 €: most are 100–150 €, not a real estimate).
+ * flagged (a maximum under 1,000 €: most are 100–150 €, not a real estimate). A pack reaching no
+ * better class than the DPE's own registry class is flagged too (`sansGainDeClasse`): most give
+ * the registry's current figures as after-works figures (copied by the diagnostician's software),
+ * and dpe-sim's cheapest scenario "reaching" that class is no works at all, so it gets no
+ * scenario cost to compare with.
  */
 import type { AutoSolution, RegistryPack, Thresholds } from '../contract/schemas.js';
 import { classesOf, classIndex, classOf, isClassLetter } from '../contract/classes.js';
@@ -30,14 +34,27 @@ export function isPlaceholder(p: Pick<RegistryPack, 'coutMax'>): boolean {
   return p.coutMax !== null && p.coutMax < PLACEHOLDER_MAX_EUR;
 }
 
+/** True when `apres` is known and no better than `avant` (both class letters). */
+export function noClassGain(apres: string | null, avant: string | null): boolean {
+  return (
+    apres !== null &&
+    avant !== null &&
+    isClassLetter(apres) &&
+    isClassLetter(avant) &&
+    classIndex(apres) >= classIndex(avant)
+  );
+}
+
 /**
  * The packs, clean. `thresholds`: the DPE's own (its date, surface, altitude). `solutions`:
- * dpe-sim's scenarios, to show the cheapest one reaching each pack's class.
+ * dpe-sim's scenarios, to show the cheapest one reaching each pack's class. `classeAvant`: the
+ * DPE's official class as the registry gives it (see `registryOfficialClass`), or null.
  */
 export function registryPacks(
   raw: RawDpe,
   thresholds?: Thresholds,
   solutions: readonly AutoSolution[] = [],
+  classeAvant: string | null = null,
 ): RegistryPack[] {
   const dt = raw.descriptif_travaux;
   if (!isRecord(dt)) return [];
@@ -70,9 +87,12 @@ export function registryPacks(
       classeApres,
       coutPlaceholder: false,
       coutScenario: null,
+      classeAvant,
+      sansGainDeClasse: noClassGain(classeApres, classeAvant),
     };
     pack.coutPlaceholder = isPlaceholder(pack);
-    pack.coutScenario = classeApres ? cheapestReaching(solutions, classeApres) : null;
+    pack.coutScenario =
+      classeApres && !pack.sansGainDeClasse ? cheapestReaching(solutions, classeApres) : null;
     return pack;
   });
 }

@@ -11,7 +11,7 @@ import type {
 } from '../../contract/schemas.js';
 import { renderWarnings } from './alerts.js';
 import type { Style } from './style.js';
-import { euros, num, table } from './table.js';
+import { euros, num, table, type TableLayout } from './table.js';
 import { wrap } from './text.js';
 
 const SOURCE_LABEL: Record<ClassesTable['rows'][number]['source'], string> = {
@@ -92,10 +92,22 @@ export function renderAlerts(warnings: readonly Warning[] | undefined, s: Style)
   return [s.c.bold('Alerts'), renderWarnings(warnings, s)].join('\n');
 }
 
-/** Registry packs with their class after works, dpe-sim's scenario for it and placeholder flags. */
-export function renderPacksClean(packs: readonly RegistryPack[], s: Style): string {
+/** The flag of a pack gaining no class; no-break spaces keep it on one line in a narrow cell. */
+const NO_CLASS_GAIN = 'no\u00a0class\u00a0gain';
+
+/**
+ * Registry packs with their class after works, dpe-sim's scenario for it, placeholder flags and
+ * packs gaining no class over the DPE's own. `layout`: the terminal's by default.
+ */
+export function renderPacksClean(
+  packs: readonly RegistryPack[],
+  s: Style,
+  layout?: TableLayout,
+): string {
   if (packs.length === 0) return s.c.dim('The XML carries no works packs of its own.');
   const placeholders = packs.filter((p) => p.coutPlaceholder).length;
+  const noGain = packs.filter((p) => p.sansGainDeClasse);
+  const avant = noGain.find((p) => p.classeAvant)?.classeAvant;
   return [
     table(
       ['#', "Diagnostician's pack (from the registry XML)", 'Cost range', 'After', 'dpe-sim'],
@@ -106,17 +118,27 @@ export function renderPacksClean(packs: readonly RegistryPack[], s: Style): stri
           ? '–'
           : `${euros(p.coutMin)} – ${euros(p.coutMax)}`) +
           (p.coutPlaceholder ? `\n${s.c.yellow('placeholder')}` : ''),
-        `${p.classeApres ? s.classLetter(p.classeApres) : '?'} (${num(p.consoApres, 0)} kWh/m², ${num(p.gesApres ?? null, 0)} kg)`,
+        `${p.classeApres ? s.classLetter(p.classeApres) : '?'} (${num(p.consoApres, 0)} kWh/m², ${num(p.gesApres ?? null, 0)} kg)` +
+          (p.sansGainDeClasse ? `\n${s.c.yellow(NO_CLASS_GAIN)}` : ''),
         p.coutScenario === null || p.coutScenario === undefined ? '–' : euros(p.coutScenario),
       ]),
       // the pack's number and the euros stay whole; the description and the class after wrap
-      { keep: [0, 2, 4] },
+      { keep: [0, 2, 4], ...(layout ? { layout } : {}) },
     ),
     ...(placeholders
       ? [
           wrap(
             s.c.dim(
               `${placeholders} pack${placeholders === 1 ? '' : 's'} with a maximum under 1 000 €: placeholder costs, not estimates.`,
+            ),
+          ),
+        ]
+      : []),
+    ...(noGain.length
+      ? [
+          wrap(
+            s.c.dim(
+              `${noGain.length} pack${noGain.length === 1 ? ' reaches' : 's reach'} no better class than the DPE's own${avant ? ` (${avant})` : ''}: nothing to compare.`,
             ),
           ),
         ]
