@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { BIN, HOUSE, runCli, tempDir } from './helpers.js';
+import { DEFAULT_COSTS } from '../src/works/costs.js';
 
 const HAS_SCRIPT = existsSync('/usr/bin/script');
 if (!HAS_SCRIPT)
@@ -95,9 +96,12 @@ describe.skipIf(!HAS_SCRIPT)('dpe-sim calc -i (80×24 pseudo-terminal)', () => {
     expect(screen).toContain('← back');
     expect(screen).toContain('Now: class F');
     // every figure with its unit
-    expect(screen).toMatch(/works 4\u202f307\u00a0€, 1\u00a0item/);
+    // mur:1 with external insulation: 27.26 m² × the ITE figure per m²
+    const cost = Math.round(27.26 * DEFAULT_COSTS.ite.eur);
+    const euros = `${Math.floor(cost / 1000)}\u202f${String(cost % 1000).padStart(3, '0')}\u00a0€`;
+    expect(screen).toContain(`works ${euros}, 1\u00a0item`);
     expect(screen).toMatch(
-      /cost 4\u202f307\u00a0€; saves [\d\u202f]+\u00a0kWh\/yr of primary energy/,
+      new RegExp(`cost ${euros}; saves [\\d\u202f]+\u00a0kWh/yr of primary energy`),
     );
     expect(screen).toMatch(/\d+(,\d)?\u00a0kWh\/m²\/yr \(was 381\u00a0kWh\/m²\/yr\)/);
     expect(screen).toContain('Keep all 1 works and compute');

@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CalcResponse, InitialResponse } from '../src/contract/schemas.js';
+import { DEFAULT_COSTS } from '../src/works/costs.js';
 import { FLAT, HOUSE, runCli, tempDir } from './helpers.js';
 
 const WORKS = [
@@ -35,8 +36,9 @@ describe('dpe-sim initial', () => {
     expect(wall?.referenceId).toBe('mur:0');
     const ite = wall?.editables.ISOLATION?.options.IMurITE37;
     expect(ite?.gainTotal).toBeGreaterThan(1000);
-    // per m² of the wall's own area: 27.26 m² × 158 €/m²
-    expect(ite?.cout).toBe(Math.round(27.26 * 158));
+    // per m² of the wall's own area: 27.26 m² × the ITE figure (201 €/m²: 158 € of 2015, indexed)
+    expect(DEFAULT_COSTS.ite.eur).toBe(201);
+    expect(ite?.cout).toBe(Math.round(27.26 * DEFAULT_COSTS.ite.eur));
     expect(ite?.euroParKwh).toBeCloseTo((ite?.cout ?? 0) / (ite?.gainTotal ?? 1), 2);
     // the wall onto the garage offers no external insulation
     expect(Object.keys(body.dpe.items.mur[4]?.editables.ISOLATION?.values ?? {})).not.toContain(
@@ -102,7 +104,11 @@ describe('dpe-sim calc', () => {
       1,
     );
     expect(h.economieAnnuelle).toBeCloseTo(res.cout_5_usages.VInit - res.cout_5_usages.value, 1);
-    expect(h.coutTravaux).toBe(Math.round(27.26 * 158) + Math.round(95.4 * 42) + 14000);
+    expect(h.coutTravaux).toBe(
+      Math.round(27.26 * DEFAULT_COSTS.ite.eur) +
+        Math.round(95.4 * DEFAULT_COSTS.combles.eur) +
+        DEFAULT_COSTS.pac_air_eau_ecs.eur,
+    );
     expect(h.retourSurInvestissementAnnees).toBeCloseTo(h.coutTravaux / h.economieAnnuelle, 1);
     // next class threshold: the official class after works (worse of energy and GES), and the
     // energy limit of the better one

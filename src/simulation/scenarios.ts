@@ -58,6 +58,8 @@ export const SEARCH_TIME_BUDGET_MS = 3000;
 /** Bounds of the slack within which a predicted combination is worth an engine run. */
 export const SLACK_MIN = 0.08;
 export const SLACK_MAX = 0.25;
+/** Combinations of at most this many items try every single drop with an engine run. */
+export const DROP_ALWAYS_RUN = 6;
 
 /** Year from which a class may no longer be rented (Loi Climat et Résilience). */
 export const RENTAL_BAN: Partial<Record<ClassLetter, number>> = { G: 2025, F: 2028, E: 2034 };
@@ -505,12 +507,14 @@ function improve(
   while (improved && budgetLeft()) {
     improved = false;
     // drop one, costliest first: run unless clearly hopeless (removing an item is where the
-    // prediction errs most: a heat pump alone saves far more than on top of insulation)
+    // prediction errs most: a heat pump alone saves far more than on top of insulation); in a
+    // small combination every drop is run, whatever the prediction says
+    const dropSlack = chosen.length <= DROP_ALWAYS_RUN ? Infinity : SLACK_MAX;
     for (const c of [...chosen].sort((a, b) => b.cout - a.cout)) {
       if (
         tryCombo(
           chosen.filter((x) => x !== c),
-          SLACK_MAX,
+          dropSlack,
         )
       ) {
         improved = true;

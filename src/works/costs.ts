@@ -37,59 +37,86 @@ export const VAT_RENOVATION = 0.055;
 const FCU_FITTING = 0.3;
 const FCU_TO_TTC = (1 + FCU_FITTING) * (1 + VAT_RENOVATION);
 
+/**
+ * INSEE's building cost index BT01 (all trades, base 100 in 2010), as published monthly
+ * (tables quoted by cpga-asso.com, gesco-sa.fr and abak.ec, "Insee, base 100 en 2010").
+ * Envelope works priced from invoices of 2015–2018 are brought to August 2024 with it: those
+ * years' prices are 17–22% below the diagnosticians' 2021–2025 estimates for the same works.
+ * Appliance prices (boilers, heat pumps, water heaters) are not indexed: recent sources (FCU
+ * 2023–2024) confirm them as they are.
+ */
+export const BT01 = {
+  /** January 2016: the earliest value at hand, for the 2015 invoice study */
+  '2016-01': 103.3,
+  /** 2018, mean of the twelve months (108.0–109.7) */
+  '2018': 109.07,
+  /** August 2024: the latest value at hand, the date prices are brought to */
+  '2024-08': 131.7,
+} as const;
+
+/** `eur` of the index's `from` date in euros of August 2024 (BT01), rounded. */
+function indexed(eur: number, from: keyof typeof BT01): number {
+  return Math.round((eur * BT01['2024-08']) / BT01[from]);
+}
+
+/** The factor from `from` to August 2024, for the sources' text: "×1.21". */
+function factor(from: keyof typeof BT01): string {
+  return `×${(BT01['2024-08'] / BT01[from]).toFixed(2)}`;
+}
+
+const TO_2024_FROM_2015 = `indexed to Aug. 2024 with INSEE BT01 (Jan. 2016 ${BT01['2016-01']} → ${BT01['2024-08']}: ${factor('2016-01')})`;
+const TO_2024_FROM_2018 = `indexed to Aug. 2024 with INSEE BT01 (2018 ${BT01['2018']} → ${BT01['2024-08']}: ${factor('2018')})`;
+
 export const DEFAULT_COSTS = {
   ite: {
-    eur: 158,
+    eur: indexed(158, '2016-01'),
     unit: 'm2',
-    source: 'quelleenergie.fr invoice study (2015): ITE mean 158 € TTC/m² over 133 invoices',
+    source: `quelleenergie.fr invoice study (2015): ITE mean 158 € TTC/m² over 133 invoices, ${TO_2024_FROM_2015}`,
   },
   iti: {
-    eur: 75,
+    eur: indexed(75, '2018'),
     unit: 'm2',
-    source: 'Effinergie/ADEME via batiactu.com: ITI 71 € HT/m² at BBC level, +5.5% VAT',
+    source: `Je Rénove BBC invoices (120 houses, Effinergie/ADEME, via batiactu.com, before 2018): ITI 71 € HT/m² at BBC level, +5.5% VAT, ${TO_2024_FROM_2018}`,
   },
   combles: {
-    eur: 42,
+    eur: indexed(42, '2018'),
     unit: 'm2',
-    source:
-      'hellio.com citing ADEME (2018): lost attic ~40 € HT/m² (median of 726 jobs), +5.5% VAT',
+    source: `hellio.com citing ADEME (2018): lost attic ~40 € HT/m² (median of 726 jobs), +5.5% VAT, ${TO_2024_FROM_2018}`,
   },
   rampants: {
-    eur: 83,
+    eur: indexed(83, '2018'),
     unit: 'm2',
-    source: 'Effinergie/ADEME via batiactu.com: sloped roof from inside 79 € HT/m², +5.5% VAT',
+    source: `Je Rénove BBC invoices via batiactu.com: sloped roof from inside 79 € HT/m², +5.5% VAT, ${TO_2024_FROM_2018}`,
   },
   toiture_terrasse: {
-    eur: 204,
+    eur: indexed(204, '2018'),
     unit: 'm2',
-    source: 'Effinergie/ADEME via batiactu.com: roof from outside 193 € HT/m², +5.5% VAT',
+    source: `Je Rénove BBC invoices via batiactu.com: roof from outside 193 € HT/m², +5.5% VAT, ${TO_2024_FROM_2018}`,
   },
   plancher_bas: {
-    eur: 45,
+    eur: indexed(45, '2018'),
     unit: 'm2',
-    source: 'Effinergie/ADEME via batiactu.com: floor from underneath 43 € HT/m², +5.5% VAT',
+    source: `Je Rénove BBC invoices via batiactu.com: floor from underneath 43 € HT/m², +5.5% VAT, ${TO_2024_FROM_2018}`,
   },
   fenetre_pvc: {
-    eur: 560,
+    eur: indexed(560, '2018'),
     unit: 'm2',
-    source:
-      'Effinergie/ADEME via batiactu.com: 557 € HT/m² of opening (double glazing), PVC slightly cheaper than wood; +5.5% VAT, rounded',
+    source: `Je Rénove BBC invoices via batiactu.com: 557 € HT/m² of opening (double glazing), PVC slightly cheaper than wood; +5.5% VAT, rounded, ${TO_2024_FROM_2018}`,
   },
   fenetre_bois: {
-    eur: 640,
+    eur: indexed(640, '2018'),
     unit: 'm2',
-    source:
-      'Effinergie/ADEME via batiactu.com (557 € HT/m²) and prix-travaux.fr (2026): wood 750–1,500 € per 2-leaf unit vs PVC 350–850',
+    source: `Je Rénove BBC invoices via batiactu.com (557 € HT/m²) and prix-travaux.fr (2026): wood 750–1,500 € per 2-leaf unit vs PVC 350–850 (about 1.15× PVC), ${TO_2024_FROM_2018}`,
   },
   fenetre_alu: {
-    eur: 700,
+    eur: indexed(700, '2018'),
     unit: 'm2',
-    source: 'prix-travaux.fr (2026): aluminium 700–1,700 € per 2-leaf unit, about 1.2× PVC',
+    source: `prix-travaux.fr (2026): aluminium 700–1,700 € per 2-leaf unit, about 1.25× the PVC figure, ${TO_2024_FROM_2018}`,
   },
   fenetre_triple: {
-    eur: 660,
+    eur: indexed(660, '2018'),
     unit: 'm2',
-    source: 'Effinergie/ADEME via batiactu.com: 624 € HT/m² of opening (triple glazing), +5.5% VAT',
+    source: `Je Rénove BBC invoices via batiactu.com: 624 € HT/m² of opening (triple glazing), +5.5% VAT, ${TO_2024_FROM_2018}`,
   },
   porte: {
     eur: 1500,
@@ -229,7 +256,7 @@ export interface CostTable {
 
 export const DEFAULT_MARGIN = 0.3;
 export const DEFAULT_COST_SOURCE =
-  'dpe-sim default figures (../shared/docs/works-costs.md: ADEME, Effinergie, invoice studies, commercial pages)';
+  'dpe-sim default figures (../shared/docs/works-costs.md: ADEME, Effinergie, invoice studies, commercial pages; 2015–2018 envelope prices indexed to Aug. 2024 with INSEE BT01)';
 
 export function defaultCosts(): CostTable {
   return {
