@@ -35,6 +35,8 @@ export interface LocalConfig {
   engineThreads?: number;
   /** the engine pool's queue beyond its running jobs (default 16 per thread) */
   engineQueue?: number;
+  /** start the engine threads now rather than on first use (a command that will compute) */
+  engineEager?: boolean;
   /** nice value the engine threads add to theirs (Linux): the server's step back (default 0) */
   engineNice?: number;
   /** the national registry's address (undefined: the default) */
@@ -99,6 +101,7 @@ async function enginePool(
     costs,
     ...(cfg.engineQueue !== undefined ? { queue: cfg.engineQueue } : {}),
     ...(cfg.engineNice !== undefined ? { nice: cfg.engineNice } : {}),
+    ...(cfg.engineEager ? { eager: true } : {}),
     ...(cfg.cacheBytes !== undefined ? { cacheBytes: cfg.cacheBytes } : {}),
   });
 }

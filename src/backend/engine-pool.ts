@@ -32,6 +32,8 @@ export interface EnginePoolOptions {
   cacheBytes?: number;
   /** nice value each thread adds to its own (Linux), so the calling thread is served first */
   nice?: number;
+  /** start the threads now (they load the engine meanwhile), not on first use */
+  eager?: boolean;
   /** DPE files each thread runs once at warm-up (compiles the engine's code) */
   warmUpSamples?: string[];
 }
@@ -70,6 +72,7 @@ export class PooledEngine implements EngineRunner {
       cacheBytes: Math.floor((opts.cacheBytes ?? DEFAULT_PREPARED_CACHE_BYTES) / opts.threads),
       ...(opts.nice !== undefined ? { nice: opts.nice } : {}),
     };
+    if (opts.eager) void this.pool;
   }
 
   /** The threads, started on first use (a command that computes nothing starts none). */

@@ -35,9 +35,6 @@ export function localExecutor(data: WorkerData, threads: number): Executor {
   const pool = createThreadPool<SourceItem, ItemOutcome>({
     entry: new URL('./worker-entry.cjs', import.meta.url),
     threads,
-    // one thread loads the engine at once; the others start as soon as a second item waits
-    // (piscina spawns while tasks are queued): a 1-item batch loads the engine once, not twice
-    startThreads: 1,
     maxQueue: Infinity, // the batch loop bounds what it hands over (capacity)
     workerData: data,
   });

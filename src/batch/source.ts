@@ -14,6 +14,8 @@ export interface BatchSource {
   items(signal: AbortSignal): AsyncGenerator<SourceItem>;
   /** how many items there are (a quick pass; undefined for stdin) */
   count(): Promise<number | undefined>;
+  /** how many items there are up to `limit`, from the head only (undefined for stdin) */
+  countUpTo(limit: number): Promise<number | undefined>;
   readonly description: string;
 }
 
@@ -65,6 +67,12 @@ function lineSource(file: string, description: string): BatchSource {
       for await (const text of lines(file)) if (text) n++;
       return n;
     },
+    async countUpTo(limit) {
+      if (file === '-') return undefined;
+      let n = 0;
+      for await (const text of lines(file)) if (text && ++n >= limit) break;
+      return n;
+    },
   };
 }
 
@@ -85,6 +93,12 @@ function directorySource(dir: string): BatchSource {
     async count() {
       let n = 0;
       for await (const entry of await opendir(dir)) if (entry.isFile() && isXml(entry.name)) n++;
+      return n;
+    },
+    async countUpTo(limit) {
+      let n = 0;
+      for await (const entry of await opendir(dir))
+        if (entry.isFile() && isXml(entry.name) && ++n >= limit) break;
       return n;
     },
   };

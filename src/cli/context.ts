@@ -156,8 +156,12 @@ export class Context {
     };
   }
 
-  backend(): Promise<Backend> {
-    this.composed ??= this.openBackend();
+  /**
+   * The backend of this command. `startEngine`: the command computes (pre, initial, calc), so the
+   * local engine thread starts loading at once, while the command still reads its input.
+   */
+  backend(opts: { startEngine?: boolean } = {}): Promise<Backend> {
+    this.composed ??= this.openBackend(opts.startEngine === true);
     return this.composed.then((c) => c.backend);
   }
 
@@ -193,11 +197,16 @@ export class Context {
     };
   }
 
-  private async openBackend(): Promise<ComposedBackend> {
+  private async openBackend(startEngine: boolean): Promise<ComposedBackend> {
     const compose = await import('../compose.js');
     if (this.settings.backend === 'remote') return compose.composeRemoteBackend(this.remoteConfig);
-    // the engine on a thread of its own: this one stays free to hear Ctrl-C (started on first use)
-    return compose.composeLocalBackend({ ...this.localConfig, engineThreads: 1 });
+    // the engine on a thread of its own: this one stays free to hear Ctrl-C (started now for a
+    // command that computes, else on first use)
+    return compose.composeLocalBackend({
+      ...this.localConfig,
+      engineThreads: 1,
+      ...(startEngine ? { engineEager: true } : {}),
+    });
   }
 
   /**

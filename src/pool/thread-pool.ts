@@ -1,7 +1,7 @@
 /**
  * The one way dpe-sim starts worker threads: a piscina pool with the heap limits the engine
  * needs, one task per thread at a time, threads started at once (so they load the engine while
- * the caller still reads its input), or the first of them at once and the others on demand. Batch runs whole items on it; the local backend runs its
+ * the caller still reads its input). Batch runs whole items on it; the local backend runs its
  * engine work on it (server, CLI). A full queue is refused at once, never waited on.
  */
 import { Piscina } from 'piscina';
@@ -24,11 +24,6 @@ export interface ThreadPoolOptions {
   /** the worker's entry file (a CommonJS file piscina can require) */
   entry: URL;
   threads: number;
-  /**
-   * threads started at once (default `threads`); the others start when tasks wait for a thread,
-   * so that a single task never pays for loading the engine in a thread it does not use
-   */
-  startThreads?: number;
   /** tasks waiting for a thread beyond which `run` rejects (Infinity: never) */
   maxQueue: number;
   workerData: unknown;
@@ -50,7 +45,7 @@ export function isQueueFull(err: unknown): boolean {
 export function createThreadPool<T, R>(opts: ThreadPoolOptions): Piscina<T, R> {
   return new Piscina<T, R>({
     filename: opts.entry.href,
-    minThreads: Math.min(opts.startThreads ?? opts.threads, opts.threads),
+    minThreads: opts.threads,
     maxThreads: opts.threads,
     idleTimeout: 60_000,
     concurrentTasksPerWorker: 1,

@@ -119,8 +119,12 @@ export async function batchCommand(
   // its first item, handed over only once the store is ready. Remotely, the settings are
   // checked first.
   const local = ctx.settings.backend !== 'remote';
+  // no more engine threads than items: a 1-item batch loads the engine once, not once per core
+  const threads = local
+    ? Math.max(1, Math.min(concurrency, (await source.countUpTo(concurrency)) ?? concurrency))
+    : concurrency;
   let executor = local
-    ? await makeExecutor(ctx, settings, concurrency, flags.fetchConcurrency)
+    ? await makeExecutor(ctx, settings, threads, flags.fetchConcurrency)
     : undefined;
   let done: Set<string> | undefined;
   try {

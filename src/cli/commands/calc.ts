@@ -53,7 +53,7 @@ export async function calcCommand(
     });
   }
   const dpeId = await ctx.dpeArg(dpeArg);
-  const backend = await ctx.backend();
+  const backend = await ctx.backend({ startEngine: true });
   let scenarioName = scenario;
   if (flags.scenarioFrom !== undefined) {
     const n = Number(flags.scenarioFrom);

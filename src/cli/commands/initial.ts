@@ -16,7 +16,7 @@ export async function initialCommand(
   const coef = coefOption(flags.coef);
   const identity = checkIdentity(ctx.identity);
   const dpeId = await ctx.dpeArg(dpeArg);
-  const backend = await ctx.backend();
+  const backend = await ctx.backend({ startEngine: true });
   const progress = progressLine('initial', { json: ctx.out.json });
   const body = await backend
     .initial(

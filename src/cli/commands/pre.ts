@@ -15,7 +15,7 @@ export async function preCommand(ctx: Context, dpeArg: string, flags: PreFlags):
   const expireInMinutes = minutesOption(flags.expire);
   const identity = checkIdentity(ctx.identity);
   const dpeId = await ctx.dpeArg(dpeArg);
-  const backend = await ctx.backend();
+  const backend = await ctx.backend({ startEngine: true });
   const body = await backend.pre({
     ...identity,
     dpeId,
