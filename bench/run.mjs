@@ -17,5 +17,7 @@ for (const [file, fn] of benches) {
   if (!existsSync(full)) continue;
   console.log(`\n== ${file}`);
   const mod = await import(pathToFileURL(full).href);
-  await mod[fn]();
+  const result = await mod[fn]();
+  // a bench that returns its figures and formats them apart (server.mjs) is printed here
+  if (typeof mod.formatBench === 'function') console.log(mod.formatBench(result).text);
 }

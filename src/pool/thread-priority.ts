@@ -9,7 +9,7 @@
 import { getPriority, setPriority } from 'node:os';
 
 /** How far the server's engine threads step back behind its request thread (nice units). */
-export const SERVER_ENGINE_NICE = 5;
+export const SERVER_ENGINE_NICE = 10;
 
 /** Raises this thread's nice value by `nice` (capped at 19); true when it was done. */
 export function stepBack(nice: number): boolean {
