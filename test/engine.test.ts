@@ -9,6 +9,7 @@ import { execFile } from 'node:child_process';
 import { readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadEngine, type Engine } from '../src/engine/engine.js';
 import { readDpeFile } from '../src/dpe/source.js';
@@ -47,6 +48,41 @@ function xmlIn(dir: string): string[] {
     .map((f) => path.join(dir, f));
 }
 
+/**
+ * The built engine (dist/: the one-file bundle with its memo patches applied at build time), in
+ * its own process: file → [ep 1.9, ep 2.3, GES], or null; and whether it was the bundle.
+ */
+async function builtFigures(
+  files: string[],
+): Promise<{ bundled: boolean; tableMemo: boolean; figures: Record<string, number[] | null> }> {
+  const dir = tempDir();
+  const list = path.join(dir, 'list.txt');
+  writeFileSync(list, files.join('\n'));
+  const script = path.join(dir, 'built.mjs');
+  const dist = (p: string) => JSON.stringify(pathToFileURL(path.join(ROOT, 'dist', p)).href);
+  writeFileSync(
+    script,
+    `import { readFileSync } from 'node:fs';
+const { loadEngine } = await import(${dist('engine/engine.js')});
+const { parseDpeXml } = await import(${dist('dpe/xml.js')});
+const engine = await loadEngine();
+const figures = {};
+for (const f of readFileSync(process.argv[2], 'utf8').split('\\n').filter(Boolean)) {
+  try {
+    const r = engine.run(parseDpeXml(readFileSync(f, 'utf8')));
+    figures[f] = [r.mode2026.ep, r.mode2025.ep, r.mode2026.ges];
+  } catch { figures[f] = null; }
+}
+process.stdout.write(JSON.stringify({ bundled: engine.bundled, tableMemo: engine.tableMemo, figures }));
+`,
+  );
+  const { stdout } = await run(process.execPath, [script, list], {
+    cwd: ROOT,
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  return JSON.parse(stdout) as Awaited<ReturnType<typeof builtFigures>>;
+}
+
 let engine: Engine;
 beforeAll(async () => {
   engine = await loadEngine();
@@ -66,6 +102,19 @@ describe('engine adapter', () => {
       expect(mine, f).toEqual(bare[f]);
     }
   }, 60_000);
+
+  it('built: the one-file bundle, memo on, gives the bare engine’s figures on the fixtures and corpus', async () => {
+    const files = [...xmlIn(FIXTURES), ...(HAS_CORPUS ? xmlIn(CORPUS) : [])];
+    const [built, bare] = await Promise.all([builtFigures(files), bareFigures(files)]);
+    expect(built.bundled).toBe(true);
+    expect(built.tableMemo).toBe(true);
+    let compared = 0;
+    for (const f of files) {
+      expect(built.figures[f], path.basename(f)).toEqual(bare[f]);
+      if (built.figures[f]) compared++;
+    }
+    expect(compared).toBeGreaterThan(HAS_CORPUS ? 180 : 2);
+  }, 300_000);
 
   it.skipIf(!HAS_CORPUS)(
     'gives the bare engine’s figures on every corpus DPE',

@@ -8,7 +8,9 @@
  * - Turns `null`, exceptions and non-finite figures into `EngineFailure` with the reason.
  * - Returns the figures in both electricity-coefficient modes (2026: 1.9, 2025: 2.3).
  */
+import { existsSync } from 'node:fs';
 import { register } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import { DpeSimError } from '../contract/errors.js';
 import type { RawDpe, RawEnveloppe, Fields } from '../dpe/raw.js';
 import { num, str } from '../dpe/raw.js';
@@ -66,6 +68,8 @@ export interface Engine {
   readonly flags: EngineFlags;
   /** whether the engine's table lookups are memoised (see source-patches.ts) */
   readonly tableMemo: boolean;
+  /** whether the engine was loaded from its one-file bundle (open3cl-modules.ts) */
+  readonly bundled: boolean;
   /**
    * Runs the 3CL computation on a copy of `dpe` (the engine writes into its input), or on `dpe`
    * itself when the caller hands over a private copy (`owned`). Throws EngineFailure.
@@ -139,20 +143,37 @@ export function loadEngine(): Promise<Engine> {
   return loading;
 }
 
+/** The engine modules the adapter uses (open3cl-modules.ts). */
+interface EngineModules {
+  engine: EngineModule;
+  utils: UtilsModule;
+  tv: TvModule;
+  enums: EnumsModule;
+  inertie: InertieModule;
+  log: LoggerModule;
+  baie: { __dpeSimUgMemoOn?: true };
+}
+
+/** The built bundle, next to this module in dist/ (absent beside the sources). */
+const BUNDLE = new URL('./open3cl.bundle.js', import.meta.url);
+
+/** The bundle when it was built (patched at build time), else the modules, patched as they load. */
+async function engineModules(): Promise<{ modules: EngineModules; bundled: boolean }> {
+  if (existsSync(fileURLToPath(BUNDLE)))
+    return { modules: (await import(BUNDLE.href)) as EngineModules, bundled: true };
+  await registerTvMemo();
+  return {
+    modules: (await import('./open3cl-modules.js')) as unknown as EngineModules,
+    bundled: false,
+  };
+}
+
 async function importEngine(): Promise<Engine> {
   const captured: string[] = [];
-  await registerTvMemo();
   const restore = captureConsole(captured);
   try {
-    const [engine, utils, tv, enums, inertie, log, baie] = await Promise.all([
-      import('@open3cl/engine') as Promise<EngineModule>,
-      import('@open3cl/engine/utils.js') as Promise<UtilsModule>,
-      import('@open3cl/engine/tv.js') as Promise<TvModule>,
-      import('@open3cl/engine/enums.js') as Promise<EnumsModule>,
-      import('@open3cl/engine/7_inertie.js') as Promise<InertieModule>,
-      import('@open3cl/engine/core/util/logger/log-service.js') as Promise<LoggerModule>,
-      import('@open3cl/engine/3.3_baie_vitree.js') as Promise<{ __dpeSimUgMemoOn?: true }>,
-    ]);
+    const { modules, bundled } = await engineModules();
+    const { engine, utils, tv, enums, inertie, log, baie } = modules;
     // the engine's winston logger writes to stdout: silence it (console output is captured)
     log.logger.silent = true;
     if (ENGINE_FLAGS === 'bug-for-bug') utils.set_bug_for_bug_compat();
@@ -162,6 +183,7 @@ async function importEngine(): Promise<Engine> {
       enums.default,
       new inertie.Inertie(),
       utils.__dpeSimTvMemo === true && baie.__dpeSimUgMemoOn === true,
+      bundled,
     );
   } finally {
     restore();
@@ -198,6 +220,7 @@ class OpenEngine implements Engine {
     private readonly enums: EnumsModule['default'],
     private readonly inertia: { calculateInertie(env: unknown): Fields },
     readonly tableMemo: boolean,
+    readonly bundled: boolean,
   ) {
     this.version = mod.getVersion();
   }

@@ -1,0 +1,57 @@
+// The engine bundle: dist/engine/open3cl-modules.js (the engine modules the adapter uses) and
+// everything it imports (the engine, mathjs, lodash, winston) in one ES module,
+// dist/engine/open3cl.bundle.js, with the memo patches of src/engine/source-patches.ts applied
+// to the engine's sources as they are read. One file loads in ~0.27 s where the 1,700 modules
+// take ~0.65 s, in every process and every worker thread. Run after `tsc` (npm run build).
+// Fails when a patch does not apply: the bundle then would lose the table memo silently.
+import { build } from 'esbuild';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const DIST = path.join(ROOT, 'dist', 'engine');
+const { SOURCE_PATCHES } = await import(pathToFileURL(path.join(DIST, 'source-patches.js')).href);
+
+const applied = new Set();
+/** @type {import('esbuild').Plugin} */
+const patches = {
+  name: 'dpe-sim-engine-patches',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]@open3cl[\\/]engine[\\/].*\.js$/ }, async (args) => {
+      const file = args.path.split(path.sep).join('/');
+      const patch = SOURCE_PATCHES.find((p) => file.endsWith(p.suffix));
+      if (!patch) return undefined;
+      let source = await readFile(args.path, 'utf8');
+      for (const [from, to] of patch.replace) {
+        const at = source.indexOf(from);
+        if (at < 0 || source.indexOf(from, at + from.length) >= 0)
+          throw new Error(`engine patch ${patch.suffix}: "${from}" is not found exactly once`);
+        source = source.slice(0, at) + to + source.slice(at + from.length);
+      }
+      applied.add(patch.suffix);
+      return { contents: source + patch.append, loader: 'js' };
+    });
+  },
+};
+
+await build({
+  entryPoints: [path.join(DIST, 'open3cl-modules.js')],
+  outfile: path.join(DIST, 'open3cl.bundle.js'),
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  logLevel: 'warning',
+  legalComments: 'eof',
+  // CommonJS dependencies (winston) require Node's own modules: give the bundle a `require`
+  banner: {
+    js: "import { createRequire as __dpeSimCreateRequire } from 'node:module'; const require = __dpeSimCreateRequire(import.meta.url);",
+  },
+  plugins: [patches],
+});
+const missing = SOURCE_PATCHES.filter((p) => !applied.has(p.suffix)).map((p) => p.suffix);
+if (missing.length) {
+  console.error(`engine bundle: patches not applied: ${missing.join(', ')}`);
+  process.exit(1);
+}
