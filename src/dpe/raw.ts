@@ -2,7 +2,20 @@
  * The parsed DPE object (registry XML format), typed only as far as dpe-sim reads it.
  * Everything else stays `unknown`: the engine owns the meaning of the rest.
  */
+import rfdc from 'rfdc';
+
 export type Fields = Record<string, unknown>;
+
+const deepCopy = rfdc({ proto: false, circles: false });
+
+/**
+ * A deep copy of parsed DPE data (plain objects, arrays, strings, numbers, booleans): each works
+ * run needs its own, the engine writing into its input. rfdc copies such data 3× faster than
+ * `structuredClone` (0.14 against 0.48 ms for the 28-flat `2535E0426429Q`).
+ */
+export function copyRaw<T>(data: T): T {
+  return deepCopy(data);
+}
 
 export interface RawElement {
   donnee_entree: Fields & { description?: string; reference?: string };

@@ -13,7 +13,7 @@ import { register } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { DpeSimError } from '../contract/errors.js';
 import type { RawDpe, RawEnveloppe, Fields } from '../dpe/raw.js';
-import { num, str } from '../dpe/raw.js';
+import { copyRaw, num, str } from '../dpe/raw.js';
 import { SOURCE_PATCH_HOOKS } from './source-patches.js';
 
 /** The engine flag mode dpe-sim runs in (measured on the corpus; see README, "Engine"). */
@@ -233,7 +233,7 @@ class OpenEngine implements Engine {
     const restore = captureConsole(messages);
     let out: unknown;
     try {
-      out = this.mod.calcul_3cl(opts.owned ? dpe : structuredClone(dpe));
+      out = this.mod.calcul_3cl(opts.owned ? dpe : copyRaw(dpe));
     } catch (err) {
       const reason = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
       throw new EngineFailure(`the engine failed on this DPE (${reason})`, messages);

@@ -6,7 +6,7 @@ import { DpeSimError } from '../contract/errors.js';
 import type { Category, EditableChange } from '../contract/schemas.js';
 import { elementsOf, parseReferenceId } from '../dpe/elements.js';
 import type { RawDpe, RawElement, RawEnveloppe } from '../dpe/raw.js';
-import { num } from '../dpe/raw.js';
+import { copyRaw, num } from '../dpe/raw.js';
 import type { Engine } from '../engine/engine.js';
 import { CATALOGUE, optionsFor, type WorksOptionRow } from './catalogue.js';
 import { makeWorksContext } from './context.js';
@@ -259,7 +259,7 @@ export function applyWorks(
   costs: CostTable,
 ): WorksResult {
   if (resolved.length === 0) return { raw: prep.raw, applied: [], cout: 0, perteSurface: 0 };
-  const raw = structuredClone(prep.raw);
+  const raw = copyRaw(prep.raw);
   const ctx = makeWorksContext(raw, prep.base.output);
   const applied: AppliedWork[] = [];
   for (const r of resolved) {
