@@ -25,6 +25,8 @@ import type { Preparation, PreparedDpe } from '../simulation/prepared.js';
 import { preAnalysis } from '../simulation/pre.js';
 import { calculate } from '../simulation/recalculation.js';
 import { dpeSummary } from '../simulation/summary.js';
+import { runsAsData, seedRuns, type RunData } from '../simulation/runs.js';
+import { optionChanges } from '../simulation/structure.js';
 import { resolveChanges } from '../works/apply.js';
 import type { CostTable } from '../works/costs.js';
 
@@ -38,7 +40,13 @@ interface Coef {
 
 export type EngineJob =
   | ({ kind: 'pre' } & Coef)
-  | ({ kind: 'initial' } & Coef)
+  | ({
+      kind: 'initial';
+      /** works runs already made on this DPE in another thread (see `options`) */
+      seed?: RunData[];
+    } & Coef)
+  /** part `part` of `parts` of the DPE's works options, one engine run each, as data */
+  | { kind: 'options'; part: number; parts: number }
   | ({
       kind: 'calc';
       changes: EditableChange[];
@@ -66,6 +74,7 @@ export interface CalcResult {
 export interface JobResults {
   pre: PreResult;
   initial: InitialResponse;
+  options: RunData[];
   calc: CalcResult;
   summary: DpeSummary;
 }
@@ -112,7 +121,18 @@ export function runJob(
       };
       return result;
     }
+    case 'options': {
+      const dpe = ready(prep);
+      const mine = optionChanges(dpe)
+        .filter((_, i) => i % job.parts === job.part)
+        .map((c) => [c]);
+      let done = 0;
+      const tick = () => onProgress?.({ step: 'options', done: ++done, total: mine.length });
+      onProgress?.({ step: 'options', done, total: mine.length });
+      return runsAsData(engine, dpe, mine, costs, tick);
+    }
     case 'initial':
+      if (job.seed) seedRuns(ready(prep), job.seed);
       return initialSimulation(engine, ready(prep), {
         coef: job.coef,
         forceNormalization: job.forceNormalization,

@@ -122,6 +122,56 @@ export class PooledEngine implements EngineRunner {
     job: J,
     onProgress?: OnProgress,
   ): Promise<JobResult<J>> {
+    if (job.kind === 'initial' && !job.seed && this.threads > 1 && this.inFlight === 0)
+      return (await this.splitInitial(doc, job, onProgress)) as JobResult<J>;
+    return this.runOne(doc, job, onProgress);
+  }
+
+  /**
+   * An `initial` on an idle pool: its works options, one engine run each and most of its time on
+   * a large DPE, are split among the threads (`options` jobs, interleaved so that each thread
+   * gets every element kind); then one thread runs the `initial` itself with every run seeded
+   * (its option runs are then memo hits and the scenario search starts from them). The same
+   * runs as on one thread, so the same figures.
+   */
+  private async splitInitial(
+    doc: DpeText,
+    job: Extract<EngineJob, { kind: 'initial' }>,
+    onProgress?: OnProgress,
+  ): Promise<JobResult<typeof job>> {
+    const parts = this.threads;
+    const done = new Array<number>(parts).fill(0);
+    const totals = new Array<number>(parts).fill(0);
+    const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+    const partProgress =
+      (i: number): OnProgress =>
+      (p) => {
+        done[i] = p.done;
+        totals[i] = p.total;
+        onProgress?.({ step: 'options', done: sum(done), total: sum(totals) });
+      };
+    const runs = await Promise.all(
+      Array.from({ length: parts }, (_, part) =>
+        this.runOne(
+          doc,
+          { kind: 'options', part, parts },
+          onProgress ? partProgress(part) : undefined,
+        ),
+      ),
+    );
+    // the options are done: the seeded run's own pass over them is not progress
+    return this.runOne(
+      doc,
+      { ...job, seed: runs.flat() },
+      onProgress ? (p) => p.step !== 'options' && onProgress(p) : undefined,
+    );
+  }
+
+  private async runOne<J extends EngineJob>(
+    doc: DpeText,
+    job: J,
+    onProgress?: OnProgress,
+  ): Promise<JobResult<J>> {
     if (this.inFlight >= this.threads + this.queue) {
       throw new DpeSimError(
         'busy',

@@ -159,9 +159,11 @@ export class Context {
   /**
    * The backend of this command. `startEngine`: the command computes (pre, initial, calc), so the
    * local engine thread starts loading at once, while the command still reads its input.
+   * `engineThreads`: locally, how many (default 1; `initial` takes one per core: it splits its
+   * works options among them).
    */
-  backend(opts: { startEngine?: boolean } = {}): Promise<Backend> {
-    this.composed ??= this.openBackend(opts.startEngine === true);
+  backend(opts: { startEngine?: boolean; engineThreads?: number } = {}): Promise<Backend> {
+    this.composed ??= this.openBackend(opts.startEngine === true, opts.engineThreads ?? 1);
     return this.composed.then((c) => c.backend);
   }
 
@@ -197,14 +199,14 @@ export class Context {
     };
   }
 
-  private async openBackend(startEngine: boolean): Promise<ComposedBackend> {
+  private async openBackend(startEngine: boolean, threads: number): Promise<ComposedBackend> {
     const compose = await import('../compose.js');
     if (this.settings.backend === 'remote') return compose.composeRemoteBackend(this.remoteConfig);
     // the engine on a thread of its own: this one stays free to hear Ctrl-C (started now for a
     // command that computes, else on first use)
     return compose.composeLocalBackend({
       ...this.localConfig,
-      engineThreads: 1,
+      engineThreads: threads,
       ...(startEngine ? { engineEager: true } : {}),
     });
   }

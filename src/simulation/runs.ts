@@ -70,6 +70,81 @@ export function runResolved(
   return run;
 }
 
+/**
+ * A works run as plain data, to cross to another thread: the changes, the engine's figures and
+ * the priced items (their catalogue options are resolved again where the run is seeded).
+ */
+export interface RunData {
+  changes: EditableChange[];
+  mode2026: EngineFigures;
+  mode2025: EngineFigures;
+  items: { cout: number; coutDetail: string; perteSurface: number }[];
+  cout: number;
+  perteSurface: number;
+}
+
+/** Runs each set of changes (memoised as any run) and gives them back as data. */
+export function runsAsData(
+  engine: Engine,
+  prep: PreparedDpe,
+  changeSets: readonly EditableChange[][],
+  costs: CostTable,
+  tick: () => void = () => undefined,
+): RunData[] {
+  return changeSets.map((changes) => {
+    const run = runWorks(engine, prep, changes, costs);
+    tick();
+    return {
+      changes: run.applied.map((a) => a.change),
+      mode2026: run.mode2026,
+      mode2025: run.mode2025,
+      items: run.applied.map((a) => ({
+        cout: a.cout,
+        coutDetail: a.coutDetail,
+        perteSurface: a.perteSurface,
+      })),
+      cout: run.cout,
+      perteSurface: run.perteSurface,
+    };
+  });
+}
+
+/**
+ * Puts runs made in another thread on the same DPE into this thread's memo, as if they had been
+ * made here (the engine is deterministic: the same changes give the same figures).
+ */
+export function seedRuns(prep: PreparedDpe, runs: readonly RunData[]): void {
+  let cache = caches.get(prep);
+  if (!cache) {
+    cache = new Map();
+    caches.set(prep, cache);
+  }
+  for (const r of runs) {
+    const resolved = resolveChanges(prep, r.changes);
+    const key = resolved
+      .map((x) => changeKey(x.change))
+      .sort()
+      .join(';');
+    if (cache.has(key) || resolved.length !== r.items.length) continue;
+    cache.set(key, {
+      mode2026: r.mode2026,
+      mode2025: r.mode2025,
+      applied: resolved.map((x, i) => {
+        const item = r.items[i] as RunData['items'][number];
+        return {
+          change: x.change,
+          option: x.option,
+          cout: item.cout,
+          coutDetail: item.coutDetail,
+          perteSurface: item.perteSurface,
+        };
+      }),
+      cout: r.cout,
+      perteSurface: r.perteSurface,
+    });
+  }
+}
+
 export function figuresOf(run: WorksRun, coef: CoefMode): EngineFigures {
   return coef === 'activated' ? run.mode2026 : run.mode2025;
 }

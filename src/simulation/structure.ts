@@ -10,6 +10,7 @@ import type {
   DpeElement,
   DpeStructure,
   Editable,
+  EditableChange,
   InfoEntry,
 } from '../contract/schemas.js';
 import { descriptionOf, elementsOf, referenceId } from '../dpe/elements.js';
@@ -181,6 +182,24 @@ export function dpeStructure(
     warnings: preAnalysis({ ok: true, dpe: prep }, { coef, forceNormalization: force }).warnings,
     thresholds: prep.thresholds,
   };
+}
+
+/**
+ * Every works option the DPE offers, one change each, in the order `dpeStructure` runs them
+ * (the engine pool splits them among its threads; see engine-pool.ts).
+ */
+export function optionChanges(prep: PreparedDpe): EditableChange[] {
+  const out: EditableChange[] = [];
+  for (const category of CATEGORIES)
+    elementsOf(prep.raw, category).forEach((el, index) => {
+      for (const row of offeredOptions(prep, category, el))
+        out.push({
+          referenceId: referenceId(category, index),
+          editableKey: row.key,
+          editableValue: row.code,
+        });
+    });
+  return out;
 }
 
 /** A tick per works option evaluated, reported as `options` progress (nothing without a listener). */

@@ -1,3 +1,4 @@
+import os from 'node:os';
 import type { Context } from '../context.js';
 import { checkIdentity, coefOption } from '../options.js';
 import { progressLine } from '../progress.js';
@@ -16,7 +17,10 @@ export async function initialCommand(
   const coef = coefOption(flags.coef);
   const identity = checkIdentity(ctx.identity);
   const dpeId = await ctx.dpeArg(dpeArg);
-  const backend = await ctx.backend({ startEngine: true });
+  const backend = await ctx.backend({
+    startEngine: true,
+    engineThreads: os.availableParallelism(),
+  });
   const progress = progressLine('initial', { json: ctx.out.json });
   const body = await backend
     .initial(
