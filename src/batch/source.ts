@@ -61,11 +61,8 @@ function lineSource(file: string, description: string): BatchSource {
     async *items(signal) {
       for await (const text of lines(file, signal)) yield classifyLine(text);
     },
-    async count() {
-      if (file === '-') return undefined;
-      let n = 0;
-      for await (const text of lines(file)) if (text) n++;
-      return n;
+    count() {
+      return this.countUpTo(Infinity);
     },
     async countUpTo(limit) {
       if (file === '-') return undefined;
@@ -90,10 +87,8 @@ function directorySource(dir: string): BatchSource {
           yield { kind: 'path', ref: path.join(dir, entry.name) };
       }
     },
-    async count() {
-      let n = 0;
-      for await (const entry of await opendir(dir)) if (entry.isFile() && isXml(entry.name)) n++;
-      return n;
+    count() {
+      return this.countUpTo(Infinity);
     },
     async countUpTo(limit) {
       let n = 0;

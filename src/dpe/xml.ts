@@ -62,6 +62,11 @@ class StrictParser extends SaxesParser<{ position: true }> {
   }
 }
 
+/** The text without its byte-order mark, if any. */
+function withoutBom(xml: string): string {
+  return xml.charCodeAt(0) === 0xfeff ? xml.slice(1) : xml;
+}
+
 /** A leaf's text as the engine's parser gives it. */
 function leafValue(tag: string, raw: string): unknown {
   const text = raw.trim();
@@ -117,7 +122,7 @@ function build(xml: string): Obj {
     }
     attach(top, done.tag, value);
   });
-  parser.write(xml.charCodeAt(0) === 0xfeff ? xml.slice(1) : xml).close();
+  parser.write(withoutBom(xml)).close();
   return root.obj as Obj;
 }
 
@@ -125,7 +130,7 @@ function build(xml: string): Obj {
 export function xmlSyntaxFault(xml: string): XmlSyntaxFault | undefined {
   try {
     const parser = new StrictParser({ position: true });
-    parser.write(xml.charCodeAt(0) === 0xfeff ? xml.slice(1) : xml).close();
+    parser.write(withoutBom(xml)).close();
     return undefined;
   } catch (err) {
     if (err instanceof XmlSyntaxError) return err.fault;

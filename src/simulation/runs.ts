@@ -22,6 +22,14 @@ export function changeKey(c: EditableChange): string {
   return `${c.referenceId}|${c.editableKey}|${c.editableValue}`;
 }
 
+/** The memo key of a run: the changes that count (the last for each target), in any order. */
+function runKey(resolved: readonly Resolved[]): string {
+  return resolved
+    .map((r) => changeKey(r.change))
+    .sort()
+    .join(';');
+}
+
 /** Number of distinct works runs made so far on this DPE (for the benchmarks). */
 export function runCount(prep: PreparedDpe): number {
   return caches.get(prep)?.size ?? 0;
@@ -49,11 +57,7 @@ export function runResolved(
     cache = new Map();
     caches.set(prep, cache);
   }
-  // the key is that of the changes that count (the last for each target)
-  const key = resolved
-    .map((r) => changeKey(r.change))
-    .sort()
-    .join(';');
+  const key = runKey(resolved);
   const hit = cache.get(key);
   if (hit) return hit;
   const works = applyWorks(engine, prep, resolved, costs);
@@ -121,10 +125,7 @@ export function seedRuns(prep: PreparedDpe, runs: readonly RunData[]): void {
   }
   for (const r of runs) {
     const resolved = resolveChanges(prep, r.changes);
-    const key = resolved
-      .map((x) => changeKey(x.change))
-      .sort()
-      .join(';');
+    const key = runKey(resolved);
     if (cache.has(key) || resolved.length !== r.items.length) continue;
     cache.set(key, {
       mode2026: r.mode2026,

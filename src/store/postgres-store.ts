@@ -20,6 +20,7 @@ import { PG_MIGRATIONS } from './pg-schema.js';
 import {
   DEFAULT_TOKEN_MINUTES,
   LOCAL_PARTNER,
+  SESSION_HOURS,
   randomSecret,
   sha256,
   type IssueTokenOptions,
@@ -30,8 +31,6 @@ import {
   type TokenRecord,
   type UserRef,
 } from './store.js';
-
-const SESSION_HOURS = 12;
 
 function iso(d: Date | null): string | null {
   return d === null ? null : d.toISOString();

@@ -21,6 +21,7 @@ import { MIGRATIONS } from './schema.js';
 import {
   DEFAULT_TOKEN_MINUTES,
   LOCAL_PARTNER,
+  SESSION_HOURS,
   randomSecret,
   sha256,
   type IssueTokenOptions,
@@ -32,7 +33,6 @@ import {
   type UserRef,
 } from './store.js';
 
-const SESSION_HOURS = 12;
 const DATA_DIR_HINT =
   'choose a directory you can write with --data-dir DIR or DPE_SIM_DATA_DIR, or fix its permissions';
 

@@ -15,6 +15,8 @@ import type {
 
 export const LOCAL_PARTNER = 'local';
 export const DEFAULT_TOKEN_MINUTES = 10;
+/** How long a session opened by a login token lasts, hours (both stores). */
+export const SESSION_HOURS = 12;
 
 export interface Partner {
   id: number;
