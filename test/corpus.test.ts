@@ -314,25 +314,14 @@ describe.skipIf(!HAS_CORPUS)('corpus: works options', () => {
     return { n: ratios.length, median: quantile(ratios, 0.5) as number };
   };
 
-  it('cost check: the median of dpe-sim’s cost / the pack’s midpoint sits in 0.5–2 for houses and flats', () => {
+  it('cost check: the median of dpe-sim’s cost / the pack’s midpoint sits in 0.5–2 for houses, flats and whole buildings', () => {
     expect(costBodies).toHaveLength(files.length);
     console.log(`corpus cost check:\n${costTable(costCheck(costBodies)) as string}`);
-    for (const g of ['maison', 'appartement']) {
+    for (const g of ['maison', 'appartement', 'immeuble']) {
       const { n, median } = medianOf(g);
       expect(n, g).toBeGreaterThan(5);
       expect(median, g).toBeGreaterThanOrEqual(0.5);
       expect(median, g).toBeLessThanOrEqual(2);
     }
-  });
-
-  // Known miss (issue 14 open, README "Cost check"): whole buildings' median is 0.46 on 15 packs
-  // of 7 DPEs, our cheapest scenario crossing a near threshold where the pack bundles a whole
-  // programme. `fails` keeps the expectation: this test goes red the day the median enters the
-  // band, so that the note and the README are updated with it.
-  it.fails('cost check: whole buildings’ median sits in 0.5–2 (known miss)', () => {
-    const { n, median } = medianOf('immeuble');
-    expect(n).toBeGreaterThan(5);
-    expect(median).toBeGreaterThanOrEqual(0.5);
-    expect(median).toBeLessThanOrEqual(2);
   });
 });

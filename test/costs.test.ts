@@ -16,7 +16,15 @@ import { renderPacksClean } from '../src/cli/render/classes.js';
 import { makeStyle } from '../src/cli/render/style.js';
 import { classesTable, registryOfficialClass } from '../src/simulation/classes-table.js';
 import { nextClassHint } from '../src/simulation/hints.js';
-import { registryPacks } from '../src/simulation/packs.js';
+import {
+  packTargets,
+  registryPacks,
+  withScenarioCosts,
+  type ScenarioInPackFrame,
+} from '../src/simulation/packs.js';
+import { initialSimulation } from '../src/simulation/initial.js';
+import { calculate } from '../src/simulation/recalculation.js';
+import { resolveChanges } from '../src/works/apply.js';
 import { prepare, type PreparedDpe } from '../src/simulation/prepared.js';
 import { runWorks } from '../src/simulation/runs.js';
 import { offeredOptions } from '../src/works/apply.js';
@@ -112,16 +120,23 @@ describe('registry packs shown clean', () => {
     },
   };
   it('drops "Sans" and empty steps, computes the class worse-of, flags placeholders', () => {
-    const solutions = [
-      { result: { classe_bilan_dpe: { value: 4, VInit: 6, title: '' } }, cout: 9000 },
-      { result: { classe_bilan_dpe: { value: 3, VInit: 6, title: '' } }, cout: 25000 },
-    ] as unknown as Parameters<typeof registryPacks>[2];
-    const [a, b] = registryPacks(raw, T, solutions);
+    const scenarios: ScenarioInPackFrame[] = [
+      {
+        classe: 'D',
+        cout: 9000,
+        editables: [{ referenceId: 'mur:0', editableKey: 'ISOLATION', editableValue: 'IMurITE45' }],
+      },
+      { classe: 'C', cout: 25000, editables: [] },
+    ];
+    const [a, b] = withScenarioCosts(registryPacks(raw, T), scenarios);
     expect(a).toMatchObject({
       description: 'Isolation des murs + Pompe à chaleur',
       classeApres: 'D', // energy C (150) but GES D (35)
       coutPlaceholder: false,
       coutScenario: 9000,
+      editablesScenario: [
+        { referenceId: 'mur:0', editableKey: 'ISOLATION', editableValue: 'IMurITE45' },
+      ],
     });
     expect(b).toMatchObject({
       description: 'pack',
@@ -131,6 +146,8 @@ describe('registry packs shown clean', () => {
     });
     // without thresholds, no class
     expect(registryPacks(raw)[0]?.classeApres).toBeNull();
+    // the classes a scenario is searched for: every pack's, placeholders too (they are shown)
+    expect(packTargets(registryPacks(raw, T))).toEqual(['D', 'A']);
   });
 });
 
@@ -168,11 +185,17 @@ describe('registry packs reaching no better class than the DPE’s own', () => {
       },
     },
   };
-  const solutions = [
-    { result: { classe_bilan_dpe: { value: 6, VInit: 7, title: '' } }, cout: 924 },
-    { result: { classe_bilan_dpe: { value: 5, VInit: 7, title: '' } }, cout: 21000 },
-    { result: { classe_bilan_dpe: { value: 4, VInit: 7, title: '' } }, cout: 35000 },
-  ] as unknown as Parameters<typeof registryPacks>[2];
+  const scenarios: ScenarioInPackFrame[] = [
+    { classe: 'F', cout: 924, editables: [] },
+    {
+      classe: 'E',
+      cout: 21000,
+      editables: [{ referenceId: 'mur:1', editableKey: 'ISOLATION', editableValue: 'IMurITI37' }],
+    },
+    { classe: 'D', cout: 35000, editables: [] },
+  ];
+  const packsOf = (avant: string | null) =>
+    withScenarioCosts(registryPacks(raw, T, avant, 2.3), scenarios);
 
   it('the registry class: its own letter, else worse-of from its figures', () => {
     expect(registryOfficialClass(registry, T)).toBe('G');
@@ -183,12 +206,13 @@ describe('registry packs reaching no better class than the DPE’s own', () => {
 
   it('after figures equal to the registry’s: no class gain, no scenario cost; a gain keeps it', () => {
     const avant = registryOfficialClass(registry, T);
-    const [same, better] = registryPacks(raw, T, solutions, avant);
+    const [same, better] = packsOf(avant);
     expect(same).toMatchObject({
       classeApres: 'G',
       classeAvant: 'G',
       sansGainDeClasse: true,
       coutScenario: null,
+      editablesScenario: null,
     });
     // E (energy 300, GES 60): the cheapest scenario reaching E or better
     expect(better).toMatchObject({
@@ -196,14 +220,19 @@ describe('registry packs reaching no better class than the DPE’s own', () => {
       classeAvant: 'G',
       sansGainDeClasse: false,
       coutScenario: 21000,
+      editablesScenario: [
+        { referenceId: 'mur:1', editableKey: 'ISOLATION', editableValue: 'IMurITI37' },
+      ],
     });
     // the same class as the registry, not only the same figures: no gain either
-    expect(registryPacks(raw, T, solutions, 'E')[1]).toMatchObject({
+    expect(packsOf('E')[1]).toMatchObject({
       sansGainDeClasse: true,
       coutScenario: null,
     });
+    // a pack gaining no class asks for no scenario
+    expect(packTargets(packsOf('G'))).toEqual(['E']);
     // without the registry class, nothing is flagged
-    expect(registryPacks(raw, T, solutions)[0]).toMatchObject({
+    expect(packsOf(null)[0]).toMatchObject({
       classeAvant: null,
       sansGainDeClasse: false,
       coutScenario: 924,
@@ -211,7 +240,7 @@ describe('registry packs reaching no better class than the DPE’s own', () => {
   });
 
   it('the renderer flags the pack and counts it, within 80 columns', () => {
-    const packs = registryPacks(raw, T, solutions, 'G');
+    const packs = packsOf('G');
     const out = renderPacksClean(packs, makeStyle(false), { width: 80, wide: false });
     const lines = out.split('\n');
     for (const l of lines) expect(stringWidth(l), l).toBeLessThanOrEqual(80);
@@ -227,6 +256,10 @@ describe('registry packs reaching no better class than the DPE’s own', () => {
     expect(out).toMatch(/21\s000\s€/);
     expect(out).toContain(
       "1 pack reaches no better class than the DPE's own (G): nothing to compare.",
+    );
+    // the frame the packs are compared in, said once (wrapped within 80 columns)
+    expect(out.replace(/\s+/g, ' ')).toContain(
+      "Pack classes and dpe-sim's costs use the registry's rules for this DPE, as the diagnostician's software did: electricity coefficient 2.3, thresholds at its date.",
     );
     // without such packs, no footer
     expect(
@@ -381,4 +414,52 @@ describe('costs scale with what each installation serves (corpus)', () => {
     },
     600_000,
   );
+});
+
+describe.skipIf(!HAS_CORPUS)('registry packs compared in their own frame', () => {
+  // 2474E3798234X: a whole building heated by electricity, computed by the registry at 2.3 (F,
+  // 384 kWh/m²); at 1.9 it is E. Its first pack reaches D (199 kWh/m², 6.5 kg) at 2.3.
+  it('a pack gets the cost of a scenario reaching its class at the registry coefficient', async () => {
+    const engine = await loadEngine();
+    const text = await readDpeFile(path.join(CORPUS, '2474E3798234X.xml'));
+    const run = (coef: 'activated' | 'deactivated') => {
+      const p = prepare(engine, text);
+      if (!p.ok) throw new Error(p.alert.content);
+      return initialSimulation(engine, p.dpe, {
+        coef,
+        forceNormalization: false,
+        simulationId: 'test',
+        costs: defaultCosts(),
+      });
+    };
+    const user = run('activated');
+    const pack = user.registryPacks?.find((p) => p.classeApres === 'D' && p.coutMin !== null);
+    expect(pack).toMatchObject({ registryCoef: 2.3, classeAvant: 'F', sansGainDeClasse: false });
+    const cheapestFor = (body: typeof user, cls: number) =>
+      Math.min(
+        ...(body.autoSolutions ?? [])
+          .filter((s) => s.result.classe_bilan_dpe.value <= cls)
+          .map((s) => s.cout),
+      );
+    // at 1.9 D is one class away and cheaper: not what the pack is compared with
+    expect(pack?.coutScenario).toBeGreaterThan(cheapestFor(user, 4));
+    // what `initial --coef 2025` finds for D, the engine having run it
+    expect(pack?.coutScenario).toBe(cheapestFor(run('deactivated'), 4));
+    // its works, recalculated at 2.3 (`calc --coef 2025`), reach D
+    const recalc = () => {
+      const p = prepare(engine, text);
+      if (!p.ok) throw new Error(p.alert.content);
+      return calculate(engine, p.dpe, resolveChanges(p.dpe, pack?.editablesScenario ?? []), {
+        coef: 'deactivated',
+        forceNormalization: false,
+        simulationId: 'test',
+        scenario: 'default',
+        includeDpe: false,
+        costs: defaultCosts(),
+      }).calculation;
+    };
+    const at23 = recalc();
+    expect(pack?.editablesScenario?.length).toBeGreaterThan(0);
+    expect(at23.result.classe_bilan_dpe.value).toBeLessThanOrEqual(4);
+  }, 120_000);
 });

@@ -434,6 +434,11 @@ export const RegistryPack = Type.Object({
    */
   coutScenario: Type.Optional(NullableNumber),
   /**
+   * the works of that scenario (null with `coutScenario`): run them with `calc` at the
+   * coefficient `registryCoef` to see the class the pack is compared at (dpe-sim)
+   */
+  editablesScenario: Type.Optional(Type.Union([Type.Array(EditableChange), Type.Null()])),
+  /**
    * the DPE's official class as the registry gives it: its own letter, otherwise worse-of from its
    * figures with the thresholds at its date; null when unknown (dpe-sim)
    */
@@ -443,6 +448,12 @@ export const RegistryPack = Type.Object({
    * with dpe-sim's scenarios (dpe-sim)
    */
   sansGainDeClasse: Type.Optional(Type.Boolean()),
+  /**
+   * the electricity coefficient the pack's figures were computed with (the registry's: 2.3 before
+   * 2026); `classeApres` and `coutScenario` are in that frame, dpe-sim's scenarios classed with it
+   * (dpe-sim)
+   */
+  registryCoef: Type.Optional(Type.Number()),
 });
 export type RegistryPack = Type.Static<typeof RegistryPack>;
 

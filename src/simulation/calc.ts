@@ -80,13 +80,15 @@ function registryValue(cmp: Comparison, k: (typeof FIGURE_KEYS)[number]): number
 /**
  * Before/after figures. With normalization, each figure's `before` is the registry's own value
  * and `after` keeps the engine's ratio: after = registry × engineAfter / engineBefore, so with
- * no works after equals before exactly.
+ * no works after equals before exactly. Classes with `thresholds`: today's unless said (the
+ * registry packs are compared with the thresholds at the DPE's date).
  */
 export function outcome(
   prep: PreparedDpe,
   afterRaw: EngineFigures,
   coef: CoefMode,
   force: boolean,
+  thresholds: Thresholds = prep.thresholds,
 ): Outcome {
   const cmp = compare(prep.facts, prep.base, coef);
   const beforeRaw = engineFigures(prep.base, coef);
@@ -128,8 +130,8 @@ export function outcome(
     before,
     after,
     normalization,
-    classesBefore: classesOf(before.epM2, before.gesM2, prep.thresholds),
-    classesAfter: classesOf(after.epM2, after.gesM2, prep.thresholds),
+    classesBefore: classesOf(before.epM2, before.gesM2, thresholds),
+    classesAfter: classesOf(after.epM2, after.gesM2, thresholds),
   };
 }
 

@@ -6,8 +6,8 @@
  */
 import type { ClassesTable, ClassesRow, CoefMode, Thresholds } from '../contract/schemas.js';
 import { classesOf, classOf, isClassLetter } from '../contract/classes.js';
-import { COEF_2025, type RegistryFigures } from '../dpe/facts.js';
-import { engineFigures } from './comparison.js';
+import type { RegistryFigures } from '../dpe/facts.js';
+import { engineFigures, registryMode } from './comparison.js';
 import type { PreparedDpe } from './prepared.js';
 
 /**
@@ -36,7 +36,7 @@ export function classesTable(dpe: PreparedDpe, coef: CoefMode): ClassesTable {
       seuils: 'registry',
     });
   }
-  const inRegistryMode = f.registryCoef === COEF_2025 ? dpe.base.mode2025 : dpe.base.mode2026;
+  const inRegistryMode = engineFigures(dpe.base, registryMode(f));
   const er = classesOf(inRegistryMode.epM2, inRegistryMode.gesM2, dpe.registryThresholds);
   rows.push({
     source: 'engine-registry-rules',

@@ -38,6 +38,11 @@ export function coefOf(mode: CoefMode): number {
   return mode === 'activated' ? COEF_2026 : COEF_2025;
 }
 
+/** The coefficient mode the registry computed this DPE in (2.3 before 2026, 1.9 from then on). */
+export function registryMode(facts: DpeFacts): CoefMode {
+  return facts.registryCoef === COEF_2025 ? 'deactivated' : 'activated';
+}
+
 export function engineFigures(result: EngineResult, mode: CoefMode): EngineFigures {
   return mode === 'activated' ? result.mode2026 : result.mode2025;
 }

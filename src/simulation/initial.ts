@@ -3,15 +3,28 @@
  * works, the recommended scenarios and the registry's own works packs.
  */
 import type { OnProgress } from '../contract/progress.js';
-import type { CoefMode, InitialResponse } from '../contract/schemas.js';
+import type {
+  AutoSolution,
+  CoefMode,
+  InitialResponse,
+  RegistryPack,
+  Thresholds,
+} from '../contract/schemas.js';
+import { classFromIndex } from '../contract/classes.js';
 import type { Engine } from '../engine/engine.js';
 import type { CostTable } from '../works/costs.js';
 import { calculation, DEFAULT_SCENARIO, outcome, scenarioTitle } from './calc.js';
-import { engineFigures } from './comparison.js';
+import { engineFigures, registryMode } from './comparison.js';
 import type { PreparedDpe } from './prepared.js';
 import { dpeStructure } from './structure.js';
 import { searchScenarios } from './scenarios.js';
-import { registryPacks } from './packs.js';
+import {
+  packTargets,
+  registryPacks,
+  withScenarioCosts,
+  type ScenarioInPackFrame,
+} from './packs.js';
+import { figuresOf, runWorks } from './runs.js';
 import { registryOfficialClass } from './classes-table.js';
 
 export { registryPacks } from './packs.js';
@@ -26,6 +39,14 @@ export interface InitialOptions {
   /** CPU-time budget of the scenario search, ms (default SEARCH_TIME_BUDGET_MS) */
   searchBudgetMs?: number;
 }
+
+/**
+ * Budgets of the search in the registry packs' frame (engine runs, CPU ms): it only serves the
+ * comparison with the packs, and most of its runs are memo hits of the user's search; on the
+ * corpus's largest DPE (2535E0426429Q) 600 ms find what 3,000 do.
+ */
+export const PACK_SEARCH_RUN_BUDGET = 100;
+export const PACK_SEARCH_TIME_BUDGET_MS = 1000;
 
 /** Sharing is free in dpe-sim: the sharing cost is always 0. */
 export const SHARING_COST = 0;
@@ -46,6 +67,12 @@ export function initialSimulation(
     opts.onProgress,
   );
   const solutions = searchScenarios(engine, prep, opts).solutions;
+  const packs = registryPacks(
+    prep.raw,
+    prep.registryThresholds,
+    registryOfficialClass(prep.facts.registry, prep.registryThresholds),
+    prep.facts.registryCoef,
+  );
   return {
     dpe,
     simulation: {
@@ -60,13 +87,56 @@ export function initialSimulation(
     namedCalculationTitle: scenarioTitle(DEFAULT_SCENARIO),
     deltaCosts: { margin: opts.costs.margin, delta: opts.costs.delta, source: opts.costs.source },
     autoSolutions: solutions,
-    registryPacks: registryPacks(
-      prep.raw,
-      prep.registryThresholds,
-      solutions,
-      registryOfficialClass(prep.facts.registry, prep.registryThresholds),
+    registryPacks: withScenarioCosts(
+      packs,
+      scenariosForPacks(engine, prep, solutions, packs, opts),
     ),
     sharingCost: SHARING_COST,
     warnings: dpe.warnings,
   };
+}
+
+/**
+ * dpe-sim's scenarios in the registry packs' frame: the registry's coefficient and the thresholds
+ * at the DPE's date, normalized to the registry as in that mode (the diagnostician's software
+ * computed the packs so). The user's scenarios are classed in it (their runs are in the memo: no
+ * engine run); when the frames differ, a search in the packs' frame for the classes they reach
+ * adds its own (the cheapest way there may not be one of the user's: 2474E3798234X, electric, is
+ * E at 1.9 and F at 2.3, so its scenario for D at 1.9 is E at 2.3). Its runs share the memo.
+ */
+function scenariosForPacks(
+  engine: Engine,
+  prep: PreparedDpe,
+  solutions: readonly AutoSolution[],
+  packs: readonly RegistryPack[],
+  opts: InitialOptions,
+): ScenarioInPackFrame[] {
+  const targets = packTargets(packs);
+  if (targets.length === 0) return [];
+  const coef = registryMode(prep.facts);
+  const thresholds = prep.registryThresholds;
+  const classed = solutions.map((s) => {
+    const run = runWorks(engine, prep, s.editables, opts.costs);
+    const o = outcome(prep, figuresOf(run, coef), coef, opts.forceNormalization, thresholds);
+    return { cout: s.cout, classe: o.classesAfter.dpe, editables: s.editables };
+  });
+  if (coef === opts.coef && sameThresholds(thresholds, prep.thresholds)) return classed;
+  const own = searchScenarios(engine, prep, {
+    coef,
+    thresholds,
+    targets,
+    forceNormalization: opts.forceNormalization,
+    costs: opts.costs,
+    runBudget: PACK_SEARCH_RUN_BUDGET,
+    searchBudgetMs: Math.min(opts.searchBudgetMs ?? Infinity, PACK_SEARCH_TIME_BUDGET_MS),
+  }).solutions.map((s) => ({
+    cout: s.cout,
+    classe: classFromIndex(s.result.classe_bilan_dpe.value),
+    editables: s.editables,
+  }));
+  return [...classed, ...own];
+}
+
+function sameThresholds(a: Thresholds, b: Thresholds): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
 }

@@ -7,11 +7,33 @@
  * the registry's current figures as after-works figures (copied by the diagnostician's software),
  * and dpe-sim's cheapest scenario "reaching" that class is no works at all, so it gets no
  * scenario cost to compare with.
+ *
+ * A pack is compared in its own frame: the diagnostician's software computed its figures with
+ * the registry's electricity coefficient (2.3 before 2026) and the thresholds at the DPE's date,
+ * so dpe-sim's scenarios are classed in that same frame (`ScenarioInPackFrame`), not in the one
+ * the user simulates in (1.9 by default): 2474E3798234X, electric, is F at 2.3 and E at 1.9.
  */
-import type { AutoSolution, RegistryPack, Thresholds } from '../contract/schemas.js';
-import { classesOf, classIndex, classOf, isClassLetter } from '../contract/classes.js';
+import type { EditableChange, RegistryPack, Thresholds } from '../contract/schemas.js';
+import {
+  classesOf,
+  classIndex,
+  classOf,
+  isClassLetter,
+  type ClassLetter,
+} from '../contract/classes.js';
 import type { RawDpe } from '../dpe/raw.js';
 import { isRecord, num, str } from '../dpe/raw.js';
+
+/**
+ * One of dpe-sim's scenarios as the packs see it: its cost and the class it reaches in the packs'
+ * frame (the registry's coefficient and thresholds, normalized to the registry as the scenarios
+ * are).
+ */
+export interface ScenarioInPackFrame {
+  cout: number;
+  classe: ClassLetter;
+  editables: EditableChange[];
+}
 
 /** A pack whose maximum cost is under this is a placeholder, not an estimate. */
 export const PLACEHOLDER_MAX_EUR = 1000;
@@ -46,15 +68,16 @@ export function noClassGain(apres: string | null, avant: string | null): boolean
 }
 
 /**
- * The packs, clean. `thresholds`: the DPE's own (its date, surface, altitude). `solutions`:
- * dpe-sim's scenarios, to show the cheapest one reaching each pack's class. `classeAvant`: the
- * DPE's official class as the registry gives it (see `registryOfficialClass`), or null.
+ * The packs, clean, with no scenario cost yet (`withScenarioCosts`). `thresholds`: the DPE's own
+ * (its date, surface, altitude). `classeAvant`: the DPE's official class as the registry gives it
+ * (see `registryOfficialClass`), or null. `registryCoef`: the electricity coefficient of the
+ * packs' figures.
  */
 export function registryPacks(
   raw: RawDpe,
   thresholds?: Thresholds,
-  solutions: readonly AutoSolution[] = [],
   classeAvant: string | null = null,
+  registryCoef?: number,
 ): RegistryPack[] {
   const dt = raw.descriptif_travaux;
   if (!isRecord(dt)) return [];
@@ -89,24 +112,47 @@ export function registryPacks(
       coutScenario: null,
       classeAvant,
       sansGainDeClasse: noClassGain(classeApres, classeAvant),
+      ...(registryCoef !== undefined ? { registryCoef } : {}),
     };
     pack.coutPlaceholder = isPlaceholder(pack);
-    pack.coutScenario =
-      classeApres && !pack.sansGainDeClasse ? cheapestReaching(solutions, classeApres) : null;
     return pack;
   });
 }
 
-/** The cost of dpe-sim's cheapest scenario reaching `classe` or better, or null. */
+/** The classes the packs reach that are worth a scenario: known, and a gain over the DPE's own. */
+export function packTargets(packs: readonly RegistryPack[]): ClassLetter[] {
+  const targets = new Set<ClassLetter>();
+  for (const p of packs)
+    if (p.classeApres && isClassLetter(p.classeApres) && !p.sansGainDeClasse)
+      targets.add(p.classeApres);
+  return [...targets];
+}
+
+/**
+ * Each pack with dpe-sim's cheapest scenario reaching its class: its cost and its works (null:
+ * none, or the pack gains no class).
+ */
+export function withScenarioCosts(
+  packs: readonly RegistryPack[],
+  scenarios: readonly ScenarioInPackFrame[],
+): RegistryPack[] {
+  return packs.map((p) => {
+    const best =
+      p.classeApres && !p.sansGainDeClasse ? cheapestReaching(scenarios, p.classeApres) : null;
+    return { ...p, coutScenario: best?.cout ?? null, editablesScenario: best?.editables ?? null };
+  });
+}
+
+/** dpe-sim's cheapest scenario reaching `classe` or better (in the packs' frame), or null. */
 export function cheapestReaching(
-  solutions: readonly AutoSolution[],
+  scenarios: readonly ScenarioInPackFrame[],
   classe: string,
-): number | null {
+): ScenarioInPackFrame | null {
   if (!isClassLetter(classe)) return null;
-  let best: number | null = null;
-  for (const s of solutions) {
-    const reached = s.result.classe_bilan_dpe.value;
-    if (reached <= classIndex(classe) && (best === null || s.cout < best)) best = s.cout;
+  let best: ScenarioInPackFrame | null = null;
+  for (const s of scenarios) {
+    if (classIndex(s.classe) <= classIndex(classe) && (best === null || s.cout < best.cout))
+      best = s;
   }
   return best;
 }

@@ -5,9 +5,15 @@
 import type { ClassesTable, CoefMode, MaxCalculation, Warning } from '../contract/schemas.js';
 import { classesOf } from '../contract/classes.js';
 import { classesTable } from './classes-table.js';
-import { COEF_2025 } from '../dpe/facts.js';
 import { ALERT_IDS, confirm, info } from './alerts.js';
-import { compare, CONFIRM_ABOVE, NORMALIZE_ABOVE, type Comparison } from './comparison.js';
+import {
+  compare,
+  CONFIRM_ABOVE,
+  engineFigures,
+  NORMALIZE_ABOVE,
+  registryMode,
+  type Comparison,
+} from './comparison.js';
 import type { PreparedDpe, Preparation } from './prepared.js';
 
 export interface PreOptions {
@@ -149,7 +155,7 @@ function factAlerts(dpe: PreparedDpe, cmp: Comparison): Warning[] {
   }
   const registryClass = f.registry.classe;
   if (registryClass) {
-    const inRegistryMode = f.registryCoef === COEF_2025 ? dpe.base.mode2025 : dpe.base.mode2026;
+    const inRegistryMode = engineFigures(dpe.base, registryMode(f));
     const computed = classesOf(
       inRegistryMode.epM2,
       inRegistryMode.gesM2,

@@ -92,6 +92,12 @@ export interface ScenarioOptions {
   searchBudgetMs?: number;
   /** called after each target class is searched (`scenarios`, done / total targets) */
   onProgress?: OnProgress;
+  /** classes with these thresholds (default: today's, `prep.thresholds`) */
+  thresholds?: Thresholds;
+  /** search only these target classes (default: every class better than the initial one) */
+  targets?: readonly ClassLetter[];
+  /** engine runs the heuristic may spend (default RUN_BUDGET) */
+  runBudget?: number;
 }
 
 export interface ScenarioSearch {
@@ -263,7 +269,13 @@ export function candidatesOf(
       for (const row of offeredOptions(prep, category, el)) {
         const change = { referenceId: ref, editableKey: row.key, editableValue: row.code };
         const run = runWorks(engine, prep, [change], opts.costs);
-        const single = outcome(prep, figuresOf(run, opts.coef), opts.coef, opts.forceNormalization);
+        const single = outcome(
+          prep,
+          figuresOf(run, opts.coef),
+          opts.coef,
+          opts.forceNormalization,
+          opts.thresholds,
+        );
         const list = groups.get(row.key) ?? [];
         list.push({
           change,
@@ -288,14 +300,18 @@ export function searchScenarios(
   prep: PreparedDpe,
   opts: ScenarioOptions,
 ): ScenarioSearch {
+  const thresholds = opts.thresholds ?? prep.thresholds;
   const base = outcome(
     prep,
     figuresOf(runWorks(engine, prep, [], opts.costs), opts.coef),
     opts.coef,
     opts.forceNormalization,
+    thresholds,
   );
   const initial = base.classesBefore.dpe;
-  const targets = CLASS_LETTERS.filter((l) => classIndex(l) < classIndex(initial)).reverse(); // nearest first
+  const targets = CLASS_LETTERS.filter(
+    (l) => classIndex(l) < classIndex(initial) && (!opts.targets || opts.targets.includes(l)),
+  ).reverse(); // nearest first
   const elements = candidatesOf(engine, prep, opts);
   const seen = new Set<string>();
   const evaluate = (changes: EditableChange[]): Evaluated => {
@@ -304,7 +320,7 @@ export function searchScenarios(
     return {
       changes,
       cout: run.cout,
-      o: outcome(prep, figuresOf(run, opts.coef), opts.coef, opts.forceNormalization),
+      o: outcome(prep, figuresOf(run, opts.coef), opts.coef, opts.forceNormalization, thresholds),
     };
   };
   const combinations = [...elements.values()].reduce((n, list) => n * (list.length + 1), 1);
@@ -326,14 +342,15 @@ export function searchScenarios(
       const deadline = cpuMs() + (opts.searchBudgetMs ?? SEARCH_TIME_BUDGET_MS);
       for (const [i, target] of targets.entries()) {
         // each target gets its share of what is left of the budgets (cache hits are free)
-        const limit = seen.size + Math.floor((RUN_BUDGET - seen.size) / (targets.length - i));
+        const runBudget = opts.runBudget ?? RUN_BUDGET;
+        const limit = seen.size + Math.floor((runBudget - seen.size) / (targets.length - i));
         const now = cpuMs();
         const until = now + Math.max(0, deadline - now) / (targets.length - i);
         const search: HeuristicSearch = {
           elements,
           evaluate,
           base,
-          thresholds: prep.thresholds,
+          thresholds,
           predictor,
           budgetLeft: () => {
             if (seen.size >= limit) return false;

@@ -11,7 +11,7 @@ import type {
 } from '../../contract/schemas.js';
 import { renderWarnings } from './alerts.js';
 import type { Style } from './style.js';
-import { euros, num, table, type TableLayout } from './table.js';
+import { euros, num, table, terminalLayout, type TableLayout } from './table.js';
 import { wrap } from './text.js';
 
 const SOURCE_LABEL: Record<ClassesTable['rows'][number]['source'], string> = {
@@ -108,6 +108,8 @@ export function renderPacksClean(
   const placeholders = packs.filter((p) => p.coutPlaceholder).length;
   const noGain = packs.filter((p) => p.sansGainDeClasse);
   const avant = noGain.find((p) => p.classeAvant)?.classeAvant;
+  const width = (layout ?? terminalLayout()).width;
+  const note = (text: string) => wrap(s.c.dim(text), '', width);
   return [
     table(
       ['#', "Diagnostician's pack (from the registry XML)", 'Cost range', 'After', 'dpe-sim'],
@@ -127,19 +129,22 @@ export function renderPacksClean(
     ),
     ...(placeholders
       ? [
-          wrap(
-            s.c.dim(
-              `${placeholders} pack${placeholders === 1 ? '' : 's'} with a maximum under 1 000 €: placeholder costs, not estimates.`,
-            ),
+          note(
+            `${placeholders} pack${placeholders === 1 ? '' : 's'} with a maximum under 1 000 €: placeholder costs, not estimates.`,
+          ),
+        ]
+      : []),
+    ...(packs[0]?.registryCoef !== undefined
+      ? [
+          note(
+            `Pack classes and dpe-sim's costs use the registry's rules for this DPE, as the diagnostician's software did: electricity coefficient ${packs[0].registryCoef}, thresholds at its date.`,
           ),
         ]
       : []),
     ...(noGain.length
       ? [
-          wrap(
-            s.c.dim(
-              `${noGain.length} pack${noGain.length === 1 ? ' reaches' : 's reach'} no better class than the DPE's own${avant ? ` (${avant})` : ''}: nothing to compare.`,
-            ),
+          note(
+            `${noGain.length} pack${noGain.length === 1 ? ' reaches' : 's reach'} no better class than the DPE's own${avant ? ` (${avant})` : ''}: nothing to compare.`,
           ),
         ]
       : []),

@@ -1,10 +1,13 @@
-/** Running text for people, wrapped at spaces to the terminal width (never inside a word, so a
- * URL or a path stays whole); as is when stdout is not a TTY. */
+/** Running text for people, wrapped at spaces to the terminal width or `width` (never inside a
+ * word, so a URL or a path stays whole); as is when stdout is not a TTY (`width` undefined). */
 import wrapAnsi from 'wrap-ansi';
 import { terminalWidth } from './table.js';
 
-export function wrap(text: string, indent = ''): string {
-  const width = terminalWidth();
+export function wrap(
+  text: string,
+  indent = '',
+  width: number | undefined = terminalWidth(),
+): string {
   if (width === undefined) return text;
   return wrapAnsi(text, width - indent.length, { hard: false, trim: true })
     .split('\n')
