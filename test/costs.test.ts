@@ -254,6 +254,10 @@ describe('registry packs reaching no better class than the DPE’s own', () => {
     expect(lines.slice(0, flagRow).some((l) => l.startsWith('│ 1 '))).toBe(true);
     expect(lines.slice(0, flagRow).some((l) => l.startsWith('│ 2 '))).toBe(false);
     expect(out).toMatch(/21\s000\s€/);
+    // each pack's figures after works whole, however narrow the After column (the class on a
+    // line of its own: " G  (453" did not fit and was cut "(4…")
+    expect(out).not.toContain('…');
+    for (const figure of ['453', '300']) expect(out).toMatch(new RegExp(`│ ${figure}\\s`));
     expect(out).toContain(
       "1 pack reaches no better class than the DPE's own (G): nothing to compare.",
     );

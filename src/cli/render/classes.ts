@@ -120,7 +120,8 @@ export function renderPacksClean(
           ? '–'
           : `${euros(p.coutMin)} – ${euros(p.coutMax)}`) +
           (p.coutPlaceholder ? `\n${s.c.yellow('placeholder')}` : ''),
-        `${p.classeApres ? s.classLetter(p.classeApres) : '?'} (${num(p.consoApres, 0)} kWh/m², ${num(p.gesApres ?? null, 0)} kg)` +
+        // the class on its own line: "D (199" would not fit a narrow column and be cut
+        `${p.classeApres ? s.classLetter(p.classeApres) : '?'}\n${num(p.consoApres, 0)} kWh/m², ${num(p.gesApres ?? null, 0)} kg` +
           (p.sansGainDeClasse ? `\n${s.c.yellow(NO_CLASS_GAIN)}` : ''),
         p.coutScenario === null || p.coutScenario === undefined ? '–' : euros(p.coutScenario),
       ]),
