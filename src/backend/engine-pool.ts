@@ -8,7 +8,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DpeSimError } from '../contract/errors.js';
-import { MessageChannel } from 'node:worker_threads';
+import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import type { OnProgress, Progress } from '../contract/progress.js';
 import type { DpeText } from '../dpe/source.js';
 import type { CostTable } from '../works/costs.js';
@@ -52,6 +52,9 @@ const HOMES_REMEMBERED = 4096;
 interface Affinity {
   key: string;
 }
+
+/** How long an answer waits for its last progress messages at most, ms. */
+const PROGRESS_DRAIN_MS = 1000;
 
 export class PooledEngine implements EngineRunner {
   private poolValue: Piscina<EngineTask, WireOutcome<unknown>> | undefined;
@@ -180,9 +183,12 @@ export class PooledEngine implements EngineRunner {
       );
     }
     this.inFlight++;
-    // progress crosses from the engine thread over a port of its own
+    // progress crosses from the engine thread over a port of its own; the thread closes its end
+    // after its last message, and the answer (over the pool's own port) may arrive first: wait
+    // for that close so that no progress is dropped (the last "options" tick was, now and then)
     const channel = onProgress ? new MessageChannel() : undefined;
     channel?.port1.on('message', (p: Progress) => onProgress?.(p));
+    const drained = channel ? portClosed(channel.port1) : Promise.resolve();
     try {
       const outcome = await this.pool.run(
         {
@@ -193,6 +199,7 @@ export class PooledEngine implements EngineRunner {
         },
         channel ? { transferList: [channel.port2] } : {},
       );
+      await drained;
       return fromWire(outcome) as JobResult<J>;
     } finally {
       channel?.port1.close();
@@ -216,4 +223,16 @@ export class PooledEngine implements EngineRunner {
     this.poolValue = undefined;
     await pool?.destroy();
   }
+}
+
+/** Resolves when the other end of `port` is closed, or after `ms` (never hangs an answer). */
+function portClosed(port: MessagePort, ms = PROGRESS_DRAIN_MS): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    timer.unref();
+    port.once('close', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
 }
