@@ -8,10 +8,11 @@
 // cheapest scenario "reaching" that class is no works): left out, counted.
 // Prints median and 10th–90th percentiles for houses, flats and whole buildings.
 //   node bench/costs.mjs [--from DIR]   DIR: saved `initial` outputs (DIR/<id>.json, as written
-//                                       by ../shared/tools/figures-snapshot.mjs save) instead of runs;
-//                                       outputs saved before `sansGainDeClasse` existed: the registry
-//                                       class from `classeAvant`, else from <snap>/pre/<id>.json
-//                                       when DIR is <snap>/initial
+//                                       by ../shared/tools/figures-snapshot.mjs save) instead of runs.
+//                                       The check reads each pack's own fields (`classeApres`,
+//                                       `sansGainDeClasse`, `coutScenario`, in the pack's frame since
+//                                       packs carry `registryCoef`): outputs saved by an older
+//                                       dpe-sim are refused, to be saved again.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
@@ -48,35 +49,15 @@ function savedBody(file) {
   return j.body && j.exitCode === 0 ? j.body : j.exitCode === undefined ? j : undefined;
 }
 
-/**
- * The registry's official class from the sibling `pre` output (<snap>/pre/<id>.json beside
- * <snap>/initial), for `initial` outputs saved before packs carried `classeAvant`.
- */
-function preRegistryClass(from, id) {
-  if (path.basename(path.resolve(from)) !== 'initial') return undefined;
-  const file = path.join(path.resolve(from), '..', 'pre', `${id}.json`);
-  if (!existsSync(file)) return undefined;
-  const rows = savedBody(file)?.classes?.rows ?? [];
-  return rows.find((r) => r.source === 'registry')?.officielle ?? undefined;
-}
-
-/**
- * The `initial` bodies of the corpus: from saved outputs or from runs (two at a time). Saved
- * outputs carry `registryClass` from the sibling `pre` output when there is one.
- */
+/** The `initial` bodies of the corpus: from saved outputs or from runs (two at a time). */
 export async function initialBodies(from) {
   if (from) {
     return readdirSync(from)
       .filter((f) => f.endsWith('.json'))
       .sort()
       .map((f) => {
-        const id = f.replace(/\.json$/, '');
         const body = savedBody(path.join(from, f));
-        return {
-          id,
-          body: body?.dpe ? body : undefined,
-          registryClass: preRegistryClass(from, id),
-        };
+        return { id: f.replace(/\.json$/, ''), body: body?.dpe ? body : undefined };
       });
   }
   const files = readdirSync(CORPUS)
@@ -106,35 +87,14 @@ export function quantile(sorted, q) {
   return sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo);
 }
 
-const LETTERS = ['A', 'B', 'C', 'D', 'E', 'F', 'G'];
-
-function energyClass(conso, limits) {
-  if (conso === null || conso === undefined || !limits) return null;
-  return LETTERS.slice(0, 6).find((l) => conso < limits[l]) ?? 'G';
-}
-
-function cheapest(solutions, classe) {
-  const target = LETTERS.indexOf(classe) + 1;
-  let best = null;
-  for (const s of solutions)
-    if (s.result.classe_bilan_dpe.value <= target && (best === null || s.cout < best))
-      best = s.cout;
-  return best;
+/** Whether an output's packs carry the fields the check reads (dpe-sim from the packs' frame on). */
+function packsInTheirFrame(body) {
+  return (body.registryPacks ?? []).every((p) => 'registryCoef' in p && 'sansGainDeClasse' in p);
 }
 
 /**
- * A pack reaching no better class than the DPE's own: its `sansGainDeClasse` when the output
- * has it; for outputs saved before, the same rule from `classeAvant` or the `pre` registry class.
- */
-function noClassGain(p, classe, registryClass) {
-  if (typeof p.sansGainDeClasse === 'boolean') return p.sansGainDeClasse;
-  const avant = p.classeAvant ?? registryClass;
-  return LETTERS.includes(avant) && LETTERS.indexOf(classe) >= LETTERS.indexOf(avant);
-}
-
-/**
- * Ratios per group, with the packs left out and why. `bodies`: `{id, body, registryClass?}`, the
- * body needing only `dpe.infos`, `dpe.thresholds`, `registryPacks` and `autoSolutions`.
+ * Ratios per group, with the packs left out and why. `bodies`: `{id, body}`, the body needing only
+ * `dpe.infos` and `registryPacks`.
  */
 export function costCheck(bodies) {
   const groups = Object.fromEntries(
@@ -145,11 +105,15 @@ export function costCheck(bodies) {
   );
   let packs = 0;
   let blocked = 0;
-  for (const { id, body, registryClass } of bodies) {
+  for (const { id, body } of bodies) {
     if (!body) {
       blocked++;
       continue;
     }
+    if (!packsInTheirFrame(body))
+      throw new Error(
+        `${id}: saved by an older dpe-sim (its packs have no registryCoef / sansGainDeClasse): save the outputs again`,
+      );
     const g = groups[body.dpe?.infos?.type_bien?.value] ?? groups.appartement;
     for (const p of body.registryPacks ?? []) {
       packs++;
@@ -157,17 +121,15 @@ export function costCheck(bodies) {
         g.placeholders++;
         continue;
       }
-      // outputs saved before packs without GES got their energy class: the same rule here
-      const classe = p.classeApres ?? energyClass(p.consoApres, body.dpe?.thresholds?.dpe);
-      if (p.coutMin === null || p.coutMax === null || !classe) {
+      if (p.coutMin === null || p.coutMax === null || !p.classeApres) {
         g.noClass++;
         continue;
       }
-      if (noClassGain(p, classe, registryClass)) {
+      if (p.sansGainDeClasse) {
         g.noGain++;
         continue;
       }
-      const ours = p.classeApres ? p.coutScenario : cheapest(body.autoSolutions ?? [], classe);
+      const ours = p.coutScenario;
       if (ours === null || ours === undefined) {
         g.noScenario++;
         continue;

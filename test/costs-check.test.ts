@@ -4,7 +4,8 @@
  * reaching the pack's class, divided by the pack's midpoint. Fails when the median of houses,
  * flats or whole buildings leaves 0.5–2. It reads saved `initial` outputs from
  * DPE_SIM_COST_CHECK_FROM (a directory of `initial` JSON, as ../shared/tools/figures-snapshot.mjs
- * saves them; `<snap>/initial` also reads the registry class from `<snap>/pre`), in a second.
+ * saves them; outputs of a dpe-sim older than the packs' own-frame comparison are refused), in a
+ * second.
  * On the corpus itself the check runs by default in test/corpus.test.ts, on its `initial` runs.
  */
 import { describe, expect, it } from 'vitest';

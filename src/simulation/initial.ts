@@ -10,7 +10,7 @@ import type {
   RegistryPack,
   Thresholds,
 } from '../contract/schemas.js';
-import { classFromIndex, classIndex } from '../contract/classes.js';
+import { classFromIndex, classIndex, isClassLetter } from '../contract/classes.js';
 import type { Engine } from '../engine/engine.js';
 import type { CostTable } from '../works/costs.js';
 import { calculation, DEFAULT_SCENARIO, outcome, scenarioTitle } from './calc.js';
@@ -116,10 +116,15 @@ function scenariosForPacks(
   if (targets.length === 0) return [];
   const coef = registryMode(prep.facts);
   const thresholds = prep.registryThresholds;
+  // the user's scenarios whose target class they still reach in the packs' frame
+  const holding = new Set<string>();
   const classed = solutions.map((s) => {
     const run = runWorks(engine, prep, s.editables, opts.costs);
     const o = outcome(prep, figuresOf(run, coef), coef, opts.forceNormalization, thresholds);
-    return { cout: s.cout, classe: o.classesAfter.dpe, editables: s.editables };
+    const classe = o.classesAfter.dpe;
+    if (isClassLetter(s.classe) && classIndex(classe) <= classIndex(s.classe))
+      holding.add(s.classe);
+    return { cout: s.cout, classe, editables: s.editables };
   });
   const sameRules = sameThresholds(thresholds, prep.thresholds);
   if (coef === opts.coef && sameRules) return classed;
@@ -127,14 +132,7 @@ function scenariosForPacks(
   // at 2.3 reach it at 1.9. So when the user's scenario for a class (the cheapest found at 1.9)
   // still reaches it at 2.3, it is the cheapest there too: only the other classes are searched.
   const harder = sameRules && coef === 'deactivated' && opts.coef === 'activated';
-  const searched = targets.filter(
-    (t) =>
-      !harder ||
-      !solutions.some(
-        (s, i) =>
-          s.classe === t && classIndex((classed[i] as ScenarioInPackFrame).classe) <= classIndex(t),
-      ),
-  );
+  const searched = harder ? targets.filter((t) => !holding.has(t)) : targets;
   if (searched.length === 0) return classed;
   const own = searchScenarios(engine, prep, {
     coef,

@@ -119,12 +119,20 @@ export function registryPacks(
   });
 }
 
-/** The classes the packs reach that are worth a scenario: known, and a gain over the DPE's own. */
+/** The class a pack is compared at: known, and a gain over the DPE's own; else null. */
+function targetOf(p: RegistryPack): ClassLetter | null {
+  return p.classeApres && isClassLetter(p.classeApres) && !p.sansGainDeClasse
+    ? p.classeApres
+    : null;
+}
+
+/** The classes the packs reach that are worth a scenario (see `targetOf`). */
 export function packTargets(packs: readonly RegistryPack[]): ClassLetter[] {
   const targets = new Set<ClassLetter>();
-  for (const p of packs)
-    if (p.classeApres && isClassLetter(p.classeApres) && !p.sansGainDeClasse)
-      targets.add(p.classeApres);
+  for (const p of packs) {
+    const t = targetOf(p);
+    if (t) targets.add(t);
+  }
   return [...targets];
 }
 
@@ -137,18 +145,17 @@ export function withScenarioCosts(
   scenarios: readonly ScenarioInPackFrame[],
 ): RegistryPack[] {
   return packs.map((p) => {
-    const best =
-      p.classeApres && !p.sansGainDeClasse ? cheapestReaching(scenarios, p.classeApres) : null;
+    const t = targetOf(p);
+    const best = t ? cheapestReaching(scenarios, t) : null;
     return { ...p, coutScenario: best?.cout ?? null, editablesScenario: best?.editables ?? null };
   });
 }
 
 /** dpe-sim's cheapest scenario reaching `classe` or better (in the packs' frame), or null. */
-export function cheapestReaching(
+function cheapestReaching(
   scenarios: readonly ScenarioInPackFrame[],
-  classe: string,
+  classe: ClassLetter,
 ): ScenarioInPackFrame | null {
-  if (!isClassLetter(classe)) return null;
   let best: ScenarioInPackFrame | null = null;
   for (const s of scenarios) {
     if (classIndex(s.classe) <= classIndex(classe) && (best === null || s.cout < best.cout))
