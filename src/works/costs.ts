@@ -256,7 +256,7 @@ export interface CostTable {
 
 export const DEFAULT_MARGIN = 0.3;
 export const DEFAULT_COST_SOURCE =
-  'dpe-sim default figures (../shared/docs/works-costs.md: ADEME, Effinergie, invoice studies, commercial pages; 2015–2018 envelope prices indexed to Aug. 2024 with INSEE BT01)';
+  'dpe-sim default figures (ADEME, Effinergie, invoice studies, commercial pages; 2015–2018 envelope prices indexed to Aug. 2024 with INSEE BT01)';
 
 export function defaultCosts(): CostTable {
   return {
