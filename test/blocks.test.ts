@@ -24,11 +24,17 @@ async function blockedPre(file: string, id: string, message: RegExp): Promise<vo
   expect(body.warnings.map((w) => [w.type, w.id])).toEqual([['block', id]]);
   expect(body.url).not.toContain('partnerToken');
   expect(body.classes).toBeUndefined();
+  // on a terminal (tables), no login URL: there is no token to log in with
+  const table = await runCli(['pre', file], { dataDir });
+  expect(table.code).toBe(3);
+  expect(table.stdout).toContain(id);
+  expect(table.stdout).not.toContain('Login URL');
   const h = await runCli(['history', '--json'], { dataDir });
   expect(h.code).toBe(0);
   expect(JSON.parse(h.stdout)).toMatchObject({ records: [] });
   for (const cmd of ['initial', 'calc']) {
-    const x = await runCli([cmd, file, '--json'], { dataDir });
+    const works = cmd === 'calc' ? ['--work', 'ventilation:0=VMC:VMCHygroB'] : [];
+    const x = await runCli([cmd, file, '--json', ...works], { dataDir });
     expect(x.code).toBe(3);
     expect(x.stderr).toMatch(message);
   }

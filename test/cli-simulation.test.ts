@@ -68,19 +68,35 @@ describe('dpe-sim initial', () => {
 });
 
 describe('dpe-sim calc', () => {
-  it('with no works every value equals VInit and the gains are 0', async () => {
-    const body = JSON.parse((await runCli(['calc', HOUSE, '--json'])).stdout) as CalcResponse;
-    for (const v of Object.values(body.calculation.result)) expect(v.value).toBe(v.VInit);
-    const h = body.calculation.hints;
-    expect([
-      h.economieAnnuelle,
-      h.gainTotal,
-      h.gainM2,
-      h.gainGESM2,
-      h.coutTravaux,
-      h.perteSurfaceTotal,
-    ]).toEqual([0, 0, 0, 0, 0, 0]);
-    expect(h.retourSurInvestissementAnnees).toBeNull();
+  it('refuses a recalculation with no works: exit 2, a hint naming the ways to give works, nothing recorded', async () => {
+    const dataDir = tempDir();
+    const r = await runCli(['calc', HOUSE], { dataDir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(
+      /^error: calc needs at least one works item\nhint: .*--work REF=KEY:VALUE.*--works FILE.*-i.*--scenario-from 1/,
+    );
+    expect(r.stdout).toBe('');
+    const h = await runCli(['history', '--json'], { dataDir });
+    expect(JSON.parse(h.stdout)).toMatchObject({ records: [] });
+  });
+
+  it("lists the works it applies, and --scenario-from lists the scenario's works", async () => {
+    const dataDir = tempDir();
+    const init = JSON.parse((await runCli(['initial', HOUSE, '--json'], { dataDir })).stdout) as {
+      autoSolutions: {
+        editables: { referenceId: string; editableKey: string; editableValue: string }[];
+      }[];
+    };
+    const r = await runCli(['calc', HOUSE, '--scenario-from', '1'], { dataDir });
+    expect(r.code).toBe(0);
+    const works = init.autoSolutions[0]!.editables.map(
+      (w) => `${w.referenceId}=${w.editableKey}:${w.editableValue}`,
+    );
+    expect(works.length).toBeGreaterThan(0);
+    expect(r.stdout).toContain(`Works: ${works.join(', ')}`);
+    expect(r.stdout).toContain(
+      `To reproduce: dpe-sim calc ${HOUSE} ${works.map((w) => `--work ${w}`).join(' ')}`,
+    );
   });
 
   it('recomputes with works; hints follow from the results', async () => {
@@ -197,7 +213,9 @@ describe('dpe-sim calc', () => {
   });
 
   it('normalizes to the registry when accepted, with VInit equal to the registry figure', async () => {
-    const plain = JSON.parse((await runCli(['calc', FLAT, '--json'])).stdout) as CalcResponse;
+    const plain = JSON.parse(
+      (await runCli(['calc', FLAT, '--json', '--work', 'ventilation:0=VMC:VMCHygroB'])).stdout,
+    ) as CalcResponse;
     expect(plain.calculation.normalization.applied).toBe(false);
     const pre = JSON.parse((await runCli(['pre', FLAT, '--json'])).stdout) as {
       maxCalculation: { consommationXML: number; gesXML: number };
@@ -236,6 +254,8 @@ describe('dpe-sim calc', () => {
           '--json',
           '--include-dpe',
           '--include-user',
+          '--work',
+          'ventilation:0=VMC:VMCHygroB',
           '--user-name',
           'Alice',
         ])

@@ -28,6 +28,8 @@ export interface CliOptions {
   input?: string;
   dataDir?: string;
   timeoutMs?: number;
+  /** the working directory (default: this one) */
+  cwd?: string;
 }
 
 /**
@@ -57,6 +59,7 @@ export function startCli(
       ...opts.env,
     },
     stdio: ['pipe', 'pipe', 'pipe'],
+    ...(opts.cwd ? { cwd: opts.cwd } : {}),
   });
   let stdout = '';
   let stderr = '';

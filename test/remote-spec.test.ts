@@ -173,7 +173,12 @@ describe('remote mode against a spec-only service', () => {
   });
 
   it('fields the service adds pass through --json unchanged', async () => {
-    for (const cmd of [['pre', DPE], ['initial', DPE], ['calc', DPE], ['auth']]) {
+    for (const cmd of [
+      ['pre', DPE],
+      ['initial', DPE],
+      ['calc', DPE, '--work', 'mur:0=ISOLATION:IMurITE37'],
+      ['auth'],
+    ]) {
       const j = await remote(extras.url, [...cmd, ...WHO, '--json']);
       expect(j.code).toBe(0);
       expect(JSON.parse(j.stdout).vendorTrace).toEqual({ id: 'v-1', tags: ['x'] });

@@ -2,6 +2,7 @@
  * What every command needs: the resolved settings, the identity, a Backend (local or remote),
  * the DPE argument resolved, and the output conventions (--json, colour, stderr messages).
  */
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { DpeSimError } from '../contract/errors.js';
 import { DPE_ID_PATTERN, DPE_ID_REGEX, MAX_DPE_XML_BYTES } from '../contract/constants.js';
@@ -218,7 +219,11 @@ export class Context {
   async dpeArg(arg: string): Promise<string> {
     if (DPE_ID_REGEX.test(arg)) return arg;
     const isPathLike =
-      arg === '-' || arg.includes('/') || arg.includes('\\') || /\.xml$/i.test(arg);
+      arg === '-' ||
+      arg.includes('/') ||
+      arg.includes('\\') ||
+      /\.xml$/i.test(arg) ||
+      existsSync(arg); // a file or directory named without ./ is a path all the same
     if (!isPathLike) {
       throw new DpeSimError(
         'invalid-input',

@@ -15,7 +15,7 @@ import { osCode, osReason } from '../contract/os-errors.js';
 const HINTS: Record<ErrorKind, string> = {
   'invalid-input': 'check the command line; dpe-sim <command> --help shows the usage',
   'not-found': 'check the DPE number or path; dpe-sim <command> --help shows the usage',
-  'too-large': 'send a smaller request',
+  'too-large': 'a DPE XML is at most 10 MiB: check that this is the DPE file you meant',
   blocked: 'this DPE cannot be simulated; dpe-sim pre <dpe> lists its alerts',
   auth: 'check the partner key: --partner-key-file FILE, DPE_SIM_PARTNER_KEY, or dpe-sim config set partnerKey KEY',
   token: 'issue a new login link with dpe-sim auth',
@@ -31,6 +31,35 @@ export interface ErrorView {
 function hintOf(err: DpeSimError): string {
   const hint = err.details?.hint;
   return typeof hint === 'string' ? hint : HINTS[err.kind];
+}
+
+/** A hint's `dpe-sim <command>` made real: the command run, else the top-level help. */
+function withCommand(hint: string, command: string | undefined): string {
+  return hint.replace(
+    'dpe-sim <command> --help',
+    command ? `dpe-sim ${command} --help` : 'dpe-sim --help',
+  );
+}
+
+/**
+ * Commander's own errors (unknown option or command, missing argument, bad choice), in the same
+ * voice: its message without its "error: " prefix, its suggestion ("Did you mean --json?") as
+ * the hint, with the command's help.
+ */
+export function commanderErrorView(
+  err: { message: string },
+  command: string | undefined,
+): ErrorView {
+  const [first = '', ...rest] = err.message.replace(/^error: /, '').split('\n');
+  const suggestion = rest
+    .join(' ')
+    .match(/Did you mean (.+?)\?\)?$/)?.[1]
+    ?.trim();
+  const help = command ? `dpe-sim ${command} --help` : 'dpe-sim --help';
+  const hint = suggestion
+    ? `did you mean ${suggestion}? ${help} shows the usage`
+    : `${help} shows the usage`;
+  return { text: `error: ${first}\nhint: ${hint}\n`, code: EXIT_CODES.invalidInput };
 }
 
 /** The cause chain, for --debug: each error's name, code and message, then its stack. */
@@ -54,7 +83,7 @@ export function causeChain(err: unknown): string {
 }
 
 /** What to print and the exit code, for any error a command throws. */
-export function errorView(err: unknown, debug: boolean): ErrorView {
+export function errorView(err: unknown, debug: boolean, command?: string): ErrorView {
   let line: string;
   let hint: string;
   let code: number;
@@ -76,7 +105,7 @@ export function errorView(err: unknown, debug: boolean): ErrorView {
     hint = HINTS.runtime;
     code = EXIT_CODES.runtime;
   }
-  const text = [`error: ${line}`, `hint: ${hint}`];
+  const text = [`error: ${line}`, `hint: ${withCommand(hint, command)}`];
   if (debug) text.push(causeChain(err));
   return { text: `${text.join('\n')}\n`, code };
 }

@@ -5,7 +5,7 @@
 import { Command, CommanderError } from 'commander';
 import { EXIT_CODES } from '../contract/errors.js';
 import { COMMANDS } from './commands/index.js';
-import { errorView } from './error-view.js';
+import { commanderErrorView, errorView } from './error-view.js';
 import { globalFlags } from './flags.js';
 import { exitOnStopSignals } from './stop-signals.js';
 
@@ -34,11 +34,24 @@ export function buildProgram(): Command {
       .version('0.1.0'),
   )
     .addHelpText('after', EXIT_HELP)
-    .showHelpAfterError('(run dpe-sim --help for usage)')
-    // errors come back to main() as CommanderError (exit 2), for every subcommand too
+    // commander's own errors (unknown option, missing argument…) are not printed by commander:
+    // they come back to main() as CommanderError (exit 2), for every subcommand too, and are
+    // printed in the one voice of error-view.ts
+    .configureOutput({ outputError: () => undefined })
     .exitOverride();
   for (const register of COMMANDS) register(program);
   return program;
+}
+
+/** The command named on the command line ('batch pre', 'pre'…), if any: for hints. */
+function commandOf(program: Command, argv: readonly string[]): string | undefined {
+  const words = argv.slice(2).filter((a) => !a.startsWith('-'));
+  const cmd = program.commands.find(
+    (c) => c.name() === words[0] || c.aliases().includes(words[0] ?? ''),
+  );
+  if (!cmd) return undefined;
+  const sub = cmd.commands.find((c) => c.name() === words[1]);
+  return sub ? `${cmd.name()} ${sub.name()}` : cmd.name();
 }
 
 /** Runs the command line; returns the process exit code. */
@@ -58,9 +71,10 @@ export async function main(argv: string[]): Promise<number> {
       ) {
         return EXIT_CODES.ok;
       }
+      process.stderr.write(commanderErrorView(err, commandOf(program, argv)).text);
       return EXIT_CODES.invalidInput;
     }
-    const view = errorView(err, debug);
+    const view = errorView(err, debug, commandOf(program, argv));
     process.stderr.write(view.text);
     return view.code;
   }

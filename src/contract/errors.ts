@@ -50,6 +50,7 @@ export type ErrorReason =
   | 'unknown-key' // an editableKey not offered on that element
   | 'value-not-allowed' // an editableValue not offered (or not applicable) there
   | 'out-of-range' // an index (e.g. a recommended scenario) beyond what exists
+  | 'no-works' // a recalculation asked with no works item
   | 'unknown-dpe' // no DPE with that number
   | 'blocked' // the DPE cannot be simulated (a `block` alert)
   // a DPE file the user named:

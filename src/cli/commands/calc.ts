@@ -52,6 +52,12 @@ export async function calcCommand(
       yes: Boolean(flags.yes),
     });
   }
+  if (changes.length === 0 && flags.scenarioFrom === undefined) {
+    throw new DpeSimError('invalid-input', 'calc needs at least one works item', {
+      reason: 'no-works',
+      hint: `name works with --work REF=KEY:VALUE (dpe-sim initial ${dpeArg} lists them), --works FILE, -i to pick them, or --scenario-from 1`,
+    });
+  }
   const dpeId = await ctx.dpeArg(dpeArg);
   const backend = await ctx.backend({ startEngine: true });
   let scenarioName = scenario;
@@ -90,7 +96,7 @@ export async function calcCommand(
     },
     params: { editablesChanges: changes, namedCalculation: scenarioName },
   });
-  ctx.out.result(body, () => renderCalc(body, ctx.out.style));
+  ctx.out.result(body, () => renderCalc(body, ctx.out.style, dpeArg));
 }
 
 export function register(program: Command): void {

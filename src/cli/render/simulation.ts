@@ -12,6 +12,7 @@ import { CATEGORIES } from '../../contract/constants.js';
 import { INFO_KEYS, type InfoKey, type Thresholds } from '../../contract/schemas.js';
 import { isClassLetter } from '../../contract/classes.js';
 import { eurosPerYear, kwh, withUnit } from '../format.js';
+import { workFlags } from '../works-input.js';
 import { STANDARD_LIMITS, classFor, renderLabel, type LabelMark } from './label.js';
 import type { Style } from './style.js';
 import { euros, num, saving, table, terminalWidth } from './table.js';
@@ -336,7 +337,7 @@ export function renderInitial(body: SpecInitialResponse, dpeArg: string, s: Styl
   ].join('\n');
 }
 
-export function renderCalc(body: SpecCalcResponse, s: Style): string {
+export function renderCalc(body: SpecCalcResponse, s: Style, dpeArg?: string): string {
   const works = body.editableChanges.editablesValues;
   return [
     wrap(
@@ -347,10 +348,21 @@ export function renderCalc(body: SpecCalcResponse, s: Style): string {
           `  (scenario ${body.namedCalculation}, ${works.length} works item${works.length === 1 ? '' : 's'})`,
         ),
     ),
+    ...(dpeArg === undefined
+      ? []
+      : [
+          wrap(
+            `Works: ${works.map((w) => `${w.referenceId}=${w.editableKey}:${w.editableValue}`).join(', ')}`,
+            '  ',
+          ),
+        ]),
     ...sourceLine(body.dpeSource),
     calculationLabel(body.calculation, body.dpe?.thresholds, s, true),
     renderCalculation(body.calculation, s),
     renderAlerts(body.warnings, s),
+    ...(dpeArg === undefined
+      ? []
+      : [wrap(s.c.dim(`To reproduce: dpe-sim calc ${dpeArg} ${workFlags(works)}`), '  ')]),
   ]
     .filter(Boolean)
     .join('\n');
