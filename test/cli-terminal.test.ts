@@ -109,7 +109,7 @@ describe('output off a terminal and without colour', () => {
   it('tables are tab-separated lines; the label is plain, letters and values printed', async () => {
     const r = await runCli(['pre', HOUSE]);
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain('Primary energy (kWh/m²/yr)\t381\t390\t−2,3\u00a0%');
+    expect(r.stdout).toContain('Primary energy (kWh/m²/yr)\t381\t390\t−2.3\u00a0%');
     expect(r.stdout).toMatch(
       /^warning\tRegistry figures converted \/ warning\.coefficient-converted\t/m,
     );

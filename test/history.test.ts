@@ -101,16 +101,18 @@ describe('dpe-sim history (local store)', () => {
     }
   });
 
-  it("shows a dwelling's table and consumption chart against the class thresholds", async () => {
+  it("shows a dwelling's table; no chart while its own runs do not span two days", async () => {
     const r = await cli(['history', HOUSE_ID]);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(`History of DPE ${HOUSE_ID}`);
     expect(r.stdout).toMatch(/\tcalc\twalls\t1\tF → [A-G]\t381 → \d+\t/);
-    for (const label of [/A\s+70 ┼/, /B 110 ┼/, /C 180 ┼/, /D 250 ┼/, /E 330 ┼/, /F 420 ┼/])
-      expect(r.stdout).toMatch(label);
-    const json = records((await cli(['history', HOUSE_ID, '--json'])).stdout);
-    const after = Math.round(json[0]?.consoAfter ?? NaN);
-    expect(r.stdout).toMatch(new RegExp(`kWh\\s+381\\s+${after}`));
+    // dates on one line, day first, to the minute, no year this year
+    expect(r.stdout).toMatch(/^\d\d\/\d\d\u00a0\d\d:\d\d\t/m);
+    // the calc is a works hypothesis, not a point in time: no chart of runs 1…n
+    expect(r.stdout).toContain(
+      "No chart: it plots the dwelling's own figures (pre, initial) over time",
+    );
+    expect(r.stdout).not.toMatch(/┼/);
   });
 
   it('exports CSV and JSON Lines', async () => {
@@ -222,9 +224,14 @@ describe('the consumption chart', () => {
     expect(rowOf(/B\s*$/)).toBeLessThan(rowOf(/^A {2}70 ┼/));
     expect(lines.at(-1)).toMatch(/kWh\s+381\s+336\s+–\s+95/);
     expect(lines.at(-2)).toMatch(/run\s+1\s+2\s+3\s+4/);
+    const dated = renderChart([
+      { value: 381, klass: 'F', label: '01/01' },
+      { value: 336, klass: 'E', label: '02/03' },
+    ]).split('\n');
+    expect(dated.at(-2)).toMatch(/date\s+01\/01\s+02\/03/);
   });
 
-  it('takes the consumption after works, before for a pre-analysis, oldest first', () => {
+  it("plots the dwelling's own runs (pre, initial) by date, the day's latest; never a calc", () => {
     const base = { works: [], coefMode: 'activated' as const, normalized: false, blocked: false };
     const points = consumptionPoints([
       {
@@ -258,9 +265,45 @@ describe('the consumption chart', () => {
         coutTravaux: null,
       },
     ]);
-    expect(points).toEqual([
-      { value: 381, klass: 'F' },
-      { value: 200, klass: 'D' },
+    // one day of runs is not a time series
+    expect(points).toEqual([]);
+    const later = {
+      ...base,
+      id: 3,
+      at: '2025-02-10T12:00:00Z',
+      customerId: 'c',
+      userId: 'u',
+      dpeId: HOUSE_ID,
+      operation: 'initial' as const,
+      scenario: null,
+      classBefore: 'E',
+      classAfter: null,
+      consoBefore: 300,
+      consoAfter: null,
+      coutTravaux: null,
+    };
+    const two = consumptionPoints([
+      later,
+      {
+        ...later,
+        id: 2,
+        at: '2025-01-02T00:00:00Z',
+        operation: 'calc',
+        classAfter: 'B',
+        consoAfter: 90,
+      },
+      {
+        ...later,
+        id: 1,
+        at: '2025-01-01T12:00:00Z',
+        operation: 'pre',
+        classBefore: 'F',
+        consoBefore: 381,
+      },
+    ]);
+    expect(two).toEqual([
+      { value: 381, klass: 'F', label: '01/01' },
+      { value: 300, klass: 'E', label: '10/02' },
     ]);
   });
 });

@@ -11,7 +11,7 @@ import { RegistryClient } from '../src/registry/client.js';
 import { HOUSE, runCli, tempDir } from './helpers.js';
 import { renumbered, REG, startStandIn, type StandIn } from './registry-standin.js';
 
-const LIMIT_TEXT = '10,485,760 bytes (10 MiB)';
+const LIMIT_TEXT = '10\u202f485\u202f760 bytes (10 MiB)';
 
 /** The bundled house padded with a comment to `size` bytes (a valid XML document). */
 function paddedHouse(size: number, xml = readFileSync(HOUSE, 'utf8')): string {
@@ -36,7 +36,7 @@ describe('a DPE XML over the limit', () => {
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr.split('\n')[0]).toBe(
-      `error: the file ${big} is 10,485,761 bytes: larger than the limit for a DPE XML, ${LIMIT_TEXT}`,
+      `error: the file ${big} is 10\u202f485\u202f761 bytes: larger than the limit for a DPE XML, ${LIMIT_TEXT}`,
     );
   });
 
@@ -53,7 +53,7 @@ describe('a DPE XML over the limit', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(
       new RegExp(
-        `^error: stdin is at least [0-9,]+ bytes: larger than the limit for a DPE XML, ${LIMIT_TEXT.replace(/[()]/g, '\\$&')}\n`,
+        `^error: stdin is at least [0-9\u202f]+ bytes: larger than the limit for a DPE XML, ${LIMIT_TEXT.replace(/[()]/g, '\\$&')}\n`,
       ),
     );
   });
@@ -81,7 +81,7 @@ describe('a DPE XML over the limit', () => {
       ['a-big.xml', 'failed', 2, 'too-large'],
       ['b-house.xml', 'ok', 0, undefined],
     ]);
-    expect(lines[0]?.error?.message).toContain('10,485,761 bytes');
+    expect(lines[0]?.error?.message).toContain('10\u202f485\u202f761 bytes');
   });
 });
 

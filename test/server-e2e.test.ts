@@ -72,7 +72,7 @@ describe('dpe-sim --backend remote against dpe-sim serve', () => {
     const r = await remote(['pre', HOUSE_ID]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain(`Pre-analysis of DPE ${HOUSE_ID}`);
-    expect(r.stdout).toContain('Primary energy (kWh/m²/yr)\t381\t390\t−2,3\u00a0%');
+    expect(r.stdout).toContain('Primary energy (kWh/m²/yr)\t381\t390\t−2.3\u00a0%');
     expect(r.stdout).toContain(`Login URL: ${serve.url}/public/partnerLogin.html?partnerToken=`);
     const json = await remote(['pre', HOUSE_ID, '--json']);
     expect(json.code).toBe(0);

@@ -1,38 +1,22 @@
 /**
- * The one place where numbers become text for people. French conventions, as the users read
- * them: a narrow no-break space (U+202F) between thousands, a decimal comma, a no-break space
- * (U+00A0) before a unit or the euro sign — "12 000 €", "36 353 kWh/yr", "+4,5 %". The spaces
- * never break, so a table never splits a figure from its unit. Labels stay in English (one
- * language per output); `--json` never goes through here: it prints the raw numbers.
+ * Numbers become text for people through `numberText` (contract/number-text.ts: digits grouped
+ * with a narrow no-break space, a decimal point — "36 353 kWh/yr", "1.28 €", "−2.3 %"), with a
+ * no-break space (U+00A0) before a unit or the euro sign, so that a table never splits a figure
+ * from its unit. Labels stay in English (one language per output); `--json` never goes through
+ * here: it prints the raw numbers.
  */
+import { numberText } from '../contract/number-text.js';
 
 /** no-break space, between a figure and its unit */
 export const NBSP = '\u00a0';
 
-const formats = new Map<string, Intl.NumberFormat>();
-function nf(digits: number, signed = false): Intl.NumberFormat {
-  const key = `${digits}:${signed}`;
-  let f = formats.get(key);
-  if (!f) {
-    f = new Intl.NumberFormat('fr-FR', {
-      maximumFractionDigits: digits,
-      minimumFractionDigits: 0,
-      ...(signed ? { signDisplay: 'exceptZero' as const } : {}),
-    });
-    formats.set(key, f);
-  }
-  return f;
-}
-
 /** the dash shown for a missing figure */
 export const NONE = '–';
 
-/** 36353 → "36 353"; 182.46 with 1 digit → "182,5"; null → "–". */
+/** 36353 → "36 353"; 182.46 with 1 digit → "182.5"; null → "–". */
 export function num(x: number | null | undefined, digits = 0): string {
   if (x === null || x === undefined || !Number.isFinite(x)) return NONE;
-  // −0 after rounding prints as "0", not "-0"
-  const text = nf(digits).format(x);
-  return text === '-0' ? '0' : text;
+  return numberText(x, digits);
 }
 
 /** A figure with its unit, kept together: "36 353 kWh/yr". */
@@ -56,13 +40,13 @@ export function kwh(x: number | null | undefined, unit = 'kWh/yr', digits = 0): 
   return withUnit(x, unit, digits);
 }
 
-/** A signed percentage, one decimal: "+4,5 %", "−2,3 %", "0 %". */
+/** A signed percentage, one decimal: "+4.5 %", "−2.3 %", "0 %". */
 export function signedPercent(x: number | null | undefined, digits = 1): string {
   if (x === null || x === undefined || !Number.isFinite(x)) return NONE;
-  return `${nf(digits, true).format(x).replace('-', '−')}${NBSP}%`;
+  return `${numberText(x, digits, true)}${NBSP}%`;
 }
 
-/** A percentage: "12,5 %". */
+/** A percentage: "12.5 %". */
 export function percent(x: number | null | undefined, digits = 1): string {
   return withUnit(x, '%', digits);
 }
@@ -72,11 +56,14 @@ export function saving(gain: number, unit: string, digits = 0): string {
   return `${gain >= 0 ? '−' : '+'}${withUnit(Math.abs(gain), unit, digits)}`;
 }
 
-/** Local date and time to the second, day first as in France: "01/03/2025 14:05:09" (an
- * ordinary space between the two, where a narrow table may wrap). */
-export function dateTime(iso: string): string {
+/**
+ * Local date and time on one line, day first as in France, to the minute: "23/11 15:20", with the
+ * year when it is not this year's: "23/11/2025 15:20".
+ */
+export function dateTime(iso: string, now = new Date()): string {
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return iso;
   const p = (n: number) => String(n).padStart(2, '0');
-  return `${p(d.getDate())}/${p(d.getMonth() + 1)}/${d.getFullYear()} ${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
+  const year = d.getFullYear() === now.getFullYear() ? '' : `/${d.getFullYear()}`;
+  return `${p(d.getDate())}/${p(d.getMonth() + 1)}${year}${NBSP}${p(d.getHours())}:${p(d.getMinutes())}`;
 }

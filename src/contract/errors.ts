@@ -1,3 +1,4 @@
+import { numberText } from './number-text.js';
 import { formatBytes } from './constants.js';
 
 /**
@@ -116,7 +117,7 @@ export function xmlTooLarge(
   limit: number,
   atLeast = false,
 ): DpeSimError {
-  const bytes = (n: number) => `${n.toLocaleString('en-US')} bytes`;
+  const bytes = (n: number) => `${numberText(n)} bytes`;
   return new DpeSimError(
     'too-large',
     `${what} is ${atLeast ? 'at least ' : ''}${bytes(size)}: larger than the limit for a DPE XML, ${bytes(limit)} (${formatBytes(limit)})`,

@@ -4,6 +4,7 @@
  * (body too large, malformed JSON, unsupported media type) keep theirs; anything else is a 500
  * that says nothing about the internals.
  */
+import { numberText } from '../contract/number-text.js';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { DpeSimError } from '../contract/errors.js';
 import { TOKEN_MAX_LENGTH, type ErrorBody } from '../contract/schemas.js';
@@ -33,7 +34,7 @@ function fromDpeSimError(err: DpeSimError): HttpError {
     return {
       status: 413,
       body: {
-        error: `the DPE XML is ${size.toLocaleString('en-US')} bytes: larger than the limit for a DPE XML, ${String(limit)} bytes`,
+        error: `the DPE XML is ${numberText(size)} bytes: larger than the limit for a DPE XML, ${numberText(Number(limit))} bytes`,
         errorObject: { size, limit },
       },
     };

@@ -45,7 +45,7 @@ const SCRIPT = `
     text('error-detail', detail);
     document.title = 'Login failed';
   }
-  function num(x) { return x === null || x === undefined ? '–' : Math.round(x).toLocaleString('en-US'); }
+  function num(x) { return x === null || x === undefined ? '–' : Math.round(x).toLocaleString('en-US').replace(/,/g, '\u202f'); }
   function render(body) {
     $('loading').hidden = true;
     $('content').hidden = false;

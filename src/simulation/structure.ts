@@ -3,6 +3,7 @@
  * dwelling by category with the works each one offers (cost and gain of each option, the gain
  * from an engine run with that option alone), the alerts and the class thresholds.
  */
+import { numberText } from '../contract/number-text.js';
 import { CATEGORIES, type Category } from '../contract/constants.js';
 import type { OnProgress } from '../contract/progress.js';
 import type {
@@ -112,7 +113,7 @@ export function stateOf(engine: Engine, category: Category, el: RawElement): str
   const u = num(di.umur) ?? num(di.uw) ?? num(di.uph) ?? num(di.upb) ?? num(di.uporte);
   const parts: string[] = [];
   if (u !== undefined) parts.push(`U ${u.toFixed(2)} W/m²·K`);
-  if (area > 0) parts.push(`${area.toFixed(1)} m²`);
+  if (area > 0) parts.push(`${numberText(area, 1)} m²`);
   const adj = engine.enumLabel('type_adjacence', str(el.donnee_entree.enum_type_adjacence_id));
   if (adj) parts.push(`on ${adj}`);
   return parts.join(', ') || typeOf(engine, category, el);

@@ -1,16 +1,20 @@
 /**
- * A small terminal chart of a dwelling's consumption across runs (kWh/m²/yr of primary energy,
- * oldest run on the left), each run drawn as its DPE class letter, against the class thresholds
- * drawn as dotted lines. No dependency: rows of characters.
+ * A small terminal chart of a dwelling's own consumption over time (kWh/m²/yr of primary energy,
+ * oldest on the left, each point at its date), each run drawn as its DPE class letter, against
+ * the class thresholds drawn as dotted lines. Only runs that measure the dwelling as it is
+ * (`pre`, `initial`) are a time series; a `calc` is a hypothesis about works, shown in the table
+ * (before → after) and never plotted as if it had happened. No dependency: rows of characters.
  */
 import type { ClassLimits, HistoryRecord } from '../contract/schemas.js';
 import { STANDARD_LIMITS } from '../contract/classes.js';
 
 export interface ChartPoint {
-  /** consumption after the run (before it for a pre-analysis), kWh/m²/yr; null when unknown */
+  /** the dwelling's consumption measured by that run, kWh/m²/yr; null when unknown */
   value: number | null;
   /** the DPE class of that run; null when unknown */
   klass: string | null;
+  /** the run's date as shown under its point ("23/11"); its number when absent */
+  label?: string;
 }
 
 export interface ChartOptions {
@@ -23,15 +27,31 @@ export interface ChartOptions {
   classLetter?: (letter: string) => string;
 }
 
-const COLUMN = 5;
+const COLUMN = 6;
 const GUTTER = 7;
 
-/** The points of a history, oldest first (records come newest first). */
+/**
+ * The points of a dwelling's history as a time series, oldest first (records come newest
+ * first): its `pre` and `initial` runs, each at its date, the latest run of a day standing for
+ * that day. Fewer than two days: not a time series, `[]` (the chart is left out).
+ */
 export function consumptionPoints(records: readonly HistoryRecord[]): ChartPoint[] {
-  return [...records].reverse().map((r) => ({
-    value: r.operation === 'pre' ? r.consoBefore : (r.consoAfter ?? r.consoBefore),
-    klass: r.operation === 'pre' ? r.classBefore : (r.classAfter ?? r.classBefore),
-  }));
+  const byDay = new Map<string, ChartPoint>();
+  for (const r of [...records].reverse()) {
+    if (r.operation !== 'pre' && r.operation !== 'initial') continue;
+    if (r.blocked) continue;
+    const d = new Date(r.at);
+    if (Number.isNaN(d.getTime())) continue;
+    const p = (n: number) => String(n).padStart(2, '0');
+    const day = `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}`;
+    byDay.delete(day); // the latest run of the day, in date order
+    byDay.set(day, {
+      value: r.consoBefore,
+      klass: r.classBefore,
+      label: `${p(d.getDate())}/${p(d.getMonth() + 1)}`,
+    });
+  }
+  return byDay.size >= 2 ? [...byDay.values()] : [];
 }
 
 function center(text: string, width: number, visible = text.length): string {
@@ -110,8 +130,9 @@ export function renderChart(all: readonly ChartPoint[], opts: ChartOptions = {})
   }
   const first = all.length - points.length + 1;
   lines.push(`${'0'.padStart(GUTTER - 2)} └${'─'.repeat(width)}`);
+  const dated = points.every((p) => p.label !== undefined);
   lines.push(
-    `${'run'.padStart(GUTTER - 2)}  ${points.map((_, i) => center(String(first + i), COLUMN)).join('')}`.trimEnd(),
+    `${(dated ? 'date' : 'run').padStart(GUTTER - 2)}  ${points.map((p, i) => center(p.label ?? String(first + i), COLUMN)).join('')}`.trimEnd(),
   );
   lines.push(
     `${'kWh'.padStart(GUTTER - 2)}  ${points

@@ -121,17 +121,26 @@ export async function historyCommand(
         { keep: [2, 6, 8], drop: [9, 10, 1, 4, 5] },
       ),
     ];
-    if (dpeId) {
+    const points = dpeId ? consumptionPoints(records) : [];
+    if (dpeId && points.length > 0) {
       const cols = terminalWidth() ?? 100;
       parts.push(
         '',
         wrap(
-          `Consumption of DPE ${dpeId}, kWh/m²/yr of primary energy, oldest run first (letters: the run's DPE class; dotted lines: class thresholds)`,
+          `Consumption of DPE ${dpeId} over time, kWh/m²/yr of primary energy, from its pre and initial runs (letters: the DPE class at that date; dotted lines: class thresholds)`,
         ),
-        renderChart(consumptionPoints(records), {
-          maxPoints: Math.max(4, Math.floor((cols - 10) / 5)),
+        renderChart(points, {
+          maxPoints: Math.max(4, Math.floor((cols - 10) / 6)),
           classLetter: (l) => style.classLetter(l),
         }),
+      );
+    } else if (dpeId) {
+      parts.push(
+        wrap(
+          style.c.dim(
+            "No chart: it plots the dwelling's own figures (pre, initial) over time, once they span two days; calc runs are works hypotheses, shown above as before → after.",
+          ),
+        ),
       );
     }
     return parts.join('\n');

@@ -1,0 +1,35 @@
+/**
+ * The one way dpe-sim writes a number for people, in the terminal, in messages, in the texts of
+ * a response (`coutDetail`) and on the login page: digits grouped by three with a narrow
+ * no-break space (U+202F), a decimal point — "36 353", "1.28", "−2.3" — the convention of
+ * ISO 80000-1 and of the SI brochure, read the same by French and English readers (the labels
+ * are English). The grouping space never breaks, so a table never splits a figure.
+ * `--json` numbers are raw numbers and never go through here.
+ */
+
+/** narrow no-break space, between groups of three digits */
+export const GROUP = '\u202f';
+
+const formats = new Map<string, Intl.NumberFormat>();
+function nf(digits: number, signed: boolean): Intl.NumberFormat {
+  const key = `${digits}:${signed}`;
+  let f = formats.get(key);
+  if (!f) {
+    f = new Intl.NumberFormat('en-US', {
+      maximumFractionDigits: digits,
+      minimumFractionDigits: 0,
+      ...(signed ? { signDisplay: 'exceptZero' as const } : {}),
+    });
+    formats.set(key, f);
+  }
+  return f;
+}
+
+/**
+ * 36353 → "36 353"; 182.46 with 1 digit → "182.5"; signed: "+4.5", "−2.3" (a true minus sign);
+ * −0 after rounding is "0".
+ */
+export function numberText(x: number, digits = 0, signed = false): string {
+  const text = nf(digits, signed).format(x).replace(/,/g, GROUP).replace('-', '−');
+  return text === '−0' ? '0' : text;
+}

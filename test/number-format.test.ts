@@ -1,0 +1,63 @@
+/**
+ * One number format on every screen (contract/number-text.ts): a decimal point and digits grouped
+ * with a narrow no-break space. The CLI's table output of pre, initial and calc, on the fixtures
+ * and on corpus DPEs of each kind (a house, a flat, a flat generated from building data, a whole
+ * building), holds no number written with a decimal comma ("1,28") nor grouped with a comma
+ * ("36,353").
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CORPUS, FLAT, HAS_CORPUS, HOUSE, STUDIO, runCli, tempDir } from './helpers.js';
+
+const KINDS: Record<string, string> = {
+  house: '2187E0981996L',
+  flat: '2125E0981916Z',
+  'generated flat': '2463E3164679Z',
+  'whole building': '2535E0426429Q',
+};
+if (!HAS_CORPUS)
+  console.warn('*** number format on corpus DPEs SKIPPED: ../shared/corpus absent ***');
+
+/** "1,28" or "36,353": a digit, a comma, a digit (a list "3, 4" has a space). */
+const COMMA_NUMBER = /\d,\d/g;
+
+async function screens(file: string): Promise<string> {
+  const dataDir = tempDir();
+  const out: string[] = [];
+  for (const args of [
+    ['pre', file],
+    ['initial', file],
+    ['calc', file, '--scenario-from', '1'],
+  ]) {
+    const r = await runCli(args, { dataDir, timeoutMs: 120_000 });
+    out.push(r.stdout, r.stderr);
+  }
+  return out.join('\n');
+}
+
+describe('one number format', () => {
+  it('the fixtures: no decimal comma, no comma grouping; decimals with a point', async () => {
+    for (const file of [HOUSE, FLAT, STUDIO]) {
+      const text = await screens(file);
+      expect(text.match(COMMA_NUMBER), file).toBeNull();
+      expect(text, file).toMatch(/\d\.\d/); // there are decimals, and they use a point
+      expect(text, file).toMatch(/\d\u202f\d{3}/); // thousands grouped with a narrow space
+    }
+  }, 240_000);
+
+  for (const [kind, id] of Object.entries(KINDS)) {
+    const file = path.join(CORPUS, `${id}.xml`);
+    it.skipIf(!HAS_CORPUS || !existsSync(file))(
+      `a ${kind} of the corpus (${id})`,
+      async () => {
+        const text = await screens(file);
+        const hits = [...text.matchAll(COMMA_NUMBER)].map((m) =>
+          text.slice(Math.max(0, m.index - 30), m.index + 30),
+        );
+        expect(hits, `${kind} ${id}`).toEqual([]);
+      },
+      240_000,
+    );
+  }
+});
