@@ -52,6 +52,38 @@ function isRealStep(d: string): boolean {
   return t !== '' && !['sans', 'aucun', 'aucune', 'néant', 'neant', '-', '/'].includes(t);
 }
 
+/**
+ * The steps of one works description, as a person reads them. Diagnosticians' software writes
+ * line breaks as the literal Visual Basic names ("…chauffageVbSimpleCrRemplacer…"): each is a
+ * step of its own. Of a step on several real lines, the first line names the works (the rest
+ * is detail). A step written "Title : advice…" keeps its title; a long step without one keeps
+ * its first sentence. Empty and "Sans" steps are dropped.
+ */
+export function adviceSteps(text: string): string[] {
+  return text
+    .split(/Vb(?:SimpleCr|CrLf|Cr|Lf|NewLine)/)
+    .map((piece) => {
+      const t = (piece.trim().split(/\r?\n/)[0] ?? '').replace(/\s+/g, ' ').trim();
+      const title = t.split(/\s+:\s+/)[0] ?? t;
+      if (title !== t) return title.trim();
+      if (t.length <= 120) return t;
+      const sentence = /^(.{20,}?[.!?])\s/.exec(t)?.[1];
+      return sentence ?? `${t.slice(0, 117).trimEnd()}…`;
+    })
+    .filter(isRealStep);
+}
+
+/** Steps said once, in their first order (the same advice is often written for every wall). */
+function once(steps: readonly string[]): string[] {
+  const seen = new Set<string>();
+  return steps.filter((d) => {
+    const key = d.toLowerCase().replace(/[.\s]+$/, '');
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
 export function isPlaceholder(p: Pick<RegistryPack, 'coutMax'>): boolean {
   return p.coutMax !== null && p.coutMax < PLACEHOLDER_MAX_EUR;
 }
@@ -85,10 +117,11 @@ export function registryPacks(
   const packs = isRecord(coll) ? asArray(coll.pack_travaux) : [];
   return packs.filter(isRecord).map((p) => {
     const travaux = isRecord(p.travaux_collection) ? asArray(p.travaux_collection.travaux) : [];
-    const descriptions = travaux
-      .filter(isRecord)
-      .map((t) => (str(t.description_travaux) ?? str(t.description))?.split('\n')[0]?.trim())
-      .filter((d): d is string => d !== undefined && isRealStep(d));
+    const descriptions = once(
+      travaux
+        .filter(isRecord)
+        .flatMap((t) => adviceSteps(str(t.description_travaux) ?? str(t.description) ?? '')),
+    );
     const consoApres = num(p.conso_5_usages_apres_travaux) ?? null;
     const gesApres = num(p.emission_ges_5_usages_apres_travaux) ?? null;
     // worse-of when the pack gives its GES after works; many packs give only the consumption:
