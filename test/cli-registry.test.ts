@@ -64,7 +64,7 @@ describe('pre, initial, calc from a number alone', () => {
       { dataDir, env },
     );
     expect(calc.code).toBe(0);
-    expect(calc.stdout).toMatch(new RegExp(`DPE ${REG.house}: F → `));
+    expect(calc.stdout).toMatch(new RegExp(`DPE ${REG.house}: F (→ |\\(unchanged\\))`));
     expect(calc.stdout).toContain(`DPE XML: local cache (${cacheFile(dataDir, REG.house)})`);
   });
 

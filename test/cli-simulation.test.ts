@@ -56,7 +56,17 @@ describe('dpe-sim initial', () => {
     const r = await runCli(['initial', HOUSE]);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('DPE 0000E0000001H: class F');
-    expect(r.stdout).toContain('ISOLATION:IMurITE37');
+    // by default: the best option of each element by € per kWh/yr saved, five of them
+    expect(r.stdout).toMatch(/^Best options by € per kWh\/yr saved/m);
+    expect(r.stdout).toMatch(/^mur:3 Mur 4 Ouest\tISOLATION:IMurITI30\t865\u00a0€\t/m);
+    expect(r.stdout).not.toContain('ISOLATION:IMurITE37'); // every option: --all
+    expect(r.stdout).toContain(`More: dpe-sim initial ${HOUSE} --all`);
+    const all = await runCli(['initial', HOUSE, '--all']);
+    expect(all.stdout).toContain('ISOLATION:IMurITE37');
+    expect(all.stdout).toMatch(/^Living area\t95.4\u00a0m²$/m);
+    const bad = await runCli(['initial', HOUSE, '--show', 'options,nope']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/unknown section nope; the sections are label, summary/);
     expect(r.stdout).toContain('Try: dpe-sim calc');
     // the scenarios: the house is F (banned from 2028); reaching E postpones the ban to 2034,
     // D and better lift it

@@ -95,11 +95,33 @@ describe.skipIf(!HAS_SCRIPT)('output fits the terminal', () => {
     600_000,
   );
 
+  it('initial on the bundled house fits a screen: at most 60 lines at 100 columns', async () => {
+    const { code, screen } = await inPty(['initial', HOUSE], 100, tempDir());
+    expect(code).toBe(0);
+    const lines = stripVTControlCharacters(screen).replace(/\r\n/g, '\n').trimEnd().split('\n');
+    expect(lines.length, lines.join('\n')).toBeLessThanOrEqual(60);
+    const text = lines.join('\n');
+    expect(text).toMatch(/Now: class\s*F\s*—/);
+    for (const part of ['DPE label', 'Best options', 'Recommended scenarios'])
+      expect(text).toContain(part);
+    // nothing unchanged shown as news: no "F → F", no table of zeros
+    expect(text).not.toMatch(/F → F|Works cost\s*│\s*0\u00a0€/);
+  }, 120_000);
+
   it('--wide shows every column at its natural width', async () => {
     const dataDir = tempDir();
     const narrow = await inPty(['initial', HOUSE], 80, dataDir);
     const wide = await inPty(['initial', HOUSE, '--wide'], 80, dataDir);
-    expect(stripVTControlCharacters(narrow.screen)).not.toContain('kg CO2e/m²/yr after');
+    // no table row holds the GES-after column
+    expect(
+      stripVTControlCharacters(narrow.screen)
+        .split('\n')
+        .filter((l) => l.startsWith('│') && l.includes('CO2e')),
+    ).toEqual([]);
+    // the narrow table says what it left out, and how to see it
+    expect(stripVTControlCharacters(narrow.screen).replace(/\s+/g, ' ')).toContain(
+      '(column left out to fit 80 columns: kg CO2e/m²/yr after; --wide shows every column)',
+    );
     expect(stripVTControlCharacters(wide.screen)).toContain('kg CO2e/m²/yr after');
     expect(widest(wide.screen).width).toBeGreaterThan(80);
   }, 120_000);

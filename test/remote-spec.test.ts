@@ -78,7 +78,7 @@ describe('remote mode against a spec-only service', () => {
   });
 
   it('initial: the table marks what the service did not give', async () => {
-    const t = await remote(standin.url, ['initial', DPE, ...WHO]);
+    const t = await remote(standin.url, ['initial', DPE, ...WHO, '--all']);
     expect(t.stderr).toBe('');
     expect(t.code).toBe(0);
     expect(t.stdout).toContain(`DPE ${DPE}: class F`);

@@ -2,12 +2,34 @@ import os from 'node:os';
 import type { Context } from '../context.js';
 import { checkIdentity, coefOption } from '../options.js';
 import { progressLine } from '../progress.js';
-import { renderInitial } from '../render/simulation.js';
-import type { Command } from 'commander';
+import {
+  DEFAULT_INITIAL_SECTIONS,
+  INITIAL_SECTIONS,
+  renderInitial,
+  type InitialSection,
+} from '../render/simulation.js';
+import { InvalidArgumentError, type Command } from 'commander';
 import { run } from '../command-kit.js';
 import { DPE_ARGUMENT_HELP, examples, simulationFlags, type SimulationFlags } from '../flags.js';
 
-export type InitialFlags = SimulationFlags;
+export interface InitialFlags extends SimulationFlags {
+  all?: boolean;
+  show?: InitialSection[];
+}
+
+/** `--show label,options`: known section names, in any order, at least one. */
+function sectionsOption(value: string): InitialSection[] {
+  const names = value
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
+  const unknown = names.filter((n) => !(INITIAL_SECTIONS as readonly string[]).includes(n));
+  if (names.length === 0 || unknown.length > 0)
+    throw new InvalidArgumentError(
+      `${unknown.length ? `unknown section ${unknown.join(', ')}` : 'no section'}; the sections are ${INITIAL_SECTIONS.join(', ')}`,
+    );
+  return names as InitialSection[];
+}
 
 export async function initialCommand(
   ctx: Context,
@@ -35,7 +57,8 @@ export async function initialCommand(
       progress.onProgress ? { onProgress: progress.onProgress } : {},
     )
     .finally(() => progress.done());
-  ctx.out.result(body, () => renderInitial(body, dpeArg, ctx.out.style));
+  const sections = flags.all ? INITIAL_SECTIONS : (flags.show ?? DEFAULT_INITIAL_SECTIONS);
+  ctx.out.result(body, () => renderInitial(body, dpeArg, ctx.out.style, sections));
 }
 
 export function register(program: Command): void {
@@ -47,6 +70,22 @@ export function register(program: Command): void {
         'initial simulation: the elements with their works options (cost, gain), the initial calculation',
       ),
   )
-    .addHelpText('after', examples('dpe-sim initial fixtures/0000E0000001H.xml'))
+    .option(
+      '--all',
+      'show every section: the DPE facts, the calculation tables, every element with every option',
+    )
+    .option(
+      '--show <sections>',
+      `the sections to show, comma-separated (${INITIAL_SECTIONS.join(', ')}; default ${DEFAULT_INITIAL_SECTIONS.join(',')})`,
+      sectionsOption,
+    )
+    .addHelpText(
+      'after',
+      examples(
+        'dpe-sim initial fixtures/0000E0000001H.xml',
+        'dpe-sim initial fixtures/0000E0000001H.xml --all',
+        'dpe-sim initial fixtures/0000E0000001H.xml --show elements,scenarios',
+      ),
+    )
     .action(run(initialCommand));
 }

@@ -100,7 +100,9 @@ export function calculationLabel(
     (m) => classFor(Math.floor(m.ep ?? 0), Math.floor(m.ges ?? 0), limits) === m.cls,
   );
   const note = own
-    ? `Thresholds for this dwelling${thresholds.smallSurface ? ' (under 40 m²: small-surface thresholds)' : ''}${thresholds.highAltitude ? ' (high altitude: E and F raised)' : ''}.`
+    ? thresholds.smallSurface || thresholds.highAltitude
+      ? `Thresholds for this dwelling${thresholds.smallSurface ? ' (under 40 m²: small-surface thresholds)' : ''}${thresholds.highAltitude ? ' (high altitude: E and F raised)' : ''}.`
+      : undefined
     : agrees
       ? undefined
       : 'Standard thresholds shown; this dwelling has its own (see dpe-sim initial).';
@@ -112,59 +114,79 @@ export function calculationLabel(
 
 export function renderCalculation(calc: SpecCalculation, s: Style): string {
   const r = calc.result;
+  // nothing computed with works (initial): one column of figures, no "F → F" as if it were news
+  const unchanged = Object.values(r).every((v) => v.value === v.VInit);
   const cls = (k: 'classe_bilan_dpe' | 'classe_conso_c' | 'classe_emission_ges') =>
-    `${s.classLetter(letter(r[k].VInit))} → ${s.classLetter(letter(r[k].value))}`;
-  const row = (label: string, k: keyof typeof r, digits = 0) => [
-    label,
-    num(r[k].VInit, digits),
-    num(r[k].value, digits),
+    r[k].VInit === r[k].value
+      ? `${s.classLetter(letter(r[k].VInit))} (unchanged)`
+      : `${s.classLetter(letter(r[k].VInit))} → ${s.classLetter(letter(r[k].value))}`;
+  const figures: [string, keyof typeof r, number][] = [
+    ['Primary energy (kWh/m²/yr)', 'ep_conso_5_usages_m2', 1],
+    ['Primary energy (kWh/yr)', 'ep_conso_5_usages', 0],
+    ['Emissions (kg CO2e/m²/yr)', 'emission_ges_5_usages_m2', 1],
+    ['Emissions (kg CO2e/yr)', 'emission_ges_5_usages', 0],
+    ['Energy cost (€/yr)', 'cout_5_usages', 0],
+    ['Floor area lost (m²)', 'perte_surface_m2', 2],
   ];
+  // a row of zeros (no floor area lost) says nothing
+  const shown = figures.filter(([, k]) => r[k].VInit !== 0 || r[k].value !== 0);
   const h = calc.hints;
-  const out = [
-    table(
-      ['Class', 'Before → after'],
-      [
-        ['DPE (official: worse of energy and GES)', cls('classe_bilan_dpe')],
-        ['Energy', cls('classe_conso_c')],
-        ['Climate (GES)', cls('classe_emission_ges')],
-      ],
-      { keep: [1] },
-    ),
-    table(
-      ['Figure', 'Before', 'After'],
-      [
-        row('Primary energy (kWh/m²/yr)', 'ep_conso_5_usages_m2', 1),
-        row('Primary energy (kWh/yr)', 'ep_conso_5_usages'),
-        row('Emissions (kg CO2e/m²/yr)', 'emission_ges_5_usages_m2', 1),
-        row('Emissions (kg CO2e/yr)', 'emission_ges_5_usages'),
-        row('Energy cost (€/yr)', 'cout_5_usages'),
-        row('Floor area lost (m²)', 'perte_surface_m2', 2),
-      ],
-      { keep: [1, 2] },
-    ),
-    table(
-      ['Hint', 'Value'],
-      [
-        ['Works cost', euros(h.coutTravaux)],
-        ['Annual saving (energy bill)', eurosPerYear(h.economieAnnuelle)],
-        ['Energy saved', `${kwh(h.gainTotal)} (${kwh(h.gainM2, 'kWh/m²/yr', 1)})`],
-        ['Emissions avoided', withUnit(h.gainGESM2, 'kg CO2e/m²/yr', 1)],
-        [
-          'Payback',
-          h.retourSurInvestissementAnnees === null
-            ? '–'
-            : withUnit(h.retourSurInvestissementAnnees, 'years', 1),
-        ],
-        [
-          'To the next class',
-          h.resteClasseSuivanteM2 === undefined
-            ? `${NOT_GIVEN} (${NOT_GIVEN_NOTE})`
-            : nextClassText(h),
-        ],
-      ],
-      { keep: [0] },
-    ),
+  const next: string[] = [
+    'To the next class',
+    h.resteClasseSuivanteM2 === undefined ? `${NOT_GIVEN} (${NOT_GIVEN_NOTE})` : nextClassText(h),
   ];
+  const out = unchanged
+    ? [
+        table(
+          ['Figure', 'Value'],
+          [
+            [
+              'Class (official: worse of energy and GES)',
+              s.classLetter(letter(r.classe_bilan_dpe.VInit)),
+            ],
+            ...shown.map(([label, k, digits]) => [label, num(r[k].VInit, digits)]),
+            next,
+          ],
+          { keep: [1] },
+        ),
+      ]
+    : [
+        table(
+          ['Class', 'Before → after'],
+          [
+            ['DPE (official: worse of energy and GES)', cls('classe_bilan_dpe')],
+            ['Energy', cls('classe_conso_c')],
+            ['Climate (GES)', cls('classe_emission_ges')],
+          ],
+          { keep: [1] },
+        ),
+        table(
+          ['Figure', 'Before', 'After'],
+          shown.map(([label, k, digits]) => [
+            label,
+            num(r[k].VInit, digits),
+            num(r[k].value, digits),
+          ]),
+          { keep: [1, 2] },
+        ),
+        table(
+          ['Hint', 'Value'],
+          [
+            ['Works cost', euros(h.coutTravaux)],
+            ['Annual saving (energy bill)', eurosPerYear(h.economieAnnuelle)],
+            ['Energy saved', `${kwh(h.gainTotal)} (${kwh(h.gainM2, 'kWh/m²/yr', 1)})`],
+            ['Emissions avoided', withUnit(h.gainGESM2, 'kg CO2e/m²/yr', 1)],
+            [
+              'Payback',
+              h.retourSurInvestissementAnnees === null
+                ? '–'
+                : withUnit(h.retourSurInvestissementAnnees, 'years', 1),
+            ],
+            next,
+          ],
+          { keep: [0] },
+        ),
+      ];
   if (calc.normalization?.applied)
     out.push(wrap(s.c.yellow(`Normalized to the registry: ${calc.normalization.reason}.`)));
   if (typeof calc.errorMessage === 'string' && calc.errorMessage !== '')
@@ -249,7 +271,38 @@ export function renderInfos(dpe: SpecDpeStructure): string {
   return table(['DPE', 'Value'], rows, { keep: [0] });
 }
 
-export function renderSolutions(solutions: readonly SpecAutoSolution[], s: Style): string {
+/** English names of the element categories, for a scenario's works at a glance. */
+const CATEGORY_NAMES: Record<string, [string, string]> = {
+  mur: ['wall', 'walls'],
+  baie_vitree: ['window', 'windows'],
+  porte: ['door', 'doors'],
+  plancher_bas: ['floor', 'floors'],
+  plancher_haut: ['roof', 'roofs'],
+  installation_chauffage: ['heating', 'heating'],
+  installation_ecs: ['hot water', 'hot water'],
+  ventilation: ['ventilation', 'ventilation'],
+};
+
+/** "3 walls, ventilation, heating": what a scenario treats, element categories counted. */
+export function worksAtAGlance(refs: readonly string[]): string {
+  const counts = new Map<string, number>();
+  for (const r of refs) {
+    const cat = r.split(':')[0] ?? r;
+    counts.set(cat, (counts.get(cat) ?? 0) + 1);
+  }
+  return [...counts]
+    .map(([cat, n]) => {
+      const [one, many] = CATEGORY_NAMES[cat] ?? [cat, cat];
+      return n === 1 || one === many ? (n === 1 ? one : `${one} (${n})`) : `${n} ${many}`;
+    })
+    .join(', ');
+}
+
+export function renderSolutions(
+  solutions: readonly SpecAutoSolution[],
+  s: Style,
+  detail = true,
+): string {
   if (solutions.length === 0) {
     return s.c.dim('No recommended scenario (the catalogue cannot improve the class).');
   }
@@ -257,11 +310,11 @@ export function renderSolutions(solutions: readonly SpecAutoSolution[], s: Style
     [
       '#',
       'Target',
-      'Works (cost)',
+      detail ? 'Works (cost)' : 'Works',
       'Cost',
       'kWh/m²/yr after',
       'kg CO2e/m²/yr after',
-      '€ per kWh saved',
+      '€ per kWh/yr saved',
       'Rental ban after',
     ],
     solutions.map((sol, i) => {
@@ -270,12 +323,15 @@ export function renderSolutions(solutions: readonly SpecAutoSolution[], s: Style
       return [
         String(i + 1),
         `${grade(target, s)}${reached !== undefined && reached !== target ? ` (reaches ${reached})` : ''}`,
-        (sol.items
-          ? sol.items.map(
-              (it) => `${it.referenceId} ${it.editableKey}:${it.editableValue} ${euros(it.cout)}`,
-            )
-          : sol.editables.map((it) => `${it.referenceId} ${it.editableKey}:${it.editableValue}`)
-        ).join('\n'),
+        detail
+          ? (sol.items
+              ? sol.items.map(
+                  (it) =>
+                    `${it.referenceId} ${it.editableKey}:${it.editableValue} ${euros(it.cout)}`,
+                )
+              : sol.editables.map((it) => `${it.referenceId} ${it.editableKey}:${it.editableValue}`)
+            ).join('\n')
+          : worksAtAGlance(sol.editables.map((it) => it.referenceId)),
         euros(sol.cout),
         sol.consoApres === undefined ? NOT_GIVEN : num(sol.consoApres, 1),
         sol.gesApres === undefined ? NOT_GIVEN : num(sol.gesApres, 1),
@@ -306,35 +362,197 @@ export function renderPacks(packs: readonly RegistryPack[], s: Style): string {
   );
 }
 
-export function renderInitial(body: SpecInitialResponse, dpeArg: string, s: Style): string {
+/** The parts of `initial`'s screen (`--show`); the default ones fit a screen for a house. */
+export const INITIAL_SECTIONS = [
+  'label',
+  'summary',
+  'options',
+  'scenarios',
+  'packs',
+  'alerts',
+  'facts',
+  'calculation',
+  'elements',
+] as const;
+export type InitialSection = (typeof INITIAL_SECTIONS)[number];
+export const DEFAULT_INITIAL_SECTIONS: readonly InitialSection[] = [
+  'label',
+  'summary',
+  'options',
+  'scenarios',
+  'packs',
+  'alerts',
+];
+/** How many options the `options` section lists (the best by € per kWh/yr saved). */
+export const BEST_OPTIONS = 5;
+
+/** The dwelling in one line: "95.4 m² maison, built 1965, climate zone H1B, heating gaz naturel". */
+function factsLine(dpe: SpecDpeStructure): string {
+  const infos = dpe.infos as Record<string, { value?: unknown; unit?: unknown } | undefined>;
+  const v = (k: string) => {
+    const x = infos[k]?.value;
+    return x === null || x === undefined || x === '' ? undefined : x;
+  };
+  const surface = v('surface');
+  const parts = [
+    [
+      typeof surface === 'number' ? withUnit(surface, 'm²', 1) : undefined,
+      v('type_bien') === undefined ? undefined : infoText(v('type_bien')),
+    ]
+      .filter(Boolean)
+      .join(' '),
+    v('annee_construction') === undefined ? '' : `built ${infoText(v('annee_construction'))}`,
+    v('zone_climatique') === undefined ? '' : `climate zone ${infoText(v('zone_climatique'))}`,
+    v('energie_chauffage') === undefined ? '' : `heating ${infoText(v('energie_chauffage'))}`,
+  ].filter((p) => p !== '');
+  return parts.join(', ');
+}
+
+/** Where the dwelling stands, and what the next class asks. */
+function nowLines(calc: SpecCalculation, s: Style): string[] {
+  const r = calc.result;
+  const lines = [
+    `Now: class ${s.classLetter(letter(r.classe_bilan_dpe.VInit))} — ${kwh(r.ep_conso_5_usages_m2.VInit, 'kWh/m²/yr')}, ${withUnit(r.emission_ges_5_usages_m2.VInit, 'kg CO2e/m²/yr')}, energy bill ${eurosPerYear(r.cout_5_usages.VInit)}${calc.normalization?.applied ? ' (normalized to the registry)' : ''}`,
+  ];
+  if (calc.hints.resteClasseSuivanteM2 !== undefined && calc.hints.classeSuivante)
+    lines.push(`To reach the next ${nextClassText(calc.hints)}`);
+  return lines.map((l) => wrap(l, '  '));
+}
+
+/** "mur:3 Mur 4 Ouest": the element's id and the start of its name, 28 characters at most. */
+function elementName(ref: string, name: string): string {
+  const room = 28 - ref.length - 1;
+  if (!name || room < 4) return ref;
+  return `${ref} ${name.length > room ? `${name.slice(0, room - 1).trimEnd()}…` : name}`;
+}
+
+/** The options that save the most per euro: every element's, best € per kWh/yr saved first. */
+function renderBestOptions(dpe: SpecDpeStructure, count: number, s: Style): string {
+  const all: {
+    ref: string;
+    name: string;
+    code: string;
+    o: NonNullable<
+      SpecDpeStructure['items']['mur'][number]['editables'][string]['options']
+    >[string];
+  }[] = [];
+  for (const cat of CATEGORIES) {
+    for (const el of dpe.items[cat]) {
+      for (const [key, ed] of Object.entries(el.editables)) {
+        for (const [code, o] of Object.entries(ed.options ?? {})) {
+          if (o.gainTotal > 0 && typeof o.euroParKwh === 'number')
+            all.push({
+              ref: el.referenceId,
+              name: el.description.split(' - ')[0] ?? '',
+              code: `${key}:${code}`,
+              o,
+            });
+        }
+      }
+    }
+  }
+  if (all.length === 0) {
+    const priced = CATEGORIES.some((cat) =>
+      dpe.items[cat].some((el) => Object.values(el.editables).some((ed) => ed.options)),
+    );
+    return s.c.dim(
+      priced
+        ? 'No works option saves energy on this DPE.'
+        : `Works options: costs and gains ${NOT_GIVEN_NOTE} (--show elements lists the elements and their options).`,
+    );
+  }
+  all.sort(
+    (a, b) => (a.o.euroParKwh as number) - (b.o.euroParKwh as number) || a.o.cout - b.o.cout,
+  );
+  // the best option of each element: five elements to weigh, not one element five times
+  const seen = new Set<string>();
+  const shown = all.filter((x) => !seen.has(x.ref) && seen.add(x.ref)).slice(0, count);
+  return [
+    wrap(
+      s.c.bold(
+        `Best options by € per kWh/yr saved (each element's best; --show elements lists all ${all.length})`,
+      ),
+    ),
+    table(
+      ['Element', 'Works option', 'Cost', 'Saves', '€ per kWh/yr saved'],
+      shown.map((x) => [
+        elementName(x.ref, x.name),
+        x.code,
+        euros(x.o.cout),
+        kwh(x.o.gainTotal),
+        withUnit(x.o.euroParKwh, '€', 2),
+      ]),
+      { keep: [1, 2], compact: true },
+    ),
+  ].join('\n');
+}
+
+export function renderInitial(
+  body: SpecInitialResponse,
+  dpeArg: string,
+  s: Style,
+  sections: readonly InitialSection[] = DEFAULT_INITIAL_SECTIONS,
+): string {
+  const on = (x: InitialSection) => sections.includes(x);
   const tips = [
     `Cost figures ±${Math.round(body.deltaCosts.margin * 100)}%: ${body.deltaCosts.source}`,
     `Try: dpe-sim calc ${dpeArg} --work <referenceId>=<KEY>:<VALUE>  (or -i to pick interactively)`,
     ...(body.autoSolutions.length
-      ? [`Apply a scenario: dpe-sim calc ${dpeArg} --scenario-from 1`]
+      ? [`Apply a scenario: dpe-sim calc ${dpeArg} --scenario-from 1  (it lists its works)`]
+      : []),
+    ...(sections.length < INITIAL_SECTIONS.length
+      ? [
+          `More: dpe-sim initial ${dpeArg} --all  (or --show ${INITIAL_SECTIONS.filter((x) => !on(x)).join(',')})`,
+        ]
       : []),
   ];
-  return [
+  const parts: string[] = [
     wrap(
       s.c.bold(
         `DPE ${body.dpe.id}: class ${body.simulation.initialGrade ?? initialLetter(body.calculation)}`,
       ) + s.c.dim(`  (simulation ${body.simulation.simulationId ?? NOT_GIVEN_NOTE})`),
     ),
     ...sourceLine(body.dpeSource),
-    calculationLabel(body.calculation, body.dpe.thresholds, s, false),
-    renderInfos(body.dpe),
-    renderCalculation(body.calculation, s),
-    renderElements(body.dpe, s),
-    s.c.bold('Recommended scenarios (the cheapest combination found for each class)'),
-    renderSolutions(body.autoSolutions, s),
-    s.c.bold('Registry works packs, to compare'),
-    body.registryPacks === undefined
-      ? s.c.dim(`Registry works packs: ${NOT_GIVEN_NOTE}.`)
-      : renderPacksClean(body.registryPacks, s),
-    `Sharing cost: ${body.sharingCost === undefined ? `${NOT_GIVEN} (${NOT_GIVEN_NOTE})` : body.sharingCost === 0 ? '0 (free sharing)' : '1 (paid sharing)'}`,
-    renderAlerts(body.warnings, s),
-    ...tips.map((t) => wrap(s.c.dim(t), '  ')),
-  ].join('\n');
+  ];
+  if (on('label')) parts.push(calculationLabel(body.calculation, body.dpe.thresholds, s, false));
+  if (on('summary')) {
+    const facts = factsLine(body.dpe);
+    if (facts) parts.push(wrap(facts, '  '));
+    parts.push(...nowLines(body.calculation, s));
+  }
+  if (on('facts')) parts.push(renderInfos(body.dpe));
+  if (on('calculation')) parts.push(renderCalculation(body.calculation, s));
+  if (on('options')) parts.push(renderBestOptions(body.dpe, BEST_OPTIONS, s));
+  if (on('elements')) parts.push(renderElements(body.dpe, s));
+  if (on('scenarios')) {
+    parts.push(
+      s.c.bold('Recommended scenarios (the cheapest combination found for each class)'),
+      renderSolutions(body.autoSolutions, s, on('elements')),
+    );
+  }
+  if (on('packs')) {
+    if (body.registryPacks === undefined)
+      parts.push(s.c.dim(`Registry works packs: ${NOT_GIVEN_NOTE}.`));
+    else if (body.registryPacks.length === 0)
+      parts.push(s.c.dim("The XML carries no works packs of the diagnostician's to compare."));
+    else
+      parts.push(
+        s.c.bold("The diagnostician's works packs (from the XML), to compare"),
+        renderPacksClean(body.registryPacks, s),
+      );
+  }
+  if (on('facts'))
+    parts.push(
+      `Sharing cost: ${body.sharingCost === undefined ? `${NOT_GIVEN} (${NOT_GIVEN_NOTE})` : body.sharingCost === 0 ? '0 (free sharing)' : '1 (paid sharing)'}`,
+    );
+  if (on('alerts')) parts.push(renderAlerts(body.warnings, s));
+  parts.push(...tips.map((t) => wrap(s.c.dim(t), '  ')));
+  return parts.filter(Boolean).join('\n');
+}
+
+/** "F → D", or "F (unchanged)". */
+function classChange(before: string, after: string): string {
+  return before === after ? `${before} (unchanged)` : `${before} → ${after}`;
 }
 
 export function renderCalc(body: SpecCalcResponse, s: Style, dpeArg?: string): string {
@@ -342,7 +560,7 @@ export function renderCalc(body: SpecCalcResponse, s: Style, dpeArg?: string): s
   return [
     wrap(
       s.c.bold(
-        `DPE ${body.simulation.dpeId}: ${body.simulation.initialGrade ?? initialLetter(body.calculation)} → ${body.simulation.currentGrade ?? currentLetter(body.calculation)}`,
+        `DPE ${body.simulation.dpeId}: ${classChange(body.simulation.initialGrade ?? initialLetter(body.calculation), body.simulation.currentGrade ?? currentLetter(body.calculation))}`,
       ) +
         s.c.dim(
           `  (scenario ${body.namedCalculation}, ${works.length} works item${works.length === 1 ? '' : 's'})`,

@@ -16,6 +16,7 @@
  */
 import Table from 'cli-table3';
 import stringWidth from 'string-width';
+import wrapAnsi from 'wrap-ansi';
 import { stripVTControlCharacters } from 'node:util';
 
 export { euros, num, saving, signedPercent } from '../format.js';
@@ -34,6 +35,8 @@ export interface TableOptions {
   drop?: readonly number[];
   /** the layout; by default the process's (see `terminalLayout`) */
   layout?: TableLayout;
+  /** no rule between rows (for rows of one line each) */
+  compact?: boolean;
 }
 
 let wideFlag = false;
@@ -155,7 +158,23 @@ export function table(
     style: { head: [], border: [] },
     wordWrap: true,
     ...(fit.widths ? { colWidths: fit.widths } : {}),
+    // compact only while every cell holds on one line: a wrapped row needs its rules
+    ...(opts.compact &&
+    body.every((r) =>
+      fit.shown.every(
+        (i, k) =>
+          !String(r[i]).includes('\n') &&
+          (fit.widths === undefined || naturalWidth(r[i] ?? '') + PADDING <= (fit.widths[k] ?? 0)),
+      ),
+    )
+      ? { chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' } }
+      : {}),
   });
   for (const r of body) t.push(pick(r));
-  return showNbsp(t.toString());
+  const left = h.filter((_, i) => !fit.shown.includes(i));
+  const out = showNbsp(t.toString());
+  if (left.length === 0) return out;
+  // one line saying what was left out to fit, within the width (wrapped at spaces)
+  const note = `(${left.length === 1 ? 'column' : 'columns'} left out to fit ${layout.width} columns: ${left.map((x) => showNbsp(x).replace(/\s+/g, ' ')).join(', ')}; --wide shows every column)`;
+  return `${out}\n${wrapAnsi(note, layout.width, { hard: false, trim: true })}`;
 }
