@@ -1,8 +1,6 @@
 import os from 'node:os';
 import type { Context } from '../context.js';
 import { checkIdentity, coefOption } from '../options.js';
-import { progressLine } from '../progress.js';
-import { renderInitial } from '../render/simulation.js';
 import type { Command } from 'commander';
 import { run } from '../command-kit.js';
 import { DPE_ARGUMENT_HELP, examples, simulationFlags, type SimulationFlags } from '../flags.js';
@@ -21,6 +19,7 @@ export async function initialCommand(
     startEngine: true,
     engineThreads: os.availableParallelism(),
   });
+  const { progressLine } = await import('../progress.js');
   const progress = progressLine('initial', { json: ctx.out.json });
   const body = await backend
     .initial(
@@ -35,6 +34,7 @@ export async function initialCommand(
       progress.onProgress ? { onProgress: progress.onProgress } : {},
     )
     .finally(() => progress.done());
+  const { renderInitial } = await import('../render/simulation.js');
   ctx.out.result(body, () => renderInitial(body, dpeArg, ctx.out.style));
 }
 
