@@ -6,7 +6,7 @@ import type { BatchOperation, BatchSettings } from '../../batch/item.js';
 import type { Executor } from '../../batch/executors.js';
 import { Argument, Option, type Command } from 'commander';
 import { run } from '../command-kit.js';
-import { exitCodeFor } from '../stop-signals.js';
+import { exitCodeFor } from '../../process/stop-signals.js';
 import type { Context } from '../context.js';
 import { identityFlags, type IdentityFlags } from '../flags.js';
 import { checkIdentity, coefOption } from '../options.js';

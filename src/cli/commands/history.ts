@@ -93,9 +93,9 @@ export async function historyCommand(
   // loaded here, not with the command's flags: `dpe-sim --help` loads none of them
   const [{ consumptionPoints, renderChart }, { writeExport }, { HISTORY_HEAD, historyRow }] =
     await Promise.all([
-      import('../../tracking/chart.js'),
-      import('../../tracking/history-export.js'),
-      import('../../tracking/history-view.js'),
+      import('../history/chart.js'),
+      import('../history/history-export.js'),
+      import('../history/history-view.js'),
     ]);
   const [{ table, terminalWidth }, { wrap }] = await Promise.all([
     import('../render/table.js'),

@@ -3,8 +3,8 @@
  * oldest run on the left), each run drawn as its DPE class letter, against the class thresholds
  * drawn as dotted lines. No dependency: rows of characters.
  */
-import type { ClassLimits, HistoryRecord } from '../contract/schemas.js';
-import { STANDARD_LIMITS } from '../contract/classes.js';
+import type { ClassLimits, HistoryRecord } from '../../contract/schemas.js';
+import { STANDARD_LIMITS } from '../../contract/classes.js';
 
 export interface ChartPoint {
   /** consumption after the run (before it for a pre-analysis), kWh/m²/yr; null when unknown */
