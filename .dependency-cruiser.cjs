@@ -2,7 +2,9 @@
  * The directions of dpe-sim's code, checked by `npm run lint` (dependency-cruiser):
  *   front doors (cli/, server/, batch/) → compose.ts → backend/ → simulation/ → works/ →
  *   engine/ → dpe/, with contract/ (and config/) usable from everywhere and importing nothing
- *   of the domain. See README, "Architecture".
+ *   of the domain; queue/ (the distributed batch) under the CLI, beside batch/; process/ and
+ *   pool/ (process plumbing: stop signals, worker threads) under everyone, above nothing but
+ *   contract/. Every folder of src/ is named by a rule below. See README, "Architecture".
  */
 const FRONT = '^src/(cli|server|batch)/';
 const DOMAIN = '^src/(simulation|works|engine|dpe|registry|store)/';
@@ -56,7 +58,9 @@ module.exports = {
     {
       name: 'domain-does-not-import-front-doors',
       severity: 'error',
-      from: { path: '^src/(backend|simulation|works|engine|dpe|registry|store|config|contract)/' },
+      from: {
+        path: '^src/(backend|simulation|works|engine|dpe|registry|store|config|contract|process|pool)/',
+      },
       to: { path: FRONT },
     },
     {
@@ -88,6 +92,38 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/dpe/' },
       to: { path: '^src/(backend|simulation|works|engine|store|registry)/' },
+    },
+    {
+      name: 'queue-serves-the-cli',
+      severity: 'error',
+      comment:
+        'queue/ (the distributed batch) is driven by the CLI (batch --queue, status, results, worker) and by nothing else.',
+      from: { pathNot: '^src/(cli|queue)/' },
+      to: { path: '^src/queue/' },
+    },
+    {
+      name: 'queue-is-below-the-cli',
+      severity: 'error',
+      comment:
+        "queue/ runs items with batch/'s code and stores them with store/'s PostgreSQL helpers; it never reaches up to the CLI, the server or compose.ts, nor into the domain but through batch/.",
+      from: { path: '^src/queue/' },
+      to: {
+        path: '^src/(cli|server|backend|simulation|works|engine|dpe|registry)/|^src/compose\\.ts$',
+      },
+    },
+    {
+      name: 'queue-uses-only-the-pg-plumbing-of-store',
+      severity: 'error',
+      from: { path: '^src/queue/' },
+      to: { path: '^src/store/', pathNot: '^src/store/(pg-migrate|open)\\.ts$' },
+    },
+    {
+      name: 'process-plumbing-imports-no-layer',
+      severity: 'error',
+      comment:
+        'process/ (stop signals) and pool/ (worker threads) are used by the front doors and backend/; they import nothing of ours but contract/.',
+      from: { path: '^src/(process|pool)/' },
+      to: { path: '^src/', pathNot: '^src/(process|pool|contract)/' },
     },
   ],
   options: {

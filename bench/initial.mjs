@@ -168,6 +168,19 @@ export async function runInitialBench() {
       `    ${path.basename(c.file, '.xml').padEnd(18)} ${x(c.ratio).padStart(11)}   ${c.initial.ms.toFixed(0).padStart(6)} ms ${c.pre.ms.toFixed(0).padStart(6)} ms   ${x(c.initial.ms / c.bareProcess.ms).padStart(6)}, ${x(c.pre.ms / c.bareProcess.ms).padEnd(6)}                ${x(c.initial.cpuMs / c.pre.cpuMs)} (${c.initial.cpuMs.toFixed(0)} ms, ${c.pre.cpuMs.toFixed(0)} ms)`,
     );
   }
+  // issue 26: initial ÷ a cold bare engine process (node, the engine, parse and one run)
+  const byBare = [...cold].sort(
+    (a, b) => b.initial.ms / b.bareProcess.ms - a.initial.ms / a.bareProcess.ms,
+  );
+  const overBare = byBare.filter((c) => c.initial.ms / c.bareProcess.ms > 2).length;
+  console.log(
+    `  initial ÷ cold bare engine process, target ≤ 2: ${overBare} over of ${cold.length}; worst five:`,
+  );
+  for (const c of byBare.slice(0, 5)) {
+    console.log(
+      `    ${path.basename(c.file, '.xml').padEnd(18)} ${x(c.initial.ms / c.bareProcess.ms).padStart(7)}   initial ${c.initial.ms.toFixed(0)} ms, bare ${c.bareProcess.ms.toFixed(0)} ms; CPU ${x(c.initial.cpuMs / c.bareProcess.cpuMs)}`,
+    );
+  }
   return {
     median: quantile(times, 0.5),
     p95: quantile(times, 0.95),

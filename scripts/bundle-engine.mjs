@@ -1,5 +1,5 @@
 // The engine bundle: dist/engine/open3cl-modules.js (the engine modules the adapter uses) and
-// everything it imports (the engine, mathjs, lodash, winston) in one ES module,
+// everything it imports (the engine, lodash, winston; mathjs replaced, see below) in one ES module,
 // dist/engine/open3cl.bundle.js, with the memo patches of src/engine/source-patches.ts applied
 // to the engine's sources as they are read. One file loads in ~0.27 s where the 1,700 modules
 // take ~0.65 s, in every process and every worker thread. Run after `tsc` (npm run build).
@@ -35,6 +35,58 @@ const patches = {
   },
 };
 
+// The engine's one use of mathjs (evaluate() of its boiler table's formulas) goes to
+// dist/engine/formula.js, our evaluator of that grammar: mathjs's typed functions took most of
+// the bundle's load time. test/formula.test.ts proves the two equal on every formula.
+/** @type {import('esbuild').Plugin} */
+const noMathjs = {
+  name: 'dpe-sim-formula-for-mathjs',
+  setup(b) {
+    b.onResolve({ filter: /^mathjs$/ }, () => ({ path: path.join(DIST, 'formula.js') }));
+  },
+};
+
+// The engine's tables (tv.js: 2.7 MB of one object literal) as JSON.parse of one string: V8
+// reads JSON several times faster than the same object written as JavaScript, and the tables
+// are pure data (checked here: objects, arrays, strings, finite numbers; no -0).
+const TABLES = /[\\/]@open3cl[\\/]engine[\\/]tv\.js$/;
+/** @type {import('esbuild').Plugin} */
+const tablesAsJson = {
+  name: 'dpe-sim-tables-as-json',
+  setup(b) {
+    b.onLoad({ filter: TABLES }, async (args) => {
+      const mod = await import(pathToFileURL(args.path).href);
+      const exports = Object.keys(mod).sort().join(',');
+      if (exports !== 'default,tvs' || mod.default !== mod.tvs)
+        throw new Error(`engine tables ${args.path}: unexpected exports ${exports}`);
+      assertData(mod.tvs, 'tvs');
+      const json = JSON.stringify(mod.tvs);
+      return {
+        contents: `export const tvs = JSON.parse(${JSON.stringify(json)});\nexport default tvs;\n`,
+        loader: 'js',
+      };
+    });
+  },
+};
+
+/** Throws unless `v` survives JSON as itself. */
+function assertData(v, at) {
+  if (typeof v === 'string' || typeof v === 'boolean' || v === null) return;
+  if (typeof v === 'number') {
+    if (!Number.isFinite(v) || Object.is(v, -0)) throw new Error(`engine tables: ${at} is ${v}`);
+    return;
+  }
+  if (Array.isArray(v)) {
+    v.forEach((x, i) => assertData(x, `${at}[${i}]`));
+    return;
+  }
+  if (typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype) {
+    for (const [k, x] of Object.entries(v)) assertData(x, `${at}.${k}`);
+    return;
+  }
+  throw new Error(`engine tables: ${at} is not data (${typeof v})`);
+}
+
 await build({
   entryPoints: [path.join(DIST, 'open3cl-modules.js')],
   outfile: path.join(DIST, 'open3cl.bundle.js'),
@@ -48,7 +100,7 @@ await build({
   banner: {
     js: "import { createRequire as __dpeSimCreateRequire } from 'node:module'; const require = __dpeSimCreateRequire(import.meta.url);",
   },
-  plugins: [patches],
+  plugins: [patches, noMathjs, tablesAsJson],
 });
 const missing = SOURCE_PATCHES.filter((p) => !applied.has(p.suffix)).map((p) => p.suffix);
 if (missing.length) {

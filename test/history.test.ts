@@ -4,8 +4,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HistoryRecord, HistoryResponse } from '../src/contract/schemas.js';
-import { consumptionPoints, renderChart } from '../src/tracking/chart.js';
-import { csvRow } from '../src/tracking/history-view.js';
+import { consumptionPoints, renderChart } from '../src/cli/history/chart.js';
+import { csvRow } from '../src/cli/history/history-view.js';
 import { FLAT, HOUSE, runCli, tempDir } from './helpers.js';
 
 const HOUSE_ID = '0000E0000001H';

@@ -22,7 +22,8 @@ import {
 } from '../contract/schemas.js';
 import type { SpecAutoSolution } from '../contract/spec-responses.js';
 import { isValid, parseBody } from '../contract/validate.js';
-import { retryDelayMs, sleep } from '../registry/retry.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { retryDelayMs } from '../registry/retry.js';
 import { pickScenario, type Backend, type RunOptions } from './backend.js';
 
 export interface RemoteOptions {

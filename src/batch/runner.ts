@@ -17,7 +17,7 @@ import type { LineSink } from './output.js';
 import type { Executor } from './executors.js';
 import type { BatchSource } from './source.js';
 import { emptyTally, type Progress, type Tally } from './progress.js';
-import { holdStopSignals, type StopSignal } from '../cli/stop-signals.js';
+import { holdStopSignals, type StopSignal } from '../process/stop-signals.js';
 
 export interface BatchRun {
   source: BatchSource;

@@ -7,7 +7,7 @@ import { EXIT_CODES } from '../contract/errors.js';
 import { COMMANDS } from './commands/index.js';
 import { commanderErrorView, errorView } from './error-view.js';
 import { globalFlags } from './flags.js';
-import { exitOnStopSignals } from './stop-signals.js';
+import { exitOnStopSignals } from '../process/stop-signals.js';
 
 const EXIT_HELP = `
 Exit codes:

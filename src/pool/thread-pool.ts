@@ -33,15 +33,6 @@ export interface ThreadPoolOptions {
   oldSpaceMb?: number;
 }
 
-export type ThreadPool<T, R> = Piscina<T, R>;
-
-/** Piscina's error when the queue is full (its message, as piscina has no error code). */
-export function isQueueFull(err: unknown): boolean {
-  return (
-    err instanceof Error && /task queue is at limit|no task queue available/i.test(err.message)
-  );
-}
-
 export function createThreadPool<T, R>(opts: ThreadPoolOptions): Piscina<T, R> {
   return new Piscina<T, R>({
     filename: opts.entry.href,

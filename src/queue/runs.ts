@@ -21,10 +21,6 @@ export const DEFAULT_CHUNK = 10;
 export const MAX_ATTEMPTS = 5;
 const INSERT_BATCH = 1000;
 
-export function jobKey(run: string, from: number): string {
-  return `dpe-sim/${run}/${from}`;
-}
-
 export function checkRunName(name: string): string {
   if (!/^[A-Za-z0-9._-]{1,64}$/.test(name)) {
     throw new DpeSimError(

@@ -7,7 +7,8 @@
 import { MAX_DPE_XML_BYTES } from '../contract/constants.js';
 import { DpeSimError, xmlTooLarge } from '../contract/errors.js';
 import { checkDpeDocument, rejectedAnswer } from './check.js';
-import { isRetryableStatus, retryDelayMs, sleep as realSleep } from './retry.js';
+import { setTimeout as realSleep } from 'node:timers/promises';
+import { isRetryableStatus, retryDelayMs } from './retry.js';
 import { USER_AGENT } from './user-agent.js';
 
 /** The registry's address for one DPE, `{numero}` standing for the number. */

@@ -42,7 +42,3 @@ export function retryAfterMs(
   if (Number.isNaN(date)) return undefined;
   return Math.max(0, date - now);
 }
-
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}

@@ -2,19 +2,14 @@ import os from 'node:os';
 import { DpeSimError, EXIT_CODES } from '../../contract/errors.js';
 import type { EditableChange } from '../../contract/schemas.js';
 import { REFERENCE_ID_REGEX } from '../../contract/constants.js';
-import { BATCH_OPERATIONS, type BatchOperation, type BatchSettings } from '../../batch/item.js';
+import type { BatchOperation, BatchSettings } from '../../batch/item.js';
 import type { Executor } from '../../batch/executors.js';
-import { doneItems, openSink } from '../../batch/output.js';
-import { Progress, emptyTally, summaryText } from '../../batch/progress.js';
-import { runBatch } from '../../batch/runner.js';
-import { openSource } from '../../batch/source.js';
 import { Argument, Option, type Command } from 'commander';
 import { run } from '../command-kit.js';
-import { exitCodeFor } from '../stop-signals.js';
+import { exitCodeFor } from '../../process/stop-signals.js';
 import type { Context } from '../context.js';
 import { identityFlags, type IdentityFlags } from '../flags.js';
 import { checkIdentity, coefOption } from '../options.js';
-import { readWorksFile } from '../works-input.js';
 
 export interface BatchFlags extends IdentityFlags {
   works?: string;
@@ -56,6 +51,7 @@ async function worksOption(
     throw new DpeSimError('invalid-input', `--works applies to 'batch calc' only`);
   if (file === '-' && source === '-')
     throw new DpeSimError('invalid-input', 'the source and --works cannot both be stdin');
+  const { readWorksFile } = await import('../works-input.js');
   const works = await readWorksFile(file);
   for (const c of works) {
     if (!REFERENCE_ID_REGEX.test(c.referenceId)) {
@@ -80,6 +76,17 @@ export async function batchCommand(
       ? q.statusCommand(ctx, sourceArg)
       : q.resultsCommand(ctx, sourceArg, flags);
   }
+  // loaded here, not with the command's flags: `dpe-sim --help` loads none of them
+  const [{ BATCH_OPERATIONS }, { doneItems, openSink }, { Progress, emptyTally, summaryText }] =
+    await Promise.all([
+      import('../../batch/item.js'),
+      import('../../batch/output.js'),
+      import('../../batch/progress.js'),
+    ]);
+  const [{ runBatch }, { openSource }] = await Promise.all([
+    import('../../batch/runner.js'),
+    import('../../batch/source.js'),
+  ]);
   if (!(BATCH_OPERATIONS as readonly string[]).includes(operationArg)) {
     throw new DpeSimError(
       'invalid-input',

@@ -2,8 +2,6 @@ import { DpeSimError } from '../../contract/errors.js';
 import type { EditableChange } from '../../contract/schemas.js';
 import type { Context } from '../context.js';
 import { checkIdentity, coefOption } from '../options.js';
-import { renderCalc, targetClass } from '../render/simulation.js';
-import { parseWorkFlag, readWorksFile } from '../works-input.js';
 import type { Command } from 'commander';
 import { run } from '../command-kit.js';
 import { DPE_ARGUMENT_HELP, examples, simulationFlags, type SimulationFlags } from '../flags.js';
@@ -30,6 +28,8 @@ export async function calcCommand(
   if (scenario.trim() === '' || scenario.length > 100) {
     throw new DpeSimError('invalid-input', '--scenario must be 1 to 100 characters');
   }
+  const { parseWorkFlag, readWorksFile } = await import('../works-input.js');
+  const { renderCalc, targetClass } = await import('../render/simulation.js');
   let changes: EditableChange[] = (flags.work ?? []).map(parseWorkFlag);
   if (flags.works) changes = [...(await readWorksFile(flags.works)), ...changes];
   if (flags.interactive) {

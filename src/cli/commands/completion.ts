@@ -7,7 +7,6 @@ import { Argument, type Command, type Option } from 'commander';
 import { DpeSimError } from '../../contract/errors.js';
 
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
-export type Shell = (typeof SHELLS)[number];
 
 interface Spec {
   name: string;

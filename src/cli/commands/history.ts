@@ -1,15 +1,10 @@
 import { DpeSimError } from '../../contract/errors.js';
 import { NO_COLON_PATTERN } from '../../contract/constants.js';
 import type { HistoryRequest } from '../../contract/schemas.js';
-import { consumptionPoints, renderChart } from '../../tracking/chart.js';
-import { writeExport } from '../../tracking/history-export.js';
-import { HISTORY_HEAD, historyRow } from '../../tracking/history-view.js';
 import type { Command } from 'commander';
 import { run } from '../command-kit.js';
 import type { Context } from '../context.js';
 import { dpeIdOption } from '../options.js';
-import { table, terminalWidth } from '../render/table.js';
-import { wrap } from '../render/text.js';
 
 export interface HistoryFlags {
   limit?: string;
@@ -95,6 +90,17 @@ export async function historyCommand(
     return;
   }
   const records = body.records;
+  // loaded here, not with the command's flags: `dpe-sim --help` loads none of them
+  const [{ consumptionPoints, renderChart }, { writeExport }, { HISTORY_HEAD, historyRow }] =
+    await Promise.all([
+      import('../history/chart.js'),
+      import('../history/history-export.js'),
+      import('../history/history-view.js'),
+    ]);
+  const [{ table, terminalWidth }, { wrap }] = await Promise.all([
+    import('../render/table.js'),
+    import('../render/text.js'),
+  ]);
 
   if (flags.export !== undefined) {
     const format = writeExport(flags.export, records);

@@ -1,13 +1,11 @@
 import os from 'node:os';
 import type { Context } from '../context.js';
 import { checkIdentity, coefOption } from '../options.js';
-import { progressLine } from '../progress.js';
 import {
   DEFAULT_INITIAL_SECTIONS,
   INITIAL_SECTIONS,
-  renderInitial,
   type InitialSection,
-} from '../render/simulation.js';
+} from '../initial-sections.js';
 import { InvalidArgumentError, type Command } from 'commander';
 import { run } from '../command-kit.js';
 import { DPE_ARGUMENT_HELP, examples, simulationFlags, type SimulationFlags } from '../flags.js';
@@ -43,6 +41,7 @@ export async function initialCommand(
     startEngine: true,
     engineThreads: os.availableParallelism(),
   });
+  const { progressLine } = await import('../progress.js');
   const progress = progressLine('initial', { json: ctx.out.json });
   const body = await backend
     .initial(
@@ -58,6 +57,7 @@ export async function initialCommand(
     )
     .finally(() => progress.done());
   const sections = flags.all ? INITIAL_SECTIONS : (flags.show ?? DEFAULT_INITIAL_SECTIONS);
+  const { renderInitial } = await import('../render/simulation.js');
   ctx.out.result(body, () => renderInitial(body, dpeArg, ctx.out.style, sections));
 }
 

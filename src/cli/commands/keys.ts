@@ -3,7 +3,6 @@ import type { Command } from 'commander';
 import type { LocalServices } from '../../backend/local-services.js';
 import { subcommands } from '../command-kit.js';
 import type { Context } from '../context.js';
-import { table } from '../render/table.js';
 
 /** The local services (the store of --data-dir), for one command. */
 async function withServices<T>(
@@ -30,6 +29,7 @@ export async function keysCreateCommand(ctx: Context, name: string): Promise<num
 
 export async function keysListCommand(ctx: Context): Promise<number> {
   const keys = await withServices(ctx, (services) => services.listPartnerKeys());
+  const { table } = await import('../render/table.js');
   ctx.out.result(keys, () =>
     keys.length === 0
       ? 'No partner keys yet: dpe-sim keys create NAME'

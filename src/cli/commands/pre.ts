@@ -1,7 +1,6 @@
 import { EXIT_CODES } from '../../contract/errors.js';
 import type { Context } from '../context.js';
 import { checkIdentity, coefOption, minutesOption } from '../options.js';
-import { renderPre } from '../render/pre.js';
 import type { Command } from 'commander';
 import { run } from '../command-kit.js';
 import { DPE_ARGUMENT_HELP, examples, simulationFlags, type SimulationFlags } from '../flags.js';
@@ -25,6 +24,7 @@ export async function preCommand(ctx: Context, dpeArg: string, flags: PreFlags):
       ...(expireInMinutes !== undefined ? { expireInMinutes } : {}),
     },
   });
+  const { renderPre } = await import('../render/pre.js');
   ctx.out.result(body, () => renderPre(dpeId, coef, body, ctx.out.style));
   if (body.warnings.some((w) => w.type === 'block')) return EXIT_CODES.blocked;
   if (!ctx.out.json)

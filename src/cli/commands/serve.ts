@@ -6,7 +6,12 @@ import type { Command } from 'commander';
 import { DEFAULT_HISTORY_PATH, ENV_VARS } from '../../config/keys.js';
 import { run } from '../command-kit.js';
 import type { Context } from '../context.js';
-import { exitCodeFor, holdStopSignals, STOP_GRACE_MS, type SignalHold } from '../stop-signals.js';
+import {
+  exitCodeFor,
+  holdStopSignals,
+  STOP_GRACE_MS,
+  type SignalHold,
+} from '../../process/stop-signals.js';
 import { SERVER_ENGINE_NICE } from '../../pool/thread-priority.js';
 
 export interface ServeFlags {

@@ -17,6 +17,11 @@ import { STANDARD_LIMITS, classFor, renderLabel, type LabelMark } from './label.
 import type { Style } from './style.js';
 import { euros, num, saving, table, terminalWidth } from './table.js';
 import { wrap } from './text.js';
+import {
+  DEFAULT_INITIAL_SECTIONS,
+  INITIAL_SECTIONS,
+  type InitialSection,
+} from '../initial-sections.js';
 import { nextClassText, renderAlerts, renderPacksClean } from './classes.js';
 
 const LETTERS = ['A', 'B', 'C', 'D', 'E', 'F', 'G'];
@@ -362,27 +367,6 @@ export function renderPacks(packs: readonly RegistryPack[], s: Style): string {
   );
 }
 
-/** The parts of `initial`'s screen (`--show`); the default ones fit a screen for a house. */
-export const INITIAL_SECTIONS = [
-  'label',
-  'summary',
-  'options',
-  'scenarios',
-  'packs',
-  'alerts',
-  'facts',
-  'calculation',
-  'elements',
-] as const;
-export type InitialSection = (typeof INITIAL_SECTIONS)[number];
-export const DEFAULT_INITIAL_SECTIONS: readonly InitialSection[] = [
-  'label',
-  'summary',
-  'options',
-  'scenarios',
-  'packs',
-  'alerts',
-];
 /** How many options the `options` section lists (the best by € per kWh/yr saved). */
 export const BEST_OPTIONS = 5;
 

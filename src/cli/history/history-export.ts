@@ -4,8 +4,8 @@
  */
 import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
-import { DpeSimError } from '../contract/errors.js';
-import type { HistoryRecord } from '../contract/schemas.js';
+import { DpeSimError } from '../../contract/errors.js';
+import type { HistoryRecord } from '../../contract/schemas.js';
 import { csvHeader, csvRow, jsonLine } from './history-view.js';
 
 export type ExportFormat = 'csv' | 'jsonl';

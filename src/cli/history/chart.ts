@@ -5,8 +5,8 @@
  * (`pre`, `initial`) are a time series; a `calc` is a hypothesis about works, shown in the table
  * (before → after) and never plotted as if it had happened. No dependency: rows of characters.
  */
-import type { ClassLimits, HistoryRecord } from '../contract/schemas.js';
-import { STANDARD_LIMITS } from '../contract/classes.js';
+import type { ClassLimits, HistoryRecord } from '../../contract/schemas.js';
+import { STANDARD_LIMITS } from '../../contract/classes.js';
 
 export interface ChartPoint {
   /** the dwelling's consumption measured by that run, kWh/m²/yr; null when unknown */

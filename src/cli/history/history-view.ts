@@ -2,8 +2,8 @@
  * History records for people (a table, with the chart for one dwelling) and for other tools
  * (CSV, JSON Lines).
  */
-import type { HistoryRecord } from '../contract/schemas.js';
-import { dateTime, euros, num } from '../cli/format.js';
+import type { HistoryRecord } from '../../contract/schemas.js';
+import { dateTime, euros, num } from '../format.js';
 
 export interface ViewStyle {
   classLetter(letter: string): string;
