@@ -207,7 +207,7 @@ function optionLines(
   if (ed.options) {
     return Object.entries(ed.options).map(
       ([code, o]) =>
-        `${key}:${code} ${euros(o.cout)}, ${saving(o.gainTotal, 'kWh/yr')}${o.euroParKwh !== null && o.euroParKwh !== undefined ? `, ${withUnit(o.euroParKwh, '€/kWh', 2)}` : ''}`,
+        `${key}:${code} ${euros(o.cout)}, ${saving(o.gainTotal, 'kWh/yr')}${o.euroParKwh !== null && o.euroParKwh !== undefined ? `, ${withUnit(o.euroParKwh, '€ per kWh/yr saved', 2)}` : ''}`,
     );
   }
   if (ed.values) {
