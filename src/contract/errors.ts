@@ -52,6 +52,7 @@ export type ErrorReason =
   | 'out-of-range' // an index (e.g. a recommended scenario) beyond what exists
   | 'unknown-dpe' // no DPE with that number
   | 'blocked' // the DPE cannot be simulated (a `block` alert)
+  | 'no-audit' // the remote service has no audit operation (a dpe-sim extension)
   // a DPE file the user named:
   | 'directory' // a directory, not a file
   | 'unreadable' // cannot be read (permissions...)
