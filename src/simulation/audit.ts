@@ -574,35 +574,39 @@ function pathInSteps(
   const firstTarget = classFromIndex(Math.max(1, initialIdx - 2));
   const insulation = INSULATION_ITEMS.filter((k) => items.requirements.has(k));
   const vent = ventilationRequirement(items);
-  let first: (Found & { pair: ItemKey[] }) | undefined;
+  const firsts: (Found & { pair: ItemKey[] })[] = [];
   const pairs: ItemKey[][] = [];
   for (let i = 0; i < insulation.length; i++)
     for (let j = i + 1; j < insulation.length; j++)
       pairs.push([insulation[i] as ItemKey, insulation[j] as ItemKey]);
   if (pairs.length === 0) pairs.push(insulation); // one item or none: the rule will say so
   for (const pair of pairs) {
-    if (ctx.left() <= 0 && first) break;
+    if (ctx.left() <= 0 && firsts.length) break;
     const requirements = [...pair.flatMap((k) => items.requirements.get(k) ?? []), ...vent];
     const found = cheapestReaching(ctx, { fixed: new Map(), requirements, target: firstTarget });
-    const better =
-      !first ||
-      (found.reached && !first.reached) ||
-      (found.reached === first.reached && found.best.cout < first.best.cout);
-    if (better) first = { ...found, pair };
+    firsts.push({ ...found, pair });
   }
-  const step1 = first as Found & { pair: ItemKey[] };
-  const steps: AuditStep[] = [stepOf(ctx, 1, base, step1.best)];
-  // the completion: step 1's works kept, the final class and every item
-  const rest = allRequirements(items).filter((r) => !satisfied(step1.best.combo, r));
+  // the cheapest first step meeting its rules first; when its completion cannot reach the final
+  // class (step 1's works are kept as they are), the next first step is tried
+  firsts.sort((a, b) => Number(b.reached) - Number(a.reached) || a.best.cout - b.best.cout);
+  let step1 = firsts[0] as Found & { pair: ItemKey[] };
   let completion: Found | undefined;
-  if (rest.length || !reaches(step1.best.o, target)) {
-    completion = cheapestReaching(ctx, {
-      fixed: step1.best.combo,
-      requirements: rest,
-      target,
-    });
-    steps.push(stepOf(ctx, 2, step1.best, completion.best, steps[0]?.cumulativeCost ?? 0));
+  for (const candidate of firsts) {
+    const rest = allRequirements(items).filter((r) => !satisfied(candidate.best.combo, r));
+    const done = !rest.length && reaches(candidate.best.o, target);
+    const next = done
+      ? undefined
+      : cheapestReaching(ctx, { fixed: candidate.best.combo, requirements: rest, target });
+    if (candidate === firsts[0] || (next?.reached ?? true)) {
+      step1 = candidate;
+      completion = next;
+    }
+    if (next?.reached ?? true) break;
+    if (ctx.left() <= 0) break;
   }
+  const steps: AuditStep[] = [stepOf(ctx, 1, base, step1.best)];
+  if (completion)
+    steps.push(stepOf(ctx, 2, step1.best, completion.best, steps[0]?.cumulativeCost ?? 0));
   const s1 = steps[0] as AuditStep;
   const gain = s1.gain;
   const treated1 = INSULATION_ITEMS.filter(
@@ -712,7 +716,9 @@ function finalRule(steps: readonly AuditStep[], target: ClassLetter, found: Foun
       ? null
       : found.reached
         ? `the search's budget ran out before reaching ${target}`
-        : `the strongest works of the catalogue on every element reach ${last.after.classe}, not ${target}`,
+        : steps.length > 1
+          ? `with the first step's works kept, the strongest works of the catalogue on every other element reach ${last.after.classe}, not ${target}`
+          : `the strongest works of the catalogue on every element reach ${last.after.classe}, not ${target}`,
   };
 }
 

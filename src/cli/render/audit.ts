@@ -112,7 +112,9 @@ export function renderAudit(a: AuditResponse, dpeArg: string, s: Style): string 
   const out: string[] = [];
   out.push(
     s.c.bold(
-      `Energy audit of ${a.dpeId === dpeArg ? a.dpeId : `${dpeArg} (${a.dpeId})`}: ${COVERAGE[a.coverage]}, ${withUnit(a.surface, 'm²', 1)}`,
+      wrap(
+        `Energy audit of ${a.dpeId === dpeArg ? a.dpeId : `${dpeArg} (${a.dpeId})`}: ${COVERAGE[a.coverage]}, ${withUnit(a.surface, 'm²', 1)}`,
+      ),
     ),
   );
   out.push(wrap(`Before works: ${figuresLine(a.initial)}`));
