@@ -39,10 +39,10 @@ function esc(s: string): string {
 
 /** A DPE label (A to G bars) with a mark on each class given, as inline SVG. */
 export function labelSvg(marks: { classe: string; text: string }[]): string {
-  const h = 13;
-  const width = 230;
+  const h = 12;
+  const width = 92 + marks.length * 50;
   const bars = LETTERS.map((l, i) => {
-    const w = 40 + i * 14;
+    const w = 30 + i * 8;
     const y = i * (h + 2);
     const dark = l === 'A' || l === 'B' || l === 'G';
     return `<rect x="0" y="${y}" width="${w}" height="${h}" fill="${CLASS_COLOURS[l]}"/><text x="4" y="${y + h - 3}" font-size="10" font-weight="bold" fill="${dark ? '#fff' : '#000'}">${l}</text>`;
@@ -52,8 +52,8 @@ export function labelSvg(marks: { classe: string; text: string }[]): string {
       const i = LETTERS.indexOf(m.classe as (typeof LETTERS)[number]);
       if (i < 0) return '';
       const y = i * (h + 2);
-      const x = 40 + 6 * 14 + 8 + k * 62;
-      return `<polygon points="${x},${y + h / 2} ${x + 7},${y} ${x + 58},${y} ${x + 58},${y + h} ${x + 7},${y + h}" fill="#333"/><text x="${x + 10}" y="${y + h - 3}" font-size="9" fill="#fff">${esc(m.text)}</text>`;
+      const x = 30 + 6 * 8 + 6 + k * 50;
+      return `<polygon points="${x},${y + h / 2} ${x + 6},${y} ${x + 46},${y} ${x + 46},${y + h} ${x + 6},${y + h}" fill="#333"/><text x="${x + 8}" y="${y + h - 3}" font-size="8" fill="#fff">${esc(m.text)}</text>`;
     })
     .join('');
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${LETTERS.length * (h + 2)}" role="img" aria-label="DPE label">${bars}${arrows}</svg>`;
@@ -78,11 +78,22 @@ function figuresCells(f: AuditFigures): string {
   return `<td class="c">${f.classe}</td><td>${num(f.epM2)}</td><td>${num(f.gesM2)}</td><td>${num(f.ef)}</td><td>${num(f.efM2)}</td><td>${num(f.bill)}</td>`;
 }
 
+/** "mur:0 — Mur 1 Nord - Mur en blocs..." → "mur:0 — Mur 1 Nord" (the full text as a tooltip). */
+function elementName(element: string): string {
+  const cut = element.indexOf(' - ');
+  return cut > 0 ? element.slice(0, cut) : element;
+}
+
+/** The option without the performance its own column gives. */
+function shortOption(label: string): string {
+  return label.replace(/,? ?R = [\d,]+ m²·K\/W/, '').replace(/ \((Uw|U) [\d,]+\)/, '');
+}
+
 function stepHtml(step: AuditStep): string {
   const works = step.works
     .map(
       (w) =>
-        `<tr><td>${esc(w.element)}</td><td>${esc(w.option)}</td><td>${esc(w.performance)}</td><td>${w.unit === 'm²' ? withUnit(w.quantity, 'm²', 1) : `${num(w.quantity)} ${esc(w.unit)}`}</td><td>${euros(w.cost)}</td></tr>`,
+        `<tr><td title="${esc(w.element)}">${esc(elementName(w.element))}</td><td>${esc(shortOption(w.option))}</td><td>${esc(w.performance)}</td><td class="n">${w.unit === 'm²' ? withUnit(w.quantity, 'm²', 1) : `${num(w.quantity)} ${esc(w.unit)}`}</td><td class="n">${euros(w.cost)}</td></tr>`,
     )
     .join('');
   return `<div class="step"><div class="steplabel">${labelSvg([
@@ -113,18 +124,18 @@ ${p.steps.map(stepHtml).join('')}
 }
 
 const CSS = `
-@page { size: A4; margin: 12mm; }
-body { font: 9pt/1.3 system-ui, -apple-system, "Segoe UI", Roboto, Arial, sans-serif; color: #222; margin: 0 auto; max-width: 190mm; }
+@page { size: A4; margin: 10mm; }
+body { font: 8.5pt/1.25 system-ui, -apple-system, "Segoe UI", Roboto, Arial, sans-serif; color: #222; margin: 0 auto; max-width: 190mm; }
 h1 { font-size: 14pt; margin: 0 0 4px; } h2 { font-size: 11pt; margin: 10px 0 4px; border-bottom: 1px solid #999; }
 h3 { font-size: 10pt; margin: 8px 0 4px; } h4 { font-size: 9pt; margin: 2px 0; }
 table { border-collapse: collapse; margin: 3px 0; width: 100%; }
 th, td { border: 1px solid #ccc; padding: 1px 4px; text-align: left; vertical-align: top; }
-td:nth-last-child(-n+1) { white-space: nowrap; }
+td.n { white-space: nowrap; text-align: right; }
 table.fig td { text-align: right; } table.fig td.c { text-align: center; font-weight: bold; }
 .note { background: #f4f4f4; border-left: 3px solid #666; padding: 4px 8px; }
-.step { display: flex; gap: 8px; break-inside: avoid; margin: 4px 0; }
+.step { display: flex; gap: 8px; margin: 4px 0; } tr { break-inside: avoid; } h2, h3, h4 { break-after: avoid; }
 .steplabel { flex: 0 0 auto; } .stepbody { flex: 1 1 auto; }
-.cols { display: flex; gap: 8px; } .cols table { flex: 1 1 50%; }
+.cols table { margin-top: 4px; }
 tr.fail td { color: #a00; } .small { font-size: 8pt; color: #555; }
 .losses { display: flex; gap: 12px; align-items: flex-start; } .losses table { width: auto; }
 `;
@@ -134,7 +145,7 @@ export function auditReportHtml(a: AuditResponse, generatedAt = new Date()): str
   const lossRows = a.losses.items
     .map(
       (i) =>
-        `<tr><td>${esc(i.label)}</td><td>${num(i.wk, 1)} W/K</td><td>${num(i.share, 1)} %</td></tr>`,
+        `<tr><td>${esc(i.label)}</td><td class="n">${num(i.wk, 1)} W/K</td><td class="n">${num(i.share, 1)} %</td></tr>`,
     )
     .join('');
   const items = a.items
