@@ -255,8 +255,8 @@ describe('dpe-sim audit (the built CLI)', () => {
         const w = widest(screen);
         expect(w.width, `${cols} columns: ${w.line}`).toBeLessThanOrEqual(cols);
         const text = stripVTControlCharacters(screen);
-        expect(text).toContain('Heat losses: 469,1 W/K');
-        expect(text).toMatch(/Walls +█+ +46 % +215,9 W\/K/);
+        expect(text).toMatch(/Heat losses: 469,1\sW\/K/);
+        expect(text).toMatch(/Walls\s+█+\s+46\s%\s+215,9\sW\/K/);
         expect(text).toMatch(/Path in steps: .*every rule met/);
         expect(text).toMatch(/Path in one step: .*every rule met/);
         expect(text).toContain('Step 2:');
@@ -267,6 +267,27 @@ describe('dpe-sim audit (the built CLI)', () => {
       expect(html).toContain('does not replace');
     },
     300_000,
+  );
+
+  it.skipIf(!HAS_SCRIPT || !HAS_CORPUS)(
+    'a whole building (2535E0426429Q) fits 80 and 100 columns; 62 windows on one line',
+    async () => {
+      const dir = tempDir('dpe-sim-audit-cli-');
+      for (const cols of [80, 100]) {
+        const { code, screen } = await inPty(
+          ['audit', path.join(CORPUS, '2535E0426429Q.xml')],
+          cols,
+          dir,
+        );
+        expect(code, screen).toBe(0);
+        const w = widest(screen);
+        expect(w.width, `${cols} columns: ${w.line}`).toBeLessThanOrEqual(cols);
+        const text = stripVTControlCharacters(screen);
+        expect(text).toContain('whole building');
+        expect(text).toMatch(/62 × baie_vitree:0…61/);
+      }
+    },
+    400_000,
   );
 
   it('batch audit writes one JSON line per DPE', async () => {

@@ -106,6 +106,9 @@ const ITEM_OF: Record<Category, ItemKey> = {
   installation_ecs: 'heatingHotWater',
 };
 
+/** The catalogue's basic ventilation works: a ventilation it applies to needs works. */
+const BASIC_VENTILATION = 'VMCHygroB';
+
 const INSULATION_ITEMS: readonly ItemKey[] = ['walls', 'lowFloors', 'roof', 'windowsDoors'];
 const ITEM_ORDER: readonly ItemKey[] = [
   'walls',
@@ -178,14 +181,27 @@ function itemsOf(engine: Engine, prep: PreparedDpe, groups: Map<string, Candidat
       present.add(item);
       const ref = referenceId(category, index);
       const mine = [...groups.keys()].filter((k) => k.startsWith(`${ref}|`));
-      if (mine.length) {
-        if (item === hotItem || item === 'ventilation') {
-          if (item === hotItem) hot.push(...mine);
-          else addRequirement(requirements, { item, groups: mine });
-        } else addRequirement(requirements, { item, groups: mine });
+      // a ventilation already humidity-controlled (type B) or better needs no works: the
+      // double flow stays a candidate to reach the class, it is not required
+      const basicVentilation = mine.some((g) =>
+        (groups.get(g) ?? []).some((c) => c.change.editableValue === BASIC_VENTILATION),
+      );
+      if (mine.length && (item !== 'ventilation' || basicVentilation)) {
+        if (item === hotItem) hot.push(...mine);
+        else addRequirement(requirements, { item, groups: mine });
         return;
       }
       const why = reasons.get(item) ?? new Set<string>();
+      if (item === 'ventilation' && mine.length) {
+        why.add(
+          `a humidity-controlled (type B) or better ventilation is already installed (${
+            engine.enumLabel('type_ventilation', str(el.donnee_entree?.enum_type_ventilation_id)) ??
+            'unknown'
+          })`,
+        );
+        reasons.set(item, why);
+        return;
+      }
       const offered = offeredOptions(prep, category, el);
       if (offered.length) why.add('the catalogue’s works save no energy here');
       else for (const r of refusalsOn(prep, category, el)) why.add(r);
@@ -621,7 +637,7 @@ function pathInSteps(
       why:
         gain >= 2
           ? null
-          : `no combination of the catalogue found reaches ${firstTarget} from ${s1.before.classe}: the strongest reaches ${s1.after.classe} (${s1.after.epM2} kWh/m², ${s1.after.gesM2} kg CO2e/m²)`,
+          : `no combination of the catalogue found reaches ${firstTarget} from ${s1.before.classe}: the strongest reaches ${s1.after.classe} (${Math.round(s1.after.epM2)} kWh/m², ${Math.round(s1.after.gesM2)} kg CO2e/m²)`,
     },
     {
       id: 'first-step-insulation',
@@ -711,7 +727,7 @@ function finalRule(steps: readonly AuditStep[], target: ClassLetter, found: Foun
     id: 'final-class',
     label: `Final class ${target} or better`,
     pass,
-    figure: `${last.after.classe} (${last.after.epM2} kWh/m², ${last.after.gesM2} kg CO2e/m²)`,
+    figure: `${last.after.classe} (${Math.round(last.after.epM2)} kWh/m², ${Math.round(last.after.gesM2)} kg CO2e/m²)`,
     why: pass
       ? null
       : found.reached

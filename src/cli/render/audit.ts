@@ -3,7 +3,7 @@
  * each proposal (its rules beside it, each step's works as a table, the figures after the step).
  * Laid out for the terminal's width (80 and 100 columns tested); tab-separated rows in a pipe.
  */
-import type { AuditProposal, AuditResponse, AuditStep } from '../../contract/audit.js';
+import type { AuditProposal, AuditResponse, AuditStep, AuditWork } from '../../contract/audit.js';
 import { euros, eurosPerYear, kwh, NBSP, num, percent, withUnit } from '../format.js';
 import type { Style } from './style.js';
 import { table, terminalWidth } from './table.js';
@@ -68,10 +68,37 @@ function shortPerformance(p: string): string {
   return p.replace(' = ', NBSP).replace(/(\d)\.(\d)/, '$1,$2');
 }
 
+/** Works of one option on many elements of a category (62 windows) as one line, summed. */
+export const GROUP_FROM = 4;
+function groupedWorks(works: readonly AuditWork[]): AuditWork[] {
+  const groups = new Map<string, AuditWork[]>();
+  for (const w of works) {
+    const category = w.referenceId.split(':')[0] ?? '';
+    const key = `${category}|${w.editableValue}`;
+    groups.set(key, [...(groups.get(key) ?? []), w]);
+  }
+  const out: AuditWork[] = [];
+  for (const list of groups.values()) {
+    const first = list[0] as AuditWork;
+    if (list.length < GROUP_FROM) {
+      out.push(...list.map((w) => ({ ...w, element: shortElement(w.element) })));
+      continue;
+    }
+    const last = list[list.length - 1] as AuditWork;
+    out.push({
+      ...first,
+      element: `${list.length} × ${first.referenceId}…${last.referenceId.split(':')[1] ?? ''}`,
+      quantity: list.reduce((a, w) => a + w.quantity, 0),
+      cost: list.reduce((a, w) => a + w.cost, 0),
+    });
+  }
+  return out;
+}
+
 function renderStep(step: AuditStep, s: Style): string {
   const head = `  Step ${step.n}: ${s.classLetter(step.before.classe)} → ${s.classLetter(step.after.classe)}  ${euros(step.cost)} (cumulative ${euros(step.cumulativeCost)})`;
-  const rows = step.works.map((w) => [
-    shortElement(w.element),
+  const rows = groupedWorks(step.works).map((w) => [
+    w.element,
     shortOption(w.option),
     shortPerformance(w.performance),
     w.unit === 'm²' ? withUnit(w.quantity, 'm²', 1) : `${num(w.quantity)}${NBSP}unit`,
