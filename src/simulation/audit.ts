@@ -183,9 +183,13 @@ function itemsOf(engine: Engine, prep: PreparedDpe, groups: Map<string, Candidat
       const mine = [...groups.keys()].filter((k) => k.startsWith(`${ref}|`));
       // a ventilation already humidity-controlled (type B) or better needs no works: the
       // double flow stays a candidate to reach the class, it is not required
-      const basicVentilation = mine.some((g) =>
-        (groups.get(g) ?? []).some((c) => c.change.editableValue === BASIC_VENTILATION),
-      );
+      // (natural ventilation always needs works: any ventilation option is required then)
+      const basicVentilation =
+        item === 'ventilation' &&
+        (isWeakVentilation(ventilationLabel(engine, el)) ||
+          mine.some((g) =>
+            (groups.get(g) ?? []).some((c) => c.change.editableValue === BASIC_VENTILATION),
+          ));
       if (mine.length && (item !== 'ventilation' || basicVentilation)) {
         if (item === hotItem) hot.push(...mine);
         else addRequirement(requirements, { item, groups: mine });
@@ -194,10 +198,7 @@ function itemsOf(engine: Engine, prep: PreparedDpe, groups: Map<string, Candidat
       const why = reasons.get(item) ?? new Set<string>();
       if (item === 'ventilation' && mine.length) {
         why.add(
-          `a humidity-controlled (type B) or better ventilation is already installed (${
-            engine.enumLabel('type_ventilation', str(el.donnee_entree?.enum_type_ventilation_id)) ??
-            'unknown'
-          })`,
+          `a humidity-controlled (type B) or better ventilation is already installed (${ventilationLabel(engine, el)})`,
         );
         reasons.set(item, why);
         return;
@@ -222,20 +223,26 @@ function itemsOf(engine: Engine, prep: PreparedDpe, groups: Map<string, Candidat
     return { key, label: ITEM_LABELS[key], needed, reason };
   });
   const vents = elementsOf(prep.raw, 'ventilation');
-  const labels = vents.map(
-    (v) =>
-      engine.enumLabel('type_ventilation', str(v.donnee_entree?.enum_type_ventilation_id)) ??
-      'unknown ventilation',
-  );
-  const weak =
-    vents.length === 0 ||
-    labels.some((l) => /naturelle|ouverture des fen|entr[ée]es d.air hautes et basses/i.test(l));
+  const labels = vents.map((v) => ventilationLabel(engine, v));
+  const weak = vents.length === 0 || labels.some(isWeakVentilation);
   return {
     states,
     requirements,
     ventilationWeak: weak,
     ventilationLabel: vents.length ? labels.join(', ') : 'no ventilation',
   };
+}
+
+function ventilationLabel(engine: Engine, el: RawElement): string {
+  return (
+    engine.enumLabel('type_ventilation', str(el.donnee_entree?.enum_type_ventilation_id)) ??
+    'unknown ventilation'
+  );
+}
+
+/** Natural ventilation (by opening windows, air inlets, natural ducts): no mechanical system. */
+function isWeakVentilation(label: string): boolean {
+  return /naturelle|ouverture des fen|entr[ée]es d.air hautes et basses/i.test(label);
 }
 
 function addRequirement(map: Map<ItemKey, Requirement[]>, r: Requirement): void {
