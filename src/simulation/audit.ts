@@ -493,6 +493,7 @@ export function auditDpe(engine: Engine, prep: PreparedDpe, opts: AuditOptions):
   const blocked = new Set<RuleId>();
   for (const p of proposals) for (const r of p.rules) if (!r.pass) blocked.add(r.id);
   const building = buildingOf(prep.raw);
+  const what = building.coverage === 'immeuble' ? 'building' : 'dwelling';
   const usedKeys = new Set<CostKey>();
   for (const p of proposals)
     for (const s of p.steps)
@@ -510,8 +511,8 @@ export function auditDpe(engine: Engine, prep: PreparedDpe, opts: AuditOptions):
     initial,
     targetClass: target,
     targetRule: fOrG
-      ? `class C: the dwelling is in ${initialClass} before works (class C is enough from F or G)`
-      : `class B: the dwelling is in ${initialClass} before works`,
+      ? `class C: the ${what} is in ${initialClass} before works (class C is enough from F or G)`
+      : `class B: the ${what} is in ${initialClass} before works`,
     auditApplies,
     losses: lossBreakdown(prep),
     items: items.states,
