@@ -7,6 +7,7 @@ const HERE = path.dirname(fileURLToPath(import.meta.url));
 const benches = [
   ['cli.mjs', 'runCliBench'],
   ['initial.mjs', 'runInitialBench'],
+  ['audit.mjs', 'runAuditBench'],
   ['server.mjs', 'runServerBench'],
   ['batch.mjs', 'runBatchBench'],
   ['costs.mjs', 'runCostsBench'],

@@ -272,7 +272,7 @@ describe('dpe-sim batch (local backend)', () => {
 
   it('rejects bad usage with exit 2', async () => {
     for (const args of [
-      ['batch', 'audit', work],
+      ['batch', 'bogus', work],
       ['batch', 'pre', path.join(work, 'missing.txt')],
       ['batch', 'pre', work, '--concurrency', '0'],
       ['batch', 'pre', work, '--out', 'a.jsonl', '--resume', 'b.jsonl'],

@@ -357,7 +357,7 @@ describe('dpe-sim completion', () => {
       '--scenario-from',
     ]);
     expect(await complete(['dpe-sim', 'pre', '--coef', ''])).toBe('2026 2025');
-    expect(await complete(['dpe-sim', 'batch', ''])).toBe('pre initial calc status results');
+    expect(await complete(['dpe-sim', 'batch', ''])).toBe('pre initial calc audit status results');
   });
 
   it('zsh and fish scripts name every command; another shell is refused (exit 2)', async () => {

@@ -269,6 +269,11 @@ describe('every response matches the OpenAPI document', () => {
       400,
     );
 
+    const AUDIT = '/dpe-sim/audit';
+    await check('POST', AUDIT, AUDIT, { body: { ...who, dpeId: H } }, 200);
+    await check('POST', AUDIT, AUDIT, { body: { ...who, dpeId: BLOCKED_ID } }, 422);
+    await check('POST', AUDIT, AUDIT, { body: { ...who, dpeId: '9999E9999999Z' } }, 404);
+
     await check('GET', DEFAULT_HISTORY_PATH, `${DEFAULT_HISTORY_PATH}?limit=5`, {}, 200);
     await check('GET', DEFAULT_HISTORY_PATH, `${DEFAULT_HISTORY_PATH}?since=nope`, {}, 400);
     await check('GET', DEFAULT_HISTORY_PATH, DEFAULT_HISTORY_PATH, { key: null }, 401);

@@ -29,6 +29,7 @@ async function screens(file: string): Promise<string> {
     ['pre', file],
     ['initial', file],
     ['calc', file, '--scenario-from', '1'],
+    ['audit', file],
   ]) {
     const r = await runCli(args, { dataDir, timeoutMs: 120_000 });
     out.push(r.stdout, r.stderr);

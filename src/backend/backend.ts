@@ -7,6 +7,7 @@
 import { DpeSimError } from '../contract/errors.js';
 import type { PartnerApi } from '../contract/operations.js';
 import type { OnProgress } from '../contract/progress.js';
+import type { AuditRequest, AuditResponse } from '../contract/audit.js';
 import type { CalcRequest, InitialRequest } from '../contract/schemas.js';
 import type {
   SpecAutoSolution,
@@ -26,6 +27,12 @@ export interface Backend extends PartnerApi {
   readonly kind: 'local' | 'remote';
   /** The partner operation, with progress reported on the way (a remote service gives none). */
   initial(req: InitialRequest, opts?: RunOptions): Promise<SpecInitialResponse>;
+  /**
+   * The energy audit (a dpe-sim extension: the spec has no audit operation). Local: computed
+   * here, nothing recorded. Remote: `POST /dpe-sim/audit`, which only a dpe-sim server answers;
+   * another service gets a clear `invalid-input` (reason `no-audit`).
+   */
+  audit(req: AuditRequest, opts?: RunOptions): Promise<AuditResponse>;
   /**
    * Makes a DPE file known to the backend and returns the dpeId to call the operations with.
    * The remote service knows DPEs by registry number only: it refuses with `invalid-input`.

@@ -5,6 +5,7 @@
  * prepared DPE (blocked, unknown works) is made here and fails with a typed error before the
  * caller writes anything.
  */
+import type { AuditResponse } from '../contract/audit.js';
 import { DpeSimError, type ErrorDetails, type ErrorKind } from '../contract/errors.js';
 import type { OnProgress } from '../contract/progress.js';
 import type {
@@ -20,6 +21,7 @@ import type {
 import type { Engine } from '../engine/engine.js';
 import { outcome } from '../simulation/calc.js';
 import { engineFigures } from '../simulation/comparison.js';
+import { auditDpe, DPE_SIM_VERSION } from '../simulation/audit.js';
 import { initialSimulation } from '../simulation/initial.js';
 import type { Preparation, PreparedDpe } from '../simulation/prepared.js';
 import { preAnalysis } from '../simulation/pre.js';
@@ -53,7 +55,12 @@ export type EngineJob =
       scenario: string;
       includeDpe: boolean;
     } & Coef)
-  | { kind: 'summary' };
+  | { kind: 'summary' }
+  | ({
+      kind: 'audit';
+      /** works runs already made on this DPE in another thread (as `initial`) */
+      seed?: RunData[];
+    } & Coef);
 
 export interface PreResult {
   maxCalculation: MaxCalculation;
@@ -77,6 +84,7 @@ export interface JobResults {
   options: RunData[];
   calc: CalcResult;
   summary: DpeSummary;
+  audit: AuditResponse;
 }
 
 export type JobResult<J extends EngineJob> = JobResults[J['kind']];
@@ -156,6 +164,14 @@ export function runJob(
     }
     case 'summary':
       return dpeSummary(prep.ok ? prep.dpe.key : prep.key, prep);
+    case 'audit':
+      if (job.seed) seedRuns(ready(prep), job.seed);
+      return auditDpe(engine, ready(prep), {
+        coef: job.coef,
+        forceNormalization: job.forceNormalization,
+        costs,
+        version: DPE_SIM_VERSION,
+      });
   }
 }
 

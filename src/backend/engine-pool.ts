@@ -125,7 +125,12 @@ export class PooledEngine implements EngineRunner {
     job: J,
     onProgress?: OnProgress,
   ): Promise<JobResult<J>> {
-    if (job.kind === 'initial' && !job.seed && this.threads > 1 && this.inFlight === 0)
+    if (
+      (job.kind === 'initial' || job.kind === 'audit') &&
+      !job.seed &&
+      this.threads > 1 &&
+      this.inFlight === 0
+    )
       return (await this.splitInitial(doc, job, onProgress)) as JobResult<J>;
     return this.runOne(doc, job, onProgress);
   }
@@ -135,11 +140,11 @@ export class PooledEngine implements EngineRunner {
    * a large DPE, are split among the threads (`options` jobs, interleaved so that each thread
    * gets every element kind); then one thread runs the `initial` itself with every run seeded
    * (its option runs are then memo hits and the scenario search starts from them). The same
-   * runs as on one thread, so the same figures.
+   * runs as on one thread, so the same figures. An `audit` starts the same way.
    */
   private async splitInitial(
     doc: DpeText,
-    job: Extract<EngineJob, { kind: 'initial' }>,
+    job: Extract<EngineJob, { kind: 'initial' | 'audit' }>,
     onProgress?: OnProgress,
   ): Promise<JobResult<typeof job>> {
     const parts = this.threads;

@@ -4,6 +4,7 @@
  * known, a scenario index is in range) is made here, before anything is written, so the CLI,
  * the server and batch refuse the same requests with the same typed errors.
  */
+import type { AuditRequest, AuditResponse } from '../contract/audit.js';
 import { DpeSimError } from '../contract/errors.js';
 import type {
   AuthRequest,
@@ -114,6 +115,20 @@ export class LocalBackend implements Backend {
     body.simulation.simulationId = simulationId;
     await session.record(simulationRun('initial', simulationId, body, [], 0));
     return body;
+  }
+
+  /** The energy audit: computed where the engine is, nothing recorded (not a partner operation). */
+  async audit(req: AuditRequest, opts: RunOptions = {}): Promise<AuditResponse> {
+    const session = await this.open(req);
+    const body = await session.compute(
+      {
+        kind: 'audit',
+        coef: session.options.coef,
+        forceNormalization: session.options.forceNormalization,
+      },
+      opts.onProgress,
+    );
+    return { ...body, dpeSource: session.dpeSource };
   }
 
   async recommendedScenario(req: InitialRequest, n: number): Promise<AutoSolution> {

@@ -11,6 +11,7 @@ import {
   type PartnerApi,
   type PartnerOperationId,
 } from '../contract/operations.js';
+import type { AuditRequest } from '../contract/audit.js';
 import {
   ErrorBody,
   type AuthRequest,
@@ -76,6 +77,25 @@ export class RemoteBackend implements Backend {
   }
   history(req: HistoryRequest) {
     return this.invoke('history', req);
+  }
+  /**
+   * `POST /dpe-sim/audit`: a dpe-sim extension, not in the spec. A dpe-sim server answers it; any
+   * other service answers 404 or 405 without dpe-sim's typed details: a clear error then.
+   */
+  async audit(req: AuditRequest, _opts?: RunOptions) {
+    try {
+      return await this.invoke('audit', req);
+    } catch (err) {
+      const status = err instanceof DpeSimError ? err.details?.status : undefined;
+      const typed = err instanceof DpeSimError && err.details?.reason !== undefined;
+      if ((status === 404 || status === 405 || status === 501) && !typed)
+        throw new DpeSimError(
+          'invalid-input',
+          `${this.base} has no audit operation: the audit is a dpe-sim extension (POST /dpe-sim/audit), not in the partner spec; use the local backend, or a 'dpe-sim serve' server as the remote (HTTP ${status})`,
+          { reason: 'no-audit', status },
+        );
+      throw err;
+    }
   }
 
   async openDpe(): Promise<string> {

@@ -8,7 +8,7 @@ import { DPE_ID_PATTERN, DPE_ID_REGEX } from '../contract/constants.js';
 import type { CoefMode, EditableChange, PartnerIdentity } from '../contract/schemas.js';
 import type { Backend } from '../backend/backend.js';
 
-export const BATCH_OPERATIONS = ['pre', 'initial', 'calc'] as const;
+export const BATCH_OPERATIONS = ['pre', 'initial', 'calc', 'audit'] as const;
 export type BatchOperation = (typeof BATCH_OPERATIONS)[number];
 
 export type ItemStatus = 'ok' | 'blocked' | 'failed';
@@ -132,6 +132,11 @@ export async function executeItem(
     }
     if (settings.operation === 'initial') {
       const body = await backend.initial({ ...identity, dpeId, query });
+      attempts += runner.attempts();
+      return ok(dpeId, attempts, elapsed(), JSON.stringify(body));
+    }
+    if (settings.operation === 'audit') {
+      const body = await backend.audit({ ...identity, dpeId, query });
       attempts += runner.attempts();
       return ok(dpeId, attempts, elapsed(), JSON.stringify(body));
     }

@@ -54,6 +54,7 @@ export type ErrorReason =
   | 'no-works' // a recalculation asked with no works item
   | 'unknown-dpe' // no DPE with that number
   | 'blocked' // the DPE cannot be simulated (a `block` alert)
+  | 'no-audit' // the remote service has no audit operation (a dpe-sim extension)
   // a DPE file the user named:
   | 'directory' // a directory, not a file
   | 'unreadable' // cannot be read (permissions...)

@@ -85,6 +85,7 @@ export function openApiDocument(opts: OpenApiOptions): JsonObject {
       summary: op.summary,
       description: op.description,
       ...(op.partnerKey ? {} : { security: [] }),
+      ...(op.extension ? { 'x-dpe-sim-extension': true } : {}),
       ...(parametersList.length ? { parameters: parametersList } : {}),
       ...(op.body
         ? { requestBody: { required: true, content: jsonContent(ref(op.body.name)) } }

@@ -5,6 +5,7 @@
  * means adding a row (and the method to `PartnerApi`).
  */
 import type { TSchema } from 'typebox';
+import { AuditRequest, AuditResponse } from './audit.js';
 import {
   AuthRequest,
   AuthResponse,
@@ -49,6 +50,8 @@ export interface PartnerApi {
   initial(req: InitialRequest): Promise<SpecInitialResponse>;
   calc(req: CalcRequest): Promise<SpecCalcResponse>;
   history(req: HistoryRequest): Promise<SpecHistoryResponse>;
+  /** POST /dpe-sim/audit: a dpe-sim extension (the spec has no audit operation) */
+  audit(req: AuditRequest): Promise<AuditResponse>;
 }
 export type PartnerOperationId = keyof PartnerApi;
 
@@ -77,6 +80,8 @@ export interface ApiOperation {
   specResponse: TSchema;
   /** error statuses this operation can answer, each with an ErrorBody */
   errors: readonly number[];
+  /** a dpe-sim extension, not in the partner spec (`x-dpe-sim-extension` in the OpenAPI) */
+  extension?: true;
 }
 
 export const ERROR_DESCRIPTIONS: Record<number, string> = {
@@ -194,6 +199,22 @@ export function apiOperations(historyPath: string): ApiOperation[] {
       response: { name: 'CalcResponse', schema: CalcResponse },
       specResponse: SpecCalcResponse,
       errors: [...PARTNER_ERRORS, 404, 422],
+    },
+    {
+      id: 'audit',
+      method: 'POST',
+      path: '/dpe-sim/audit',
+      tag: 'DPE',
+      summary: 'dpe-sim extension: the energy audit (loss breakdown, two works paths, rule checks)',
+      description:
+        'Not in the partner spec: an extension of dpe-sim (`x-dpe-sim-extension`). The body is that of `/partners/dpe/initial`. Answers the heat-loss breakdown, a path in steps and a path in one step reaching a "rénovation performante" (class B, or C from F or G), each step with its works, figures and costs, and every rule of the regulatory audit checked with its figure (docs/audit.md). Records nothing in the history. A blocked DPE answers 422.',
+      input: 'body',
+      partnerKey: true,
+      body: { name: 'AuditRequest', schema: AuditRequest },
+      response: { name: 'AuditResponse', schema: AuditResponse },
+      specResponse: AuditResponse,
+      errors: [...PARTNER_ERRORS, 404, 422],
+      extension: true,
     },
     {
       id: 'history',

@@ -70,6 +70,20 @@ export function offeredOptions(
   return offeredIn(checkContext(prep), category, el);
 }
 
+/**
+ * Why each catalogue option of the category is not offered on the element (the audit says why
+ * an item needs no works): the distinct reasons, empty when every option is offered.
+ */
+export function refusalsOn(prep: WorksBase, category: Category, el: RawElement): string[] {
+  const ctx = checkContext(prep);
+  const reasons = new Set<string>();
+  for (const row of optionsFor(category)) {
+    const a = applicability(row.recipe, el, ctx);
+    if (a !== true) reasons.add(a);
+  }
+  return [...reasons];
+}
+
 function offeredIn(ctx: WorksContext, category: Category, el: RawElement): WorksOptionRow[] {
   return optionsFor(category).filter((row) => applicability(row.recipe, el, ctx) === true);
 }

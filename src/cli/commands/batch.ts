@@ -211,13 +211,13 @@ export function register(program: Command): void {
         new Argument(
           '<operation>',
           'what to run on each DPE (status, results: of a queued run)',
-        ).choices(['pre', 'initial', 'calc', 'status', 'results']),
+        ).choices(['pre', 'initial', 'calc', 'audit', 'status', 'results']),
       )
       .argument(
         '<source>',
         'a file of DPE numbers or XML paths, one per line (- for stdin; # comments), or a directory of XML files; the run name for status and results',
       )
-      .description('run pre, initial or calc over many DPEs: one JSON line per DPE'),
+      .description('run pre, initial, calc or audit over many DPEs: one JSON line per DPE'),
   )
     .addOption(
       new Option('--coef <mode>', 'electricity coefficient: 2026 (1.9) or 2025 (2.3)')
@@ -259,6 +259,7 @@ Examples:
   dpe-sim batch pre ids.txt --out pre.jsonl
   ls dpe/*.xml | dpe-sim batch initial - > initial.jsonl
   dpe-sim batch calc ./dpe --works works.json --out calc.jsonl
+  dpe-sim batch audit ./dpe --out audit.jsonl   (result: the audit, docs/audit.md)
   dpe-sim batch pre ids.txt --resume pre.jsonl
 
 On many machines (a PostgreSQL queue, workers started anywhere with dpe-sim worker):

@@ -4,6 +4,7 @@
  * Adding a command means adding its file and one line here.
  */
 import type { Command } from 'commander';
+import { register as audit } from './audit.js';
 import { register as auth } from './auth.js';
 import { register as batch } from './batch.js';
 import { register as cache } from './cache.js';
@@ -23,6 +24,7 @@ export const COMMANDS: readonly ((program: Command) => void)[] = [
   auth,
   initial,
   calc,
+  audit,
   serve,
   keys,
   config,

@@ -1,0 +1,181 @@
+/**
+ * `dpe-sim audit --report audit.html`: the audit as one self-contained, printable HTML file (inline
+ * CSS and SVG, no script, nothing fetched): the DPE label before and after each step, the loss
+ * breakdown, both proposals as tables with their rules, the cost sources, the engine and
+ * catalogue versions, and the note that it supports the auditor's visit and judgement.
+ * Figures are printed as the terminal prints them (French number format).
+ */
+import type {
+  AuditFigures,
+  AuditProposal,
+  AuditResponse,
+  AuditStep,
+} from '../../contract/audit.js';
+import { euros, eurosPerYear, num, withUnit } from '../format.js';
+
+const CLASS_COLOURS: Record<string, string> = {
+  A: '#009C6D',
+  B: '#52B153',
+  C: '#78BD76',
+  D: '#F4E70F',
+  E: '#F0B50F',
+  F: '#EB8235',
+  G: '#D7221F',
+};
+const LETTERS = ['A', 'B', 'C', 'D', 'E', 'F', 'G'] as const;
+const COVERAGE: Record<AuditResponse['coverage'], string> = {
+  maison: 'house',
+  appartement: 'flat',
+  immeuble: 'whole building',
+};
+
+function esc(s: string): string {
+  return s
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;');
+}
+
+/** A DPE label (A to G bars) with a mark on each class given, as inline SVG. */
+export function labelSvg(marks: { classe: string; text: string }[]): string {
+  const h = 12;
+  const width = 92 + marks.length * 50;
+  const bars = LETTERS.map((l, i) => {
+    const w = 30 + i * 8;
+    const y = i * (h + 2);
+    const dark = l === 'A' || l === 'B' || l === 'G';
+    return `<rect x="0" y="${y}" width="${w}" height="${h}" fill="${CLASS_COLOURS[l]}"/><text x="4" y="${y + h - 3}" font-size="10" font-weight="bold" fill="${dark ? '#fff' : '#000'}">${l}</text>`;
+  }).join('');
+  const arrows = marks
+    .map((m, k) => {
+      const i = LETTERS.indexOf(m.classe as (typeof LETTERS)[number]);
+      if (i < 0) return '';
+      const y = i * (h + 2);
+      const x = 30 + 6 * 8 + 6 + k * 50;
+      return `<polygon points="${x},${y + h / 2} ${x + 6},${y} ${x + 46},${y} ${x + 46},${y + h} ${x + 6},${y + h}" fill="#333"/><text x="${x + 8}" y="${y + h - 3}" font-size="8" fill="#fff">${esc(m.text)}</text>`;
+    })
+    .join('');
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${LETTERS.length * (h + 2)}" role="img" aria-label="DPE label">${bars}${arrows}</svg>`;
+}
+
+function lossSvg(a: AuditResponse): string {
+  const rowH = 16;
+  const labelW = 110;
+  const barW = 300;
+  const max = Math.max(...a.losses.items.map((i) => i.share), 1);
+  const rows = a.losses.items
+    .map((it, k) => {
+      const y = k * rowH;
+      const w = Math.max(1, (it.share / max) * barW);
+      return `<text x="0" y="${y + 11}" font-size="10">${esc(it.label)}</text><rect x="${labelW}" y="${y + 2}" width="${w.toFixed(1)}" height="${rowH - 5}" fill="#c0504d"/>`;
+    })
+    .join('');
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${labelW + barW + 4}" height="${a.losses.items.length * rowH}" role="img" aria-label="Heat losses">${rows}</svg>`;
+}
+
+function figuresCells(f: AuditFigures): string {
+  return `<td class="c">${f.classe}</td><td>${num(f.epM2)}</td><td>${num(f.gesM2)}</td><td>${num(f.ef)}</td><td>${num(f.efM2)}</td><td>${num(f.bill)}</td>`;
+}
+
+/** "mur:0 — Mur 1 Nord - Mur en blocs..." → "mur:0 — Mur 1 Nord" (the full text as a tooltip). */
+function elementName(element: string): string {
+  const cut = element.indexOf(' - ');
+  return cut > 0 ? element.slice(0, cut) : element;
+}
+
+/** The option without the performance its own column gives. */
+function shortOption(label: string): string {
+  return label.replace(/,? ?R = [\d,]+ m²·K\/W/, '').replace(/ \((Uw|U) [\d,]+\)/, '');
+}
+
+function stepHtml(step: AuditStep): string {
+  const works = step.works
+    .map(
+      (w) =>
+        `<tr><td title="${esc(w.element)}">${esc(elementName(w.element))}</td><td>${esc(shortOption(w.option))}</td><td>${esc(w.performance)}</td><td class="n">${w.unit === 'm²' ? withUnit(w.quantity, 'm²', 1) : `${num(w.quantity)} ${esc(w.unit)}`}</td><td class="n">${euros(w.cost)}</td></tr>`,
+    )
+    .join('');
+  return `<div class="step"><div class="steplabel">${labelSvg([
+    { classe: step.before.classe, text: 'before' },
+    { classe: step.after.classe, text: `step ${step.n}` },
+  ])}</div><div class="stepbody"><h4>Step ${step.n}: ${step.before.classe} → ${step.after.classe} · ${euros(step.cost)} (cumulative ${euros(step.cumulativeCost)})</h4>
+<table><thead><tr><th>Element</th><th>Works</th><th>Performance</th><th>Quantity</th><th>Cost incl. VAT</th></tr></thead><tbody>${works || '<tr><td colspan="5">no works</td></tr>'}</tbody></table>
+<table class="fig"><thead><tr><th></th><th>Class</th><th>kWh/m²/yr (primary)</th><th>kg CO2e/m²/yr</th><th>Final energy kWh/yr</th><th>kWh/m²/yr (final)</th><th>Bill €/yr</th></tr></thead><tbody><tr><th>Before</th>${figuresCells(step.before)}</tr><tr><th>After</th>${figuresCells(step.after)}</tr></tbody></table></div></div>`;
+}
+
+function proposalHtml(p: AuditProposal): string {
+  const rules = p.rules
+    .map(
+      (r) =>
+        `<tr class="${r.pass ? 'pass' : 'fail'}"><td>${esc(r.label)}</td><td>${r.pass ? 'pass' : 'FAIL'}</td><td>${esc(r.figure)}${r.why ? `<br><em>${esc(r.why)}</em>` : ''}</td></tr>`,
+    )
+    .join('');
+  const items = p.items
+    .map(
+      (i) =>
+        `<tr><td>${esc(i.label)}</td><td>${i.status === 'treated' ? `treated in step ${i.step ?? ''}` : i.status === 'not-needed' ? 'needs no works' : 'MISSING'}</td><td>${esc(i.reason ?? '')}</td></tr>`,
+    )
+    .join('');
+  return `<section class="proposal"><h3>${esc(p.title)}: ${euros(p.cost)} · ${p.ok ? 'every rule met' : 'some rules not met'}</h3>
+${p.steps.map(stepHtml).join('')}
+<div class="cols"><table><thead><tr><th>Rule</th><th></th><th>Figure</th></tr></thead><tbody>${rules}</tbody></table>
+<table><thead><tr><th>Item</th><th>Status</th><th>Why not</th></tr></thead><tbody>${items}</tbody></table></div></section>`;
+}
+
+const CSS = `
+@page { size: A4; margin: 10mm; }
+body { font: 8.5pt/1.25 system-ui, -apple-system, "Segoe UI", Roboto, Arial, sans-serif; color: #222; margin: 0 auto; max-width: 190mm; }
+h1 { font-size: 14pt; margin: 0 0 4px; } h2 { font-size: 11pt; margin: 10px 0 4px; border-bottom: 1px solid #999; }
+h3 { font-size: 10pt; margin: 8px 0 4px; } h4 { font-size: 9pt; margin: 2px 0; }
+table { border-collapse: collapse; margin: 3px 0; width: 100%; }
+th, td { border: 1px solid #ccc; padding: 1px 4px; text-align: left; vertical-align: top; }
+td.n { white-space: nowrap; text-align: right; }
+table.fig td { text-align: right; } table.fig td.c { text-align: center; font-weight: bold; }
+.note { background: #f4f4f4; border-left: 3px solid #666; padding: 4px 8px; }
+.step { display: flex; gap: 8px; margin: 4px 0; } tr { break-inside: avoid; } h2, h3, h4 { break-after: avoid; }
+.steplabel { flex: 0 0 auto; } .stepbody { flex: 1 1 auto; }
+.cols table { margin-top: 4px; }
+tr.fail td { color: #a00; } .small { font-size: 8pt; color: #555; }
+.losses { display: flex; gap: 12px; align-items: flex-start; } .losses table { width: auto; }
+`;
+
+/** The report as one HTML document. */
+export function auditReportHtml(a: AuditResponse, generatedAt = new Date()): string {
+  const lossRows = a.losses.items
+    .map(
+      (i) =>
+        `<tr><td>${esc(i.label)}</td><td class="n">${num(i.wk, 1)} W/K</td><td class="n">${num(i.share, 1)} %</td></tr>`,
+    )
+    .join('');
+  const items = a.items
+    .map(
+      (i) =>
+        `<tr><td>${esc(i.label)}</td><td>${i.needed ? 'yes' : 'no'}</td><td>${esc(i.reason ?? '')}</td></tr>`,
+    )
+    .join('');
+  const sources = a.costs.figures
+    .map(
+      (f) =>
+        `<tr><td>${esc(f.key)}</td><td>${euros(f.eur)} / ${esc(f.unit)}</td><td>${esc(f.source)}</td></tr>`,
+    )
+    .join('');
+  const body = `<h1>Energy audit: DPE ${esc(a.dpeId)}</h1>
+<p>${COVERAGE[a.coverage]}, ${withUnit(a.surface, 'm²', 1)} · before works: class <b>${a.initial.classe}</b>, ${num(a.initial.epM2)} kWh/m²/yr primary, ${num(a.initial.gesM2)} kg CO2e/m²/yr, final ${num(a.initial.ef)} kWh/yr (${num(a.initial.efM2)} kWh/m²/yr), bill ${eurosPerYear(a.initial.bill)} · ${a.auditApplies ? `target: ${esc(a.targetRule)}` : 'the regulatory audit applies to classes D to G'}</p>
+<p class="note">${esc(a.note)}</p>
+<h2>Heat losses: ${num(a.losses.total, 1)} W/K</h2>
+<div class="losses">${lossSvg(a)}<table><thead><tr><th>Item</th><th>Losses</th><th>Share</th></tr></thead><tbody>${lossRows}</tbody></table>${labelSvg([{ classe: a.initial.classe, text: 'now' }])}</div>
+<h2>The six items</h2>
+<table><thead><tr><th>Item</th><th>Works needed</th><th>Why not</th></tr></thead><tbody>${items}</tbody></table>
+<h2>Proposals</h2>
+${a.proposals.map(proposalHtml).join('') || '<p>No proposal: the regulatory audit applies to classes D to G.</p>'}
+<h2>Sources and versions</h2>
+<p class="small">Costs incl. VAT, ±${num(a.costs.margin * 100)} %, adjustment ${num(a.costs.delta)} %: ${esc(a.costs.source)}.</p>
+<table class="small"><thead><tr><th>Cost figure</th><th>Price</th><th>Source</th></tr></thead><tbody>${sources}</tbody></table>
+<p class="small">dpe-sim ${esc(a.versions.dpeSim)} · engine @open3cl/engine ${esc(a.versions.engine)} (3CL-2021) · works catalogue ${esc(a.versions.catalogue)} · electricity coefficient ${a.coefMode === 'activated' ? '1.9' : '2.3'}${a.normalized ? ' · figures normalized to the registry' : ''} · ${a.changeSets} change sets run · generated ${generatedAt.toISOString().slice(0, 10)}</p>`;
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Energy audit ${esc(a.dpeId)}</title><style>${CSS}</style></head>
+<body>${body}</body></html>
+`;
+}

@@ -1,0 +1,173 @@
+/**
+ * `dpe-sim audit` for people: the loss breakdown as a horizontal bar chart, the six items, then
+ * each proposal (its rules beside it, each step's works as a table, the figures after the step).
+ * Laid out for the terminal's width (80 and 100 columns tested); tab-separated rows in a pipe.
+ */
+import type { AuditProposal, AuditResponse, AuditStep, AuditWork } from '../../contract/audit.js';
+import { euros, eurosPerYear, kwh, NBSP, num, percent, withUnit } from '../format.js';
+import type { Style } from './style.js';
+import { table, terminalWidth } from './table.js';
+import { wrap } from './text.js';
+
+const COVERAGE: Record<AuditResponse['coverage'], string> = {
+  maison: 'house',
+  appartement: 'flat',
+  immeuble: 'whole building',
+};
+
+const BAR = '█';
+
+/** The losses as bars: label, bar, share and W/K; the bar fits what the width leaves. */
+export function lossBars(a: AuditResponse, width: number | undefined): string {
+  const labelWidth = Math.max(...a.losses.items.map((i) => i.label.length));
+  const figures = a.losses.items.map((i) => `${percent(i.share)}  ${withUnit(i.wk, 'W/K', 1)}`);
+  const figWidth = Math.max(...figures.map((f) => f.length));
+  const room = Math.max(10, (width ?? 80) - labelWidth - figWidth - 6);
+  const max = Math.max(...a.losses.items.map((i) => i.share), 1);
+  return a.losses.items
+    .map((i, k) => {
+      const n = Math.round((i.share / max) * room);
+      const bar = (BAR.repeat(n) || (i.wk > 0 ? '▏' : '')).padEnd(room, ' ');
+      return `  ${i.label.padEnd(labelWidth)} ${bar} ${(figures[k] ?? '').padStart(figWidth)}`;
+    })
+    .join('\n');
+}
+
+function figuresLine(f: AuditStep['after']): string {
+  return [
+    `class ${f.classe}`,
+    kwh(f.epM2, 'kWh/m²/yr'),
+    withUnit(f.gesM2, 'kg CO2e/m²/yr'),
+    `final ${kwh(f.ef)} (${kwh(f.efM2, 'kWh/m²/yr')})`,
+    `bill ${eurosPerYear(f.bill)}`,
+  ].join(' · ');
+}
+
+/** "mur:0 — Mur 1 Nord - Mur en blocs de béton..." → "mur:0 Mur 1 Nord" (the JSON keeps it all). */
+function shortElement(element: string): string {
+  const [ref, rest = ''] = element.split(' — ');
+  const cut = rest.indexOf(' - ');
+  let text = (cut > 0 ? rest.slice(0, cut) : rest).trim();
+  if (text.length > 16) text = `${text.slice(0, 15)}…`;
+  return text ? `${ref} ${text}` : (ref ?? element);
+}
+
+/** The option without the performance the next column gives. */
+function shortOption(label: string): string {
+  return label
+    .replace(/,? ?R = [\d,.]+ m²·K\/W/, '')
+    .replace(/ \((Uw|U) [\d,.]+\)/, '')
+    .replace(/ \(.*\)$/, '');
+}
+
+/** "R = 3.7 m²·K/W" → "R 3.7 m²·K/W" (one number format); a generator's efficiency → "3CL tables". */
+function shortPerformance(p: string): string {
+  if (p.startsWith('generator')) return '3CL tables';
+  if (p.startsWith('humidity')) return 'hygro B';
+  if (p.startsWith('double flow')) return 'double flow';
+  return p.replace(' = ', NBSP);
+}
+
+/** Works of one option on many elements of a category (62 windows) as one line, summed. */
+export const GROUP_FROM = 4;
+function groupedWorks(works: readonly AuditWork[]): AuditWork[] {
+  const groups = new Map<string, AuditWork[]>();
+  for (const w of works) {
+    const category = w.referenceId.split(':')[0] ?? '';
+    const key = `${category}|${w.editableValue}`;
+    groups.set(key, [...(groups.get(key) ?? []), w]);
+  }
+  const out: AuditWork[] = [];
+  for (const list of groups.values()) {
+    const first = list[0] as AuditWork;
+    if (list.length < GROUP_FROM) {
+      out.push(...list.map((w) => ({ ...w, element: shortElement(w.element) })));
+      continue;
+    }
+    const last = list[list.length - 1] as AuditWork;
+    out.push({
+      ...first,
+      element: `${list.length} × ${first.referenceId}…${last.referenceId.split(':')[1] ?? ''}`,
+      quantity: list.reduce((a, w) => a + w.quantity, 0),
+      cost: list.reduce((a, w) => a + w.cost, 0),
+    });
+  }
+  return out;
+}
+
+function renderStep(step: AuditStep, s: Style): string {
+  const head = `  Step ${step.n}: ${s.classLetter(step.before.classe)} → ${s.classLetter(step.after.classe)}  ${euros(step.cost)} (cumulative ${euros(step.cumulativeCost)})`;
+  const rows = groupedWorks(step.works).map((w) => [
+    w.element,
+    shortOption(w.option),
+    shortPerformance(w.performance),
+    w.unit === 'm²' ? withUnit(w.quantity, 'm²', 1) : `${num(w.quantity)}${NBSP}unit`,
+    euros(w.cost),
+  ]);
+  const works = rows.length
+    ? table(['Element', 'Works', 'Performance', 'Quantity', 'Cost'], rows, {
+        keep: [2, 3, 4],
+        drop: [2],
+      })
+    : '  (no works)';
+  return [head, works, wrap(`  After: ${figuresLine(step.after)}`, '    ')].join('\n');
+}
+
+function renderProposal(p: AuditProposal, s: Style): string {
+  const failed = p.rules.filter((r) => !r.pass).length;
+  const verdict = failed
+    ? s.c.red(`${failed} rule${failed > 1 ? 's' : ''} not met`)
+    : s.c.green('every rule met');
+  const lines = [s.c.bold(`${p.title}: ${euros(p.cost)}, ${verdict}`)];
+  for (const step of p.steps) lines.push(renderStep(step, s));
+  lines.push(
+    table(
+      ['Rule', '', 'Figure'],
+      p.rules.map((r) => [
+        r.label,
+        r.pass ? s.c.green('pass') : s.c.red('FAIL'),
+        r.why ? `${r.figure}; ${r.why}` : r.figure,
+      ]),
+      { keep: [1] },
+    ),
+  );
+  return lines.join('\n');
+}
+
+export function renderAudit(a: AuditResponse, dpeArg: string, s: Style): string {
+  const width = terminalWidth();
+  const out: string[] = [];
+  out.push(
+    s.c.bold(
+      wrap(
+        `Energy audit of ${a.dpeId === dpeArg ? a.dpeId : `${dpeArg} (${a.dpeId})`}: ${COVERAGE[a.coverage]}, ${withUnit(a.surface, 'm²', 1)}`,
+      ),
+    ),
+  );
+  out.push(wrap(`Before works: ${figuresLine(a.initial)}`));
+  if (!a.auditApplies) {
+    out.push(
+      wrap(
+        `The regulatory audit applies to classes D to G: this DPE is in ${a.initial.classe}, no proposal is made.`,
+      ),
+    );
+  } else out.push(wrap(`Target: ${a.targetRule}.`));
+  out.push('', s.c.bold(`Heat losses: ${withUnit(a.losses.total, 'W/K', 1)}`));
+  out.push(lossBars(a, width));
+  out.push('', s.c.bold('The six items'));
+  out.push(
+    table(
+      ['Item', 'Works needed', 'Why not'],
+      a.items.map((i) => [i.label, i.needed ? 'yes' : 'no', i.reason ?? '']),
+    ),
+  );
+  for (const p of a.proposals) out.push('', renderProposal(p, s));
+  out.push(
+    '',
+    wrap(
+      `Engine ${a.versions.engine} · catalogue ${a.versions.catalogue} · costs incl. VAT ±${Math.round(a.costs.margin * 100)} % (${a.costs.source}) · ${a.changeSets} change sets run`,
+    ),
+    wrap(s.c.dim(a.note)),
+  );
+  return out.join('\n');
+}

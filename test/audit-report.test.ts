@@ -1,0 +1,122 @@
+/**
+ * The audit's printable report (`dpe-sim audit --report`) in headless Chromium (Debian's
+ * `chromium` through playwright-core, as the login-page test): no console error, no request
+ * beyond the file itself, every figure of the JSON present in the page as the page prints it,
+ * and the PDF printed from it (`page.pdf`, A4) at most 4 pages for a house. The PDFs are kept in
+ * `<OS temp dir>/dpe-sim-audit-report/` (the path is printed). Skipped, with a visible message,
+ * when /usr/bin/chromium is absent.
+ */
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { chromium, type Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AuditResponse } from '../src/contract/audit.js';
+import { euros, num, withUnit } from '../src/cli/format.js';
+import { CORPUS, HAS_CORPUS, HOUSE, runCli, tempDir } from './helpers.js';
+
+const CHROMIUM = process.env.DPE_SIM_CHROMIUM ?? '/usr/bin/chromium';
+const HAS_CHROMIUM = existsSync(CHROMIUM);
+if (!HAS_CHROMIUM)
+  console.warn(
+    `\n⚠ audit report tests SKIPPED: no Chromium at ${CHROMIUM} (apt-get install -y chromium, or set DPE_SIM_CHROMIUM)\n`,
+  );
+
+/** Where the printed PDFs are kept after the test (printed on the console). */
+export const REPORT_DIR = path.join(os.tmpdir(), 'dpe-sim-audit-report');
+
+/** Every figure of the audit, as the report prints it (French format, as the terminal). */
+function figuresOf(a: AuditResponse): string[] {
+  const f: string[] = [num(a.losses.total, 1)];
+  for (const i of a.losses.items) f.push(num(i.wk, 1), num(i.share, 1));
+  const fig = (x: AuditResponse['initial']) =>
+    f.push(x.classe, num(x.epM2), num(x.gesM2), num(x.ef), num(x.efM2), num(x.bill));
+  fig(a.initial);
+  for (const p of a.proposals) {
+    f.push(euros(p.cost));
+    for (const s of p.steps) {
+      fig(s.before);
+      fig(s.after);
+      f.push(euros(s.cost), euros(s.cumulativeCost));
+      for (const w of s.works)
+        f.push(
+          euros(w.cost),
+          w.unit === 'm²' ? withUnit(w.quantity, 'm²', 1) : num(w.quantity),
+          w.performance,
+        );
+    }
+    for (const r of p.rules) f.push(r.figure);
+  }
+  for (const c of a.costs.figures) f.push(euros(c.eur));
+  f.push(a.versions.engine, a.versions.catalogue, a.dpeId);
+  return f;
+}
+
+/** Pages of a PDF: its page objects (`/Type /Page`, not `/Pages`). */
+function pdfPages(pdf: Buffer): number {
+  return (pdf.toString('latin1').match(/\/Type\s*\/Page(?!s)/g) ?? []).length;
+}
+
+describe.skipIf(!HAS_CHROMIUM)('the audit report in headless Chromium', () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    mkdirSync(REPORT_DIR, { recursive: true });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'],
+    });
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  async function check(dpe: string, name: string): Promise<{ pages: number; pdf: string }> {
+    const dir = tempDir('dpe-sim-audit-report-');
+    const html = path.join(dir, `${name}.html`);
+    const res = await runCli(['audit', dpe, '--json', '--report', html], {
+      dataDir: dir,
+      timeoutMs: 240_000,
+    });
+    expect(res.code, res.stderr).toBe(0);
+    const a = JSON.parse(res.stdout) as AuditResponse;
+    expect(readFileSync(html, 'utf8')).not.toMatch(/<script|<link|@import|url\(/i);
+    const page = await browser.newPage();
+    const errors: string[] = [];
+    const requests: string[] = [];
+    page.on('console', (m) => {
+      if (m.type() === 'error') errors.push(m.text());
+    });
+    page.on('pageerror', (e) => errors.push(e.message));
+    page.on('request', (r) => requests.push(r.url()));
+    await page.goto(pathToFileURL(html).href);
+    const text = await page.innerText('body');
+    for (const figure of figuresOf(a)) expect(text, figure).toContain(figure);
+    expect(text).toContain('does not replace');
+    expect(await page.locator('svg').count()).toBeGreaterThanOrEqual(2);
+    const pdf = await page.pdf({ format: 'A4', printBackground: true });
+    const file = path.join(REPORT_DIR, `${name}.pdf`);
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(file, pdf);
+    writeFileSync(path.join(REPORT_DIR, `${name}.html`), readFileSync(html));
+    console.log(`audit report: ${file} (${pdfPages(pdf)} pages)`);
+    expect(errors).toEqual([]);
+    expect(requests).toEqual([pathToFileURL(html).href]);
+    await page.close();
+    return { pages: pdfPages(pdf), pdf: file };
+  }
+
+  it('a house: every figure on the page, no console error, a PDF of at most 4 pages', async () => {
+    const { pages } = await check(HOUSE, 'audit-house-0000E0000001H');
+    expect(pages).toBeGreaterThanOrEqual(1);
+    expect(pages).toBeLessThanOrEqual(4);
+  }, 300_000);
+
+  it.skipIf(!HAS_CORPUS)(
+    'a whole building (2535E0426429Q): every figure on the page',
+    async () => {
+      await check(path.join(CORPUS, '2535E0426429Q.xml'), 'audit-building-2535E0426429Q');
+    },
+    400_000,
+  );
+});

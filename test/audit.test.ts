@@ -1,0 +1,336 @@
+/**
+ * The energy audit (`dpe-sim audit`): the loss breakdown against the engine's own total; the
+ * rules of the regulatory audit on fixtures where each binds (a house in F: class C is the
+ * target, natural ventilation goes with the first envelope works; a flat in E: class B; a studio
+ * in D: the first step must reach B; a flat whose windows and door are already good: only one
+ * insulation item can take works, and the path in steps says so); every step replayed with
+ * `calc --works` gives the class and the cost the audit claims; the command at 80 and 100 columns
+ * and `batch audit`. On the corpus (when present): every DPE of class D to G gets both proposals
+ * or names the rule it cannot meet and why.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
+import stringWidth from 'string-width';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { AuditResponse } from '../src/contract/audit.js';
+import { classIndex, type ClassLetter } from '../src/contract/classes.js';
+import { readDpeFile } from '../src/dpe/source.js';
+import { loadEngine, type Engine } from '../src/engine/engine.js';
+import { auditDpe } from '../src/simulation/audit.js';
+import { prepare, type PreparedDpe } from '../src/simulation/prepared.js';
+import { defaultCosts } from '../src/works/costs.js';
+import { BIN, CORPUS, FLAT, HAS_CORPUS, HOUSE, runCli, STUDIO, tempDir } from './helpers.js';
+
+const HAS_SCRIPT = existsSync('/usr/bin/script');
+if (!HAS_SCRIPT)
+  console.warn('*** audit terminal width test SKIPPED: /usr/bin/script not found ***');
+const sh = (a: string) => `'${a.replace(/'/g, "'\\''")}'`;
+
+/** Runs the built bin in a pseudo-terminal of `cols` columns (as cli-terminal.test.ts). */
+function inPty(
+  args: string[],
+  cols: number,
+  dataDir: string,
+): Promise<{ code: number | null; screen: string }> {
+  const command = `stty cols ${cols} rows 50; exec ${[process.execPath, BIN, ...args].map(sh).join(' ')}`;
+  const child = spawn('script', ['-qfec', command, '/dev/null'], {
+    env: {
+      ...process.env,
+      DPE_SIM_DATA_DIR: dataDir,
+      DPE_SIM_CONFIG_DIR: `${dataDir}/config`,
+      FORCE_COLOR: '1',
+      NO_COLOR: undefined,
+      TERM: 'xterm-256color',
+    },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let screen = '';
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', (d: string) => (screen += d));
+  child.stdin.end();
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, screen })));
+}
+
+function widest(screen: string): { width: number; line: string } {
+  let best = { width: 0, line: '' };
+  for (const raw of screen.split('\n')) {
+    const line = stripVTControlCharacters(raw).replace(/\r$/, '').split('\r').at(-1) ?? '';
+    const w = stringWidth(line);
+    if (w > best.width) best = { width: w, line };
+  }
+  return best;
+}
+
+let engine: Engine;
+const costs = defaultCosts();
+
+async function prep(file: string): Promise<PreparedDpe> {
+  const p = prepare(engine, await readDpeFile(file));
+  if (!p.ok) throw new Error(`${file} blocked: ${p.alert.content}`);
+  return p.dpe;
+}
+
+function audit(p: PreparedDpe): AuditResponse {
+  return auditDpe(engine, p, { coef: 'activated', forceNormalization: false, costs, version: 't' });
+}
+
+const rule = (a: AuditResponse, kind: 'steps' | 'single', id: string) => {
+  const r = a.proposals.find((p) => p.kind === kind)?.rules.find((x) => x.id === id);
+  if (!r) throw new Error(`no rule ${id} in ${kind}`);
+  return r;
+};
+const proposal = (a: AuditResponse, kind: 'steps' | 'single') => {
+  const p = a.proposals.find((x) => x.kind === kind);
+  if (!p) throw new Error(`no ${kind} proposal`);
+  return p;
+};
+const better = (a: ClassLetter, b: ClassLetter) => classIndex(a) <= classIndex(b);
+
+/** FLAT with every window at Uw 1.2 and an insulated door: only its walls can take works. */
+function flatWithGoodOpenings(): string {
+  const xml = readFileSync(FLAT, 'utf8')
+    .replace(
+      /<enum_methode_saisie_perf_vitrage_id>1<\/enum_methode_saisie_perf_vitrage_id>/g,
+      '<enum_methode_saisie_perf_vitrage_id>13</enum_methode_saisie_perf_vitrage_id><uw_saisi>1.2</uw_saisi>',
+    )
+    .replace(
+      /<enum_type_porte_id>1<\/enum_type_porte_id>/g,
+      '<enum_type_porte_id>13</enum_type_porte_id>',
+    )
+    .replace(/0000E0000002F/g, '0000E0000009W');
+  const file = path.join(tempDir('dpe-sim-audit-'), '0000E0000009W.xml');
+  writeFileSync(file, xml);
+  return file;
+}
+
+beforeAll(async () => {
+  engine = await loadEngine();
+});
+
+describe('loss breakdown', () => {
+  it('the items sum to the engine’s total, shares to 100 %', async () => {
+    for (const file of [HOUSE, FLAT, STUDIO]) {
+      const p = await prep(file);
+      const a = audit(p);
+      const dep = (p.base.output.logement?.sortie as Record<string, Record<string, number>>)
+        .deperdition as Record<string, number>;
+      expect(a.losses.total).toBeCloseTo(dep.deperdition_enveloppe as number, 1);
+      const sum = a.losses.items.reduce((s, i) => s + i.wk, 0);
+      expect(Math.abs(sum - a.losses.total)).toBeLessThan(0.05);
+      const shares = a.losses.items.reduce((s, i) => s + i.share, 0);
+      expect(Math.abs(shares - 100)).toBeLessThan(0.35);
+      expect(a.losses.items.map((i) => i.key)).toEqual([
+        'walls',
+        'roof',
+        'floor',
+        'windows',
+        'doors',
+        'thermalBridges',
+        'airRenewal',
+      ]);
+    }
+    // the house: walls 215.91 W/K of 469.12
+    const h = audit(await prep(HOUSE));
+    expect(h.losses.items[0]).toMatchObject({ key: 'walls', wk: 215.91, share: 46 });
+  });
+});
+
+describe('the rules', () => {
+  it('a house in F: target C, first step +2 classes with two insulation items and the ventilation', async () => {
+    const a = audit(await prep(HOUSE));
+    expect(a.initial.classe).toBe('F');
+    expect(a.targetClass).toBe('C');
+    expect(a.ok).toBe(true);
+    const steps = proposal(a, 'steps');
+    expect(steps.steps.length).toBe(2);
+    const s1 = steps.steps[0] as AuditResponse['proposals'][number]['steps'][number];
+    expect(s1.gain).toBeGreaterThanOrEqual(2);
+    expect(rule(a, 'steps', 'first-step-gain')).toMatchObject({
+      pass: true,
+      figure: 'F → D: 2 classes',
+    });
+    const insulation = new Set(
+      s1.works.map((w) => w.item).filter((i) => i !== 'ventilation' && i !== 'heatingHotWater'),
+    );
+    expect(insulation.size).toBeGreaterThanOrEqual(2);
+    // natural ventilation: the VMC comes with the first envelope works, in both proposals
+    expect(s1.works.some((w) => w.item === 'ventilation')).toBe(true);
+    expect(proposal(a, 'single').steps[0]?.works.some((w) => w.item === 'ventilation')).toBe(true);
+    expect(rule(a, 'steps', 'ventilation').pass).toBe(true);
+    expect(rule(a, 'steps', 'ventilation').figure).toMatch(/naturelle.*step 1/);
+    // final class C from F, and every item treated or said not to need works
+    for (const kind of ['steps', 'single'] as const) {
+      const p = proposal(a, kind);
+      const last = p.steps[p.steps.length - 1];
+      expect(better(last?.after.classe as ClassLetter, 'C')).toBe(true);
+      expect(p.items.map((i) => i.status)).not.toContain('missing');
+      for (const i of p.items)
+        if (i.status === 'not-needed') expect(i.reason, i.key).toMatch(/\w/);
+        else expect(i.step, i.key).toBeGreaterThanOrEqual(1);
+    }
+    // cumulative costs add up, the one step costs the sum of its works
+    expect(steps.steps[1]?.cumulativeCost).toBeCloseTo(steps.cost, 0);
+    const single = proposal(a, 'single');
+    expect(single.cost).toBeCloseTo(
+      single.steps[0]?.works.reduce((s, w) => s + w.cost, 0) ?? -1,
+      0,
+    );
+  });
+
+  it('a flat in E: target B; a studio in D: the first step itself must reach B', async () => {
+    const flat = audit(await prep(FLAT));
+    expect([flat.initial.classe, flat.targetClass]).toEqual(['E', 'B']);
+    expect(proposal(flat, 'steps').steps[0]?.after.classe).toBe('C');
+    const studio = audit(await prep(STUDIO));
+    expect([studio.initial.classe, studio.targetClass]).toEqual(['D', 'B']);
+    const s1 = proposal(studio, 'steps').steps[0];
+    expect(better(s1?.after.classe as ClassLetter, 'B')).toBe(true);
+    expect(studio.ok).toBe(true);
+  });
+
+  it('only one insulation item can take works: the path in steps fails that rule and says why', async () => {
+    const a = audit(await prep(flatWithGoodOpenings()));
+    const windows = a.items.find((i) => i.key === 'windowsDoors');
+    expect(windows?.needed).toBe(false);
+    expect(windows?.reason).toMatch(/already as good/);
+    const r = rule(a, 'steps', 'first-step-insulation');
+    expect(r.pass).toBe(false);
+    expect(r.why).toMatch(/only 1 insulation item can take works from the catalogue \(walls\)/);
+    expect(a.ok).toBe(false);
+    expect(a.blockedBy).toContain('first-step-insulation');
+    // the one-step path has no such rule
+    expect(proposal(a, 'single').rules.map((x) => x.id)).not.toContain('first-step-insulation');
+  });
+});
+
+describe('dpe-sim audit (the built CLI)', () => {
+  it('each step replayed with calc --works gives the class and the cost the audit claims', async () => {
+    const dir = tempDir('dpe-sim-audit-cli-');
+    const res = await runCli(['audit', HOUSE, '--json'], { dataDir: dir, timeoutMs: 120_000 });
+    expect(res.code, res.stderr).toBe(0);
+    const a = JSON.parse(res.stdout) as AuditResponse;
+    for (const p of a.proposals) {
+      const works: { referenceId: string; editableKey: string; editableValue: string }[] = [];
+      for (const step of p.steps) {
+        works.push(
+          ...step.works.map((w) => ({
+            referenceId: w.referenceId,
+            editableKey: w.editableKey,
+            editableValue: w.editableValue,
+          })),
+        );
+        const file = path.join(dir, `works-${p.kind}-${step.n}.json`);
+        writeFileSync(file, JSON.stringify(works));
+        const calc = await runCli(['calc', HOUSE, '--works', file, '--json'], {
+          dataDir: dir,
+          timeoutMs: 60_000,
+        });
+        expect(calc.code, calc.stderr).toBe(0);
+        const body = JSON.parse(calc.stdout) as {
+          simulation: { currentGrade: string };
+          calculation: {
+            hints: { coutTravaux: number };
+            result: { ep_conso_5_usages_m2: { value: number }; cout_5_usages: { value: number } };
+          };
+        };
+        expect(body.simulation.currentGrade, `${p.kind} step ${step.n}`).toBe(step.after.classe);
+        expect(body.calculation.hints.coutTravaux).toBeCloseTo(step.cumulativeCost, 0);
+        expect(body.calculation.result.ep_conso_5_usages_m2.value).toBeCloseTo(step.after.epM2, 1);
+        expect(Math.round(body.calculation.result.cout_5_usages.value)).toBe(step.after.bill);
+      }
+    }
+  }, 300_000);
+
+  it.skipIf(!HAS_SCRIPT)(
+    'fits 80 and 100 columns: the bars, every step, the rules; --report writes the HTML',
+    async () => {
+      const dir = tempDir('dpe-sim-audit-cli-');
+      const report = path.join(dir, 'audit.html');
+      for (const cols of [80, 100]) {
+        const args = ['audit', HOUSE, ...(cols === 100 ? ['--report', report] : [])];
+        const { code, screen } = await inPty(args, cols, dir);
+        expect(code, screen).toBe(0);
+        const w = widest(screen);
+        expect(w.width, `${cols} columns: ${w.line}`).toBeLessThanOrEqual(cols);
+        const text = stripVTControlCharacters(screen);
+        expect(text).toMatch(/Heat losses: 469.1\sW\/K/);
+        expect(text).toMatch(/Walls\s+█+\s+46\s%\s+215.9\sW\/K/);
+        expect(text).toMatch(/Path in steps: .*every rule met/);
+        expect(text).toMatch(/Path in one step: .*every rule met/);
+        expect(text).toContain('Step 2:');
+      }
+      const html = readFileSync(report, 'utf8');
+      expect(html).toMatch(/^<!doctype html>/);
+      expect(html).not.toMatch(/https?:\/\/(?!www\.w3\.org\/2000\/svg)/);
+      expect(html).toContain('does not replace');
+    },
+    300_000,
+  );
+
+  it.skipIf(!HAS_SCRIPT || !HAS_CORPUS)(
+    'a whole building (2535E0426429Q) fits 80 and 100 columns; 62 windows on one line',
+    async () => {
+      const dir = tempDir('dpe-sim-audit-cli-');
+      for (const cols of [80, 100]) {
+        const { code, screen } = await inPty(
+          ['audit', path.join(CORPUS, '2535E0426429Q.xml')],
+          cols,
+          dir,
+        );
+        expect(code, screen).toBe(0);
+        const w = widest(screen);
+        expect(w.width, `${cols} columns: ${w.line}`).toBeLessThanOrEqual(cols);
+        const text = stripVTControlCharacters(screen);
+        expect(text).toMatch(/whole\s+building/);
+        expect(text).toMatch(/62 × baie_vitree:0…61/);
+      }
+    },
+    400_000,
+  );
+
+  it('batch audit writes one JSON line per DPE', async () => {
+    const dir = tempDir('dpe-sim-audit-batch-');
+    const list = path.join(dir, 'list.txt');
+    writeFileSync(list, `${HOUSE}\n${FLAT}\n`);
+    const res = await runCli(['batch', 'audit', list, '--concurrency', '1'], {
+      dataDir: dir,
+      timeoutMs: 200_000,
+    });
+    expect(res.code, res.stderr).toBe(0);
+    const lines = res.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(lines).toHaveLength(2);
+    for (const l of lines) {
+      expect(l.ok).toBe(true);
+      expect(l.result.proposals).toHaveLength(2);
+      expect(typeof l.result.ok).toBe('boolean');
+    }
+  }, 300_000);
+});
+
+if (!HAS_CORPUS) console.warn(`\n⚠ audit corpus test SKIPPED: no corpus at ${CORPUS}\n`);
+
+describe.skipIf(!HAS_CORPUS)('the corpus', () => {
+  it('every DPE of class D to G gets both proposals, or names the failing rule and why', async () => {
+    const { readdirSync } = await import('node:fs');
+    const files = readdirSync(CORPUS).filter((f) => f.endsWith('.xml'));
+    let audited = 0;
+    for (const f of files.slice(0, Number(process.env.DPE_SIM_AUDIT_CORPUS_LIMIT ?? 40))) {
+      const p = prepare(engine, await readDpeFile(path.join(CORPUS, f)));
+      if (!p.ok) continue;
+      const a = audit(p.dpe);
+      if (!a.auditApplies) continue;
+      audited++;
+      expect(a.proposals).toHaveLength(2);
+      for (const pr of a.proposals)
+        for (const r of pr.rules)
+          if (!r.pass) expect(r.why, `${f} ${pr.kind} ${r.id}`).toMatch(/\w/);
+      expect(a.ok).toBe(a.blockedBy.length === 0);
+    }
+    expect(audited).toBeGreaterThan(10);
+  }, 900_000);
+});
