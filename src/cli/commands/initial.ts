@@ -35,7 +35,7 @@ export async function initialCommand(
       progress.onProgress ? { onProgress: progress.onProgress } : {},
     )
     .finally(() => progress.done());
-  ctx.out.result(body, () => renderInitial(body, dpeArg, ctx.out.style));
+  ctx.out.result(body, () => renderInitial(body, dpeArg, ctx.out.style, ctx.opts.verbose === true));
 }
 
 export function register(program: Command): void {

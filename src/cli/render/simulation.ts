@@ -171,6 +171,12 @@ export function renderCalculation(calc: SpecCalculation, s: Style): string {
   return out.join('\n');
 }
 
+/** An option that trades energy for emissions (or back): both figures are shown. */
+function trades(o: { gainTotal: number; gainGESM2?: number }): boolean {
+  const g = o.gainGESM2;
+  return g !== undefined && ((o.gainTotal < 0 && g > 0) || (o.gainTotal > 0 && g < 0));
+}
+
 /** The works options of one `editables` entry as lines; the option values when no costs. */
 function optionLines(
   key: string,
@@ -179,7 +185,7 @@ function optionLines(
   if (ed.options) {
     return Object.entries(ed.options).map(
       ([code, o]) =>
-        `${key}:${code} ${euros(o.cout)}, ${saving(o.gainTotal, 'kWh/yr')}${o.euroParKwh !== null && o.euroParKwh !== undefined ? `, ${withUnit(o.euroParKwh, '€/kWh', 2)}` : ''}`,
+        `${key}:${code} ${euros(o.cout)}, ${saving(o.gainTotal, 'kWh/yr')}${trades(o) ? `, ${saving(o.gainGESM2 as number, 'kg CO2e/m²/yr', 1)}` : ''}${o.euroParKwh !== null && o.euroParKwh !== undefined ? `, ${withUnit(o.euroParKwh, '€/kWh', 2)}` : ''}`,
     );
   }
   if (ed.values) {
@@ -305,7 +311,47 @@ export function renderPacks(packs: readonly RegistryPack[], s: Style): string {
   );
 }
 
-export function renderInitial(body: SpecInitialResponse, dpeArg: string, s: Style): string {
+/** An option left out because it makes things worse (dpe-sim's `dpe.optionsLeftOut`). */
+interface LeftOut {
+  referenceId: string;
+  editableKey: string;
+  editableValue: string;
+  cout: number;
+  gainTotal: number;
+  gainGES: number;
+  reason: string;
+}
+
+const LEFT_OUT_REASONS: Record<string, string> = {
+  'more-energy': 'more primary energy, no less CO2',
+  'more-ges': 'more CO2, no less primary energy',
+  'more-energy-and-ges': 'more primary energy and more CO2',
+};
+
+/** The options left out: counted in one line, listed one per line with --verbose. */
+export function renderLeftOut(dpe: SpecDpeStructure, s: Style, verbose: boolean): string[] {
+  const list = (dpe as { optionsLeftOut?: LeftOut[] }).optionsLeftOut ?? [];
+  if (!list.length) return [];
+  const head = `${list.length} works option${list.length > 1 ? 's' : ''} left out: ${list.length > 1 ? 'they make' : 'it makes'} primary energy or emissions worse and neither better${verbose ? '' : ' (--verbose lists them)'}`;
+  return [
+    wrap(s.c.yellow(head)),
+    ...(verbose
+      ? list.map((o) =>
+          wrap(
+            `  ${o.referenceId} ${o.editableKey}:${o.editableValue} ${euros(o.cout)}: ${saving(o.gainTotal, 'kWh/yr')}, ${saving(o.gainGES, 'kg CO2e/yr')} (${LEFT_OUT_REASONS[o.reason] ?? o.reason})`,
+            '    ',
+          ),
+        )
+      : []),
+  ];
+}
+
+export function renderInitial(
+  body: SpecInitialResponse,
+  dpeArg: string,
+  s: Style,
+  verbose = false,
+): string {
   const tips = [
     `Cost figures ±${Math.round(body.deltaCosts.margin * 100)}%: ${body.deltaCosts.source}`,
     `Try: dpe-sim calc ${dpeArg} --work <referenceId>=<KEY>:<VALUE>  (or -i to pick interactively)`,
@@ -324,6 +370,7 @@ export function renderInitial(body: SpecInitialResponse, dpeArg: string, s: Styl
     renderInfos(body.dpe),
     renderCalculation(body.calculation, s),
     renderElements(body.dpe, s),
+    ...renderLeftOut(body.dpe, s, verbose),
     s.c.bold('Recommended scenarios (the cheapest combination found for each class)'),
     renderSolutions(body.autoSolutions, s),
     s.c.bold('Registry works packs, to compare'),
