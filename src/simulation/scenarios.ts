@@ -343,7 +343,10 @@ export function searchScenarios(
         // the proof's budget goes to the nearest classes first (half of what is left, all of it
         // for the last): they are the cheapest to prove, the farthest are seldom proved at all
         const proofLeft = Math.max(0, proofBudget - proving.count);
-        proving.budget = proving.count + (left === 1 ? proofLeft : Math.floor(proofLeft / 2));
+        // (at least one node: the first completions, with every option of every group, often
+        // reach a far class the heuristic misses)
+        const share = left === 1 ? proofLeft : Math.floor(proofLeft / 2);
+        proving.budget = proving.count + (proofBudget > 0 ? Math.max(1, share) : 0);
         let found: Found | undefined;
         const h = heuristic(searchOf(evaluator, elements, base, predictor), target);
         if (h && reaches(h.o, target)) found = { ev: h, exact: false, lowerBound: 0 };

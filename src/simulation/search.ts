@@ -210,7 +210,7 @@ export function bestFirst<C, R>(q: BestFirstQuery<C, R>): BestFirstAnswer<C, R> 
         variants = variants.flatMap((v) => choices.map((c) => [...v, c]));
       }
       const mayReach = q.mayReach;
-      const possible = variants.some((variant) => {
+      const judge = (variant: (C | null)[]) => {
         const completions = (q.bounds ?? []).map((select) => {
           const combo = [...node.combo];
           for (const c of variant) if (c !== null) combo.push(c);
@@ -224,7 +224,10 @@ export function bestFirst<C, R>(q: BestFirstQuery<C, R>): BestFirstAnswer<C, R> 
           return result;
         });
         return mayReach(completions);
-      });
+      };
+      // at the root every variant is run (each may be an answer, for a far goal the only one
+      // found); elsewhere the first that may reach is enough
+      const possible = node.last < 0 ? variants.map(judge).some(Boolean) : variants.some(judge);
       // no completion of this combination can reach the goal
       if (!possible) continue;
     }

@@ -254,6 +254,13 @@ export function renderInfos(dpe: SpecDpeStructure): string {
   return table(['DPE', 'Value'], rows, { keep: [0] });
 }
 
+/** "cheapest ≥ 6 509 €" under a scenario the search did not prove the cheapest. */
+function provenBound(sol: SpecAutoSolution, s: Style): string {
+  const x = sol as { exact?: boolean; lowerBound?: number };
+  if (x.exact !== false || x.lowerBound === undefined) return '';
+  return `\n${s.c.dim(`cheapest ≥ ${euros(x.lowerBound)}`)}`;
+}
+
 export function renderSolutions(solutions: readonly SpecAutoSolution[], s: Style): string {
   if (solutions.length === 0) {
     return s.c.dim('No recommended scenario (the catalogue cannot improve the class).');
@@ -281,7 +288,8 @@ export function renderSolutions(solutions: readonly SpecAutoSolution[], s: Style
             )
           : sol.editables.map((it) => `${it.referenceId} ${it.editableKey}:${it.editableValue}`)
         ).join('\n'),
-        euros(sol.cout),
+        // not proved the cheapest: the proven bound under it (dpe-sim's `exact`, `lowerBound`)
+        `${euros(sol.cout)}${provenBound(sol, s)}`,
         sol.consoApres === undefined ? NOT_GIVEN : num(sol.consoApres, 1),
         sol.gesApres === undefined ? NOT_GIVEN : num(sol.gesApres, 1),
         sol.euroParKwh === null || sol.euroParKwh === undefined
@@ -371,7 +379,9 @@ export function renderInitial(
     renderCalculation(body.calculation, s),
     renderElements(body.dpe, s),
     ...renderLeftOut(body.dpe, s, verbose),
-    s.c.bold('Recommended scenarios (the cheapest combination found for each class)'),
+    s.c.bold(
+      'Recommended scenarios (the cheapest combination for each class, or the cheapest found and the proven bound under it)',
+    ),
     renderSolutions(body.autoSolutions, s),
     s.c.bold('Registry works packs, to compare'),
     body.registryPacks === undefined
