@@ -11,6 +11,7 @@ const benches = [
   ['server.mjs', 'runServerBench'],
   ['batch.mjs', 'runBatchBench'],
   ['costs.mjs', 'runCostsBench'],
+  ['search.mjs', 'runSearchBench'],
   ['queue.mjs', 'runQueueBench'],
 ];
 for (const [file, fn] of benches) {

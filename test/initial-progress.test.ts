@@ -1,6 +1,6 @@
 /**
  * A long `initial` reports its progress (works options, then target classes), the scenario
- * search stops at its time budget with scenarios the engine ran, and the CLI draws progress on
+ * search stops at its budget (change sets) with scenarios the engine ran, and the CLI draws progress on
  * stderr for a person at a terminal only.
  */
 import { existsSync } from 'node:fs';
@@ -39,13 +39,18 @@ describe('initial progress', () => {
       onProgress: (p) => seen.push({ ...p }),
     });
     const options = seen.filter((p) => p.step === 'options');
-    const offered = Object.values(body.dpe.items)
-      .flat()
-      .reduce(
-        (n, el) =>
-          n + Object.values(el.editables).reduce((m, e) => m + Object.keys(e.values).length, 0),
-        0,
-      );
+    // every option is run, those left out as harmful too (the floor of the house)
+    const leftOut = body.dpe.optionsLeftOut?.length ?? 0;
+    expect(leftOut).toBe(1);
+    const offered =
+      leftOut +
+      Object.values(body.dpe.items)
+        .flat()
+        .reduce(
+          (n, el) =>
+            n + Object.values(el.editables).reduce((m, e) => m + Object.keys(e.values).length, 0),
+          0,
+        );
     expect(offered).toBeGreaterThan(10);
     expect(options[0]).toEqual({ step: 'options', done: 0, total: offered });
     expect(options.at(-1)).toEqual({ step: 'options', done: offered, total: offered });
@@ -58,29 +63,30 @@ describe('initial progress', () => {
   });
 });
 
-describe('scenario search time budget', () => {
+describe('scenario search budget (change sets, never time)', () => {
   const opts = {
     coef: 'activated' as const,
     forceNormalization: false,
     costs: defaultCosts(),
-    strategy: 'heuristic' as const,
   };
 
-  it('stops at once with no time, every scenario still run and reaching its class', () => {
-    const cut = searchScenarios(engine, house, { ...opts, searchBudgetMs: 0 });
-    expect(cut.timedOut).toBe(true);
+  it('with no budget still gives scenarios the engine ran, reaching their class', () => {
+    const cut = searchScenarios(engine, house, { ...opts, runBudget: 0, proofBudget: 0 });
     expect(cut.solutions.length).toBeGreaterThan(0);
-    for (const s of cut.solutions)
+    for (const s of cut.solutions) {
       expect(s.result.classe_bilan_dpe.value).toBeLessThanOrEqual(
         classIndex(s.classe as ClassLetter),
       );
-    const full = searchScenarios(engine, house, { ...opts, searchBudgetMs: 60_000 });
-    expect(full.timedOut).toBe(false);
-    // with the time to search, no scenario is costlier than the one found in a hurry
+      expect(s.exact).toBe(false);
+    }
+    const full = searchScenarios(engine, house, opts);
+    // with the budget to search, no scenario is costlier than the one found without
     for (const s of full.solutions) {
       const hurried = cut.solutions.find((c) => c.classe === s.classe);
       if (hurried) expect(s.cout).toBeLessThanOrEqual(hurried.cout);
     }
+    // the same input, the same answer
+    expect(searchScenarios(engine, house, opts).solutions).toEqual(full.solutions);
   });
 });
 

@@ -79,7 +79,7 @@ const CASES: { name: string; file: string; only: string[] }[] = [
 
 describe('scenario search equals brute force on small cases', () => {
   for (const c of CASES) {
-    for (const strategy of ['exact', 'heuristic'] as const) {
+    for (const strategy of ['exhaustive', 'best-first', 'heuristic'] as const) {
       it(`${c.name} (${strategy})`, () => {
         const prep = prepared.get(c.file) as PreparedDpe;
         const opts: ScenarioOptions = {

@@ -284,6 +284,29 @@ export const INFO_KEYS = [
 ] as const;
 export type InfoKey = (typeof INFO_KEYS)[number];
 
+/**
+ * A works option left out of the options and the scenarios: alone, it makes primary energy or
+ * emissions worse and neither better (dpe-sim).
+ */
+export const OptionLeftOut = Type.Object({
+  referenceId: Type.String(),
+  editableKey: Type.String(),
+  editableValue: Type.String(),
+  label: Type.String(),
+  cout: Type.Number(),
+  /** primary energy saved alone, kWh/yr (negative: consumed) */
+  gainTotal: Type.Number(),
+  /** emissions avoided alone, kg CO2e/yr (negative: emitted) */
+  gainGES: Type.Number(),
+  /** `more-energy`, `more-ges` or `more-energy-and-ges` */
+  reason: Type.Union([
+    Type.Literal('more-energy'),
+    Type.Literal('more-ges'),
+    Type.Literal('more-energy-and-ges'),
+  ]),
+});
+export type OptionLeftOut = Type.Static<typeof OptionLeftOut>;
+
 export const DpeStructure = Type.Object({
   id: Type.String(),
   infos: Type.Object(
@@ -297,6 +320,8 @@ export const DpeStructure = Type.Object({
   ),
   warnings: Type.Array(Warning),
   thresholds: Thresholds,
+  /** options not offered because they make things worse (dpe-sim; absent: none) */
+  optionsLeftOut: Type.Optional(Type.Array(OptionLeftOut)),
 });
 export type DpeStructure = Type.Static<typeof DpeStructure>;
 
@@ -473,6 +498,17 @@ export const AutoSolution = Type.Object({
   /** Year from which the dwelling may no longer be rented after these works (null: never banned) */
   interdictionLocation: Type.Union([Type.Integer(), Type.Null()]),
   sortInterdiction: Type.Boolean(),
+  /**
+   * true: no combination of the offered options is cheaper and reaches the class (the search
+   * proved it; docs/scenario-search.md states the assumption); false: the search stopped at its
+   * budget (dpe-sim)
+   */
+  exact: Type.Optional(Type.Boolean()),
+  /**
+   * € below which the search proved that no combination reaches the class: equal to `cout` when
+   * exact, else the optimum lies between this and `cout` (dpe-sim)
+   */
+  lowerBound: Type.Optional(Type.Number()),
 });
 export type AutoSolution = Type.Static<typeof AutoSolution>;
 

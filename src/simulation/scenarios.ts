@@ -1,34 +1,25 @@
 /**
  * Recommended works scenarios (`autoSolutions`): for each class better than the initial one,
- * the cheapest combination of works options found that reaches it. The class of a combination
- * always comes from an engine run on the whole combination (gains interact), with today's
- * thresholds and normalization when it applies.
+ * the cheapest combination of works options that reaches it. The class of a combination always
+ * comes from an engine run on the whole combination (gains interact), with today's thresholds
+ * and normalization when it applies. docs/scenario-search.md states what is guaranteed.
  *
- * The search (bounded engine runs, memoised per change set):
- * - candidates: per element, the options it offers; options dominated on the same element
- *   (costlier and saving no more, on both energy and GES) are dropped;
- * - small cases (at most EXACT_LIMIT combinations): every combination is run, so the result is
- *   the optimum;
- * - otherwise, per target class: a greedy pass adds, element by element, the option with the
- *   best "shortfall to the target removed per euro" (from single-option runs) until the
- *   combination is predicted to reach the class, runs it, and goes on from the result until the
- *   class is reached; then a local search removes items that are not needed (costliest first),
- *   swaps an item for a cheaper option and replaces two items by one while the class holds.
- * - time: the heuristic also stops at a time budget (SEARCH_TIME_BUDGET_MS of CPU time from the
- *   start of the search, shared among the target classes like the run budget). CPU time, not
- *   wall time, so that a machine loaded by other programs does not cut the search short and the
- *   same DPE gives the same scenarios; it is the process's CPU time, so in a process whose other
- *   threads compute meanwhile (batch workers, a server's pool) their time counts too and the
- *   search is cut sooner (at most by their number). What it gives up: the
- *   rest of the local search (drops and swaps that would make a scenario cheaper) and, when even
- *   the greedy pass is cut short, the greedy steps left; a target then gets the strongest option
- *   of every element, improved as far as time allows, so every target still gets a scenario that
- *   the engine ran, but maybe not the cheapest the full run budget would find. The exact
- *   strategy is never cut.
- * - predictions guide, the engine decides: a combination is predicted from the last one run by
- *   multiplying in (or out) each option's single-run ratio after/before (energy and GES apart);
- *   the local search only runs combinations predicted to reach the class within a slack that
- *   follows the largest prediction error seen on this DPE. Every scenario returned was run.
+ * - candidates: per element and works key (a group), the options it offers, minus those
+ *   dominated in the group (costlier and saving no more, on both energy and GES) and those that
+ *   save nothing alone; options that make things worse are not offered at all (see
+ *   `structure.ts`, `harmOf`).
+ * - per target class, nearest first: a best-first search by cost (`cheapestReaching`,
+ *   search.ts) that proves its answer the cheapest, or stops at its budget with a proven lower
+ *   bound; the budget counts change sets (RUN_BUDGET per DPE, shared among the targets: each
+ *   gets its share of what is left), never time, so the same DPE gives the same scenarios.
+ * - when the best-first search is cut, the heuristic below looks for a good answer with
+ *   HEURISTIC_FALLBACK_BUDGET more change sets: a greedy pass adds, element by element, the
+ *   option with the best "shortfall to the target removed per euro" (from single-option runs)
+ *   until the combination is predicted to reach the class, runs it, and goes on from the result;
+ *   then a local search removes items that are not needed, swaps an item for a cheaper option
+ *   and replaces two items by one while the class holds. Predictions only decide what is worth a
+ *   run; every scenario returned was run.
+ * - combinations up to EXACT_LIMIT are all run (exhaustive).
  */
 import type {
   AutoSolution,
@@ -48,13 +39,19 @@ import { outcome, RESULT_TITLES, type Outcome } from './calc.js';
 import { round2 } from './comparison.js';
 import type { PreparedDpe } from './prepared.js';
 import { figuresOf, runWorks } from './runs.js';
+import { cheapestReaching, Evaluator, type Candidate, type Evaluated } from './search.js';
 
-/** Combinations up to this many are searched exhaustively (exact). */
+export type { Candidate } from './search.js';
+
+/** Combinations up to this many are searched exhaustively. */
 export const EXACT_LIMIT = 64;
-/** Engine runs the heuristic may spend per DPE, all targets together (cache hits are free). */
+/** Change sets the heuristic may evaluate per DPE, all targets together (memo hits count once). */
 export const RUN_BUDGET = 250;
-/** CPU time the heuristic may spend per DPE, all targets together, ms (see above). */
-export const SEARCH_TIME_BUDGET_MS = 3000;
+/**
+ * Change sets the best-first search may evaluate per DPE, all targets together, to prove the
+ * heuristic's answers the cheapest or find cheaper ones (memo hits count once).
+ */
+export const PROOF_BUDGET = 300;
 /** Bounds of the slack within which a predicted combination is worth an engine run. */
 export const SLACK_MIN = 0.08;
 export const SLACK_MAX = 0.25;
@@ -64,49 +61,35 @@ export const DROP_ALWAYS_RUN = 6;
 /** Year from which a class may no longer be rented (Loi Climat et Résilience). */
 export const RENTAL_BAN: Partial<Record<ClassLetter, number>> = { G: 2025, F: 2028, E: 2034 };
 
-export interface Candidate {
-  change: EditableChange;
-  label: string;
-  cout: number;
-  /** how `cout` was obtained ("28 × 4 770 €") */
-  coutDetail?: string | undefined;
-  /** engine outcome with this option alone */
-  single: Outcome;
-}
-
-interface Evaluated {
-  changes: EditableChange[];
-  cout: number;
-  o: Outcome;
-}
-
 export interface ScenarioOptions {
   coef: CoefMode;
   forceNormalization: boolean;
   costs: CostTable;
   /** only these elements (tests on small cases) */
   onlyReferences?: readonly string[];
-  /** force a strategy (tests) */
-  strategy?: 'auto' | 'exact' | 'heuristic';
-  /** CPU-time budget of the heuristic, ms (default SEARCH_TIME_BUDGET_MS) */
-  searchBudgetMs?: number;
+  /** force a strategy (tests; 'exact' is the former name of 'exhaustive') */
+  strategy?: 'auto' | 'best-first' | 'exhaustive' | 'exact' | 'heuristic';
   /** called after each target class is searched (`scenarios`, done / total targets) */
   onProgress?: OnProgress;
   /** classes with these thresholds (default: today's, `prep.thresholds`) */
   thresholds?: Thresholds;
   /** search only these target classes (default: every class better than the initial one) */
   targets?: readonly ClassLetter[];
-  /** engine runs the heuristic may spend (default RUN_BUDGET) */
+  /** change sets the heuristic may evaluate, all targets together (default RUN_BUDGET) */
   runBudget?: number;
+  /** change sets the best-first search may evaluate, all targets together (default PROOF_BUDGET) */
+  proofBudget?: number;
 }
 
 export interface ScenarioSearch {
   solutions: AutoSolution[];
-  strategy: 'exact' | 'heuristic';
+  strategy: 'exhaustive' | 'best-first' | 'heuristic';
   /** distinct change sets evaluated */
   evaluations: number;
-  /** whether the time budget cut the heuristic short */
-  timedOut: boolean;
+  /** target classes that no combination of the candidates reaches (proven) */
+  unreachable: ClassLetter[];
+  /** per target class searched: change sets evaluated when it was done, nodes of its search */
+  searched: { classe: ClassLetter; exact: boolean; evaluations: number; nodes: number }[];
 }
 
 function limitsOf(t: Thresholds, target: ClassLetter): { ep: number; ges: number } {
@@ -245,10 +228,13 @@ function usefulCandidates(list: Candidate[]): Candidate[] {
             after(d).ges === after(c).ges),
       ),
   );
-  // options that save nothing at all are never part of a cheapest scenario
+  // options that save nothing at all are never part of a cheapest scenario (nor, as the options
+  // list, those that make things worse: the same rounded figures decide)
   return kept
     .filter(
-      (c) => c.single.after.ep < c.single.before.ep || c.single.after.ges < c.single.before.ges,
+      (c) =>
+        round2(c.single.before.ep - c.single.after.ep) > 0 ||
+        round2(c.single.before.ges - c.single.after.ges) > 0,
     )
     .sort((a, b) => a.cout - b.cout);
 }
@@ -313,109 +299,169 @@ export function searchScenarios(
     (l) => classIndex(l) < classIndex(initial) && (!opts.targets || opts.targets.includes(l)),
   ).reverse(); // nearest first
   const elements = candidatesOf(engine, prep, opts);
-  const seen = new Set<string>();
-  const evaluate = (changes: EditableChange[]): Evaluated => {
-    const run = runWorks(engine, prep, changes, opts.costs);
-    seen.add(changes.map(changeId).sort().join(';'));
-    return {
-      changes,
-      cout: run.cout,
-      o: outcome(prep, figuresOf(run, opts.coef), opts.coef, opts.forceNormalization, thresholds),
-    };
-  };
+  const runBudget = opts.runBudget ?? RUN_BUDGET;
+  const evaluator = new Evaluator(
+    engine,
+    prep,
+    {
+      coef: opts.coef,
+      forceNormalization: opts.forceNormalization,
+      thresholds,
+      costs: opts.costs,
+    },
+    runBudget,
+  );
   const combinations = [...elements.values()].reduce((n, list) => n * (list.length + 1), 1);
-  const strategy =
-    opts.strategy === 'exact' || (opts.strategy !== 'heuristic' && combinations <= EXACT_LIMIT)
-      ? 'exact'
-      : 'heuristic';
-  const best = new Map<ClassLetter, Evaluated>();
+  const wanted = opts.strategy === 'exact' ? 'exhaustive' : (opts.strategy ?? 'auto');
+  const strategy: ScenarioSearch['strategy'] =
+    wanted === 'auto' ? (combinations <= EXACT_LIMIT ? 'exhaustive' : 'best-first') : wanted;
+  const best = new Map<ClassLetter, Found>();
   const progress = (done: number) =>
     opts.onProgress?.({ step: 'scenarios', done, total: targets.length });
-  let timedOut = false;
+  const unreachable: ClassLetter[] = [];
+  const searched: ScenarioSearch['searched'] = [];
+  let evaluations = 0;
   if (targets.length && elements.size) {
     progress(0);
-    if (strategy === 'exact') {
-      exhaustive(elements, evaluate, targets, best);
+    if (strategy === 'exhaustive') {
+      exhaustive(elements, evaluator, targets, best);
+      evaluations = evaluator.count;
       progress(targets.length);
     } else {
       const predictor = new Predictor(base, elements);
-      const deadline = cpuMs() + (opts.searchBudgetMs ?? SEARCH_TIME_BUDGET_MS);
+      const groups = [...elements.values()];
+      // the heuristic and the best-first search count their change sets apart (they share the
+      // memo): the heuristic behaves as it always did, the best-first search can only improve
+      const proving = new Evaluator(engine, prep, evaluator.frame, 0);
+      const proofBudget = opts.proofBudget ?? PROOF_BUDGET;
       for (const [i, target] of targets.entries()) {
-        // each target gets its share of what is left of the budgets (cache hits are free)
-        const runBudget = opts.runBudget ?? RUN_BUDGET;
-        const limit = seen.size + Math.floor((runBudget - seen.size) / (targets.length - i));
-        const now = cpuMs();
-        const until = now + Math.max(0, deadline - now) / (targets.length - i);
-        const search: HeuristicSearch = {
-          elements,
-          evaluate,
-          base,
-          thresholds,
-          predictor,
-          budgetLeft: () => {
-            if (seen.size >= limit) return false;
-            if (cpuMs() < until) return true;
-            timedOut = true;
-            return false;
-          },
-        };
-        const found = heuristic(search, target);
+        // each target gets its share of what is left of the budgets (change sets already
+        // evaluated for a nearer target are free)
+        const left = targets.length - i;
+        evaluator.budget =
+          evaluator.count + Math.floor(Math.max(0, runBudget - evaluator.count) / left);
+        // the proof's budget goes to the nearest classes first (half of what is left, all of it
+        // for the last): they are the cheapest to prove, the farthest are seldom proved at all
+        const proofLeft = Math.max(0, proofBudget - proving.count);
+        // (at least one node: the first completions, with every option of every group, often
+        // reach a far class the heuristic misses)
+        const share = left === 1 ? proofLeft : Math.floor(proofLeft / 2);
+        proving.budget = proving.count + (proofBudget > 0 ? Math.max(1, share) : 0);
+        let found: Found | undefined;
+        const h = heuristic(searchOf(evaluator, elements, base, predictor), target);
+        if (h && reaches(h.o, target)) found = { ev: h, exact: false, lowerBound: 0 };
+        if (strategy === 'best-first') {
+          // starts from the cheapest combination known to reach the class
+          const known = cheapestKnown([evaluator, proving], target);
+          const r = cheapestReaching(proving, {
+            groups,
+            reaches: (o) => reaches(o, target),
+            ...(known ? { incumbent: known.items } : {}),
+          });
+          if (r.best && (!found || r.best.cout <= found.ev.cout))
+            found = { ev: r.best, exact: r.exact, lowerBound: r.lowerBound };
+          else if (found) found.lowerBound = Math.min(r.lowerBound, found.ev.cout);
+          if (!r.best && r.exact) unreachable.push(target);
+          searched.push({
+            classe: target,
+            exact: r.exact,
+            evaluations: evaluator.count + proving.count,
+            nodes: r.nodes,
+          });
+        }
         if (found) best.set(target, found);
         progress(i + 1);
       }
+      evaluations = evaluator.count + proving.count;
     }
   }
-  // a scenario for a better class that is cheaper serves the worse target too
+  // a scenario for a better class that is cheaper serves the worse target too (never when the
+  // worse target's own is exact: it is the cheapest of all that reach it)
   const solutions: AutoSolution[] = [];
   for (const target of targets) {
     let pick = best.get(target);
-    for (const [cls, ev] of best) {
-      if (classIndex(cls) < classIndex(target) && (!pick || ev.cout < pick.cout)) pick = ev;
+    for (const [cls, f] of best) {
+      if (classIndex(cls) < classIndex(target) && (!pick || f.ev.cout < pick.ev.cout))
+        pick = { ...f, exact: false, lowerBound: pick?.lowerBound ?? 0 };
     }
-    if (!pick || !reaches(pick.o, target)) continue;
+    if (!pick || !reaches(pick.ev.o, target)) continue;
     solutions.push(toSolution(pick, target, elements, base));
   }
-  return { solutions, strategy, evaluations: seen.size, timedOut };
+  return {
+    solutions,
+    strategy,
+    evaluations,
+    unreachable,
+    searched,
+  };
 }
 
-/** CPU time used by this process so far, ms. */
-function cpuMs(): number {
-  const { user, system } = process.cpuUsage();
-  return (user + system) / 1000;
+/** A target's answer: the combination, and what is proven about it. */
+interface Found {
+  ev: Evaluated;
+  exact: boolean;
+  lowerBound: number;
+}
+
+function cheapestKnown(
+  evaluators: readonly Evaluator[],
+  target: ClassLetter,
+): Evaluated | undefined {
+  let pick: Evaluated | undefined;
+  for (const evaluator of evaluators)
+    for (const ev of evaluator.evaluated)
+      if (ev.items.length && reaches(ev.o, target) && (!pick || ev.cout < pick.cout)) pick = ev;
+  return pick;
+}
+
+function searchOf(
+  evaluator: Evaluator,
+  elements: Map<string, Candidate[]>,
+  base: Outcome,
+  predictor: Predictor,
+): HeuristicSearch {
+  return {
+    evaluate: (items) => evaluator.evaluate(items),
+    base,
+    thresholds: evaluator.frame.thresholds,
+    predictor,
+    elements,
+    budgetLeft: () => evaluator.left > 0,
+  };
 }
 
 function exhaustive(
   elements: Map<string, Candidate[]>,
-  evaluate: (c: EditableChange[]) => Evaluated,
+  evaluator: Evaluator,
   targets: ClassLetter[],
-  best: Map<ClassLetter, Evaluated>,
+  best: Map<ClassLetter, Found>,
 ): void {
   const lists = [...elements.values()];
-  const walk = (i: number, chosen: EditableChange[]): void => {
+  const walk = (i: number, chosen: Candidate[]): void => {
     if (i === lists.length) {
       if (!chosen.length) return;
-      const ev = evaluate(chosen);
+      const ev = evaluator.evaluate(chosen);
       for (const t of targets) {
         if (!reaches(ev.o, t)) continue;
-        const prev = best.get(t);
+        const prev = best.get(t)?.ev;
         if (
           !prev ||
           ev.cout < prev.cout ||
           (ev.cout === prev.cout && ev.o.after.epM2 < prev.o.after.epM2)
         )
-          best.set(t, ev);
+          best.set(t, { ev, exact: true, lowerBound: ev.cout });
       }
       return;
     }
     walk(i + 1, chosen);
-    for (const c of lists[i] as Candidate[]) walk(i + 1, [...chosen, c.change]);
+    for (const c of lists[i] as Candidate[]) walk(i + 1, [...chosen, c]);
   };
   walk(0, []);
 }
 
 interface HeuristicSearch {
   elements: Map<string, Candidate[]>;
-  evaluate: (c: EditableChange[]) => Evaluated;
+  evaluate: (items: readonly Candidate[]) => Evaluated;
   base: Outcome;
   thresholds: Thresholds;
   predictor: Predictor;
@@ -425,7 +471,7 @@ interface HeuristicSearch {
 /** Runs a combination through the engine, and tells the predictor how far off it was. */
 function runCombo(search: HeuristicSearch, combo: Candidate[]): Evaluated {
   const predicted = search.predictor.predict(combo);
-  const ev = search.evaluate(combo.map((c) => c.change));
+  const ev = search.evaluate(combo);
   search.predictor.observe(combo, predicted, ev.o);
   return ev;
 }
@@ -479,12 +525,7 @@ function heuristic(search: HeuristicSearch, target: ClassLetter): Evaluated | un
     .filter((c) => reaches(c.single, target))
     .sort((a, b) => a.cout - b.cout)[0];
   const fromAlone = (): Evaluated | undefined =>
-    alone &&
-    improve(search, target, [alone], {
-      changes: [alone.change],
-      cout: alone.cout,
-      o: alone.single,
-    });
+    alone && improve(search, target, [alone], search.evaluate([alone]));
   if (!reaches(current.o, target)) return fromAlone();
   const found = improve(search, target, chosen, current);
   if (!alone || alone.cout >= found.cout) return found;
@@ -586,11 +627,12 @@ function improve(
 }
 
 function toSolution(
-  ev: Evaluated,
+  found: Found,
   target: ClassLetter,
   elements: Map<string, Candidate[]>,
   base: Outcome,
 ): AutoSolution {
+  const ev = found.ev;
   const reached = ev.o.classesAfter.dpe;
   const items: ScenarioItem[] = ev.changes.map((ch) => {
     const cand = (elements.get(groupKey(ch.referenceId, ch.editableKey)) ?? []).find(
@@ -624,5 +666,7 @@ function toSolution(
     items,
     interdictionLocation: banAfter,
     sortInterdiction: banBefore !== null && (banAfter === null || banAfter > banBefore),
+    exact: found.exact,
+    lowerBound: found.exact ? ev.cout : found.lowerBound,
   };
 }

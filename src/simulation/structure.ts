@@ -13,6 +13,7 @@ import type {
   Editable,
   EditableChange,
   InfoEntry,
+  OptionLeftOut,
 } from '../contract/schemas.js';
 import { descriptionOf, elementsOf, referenceId } from '../dpe/elements.js';
 import type { RawElement, RawGeneratorHolder } from '../dpe/raw.js';
@@ -119,6 +120,19 @@ export function stateOf(engine: Engine, category: Category, el: RawElement): str
   return parts.join(', ') || typeOf(engine, category, el);
 }
 
+/**
+ * Why an option is left out, from its run alone (the rounded figures the options show): it makes
+ * primary energy or emissions worse and neither better. An option that trades one for the other
+ * (a pellet boiler: more kWh, far less CO2) is kept. Undefined: it is offered.
+ */
+export function harmOf(gainEp: number, gainGes: number): OptionLeftOut['reason'] | undefined {
+  if (gainEp > 0 || gainGes > 0) return undefined;
+  if (gainEp < 0 && gainGes < 0) return 'more-energy-and-ges';
+  if (gainEp < 0) return 'more-energy';
+  if (gainGes < 0) return 'more-ges';
+  return undefined;
+}
+
 function editablesOf(
   engine: Engine,
   prep: PreparedDpe,
@@ -129,6 +143,7 @@ function editablesOf(
   force: boolean,
   costs: CostTable,
   tick: () => void,
+  leftOut: OptionLeftOut[],
 ): Record<string, Editable> {
   const out: Record<string, Editable> = {};
   const ref = referenceId(category, index);
@@ -141,6 +156,22 @@ function editablesOf(
     );
     const o = outcome(prep, figuresOf(run, coef), coef, force);
     const gain = round2(o.before.ep - o.after.ep);
+    const gainGes = round2(o.before.ges - o.after.ges);
+    const harm = harmOf(gain, gainGes);
+    if (harm) {
+      leftOut.push({
+        referenceId: ref,
+        editableKey: row.key,
+        editableValue: row.code,
+        label: row.label,
+        cout: run.cout,
+        gainTotal: gain,
+        gainGES: gainGes,
+        reason: harm,
+      });
+      tick();
+      continue;
+    }
     const editable = (out[row.key] ??= { type: 'enum', values: {}, options: {} });
     editable.values[row.code] = row.label;
     editable.options[row.code] = {
@@ -164,6 +195,7 @@ export function dpeStructure(
   onProgress?: OnProgress,
 ): DpeStructure {
   const tick = progressOfOptions(prep, onProgress);
+  const leftOut: OptionLeftOut[] = [];
   const items = Object.fromEntries(
     CATEGORIES.map((category) => [
       category,
@@ -172,7 +204,18 @@ export function dpeStructure(
         referenceId: referenceId(category, index),
         description: descriptionOf(el) || typeOf(engine, category, el),
         etat: stateOf(engine, category, el),
-        editables: editablesOf(engine, prep, category, index, el, coef, force, costs, tick),
+        editables: editablesOf(
+          engine,
+          prep,
+          category,
+          index,
+          el,
+          coef,
+          force,
+          costs,
+          tick,
+          leftOut,
+        ),
       })),
     ]),
   ) as DpeStructure['items'];
@@ -182,6 +225,7 @@ export function dpeStructure(
     items,
     warnings: preAnalysis({ ok: true, dpe: prep }, { coef, forceNormalization: force }).warnings,
     thresholds: prep.thresholds,
+    ...(leftOut.length ? { optionsLeftOut: leftOut } : {}),
   };
 }
 

@@ -92,6 +92,20 @@ export function renderAlerts(warnings: readonly Warning[] | undefined, s: Style)
   return [s.c.bold('Alerts'), renderWarnings(warnings, s)].join('\n');
 }
 
+/**
+ * Alerts as running text, one paragraph each ("warning.coefficient-converted — Registry figures
+ * converted: …"), for a screen that must stay short; the id is never cut (wrapped at spaces).
+ */
+export function renderAlertsBrief(warnings: readonly Warning[] | undefined, s: Style): string {
+  if (!warnings || warnings.length === 0) return '';
+  return warnings
+    .map((w) => {
+      const colour = w.type === 'block' ? s.c.red : w.type === 'confirm' ? s.c.yellow : s.c.dim;
+      return wrap(`${colour(`${w.type}: ${w.title}`)} (${w.id}). ${w.content}`, '  ');
+    })
+    .join('\n');
+}
+
 /** The flag of a pack gaining no class; no-break spaces keep it on one line in a narrow cell. */
 const NO_CLASS_GAIN = 'no\u00a0class\u00a0gain';
 

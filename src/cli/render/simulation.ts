@@ -22,7 +22,7 @@ import {
   INITIAL_SECTIONS,
   type InitialSection,
 } from '../initial-sections.js';
-import { nextClassText, renderAlerts, renderPacksClean } from './classes.js';
+import { nextClassText, renderAlerts, renderAlertsBrief, renderPacksClean } from './classes.js';
 
 const LETTERS = ['A', 'B', 'C', 'D', 'E', 'F', 'G'];
 export function letter(index: number): string {
@@ -199,6 +199,12 @@ export function renderCalculation(calc: SpecCalculation, s: Style): string {
   return out.join('\n');
 }
 
+/** An option that trades energy for emissions (or back): both figures are shown. */
+function trades(o: { gainTotal: number; gainGESM2?: number }): boolean {
+  const g = o.gainGESM2;
+  return g !== undefined && ((o.gainTotal < 0 && g > 0) || (o.gainTotal > 0 && g < 0));
+}
+
 /** The works options of one `editables` entry as lines; the option values when no costs. */
 function optionLines(
   key: string,
@@ -207,7 +213,7 @@ function optionLines(
   if (ed.options) {
     return Object.entries(ed.options).map(
       ([code, o]) =>
-        `${key}:${code} ${euros(o.cout)}, ${saving(o.gainTotal, 'kWh/yr')}${o.euroParKwh !== null && o.euroParKwh !== undefined ? `, ${withUnit(o.euroParKwh, '€ per kWh/yr saved', 2)}` : ''}`,
+        `${key}:${code} ${euros(o.cout)}, ${saving(o.gainTotal, 'kWh/yr')}${trades(o) ? `, ${saving(o.gainGESM2 as number, 'kg CO2e/m²/yr', 1)}` : ''}${o.euroParKwh !== null && o.euroParKwh !== undefined ? `, ${withUnit(o.euroParKwh, '€ per kWh/yr saved', 2)}` : ''}`,
     );
   }
   if (ed.values) {
@@ -276,6 +282,13 @@ export function renderInfos(dpe: SpecDpeStructure): string {
   return table(['DPE', 'Value'], rows, { keep: [0] });
 }
 
+/** "≥ 6 509 €" under a scenario the search did not prove the cheapest: the proven bound. */
+function provenBound(sol: SpecAutoSolution, s: Style): string {
+  const x = sol as { exact?: boolean; lowerBound?: number };
+  if (x.exact !== false || x.lowerBound === undefined) return '';
+  return `\n${s.c.dim(`≥ ${euros(x.lowerBound)}`)}`;
+}
+
 /** English names of the element categories, for a scenario's works at a glance. */
 const CATEGORY_NAMES: Record<string, [string, string]> = {
   mur: ['wall', 'walls'],
@@ -337,7 +350,8 @@ export function renderSolutions(
               : sol.editables.map((it) => `${it.referenceId} ${it.editableKey}:${it.editableValue}`)
             ).join('\n')
           : worksAtAGlance(sol.editables.map((it) => it.referenceId)),
-        euros(sol.cout),
+        // not proved the cheapest: the proven bound under it (dpe-sim's `exact`, `lowerBound`)
+        `${euros(sol.cout)}${provenBound(sol, s)}`,
         sol.consoApres === undefined ? NOT_GIVEN : num(sol.consoApres, 1),
         sol.gesApres === undefined ? NOT_GIVEN : num(sol.gesApres, 1),
         sol.euroParKwh === null || sol.euroParKwh === undefined
@@ -365,6 +379,41 @@ export function renderPacks(packs: readonly RegistryPack[], s: Style): string {
     ]),
     { keep: [0] },
   );
+}
+
+/** An option left out because it makes things worse (dpe-sim's `dpe.optionsLeftOut`). */
+interface LeftOut {
+  referenceId: string;
+  editableKey: string;
+  editableValue: string;
+  cout: number;
+  gainTotal: number;
+  gainGES: number;
+  reason: string;
+}
+
+const LEFT_OUT_REASONS: Record<string, string> = {
+  'more-energy': 'more primary energy, no less CO2',
+  'more-ges': 'more CO2, no less primary energy',
+  'more-energy-and-ges': 'more primary energy and more CO2',
+};
+
+/** The options left out: counted in one line, listed one per line with --verbose. */
+export function renderLeftOut(dpe: SpecDpeStructure, s: Style, verbose: boolean): string[] {
+  const list = (dpe as { optionsLeftOut?: LeftOut[] }).optionsLeftOut ?? [];
+  if (!list.length) return [];
+  const head = `${list.length} works option${list.length > 1 ? 's' : ''} left out: worse energy or CO2, neither better${verbose ? '' : ` (--verbose lists ${list.length > 1 ? 'them' : 'it'})`}`;
+  return [
+    wrap(s.c.yellow(head)),
+    ...(verbose
+      ? list.map((o) =>
+          wrap(
+            `  ${o.referenceId} ${o.editableKey}:${o.editableValue} ${euros(o.cout)}: ${saving(o.gainTotal, 'kWh/yr')}, ${saving(o.gainGES, 'kg CO2e/yr')} (${LEFT_OUT_REASONS[o.reason] ?? o.reason})`,
+            '    ',
+          ),
+        )
+      : []),
+  ];
 }
 
 /** How many options the `options` section lists (the best by € per kWh/yr saved). */
@@ -476,6 +525,7 @@ export function renderInitial(
   dpeArg: string,
   s: Style,
   sections: readonly InitialSection[] = DEFAULT_INITIAL_SECTIONS,
+  verbose = false,
 ): string {
   const on = (x: InitialSection) => sections.includes(x);
   const tips = [
@@ -507,10 +557,15 @@ export function renderInitial(
   if (on('facts')) parts.push(renderInfos(body.dpe));
   if (on('calculation')) parts.push(renderCalculation(body.calculation, s));
   if (on('options')) parts.push(renderBestOptions(body.dpe, BEST_OPTIONS, s));
+  if (on('options') || on('elements')) parts.push(...renderLeftOut(body.dpe, s, verbose));
   if (on('elements')) parts.push(renderElements(body.dpe, s));
   if (on('scenarios')) {
     parts.push(
-      s.c.bold('Recommended scenarios (the cheapest combination found for each class)'),
+      wrap(
+        s.c.bold(
+          'Recommended scenarios: the cheapest works for each class (≥ X €: a proven bound, where not proved)',
+        ),
+      ),
       renderSolutions(body.autoSolutions, s, on('elements')),
     );
   }
@@ -529,7 +584,11 @@ export function renderInitial(
     parts.push(
       `Sharing cost: ${body.sharingCost === undefined ? `${NOT_GIVEN} (${NOT_GIVEN_NOTE})` : body.sharingCost === 0 ? '0 (free sharing)' : '1 (paid sharing)'}`,
     );
-  if (on('alerts')) parts.push(renderAlerts(body.warnings, s));
+  // alerts as a table with --all, as short paragraphs on the screen at a glance
+  if (on('alerts'))
+    parts.push(
+      on('elements') ? renderAlerts(body.warnings, s) : renderAlertsBrief(body.warnings, s),
+    );
   parts.push(...tips.map((t) => wrap(s.c.dim(t), '  ')));
   return parts.filter(Boolean).join('\n');
 }
