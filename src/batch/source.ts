@@ -2,11 +2,12 @@
  * The items of a batch, streamed (never all in memory): the lines of a file or of stdin (blank
  * lines and #comments ignored), or the XML files of a directory.
  */
-import { createReadStream } from 'node:fs';
-import { opendir, stat } from 'node:fs/promises';
+import { constants, createReadStream } from 'node:fs';
+import { open, opendir } from 'node:fs/promises';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { DpeSimError } from '../contract/errors.js';
+import { specialFileKind } from '../contract/input-file.js';
 import { classifyLine, type SourceItem } from './item.js';
 
 export interface BatchSource {
@@ -23,8 +24,25 @@ export async function openSource(source: string): Promise<BatchSource> {
   if (source === '-') return lineSource('-', 'stdin');
   let isDir: boolean;
   try {
-    isDir = (await stat(source)).isDirectory();
+    // opened without waiting (a FIFO would block a file thread until a writer comes) and
+    // checked on the descriptor: a directory, or a regular file; nothing else is read
+    const fh = await open(source, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+    try {
+      const st = await fh.stat();
+      isDir = st.isDirectory();
+      const kind = specialFileKind(st);
+      if (!isDir && kind) {
+        throw new DpeSimError(
+          'invalid-input',
+          `the batch source ${source} is ${kind}: give a file of DPE numbers or paths, a directory of DPE XML files, or - to read the list on stdin`,
+          { file: source, reason: 'not-a-file' },
+        );
+      }
+    } finally {
+      await fh.close();
+    }
   } catch (err) {
+    if (err instanceof DpeSimError) throw err;
     throw new DpeSimError(
       'invalid-input',
       `cannot read the batch source ${source}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`,

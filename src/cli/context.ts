@@ -2,7 +2,7 @@
  * What every command needs: the resolved settings, the identity, a Backend (local or remote),
  * the DPE argument resolved, and the output conventions (--json, colour, stderr messages).
  */
-import { readFile } from 'node:fs/promises';
+import { readInputFile } from '../contract/input-file.js';
 import { DpeSimError } from '../contract/errors.js';
 import { DPE_ID_PATTERN, DPE_ID_REGEX, MAX_DPE_XML_BYTES } from '../contract/constants.js';
 import type { PartnerIdentity } from '../contract/schemas.js';
@@ -49,7 +49,10 @@ export class Output {
 
 async function readPartnerKeyFile(file: string): Promise<string> {
   try {
-    const text = file === '-' ? await readStdin() : await readFile(file, 'utf8');
+    const text =
+      file === '-'
+        ? await readStdin()
+        : (await readInputFile(file, { what: 'the partner key file', maxBytes: 64 * 1024 })).text;
     const key = text.trim();
     if (!key) throw new DpeSimError('invalid-input', `the partner key file ${file} is empty`);
     return key;

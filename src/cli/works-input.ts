@@ -1,5 +1,5 @@
 /** Works from the command line: `--work ref=KEY:VALUE` items and `--works FILE` (JSON). */
-import { readFile } from 'node:fs/promises';
+import { readInputFile } from '../contract/input-file.js';
 import { DpeSimError } from '../contract/errors.js';
 import type { EditableChange } from '../contract/schemas.js';
 import { readStdin } from './stdin.js';
@@ -24,8 +24,12 @@ export function parseWorkFlag(text: string): EditableChange {
 export async function readWorksFile(file: string): Promise<EditableChange[]> {
   let text: string;
   try {
-    text = file === '-' ? await readStdin() : await readFile(file, 'utf8');
+    text =
+      file === '-'
+        ? await readStdin()
+        : (await readInputFile(file, { what: 'the works file' })).text;
   } catch (err) {
+    if (err instanceof DpeSimError) throw err;
     throw new DpeSimError(
       'invalid-input',
       `cannot read the works file ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`,

@@ -54,6 +54,7 @@ export type ErrorReason =
   | 'blocked' // the DPE cannot be simulated (a `block` alert)
   // a DPE file the user named:
   | 'directory' // a directory, not a file
+  | 'not-a-file' // a named pipe, a socket or a device: only regular files are read
   | 'unreadable' // cannot be read (permissions...)
   | 'empty' // an empty file
   | 'not-xml' // not an XML document

@@ -1,5 +1,5 @@
 /** `dpe-sim cache list | fetch FILE | clear`: the local cache of registry DPEs. */
-import { readFile } from 'node:fs/promises';
+import { readInputFile } from '../../contract/input-file.js';
 import { DpeSimError, EXIT_CODES } from '../../contract/errors.js';
 import { DPE_ID_PATTERN, DPE_ID_REGEX } from '../../contract/constants.js';
 import type { Command } from 'commander';
@@ -65,8 +65,12 @@ export async function cacheClearCommand(ctx: Context): Promise<number> {
 async function readIds(file: string): Promise<string[]> {
   let text: string;
   try {
-    text = file === '-' ? await readStdin() : await readFile(file, 'utf8');
+    text =
+      file === '-'
+        ? await readStdin()
+        : (await readInputFile(file, { what: 'the list of DPE numbers' })).text;
   } catch (err) {
+    if (err instanceof DpeSimError) throw err;
     const code = (err as NodeJS.ErrnoException).code;
     throw new DpeSimError(
       'invalid-input',
