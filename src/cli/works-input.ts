@@ -1,12 +1,20 @@
 /** Works from the command line: `--work ref=KEY:VALUE` items and `--works FILE` (JSON). */
 import { readInputFile } from '../contract/input-file.js';
 import { DpeSimError } from '../contract/errors.js';
+import { hasControlChar } from '../contract/text.js';
 import type { EditableChange } from '../contract/schemas.js';
 import { readStdin } from './stdin.js';
 
 const WORK_RE = /^([a-z_]+:\d+)=([^:=]+):(.+)$/;
 
 export function parseWorkFlag(text: string): EditableChange {
+  if (hasControlChar(text)) {
+    throw new DpeSimError(
+      'invalid-input',
+      '--work must not contain control characters (NUL, CR, LF, tab, ESC...)',
+      { field: 'work', reason: 'control-character' },
+    );
+  }
   const m = WORK_RE.exec(text.trim());
   if (!m) {
     throw new DpeSimError(

@@ -58,7 +58,9 @@ export type ErrorReason =
   | 'unreadable' // cannot be read (permissions...)
   | 'empty' // an empty file
   | 'not-xml' // not an XML document
-  | 'not-dpe'; // XML, but not a DPE document
+  | 'not-dpe' // XML, but not a DPE document
+  | 'too-deep' // a JSON body nested deeper than the limit
+  | 'control-character'; // a text field with a control character (ESC, CR, LF, NUL, DEL, C1)
 
 /**
  * What an error says beyond its message, as data: the field at fault (a JSON path such as

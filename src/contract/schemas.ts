@@ -60,8 +60,8 @@ export const ID_PATTERN = '^[^:\\u0000-\\u001f\\u007f-\\u009f]+$';
 export const EditableChange = Type.Object(
   {
     referenceId: Type.String({ pattern: '^[a-z_]+:[0-9]+$', maxLength: 64 }),
-    editableKey: Type.String({ minLength: 1, maxLength: 64 }),
-    editableValue: Type.String({ minLength: 1, maxLength: 64 }),
+    editableKey: Type.String({ minLength: 1, maxLength: 64, pattern: NO_CONTROL_PATTERN }),
+    editableValue: Type.String({ minLength: 1, maxLength: 64, pattern: NO_CONTROL_PATTERN }),
   },
   STRICT,
 );
@@ -531,7 +531,9 @@ export const CalcRequest = Type.Object(
       Type.Object(
         {
           editablesChanges: Type.Optional(Type.Array(EditableChange, { maxItems: 500 })),
-          namedCalculation: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+          namedCalculation: Type.Optional(
+            Type.String({ minLength: 1, maxLength: 100, pattern: NO_CONTROL_PATTERN }),
+          ),
         },
         STRICT,
       ),

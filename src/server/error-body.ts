@@ -65,6 +65,10 @@ function fromFastifyError(err: FastifyError): HttpError | undefined {
       },
     };
   }
+  if (status === 415 && err.code === 'DPE_SIM_UNSUPPORTED_CHARSET') {
+    const charset = (err as FastifyError & { charset?: string }).charset ?? '';
+    return { status, body: { error: err.message, errorObject: { charset } } };
+  }
   if (status === 415) {
     return { status, body: { error: 'unsupported Content-Type: send application/json' } };
   }
