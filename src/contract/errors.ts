@@ -60,7 +60,11 @@ export type ErrorReason =
   | 'not-xml' // not an XML document
   | 'not-dpe' // XML, but not a DPE document
   | 'too-deep' // a JSON body nested deeper than the limit
-  | 'control-character'; // a text field with a control character (ESC, CR, LF, NUL, DEL, C1)
+  | 'control-character' // a text field with a control character (ESC, CR, LF, NUL, DEL, C1)
+  // the store:
+  | 'store-unavailable' // the database cannot be reached (HTTP 503, Retry-After)
+  | 'disk-full' // no space left on the device
+  | 'read-only'; // the store cannot be written
 
 /**
  * What an error says beyond its message, as data: the field at fault (a JSON path such as
