@@ -11,6 +11,8 @@ const benches = [
   ['batch.mjs', 'runBatchBench'],
   ['costs.mjs', 'runCostsBench'],
   ['queue.mjs', 'runQueueBench'],
+  // 10 minutes: RSS and p99 under mixed load (not in CI)
+  ['soak.mjs', 'runSoakBench'],
 ];
 for (const [file, fn] of benches) {
   const full = path.join(HERE, file);

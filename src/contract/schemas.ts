@@ -646,3 +646,10 @@ export type PageLoginResponse = Type.Static<typeof PageLoginResponse>;
 
 export const HealthResponse = Type.Object({ status: Type.Literal('ok') });
 export type HealthResponse = Type.Static<typeof HealthResponse>;
+
+/** GET /ready: the server and what it depends on answer (a load balancer's probe). */
+export const ReadyResponse = Type.Object({
+  status: Type.Literal('ready'),
+  checks: Type.Object({ store: Type.Literal('ok') }),
+});
+export type ReadyResponse = Type.Static<typeof ReadyResponse>;
