@@ -66,6 +66,26 @@ describe.skipIf(IS_WINDOWS)('a DPE path that is not a regular file', () => {
     );
   });
 
+  it('batch - with /dev/zero on stdin: exit 2 at the first line over 64 KiB (readline never holds it)', async () => {
+    const r = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+      const child = spawn(`exec "${process.execPath}" "${BIN}" batch pre - < /dev/zero`, {
+        shell: '/bin/sh',
+        env: { ...process.env, DPE_SIM_DATA_DIR: tempDir(), DPE_SIM_OFFLINE: '1', NO_COLOR: '1' },
+      });
+      let stderr = '';
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+      child.on('close', (code) => {
+        clearTimeout(timer);
+        resolve({ code, stderr });
+      });
+    });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(
+      'the batch source on stdin has a line longer than 65536 characters: give one DPE number or path per line',
+    );
+  });
+
   it('a works file, a list of DPE numbers, a batch source that is a FIFO: exit 2 each', async () => {
     const pipe = fifo(dir, 'list.txt');
     const works = await runCli(['calc', HOUSE, '--works', pipe], { timeoutMs: 20_000 });
@@ -83,6 +103,18 @@ describe.skipIf(IS_WINDOWS)('a DPE path that is not a regular file', () => {
     expect(r.code).toBe(2);
     expect(r.stderr.split('\n')[0]).toBe(`error: ${link} is not XML (it does not start with '<')`);
     expect(r.stderr).not.toMatch(/root:|:x:0|\/bin\/(ba)?sh/);
+    // nor as a works file (V8's JSON error quotes the text's beginning), nor as a list of numbers
+    const works = await runCli(['calc', HOUSE, '--works', link]);
+    expect(works.code).toBe(2);
+    expect(works.stderr.split('\n')[0]).toBe(
+      `error: the works file ${link} is not valid JSON: a syntax error`,
+    );
+    const ids = await runCli(['cache', 'fetch', link]);
+    expect(`${ids.stdout}${ids.stderr}`).toContain(
+      'line 1 (of the non-blank lines) is not a DPE number',
+    );
+    for (const out of [works.stderr, ids.stdout, ids.stderr])
+      expect(out).not.toMatch(/root:|:x:0|\/bin\/(ba)?sh/);
   });
 
   for (const [signal, code] of [

@@ -71,9 +71,11 @@ describe.skipIf(WHY_NOT !== undefined)('the SQLite store on a small tmpfs', () =
       const r = await runCli(['calc', HOUSE, '--work', 'mur:0=ISOLATION:IMurITE37'], { dataDir });
       expect(r.code).toBe(1);
       expect(r.stderr).toContain(
-        `error: the store ${path.join(dataDir, 'dpe-sim.sqlite')} cannot be written: it is read-only\n`,
+        'error: the local store is read-only, and this command records its run\n',
       );
-      expect(r.stderr).toContain('hint: its file system is mounted read-only');
+      expect(r.stderr).toContain(
+        `hint: history and the other reading commands still work; to record, use a writable --data-dir DIR (or DPE_SIM_DATA_DIR): ${path.join(dataDir, 'dpe-sim.sqlite')} or its file system is read-only`,
+      );
       const h = await runCli(['history', '--json'], { dataDir });
       expect(h.code, h.stderr).toBe(0);
       expect((JSON.parse(h.stdout) as { records: unknown[] }).records).toHaveLength(1);

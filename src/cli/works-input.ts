@@ -1,7 +1,7 @@
 /** Works from the command line: `--work ref=KEY:VALUE` items and `--works FILE` (JSON). */
 import { readInputFile } from '../contract/input-file.js';
 import { DpeSimError } from '../contract/errors.js';
-import { hasControlChar } from '../contract/text.js';
+import { hasControlChar, jsonSyntaxReason } from '../contract/text.js';
 import type { EditableChange } from '../contract/schemas.js';
 import { readStdin } from './stdin.js';
 
@@ -49,7 +49,7 @@ export async function readWorksFile(file: string): Promise<EditableChange[]> {
   } catch (err) {
     throw new DpeSimError(
       'invalid-input',
-      `the works file ${file} is not valid JSON: ${(err as Error).message}`,
+      `the works file ${file} is not valid JSON: ${jsonSyntaxReason(err)}`,
     );
   }
   // the contract's schemas load TypeBox: only when a works file is read

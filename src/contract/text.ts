@@ -42,3 +42,17 @@ export function impossibleDate(value: string): string | undefined {
     return `there is no time ${m[4]}:${m[5]}${m[6] !== undefined ? `:${m[6]}` : ''}`;
   return undefined;
 }
+
+/**
+ * Why a text is not JSON, without a word of it: V8's message quotes the text's beginning
+ * (`Unexpected token 'r', "root:x:0:0"... is not valid JSON`), and the text may be any file a
+ * path led to. Only the position is kept, when the message gives one.
+ */
+export function jsonSyntaxReason(err: unknown): string {
+  const message = err instanceof Error ? err.message : String(err);
+  if (/Unexpected end of JSON input/i.test(message)) return 'it ends too early';
+  const at = /at position (\d+)(?: \(line (\d+) column (\d+)\))?/.exec(message);
+  if (at?.[2] !== undefined) return `a syntax error at line ${at[2]}, column ${at[3]}`;
+  if (at) return `a syntax error at character ${Number(at[1]) + 1}`;
+  return 'a syntax error';
+}

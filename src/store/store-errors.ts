@@ -129,13 +129,15 @@ export function storeFailure(err: unknown, kind: StoreKind, location: string): u
   if (readOnly(err)) {
     return new DpeSimError(
       'runtime',
-      `the store ${location} cannot be written: it is read-only`,
+      kind === 'sqlite'
+        ? 'the local store is read-only, and this command records its run'
+        : `the store ${location} is read-only`,
       {
         reason: 'read-only',
         store: kind,
         hint:
           kind === 'sqlite'
-            ? 'its file system is mounted read-only, or the file is not writable by this user: reading commands still work; to write, choose a writable directory with --data-dir DIR'
+            ? `history and the other reading commands still work; to record, use a writable --data-dir DIR (or DPE_SIM_DATA_DIR): ${location} or its file system is read-only`
             : 'the database is in read-only mode (a standby, or default_transaction_read_only): point --store at the primary',
       },
       { cause: err },

@@ -6,6 +6,7 @@
  */
 import { DpeSimError } from '../contract/errors.js';
 import { readInputFileSync } from '../contract/input-file.js';
+import { jsonSyntaxReason } from '../contract/text.js';
 
 /**
  * How a figure scales (README "Costs"):
@@ -350,7 +351,7 @@ export function loadCosts(file: string | undefined): CostTable {
   } catch (err) {
     throw new DpeSimError(
       'invalid-input',
-      `the costs file ${file} is not valid JSON: ${(err as Error).message}`,
+      `the costs file ${file} is not valid JSON: ${jsonSyntaxReason(err)}`,
     );
   }
   return withOverrides(base, parsed, file);

@@ -115,12 +115,15 @@ export async function cacheFetchCommand(
     process.stdout.write(`${ctx.out.json ? JSON.stringify(r) : resultLine(r)}\n`);
   };
   for (const id of invalid) {
+    // a mistyped number is shown; any other line is not (the file may be anything a path led
+    // to, /etc/passwd included: its lines are never printed)
+    const shown = /^[0-9A-Za-z]{1,20}$/.test(id) ? id : undefined;
     emit({
-      dpeId: id,
+      dpeId: shown ?? '(not shown)',
       ok: false,
       error: {
         kind: 'invalid-input',
-        message: `'${id}' is not a DPE number (expected the pattern ${DPE_ID_PATTERN})`,
+        message: `${shown ? `'${shown}'` : `line ${ids.indexOf(id) + 1} (of the non-blank lines)`} is not a DPE number (expected the pattern ${DPE_ID_PATTERN})`,
       },
     });
   }
