@@ -13,6 +13,8 @@ const benches = [
   ['costs.mjs', 'runCostsBench'],
   ['search.mjs', 'runSearchBench'],
   ['queue.mjs', 'runQueueBench'],
+  // 10 minutes: RSS and p99 under mixed load (not in CI)
+  ['soak.mjs', 'runSoakBench'],
 ];
 for (const [file, fn] of benches) {
   const full = path.join(HERE, file);

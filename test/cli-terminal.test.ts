@@ -173,7 +173,7 @@ describe('one voice for errors', () => {
         writeFileSync(f, 'hello, world');
         return f;
       },
-      /error: .*text\.xml is not XML \(it starts with "hello, world"\)/,
+      /error: .*text\.xml is not XML \(it does not start with '<'\)$/,
       2,
     ],
     [
@@ -214,7 +214,9 @@ describe('one voice for errors', () => {
     const r = await runCli(['pre', d, '--debug']);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^error: .*is a directory/);
-    expect(r.stderr).toMatch(/caused by: Error \[EISDIR\]/);
+    expect(r.stderr).toMatch(
+      /caused by: DpeSimError: the DPE file .*debug-dir\.xml is a directory/,
+    );
   });
 
   it('a data directory that is a file: exit 1, names the path and why', async () => {

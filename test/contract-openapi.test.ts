@@ -56,6 +56,7 @@ describe('the OpenAPI document', () => {
       ['/public/api/login', 'post'],
       ['/public/partnerLogin.html', 'get'],
       ['/health', 'get'],
+      ['/ready', 'get'],
       ['/openapi.json', 'get'],
     ] as const) {
       expect(paths[path]?.[method], `${method} ${path}`).toBeDefined();
@@ -93,7 +94,7 @@ describe('the OpenAPI document', () => {
   it('documents the error statuses with the error body', () => {
     const calc = at(['paths', '/partners/dpe/calc', 'post', 'responses']) as Obj;
     expect(Object.keys(calc).sort()).toEqual(
-      ['200', '400', '401', '404', '405', '408', '413', '415', '422', '500', '503'].sort(),
+      ['200', '400', '401', '404', '405', '408', '413', '415', '422', '429', '500', '503'].sort(),
     );
     expect(
       Object.keys(at(['paths', '/partners/token/{partnerToken}', 'get', 'responses']) as Obj),
@@ -286,6 +287,7 @@ describe('every response matches the OpenAPI document', () => {
     await check('POST', PAGE, PAGE, { key: null, body: { token: 'x' } }, 400);
     await check('GET', '/health', '/health', { key: null }, 200);
     await check('PUT', '/health', '/health', { key: null, body: {} }, 405);
+    await check('GET', '/ready', '/ready', { key: null }, 200);
 
     // the validator does refuse what the document does not allow
     const preSchema = ajv.getSchema('openapi.json#/components/schemas/PreResponse');

@@ -8,6 +8,7 @@ import { copyFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_HISTORY_PATH } from '../src/config/keys.js';
 import { composeLocal } from '../src/compose.js';
+import type { ServerLimits } from '../src/server/limits.js';
 import { startServer, type RunningServer } from '../src/server/start.js';
 import type { Store } from '../src/store/store.js';
 import { BIN, FLAT, HOUSE, STUDIO, tempDir } from './helpers.js';
@@ -38,7 +39,12 @@ export interface TestServer {
 }
 
 export async function startTestServer(
-  opts: { appUrl?: string; historyPath?: string; dpeDir?: string } = {},
+  opts: {
+    appUrl?: string;
+    historyPath?: string;
+    dpeDir?: string;
+    limits?: Partial<ServerLimits>;
+  } = {},
 ): Promise<TestServer> {
   const dataDir = tempDir('dpe-sim-server-');
   const dpeDir = opts.dpeDir ?? dpeDirWithBlocked();
@@ -60,6 +66,7 @@ export async function startTestServer(
     host: '127.0.0.1',
     port: 0,
     errorLog: (line) => process.stderr.write(`[test server] ${line}\n`),
+    ...(opts.limits ? { limits: opts.limits } : {}),
   });
   return {
     url: server.url,

@@ -5,6 +5,7 @@
  * the server and batch refuse the same requests with the same typed errors.
  */
 import type { AuditRequest, AuditResponse } from '../contract/audit.js';
+import { impossibleDate } from '../contract/text.js';
 import { DpeSimError } from '../contract/errors.js';
 import type {
   AuthRequest,
@@ -235,6 +236,13 @@ function simulationRun(
 
 /** A history bound as a UTC date-time, or `invalid-input` naming the field (e.g. 2025-13-45). */
 function isoInstant(field: 'since' | 'until', value: string): string {
+  const impossible = impossibleDate(value);
+  if (impossible) {
+    throw new DpeSimError('invalid-input', `'${field}' is not a date: '${value}': ${impossible}`, {
+      field,
+      value,
+    });
+  }
   const t = Date.parse(value);
   if (Number.isNaN(t)) {
     throw new DpeSimError(

@@ -2,11 +2,13 @@
  * The items of a batch, streamed (never all in memory): the lines of a file or of stdin (blank
  * lines and #comments ignored), or the XML files of a directory.
  */
-import { createReadStream } from 'node:fs';
-import { opendir, stat } from 'node:fs/promises';
+import { constants, createReadStream } from 'node:fs';
+import { open, opendir } from 'node:fs/promises';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
+import { Transform } from 'node:stream';
 import { DpeSimError } from '../contract/errors.js';
+import { specialFileKind } from '../contract/input-file.js';
 import { classifyLine, type SourceItem } from './item.js';
 
 export interface BatchSource {
@@ -23,8 +25,25 @@ export async function openSource(source: string): Promise<BatchSource> {
   if (source === '-') return lineSource('-', 'stdin');
   let isDir: boolean;
   try {
-    isDir = (await stat(source)).isDirectory();
+    // opened without waiting (a FIFO would block a file thread until a writer comes) and
+    // checked on the descriptor: a directory, or a regular file; nothing else is read
+    const fh = await open(source, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+    try {
+      const st = await fh.stat();
+      isDir = st.isDirectory();
+      const kind = specialFileKind(st);
+      if (!isDir && kind) {
+        throw new DpeSimError(
+          'invalid-input',
+          `the batch source ${source} is ${kind}: give a file of DPE numbers or paths, a directory of DPE XML files, or - to read the list on stdin`,
+          { file: source, reason: 'not-a-file' },
+        );
+      }
+    } finally {
+      await fh.close();
+    }
   } catch (err) {
+    if (err instanceof DpeSimError) throw err;
     throw new DpeSimError(
       'invalid-input',
       `cannot read the batch source ${source}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`,
@@ -33,13 +52,38 @@ export async function openSource(source: string): Promise<BatchSource> {
   return isDir ? directorySource(source) : lineSource(source, source);
 }
 
+/** The longest line of a batch list (a DPE number or a path is far shorter). */
+const MAX_LINE_CHARS = 64 * 1024;
+
 function usefulLine(raw: string): string | undefined {
   const text = raw.trim();
   return text === '' || text.startsWith('#') ? undefined : text;
 }
 
 async function* lines(file: string, signal?: AbortSignal): AsyncGenerator<string> {
-  const input = file === '-' ? process.stdin : createReadStream(file, { encoding: 'utf8' });
+  const source = file === '-' ? process.stdin : createReadStream(file, { encoding: 'utf8' });
+  // a line is an item (a number, a path): one longer than MAX_LINE_CHARS is not one, and
+  // readline would hold it whole (stdin from /dev/zero is one endless line)
+  let sinceNewline = 0;
+  const input = source.pipe(
+    new Transform({
+      transform(chunk: Buffer | string, _encoding, done) {
+        const text = typeof chunk === 'string' ? chunk : chunk.toString('utf8');
+        const nl = text.lastIndexOf('\n');
+        sinceNewline = nl < 0 ? sinceNewline + text.length : text.length - nl - 1;
+        if (sinceNewline > MAX_LINE_CHARS) {
+          done(
+            new DpeSimError(
+              'invalid-input',
+              `the batch source ${file === '-' ? 'on stdin' : file} has a line longer than ${MAX_LINE_CHARS} characters: give one DPE number or path per line`,
+            ),
+          );
+          return;
+        }
+        done(null, text);
+      },
+    }),
+  );
   const rl = createInterface({ input, crlfDelay: Infinity, ...(signal ? { signal } : {}) });
   try {
     for await (const raw of rl) {
@@ -51,7 +95,9 @@ async function* lines(file: string, signal?: AbortSignal): AsyncGenerator<string
     if (!signal?.aborted) throw err;
   } finally {
     rl.close();
-    if (input !== process.stdin) input.destroy();
+    source.unpipe(input);
+    input.destroy();
+    if (source !== process.stdin) source.destroy();
   }
 }
 

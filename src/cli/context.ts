@@ -3,7 +3,7 @@
  * the DPE argument resolved, and the output conventions (--json, colour, stderr messages).
  */
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readInputFile } from '../contract/input-file.js';
 import { DpeSimError } from '../contract/errors.js';
 import { DPE_ID_PATTERN, DPE_ID_REGEX, MAX_DPE_XML_BYTES } from '../contract/constants.js';
 import type { PartnerIdentity } from '../contract/schemas.js';
@@ -50,7 +50,10 @@ export class Output {
 
 async function readPartnerKeyFile(file: string): Promise<string> {
   try {
-    const text = file === '-' ? await readStdin() : await readFile(file, 'utf8');
+    const text =
+      file === '-'
+        ? await readStdin()
+        : (await readInputFile(file, { what: 'the partner key file', maxBytes: 64 * 1024 })).text;
     const key = text.trim();
     if (!key) throw new DpeSimError('invalid-input', `the partner key file ${file} is empty`);
     return key;

@@ -1,12 +1,20 @@
 /** Works from the command line: `--work ref=KEY:VALUE` items and `--works FILE` (JSON). */
-import { readFile } from 'node:fs/promises';
+import { readInputFile } from '../contract/input-file.js';
 import { DpeSimError } from '../contract/errors.js';
+import { hasControlChar, jsonSyntaxReason } from '../contract/text.js';
 import type { EditableChange } from '../contract/schemas.js';
 import { readStdin } from './stdin.js';
 
 const WORK_RE = /^([a-z_]+:\d+)=([^:=]+):(.+)$/;
 
 export function parseWorkFlag(text: string): EditableChange {
+  if (hasControlChar(text)) {
+    throw new DpeSimError(
+      'invalid-input',
+      '--work must not contain control characters (NUL, CR, LF, tab, ESC...)',
+      { field: 'work', reason: 'control-character' },
+    );
+  }
   const m = WORK_RE.exec(text.trim());
   if (!m) {
     throw new DpeSimError(
@@ -24,8 +32,12 @@ export function parseWorkFlag(text: string): EditableChange {
 export async function readWorksFile(file: string): Promise<EditableChange[]> {
   let text: string;
   try {
-    text = file === '-' ? await readStdin() : await readFile(file, 'utf8');
+    text =
+      file === '-'
+        ? await readStdin()
+        : (await readInputFile(file, { what: 'the works file' })).text;
   } catch (err) {
+    if (err instanceof DpeSimError) throw err;
     throw new DpeSimError(
       'invalid-input',
       `cannot read the works file ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`,
@@ -37,7 +49,7 @@ export async function readWorksFile(file: string): Promise<EditableChange[]> {
   } catch (err) {
     throw new DpeSimError(
       'invalid-input',
-      `the works file ${file} is not valid JSON: ${(err as Error).message}`,
+      `the works file ${file} is not valid JSON: ${jsonSyntaxReason(err)}`,
     );
   }
   // the contract's schemas load TypeBox: only when a works file is read

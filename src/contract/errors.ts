@@ -57,10 +57,17 @@ export type ErrorReason =
   | 'no-audit' // the remote service has no audit operation (a dpe-sim extension)
   // a DPE file the user named:
   | 'directory' // a directory, not a file
+  | 'not-a-file' // a named pipe, a socket or a device: only regular files are read
   | 'unreadable' // cannot be read (permissions...)
   | 'empty' // an empty file
   | 'not-xml' // not an XML document
-  | 'not-dpe'; // XML, but not a DPE document
+  | 'not-dpe' // XML, but not a DPE document
+  | 'too-deep' // a JSON body nested deeper than the limit
+  | 'control-character' // a text field with a control character (ESC, CR, LF, NUL, DEL, C1)
+  // the store:
+  | 'store-unavailable' // the database cannot be reached (HTTP 503, Retry-After)
+  | 'disk-full' // no space left on the device
+  | 'read-only'; // the store cannot be written
 
 /**
  * What an error says beyond its message, as data: the field at fault (a JSON path such as

@@ -72,6 +72,16 @@ export function openApiDocument(opts: OpenApiOptions): JsonObject {
               },
             }
           : {}),
+        ...(status === 429 || status === 503
+          ? {
+              headers: {
+                'Retry-After': {
+                  description: 'Seconds to wait before trying again',
+                  schema: { type: 'integer', minimum: 0 },
+                },
+              },
+            }
+          : {}),
         content: jsonContent(ref('ErrorBody')),
       };
     }
@@ -132,7 +142,7 @@ export function openApiDocument(opts: OpenApiOptions): JsonObject {
       title: 'Partner DPE Simulation Service (dpe-sim)',
       version: opts.version ?? '0.1.0',
       description:
-        'The partner API served by `dpe-sim serve` on the bundled 3CL engine. Every `/partners/*` operation needs the partner key in `Authorization` (the raw key, or `Bearer <key>`). Errors are `{"error": "...", "errorObject": {...}}`. Request bodies refuse unknown fields (400 with the JSON path and a did-you-mean). Limits: body 1 MiB (413); headers and body within 10 s each (408, or the connection is closed); at most 512 open connections; identity fields 1 to 256 characters without control characters; `expireInMinutes` 1 to 1440; a login token at most 200 characters (a path parameter over 256 characters: 414).',
+        'The partner API served by `dpe-sim serve` on the bundled 3CL engine. Every `/partners/*` operation needs the partner key in `Authorization` (the raw key, or `Bearer <key>`). Errors are `{"error": "...", "errorObject": {...}}`. Request bodies refuse unknown fields (400 with the JSON path and a did-you-mean). Limits: body 1 MiB (413); headers and body within 10 s each (408, or the connection is closed); at most 512 open connections, 128 from one client address (429 with `Retry-After` beyond) and 6,000 requests a minute from one address (429 with `Retry-After`; `/health` and `/ready` not counted); a JSON body at most 64 levels deep, in UTF-8 (another `charset`: 415); free-text fields (`namedCalculation`, `editableKey`, `editableValue`) without control characters; identity fields 1 to 256 characters without control characters; `expireInMinutes` 1 to 1440; a login token at most 200 characters (a path parameter over 256 characters: 414).',
       license: { name: 'GPL-3.0-or-later', identifier: 'GPL-3.0-or-later' },
     },
     servers: [
@@ -152,7 +162,7 @@ export function openApiDocument(opts: OpenApiOptions): JsonObject {
       { name: 'Tracking', description: "The partner's consumption history." },
       {
         name: 'Public',
-        description: 'No partner key: the login page, health check, this document.',
+        description: 'No partner key: the login page, health and readiness checks, this document.',
       },
     ],
     security: [{ partnerKey: [] }],

@@ -20,6 +20,7 @@ import {
   PageLoginResponse,
   PreRequest,
   PreResponse,
+  ReadyResponse,
   TokenInfoResponse,
   TokenLoginResponse,
   TokenParams,
@@ -55,7 +56,7 @@ export interface PartnerApi {
 }
 export type PartnerOperationId = keyof PartnerApi;
 
-export type OperationId = PartnerOperationId | 'pageLogin' | 'health';
+export type OperationId = PartnerOperationId | 'pageLogin' | 'health' | 'ready';
 
 export interface ApiOperation {
   id: OperationId;
@@ -96,11 +97,14 @@ export const ERROR_DESCRIPTIONS: Record<number, string> = {
   415: 'Content-Type is not `application/json`.',
   422: 'The DPE is blocked (a `block` alert): it cannot be simulated. `errorObject.warnings` holds the alert.',
   500: 'Internal error.',
-  503: 'The server is shutting down.',
+  429: 'Too many requests from this client address: `Retry-After` says when to try again.',
+  503: 'The server is shutting down, every engine thread is busy, or the store is unavailable (`errorObject.reason` `store-unavailable`): `Retry-After` says when to try again.',
 };
 
-/** What every operation can answer: wrong method, request too slow, internal error, closing. */
-const COMMON_ERRORS = [405, 408, 500, 503] as const;
+/** What the probes (/health, /ready) can answer: wrong method, too slow, internal error, closing. */
+const PROBE_ERRORS = [405, 408, 500, 503] as const;
+/** ... and every other operation: too many requests or connections from one address (429). */
+const COMMON_ERRORS = [...PROBE_ERRORS, 429] as const;
 /** ... and an operation with a JSON body: invalid, too large, not JSON */
 const BODY_ERRORS = [400, 413, 415] as const;
 const PARTNER_ERRORS = [401, ...BODY_ERRORS, ...COMMON_ERRORS] as const;
@@ -257,7 +261,21 @@ export function apiOperations(historyPath: string): ApiOperation[] {
       partnerKey: false,
       response: { name: 'HealthResponse', schema: HealthResponse },
       specResponse: HealthResponse,
-      errors: [...COMMON_ERRORS],
+      errors: [...PROBE_ERRORS],
+    },
+    {
+      id: 'ready',
+      method: 'GET',
+      path: '/ready',
+      tag: 'Public',
+      summary: 'Readiness check: the server and its store answer',
+      description:
+        'Answers 200 `{"status":"ready","checks":{"store":"ok"}}` when the store answers a trivial query within 2 seconds; 503 with `Retry-After` and `errorObject.reason` `store-unavailable` otherwise. A load balancer probes this one; `/health` only says the process is up.',
+      input: 'none',
+      partnerKey: false,
+      response: { name: 'ReadyResponse', schema: ReadyResponse },
+      specResponse: ReadyResponse,
+      errors: [...PROBE_ERRORS],
     },
   ];
 }

@@ -60,8 +60,8 @@ export const ID_PATTERN = '^[^:\\u0000-\\u001f\\u007f-\\u009f]+$';
 export const EditableChange = Type.Object(
   {
     referenceId: Type.String({ pattern: '^[a-z_]+:[0-9]+$', maxLength: 64 }),
-    editableKey: Type.String({ minLength: 1, maxLength: 64 }),
-    editableValue: Type.String({ minLength: 1, maxLength: 64 }),
+    editableKey: Type.String({ minLength: 1, maxLength: 64, pattern: NO_CONTROL_PATTERN }),
+    editableValue: Type.String({ minLength: 1, maxLength: 64, pattern: NO_CONTROL_PATTERN }),
   },
   STRICT,
 );
@@ -567,7 +567,9 @@ export const CalcRequest = Type.Object(
       Type.Object(
         {
           editablesChanges: Type.Optional(Type.Array(EditableChange, { maxItems: 500 })),
-          namedCalculation: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+          namedCalculation: Type.Optional(
+            Type.String({ minLength: 1, maxLength: 100, pattern: NO_CONTROL_PATTERN }),
+          ),
         },
         STRICT,
       ),
@@ -680,3 +682,10 @@ export type PageLoginResponse = Type.Static<typeof PageLoginResponse>;
 
 export const HealthResponse = Type.Object({ status: Type.Literal('ok') });
 export type HealthResponse = Type.Static<typeof HealthResponse>;
+
+/** GET /ready: the server and what it depends on answer (a load balancer's probe). */
+export const ReadyResponse = Type.Object({
+  status: Type.Literal('ready'),
+  checks: Type.Object({ store: Type.Literal('ok') }),
+});
+export type ReadyResponse = Type.Static<typeof ReadyResponse>;

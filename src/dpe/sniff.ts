@@ -31,8 +31,8 @@ export function checkDpeText(xml: string, source: string): void {
     });
   }
   if (!text.trimStart().startsWith('<')) {
-    const start = text.trimStart().slice(0, 20).replace(/\s+/g, ' ');
-    throw new DpeSimError('invalid-input', `${name} is not XML (it starts with "${start}")`, {
+    // never a word of the content: the path may be a link to any file (/etc/passwd...)
+    throw new DpeSimError('invalid-input', `${name} is not XML (it does not start with '<')`, {
       file: source,
       reason: 'not-xml',
       hint: HINT,
@@ -40,6 +40,18 @@ export function checkDpeText(xml: string, source: string): void {
   }
   const root = rootElement(text);
   if (root !== undefined && root !== 'dpe') {
+    // the root element's name only (an XML name: no control characters, no spaces), kept short
+    if (root.length > 40) {
+      throw new DpeSimError(
+        'invalid-input',
+        `${name} is XML but not a DPE: its root element is not <dpe>`,
+        {
+          file: source,
+          reason: 'not-dpe',
+          hint: HINT,
+        },
+      );
+    }
     throw new DpeSimError(
       'invalid-input',
       `${name} is XML but not a DPE: its root element is <${root}>, a DPE's is <dpe>`,

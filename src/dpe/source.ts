@@ -3,11 +3,13 @@
  * `<dpeId>.xml`, else the `<numero_dpe>` written inside the files), plus documents a user
  * named by path or piped on stdin.
  */
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { DpeSimError, xmlTooLarge } from '../contract/errors.js';
 import { DPE_ID_REGEX, MAX_DPE_XML_BYTES } from '../contract/constants.js';
-import { osCode, osReason } from '../contract/os-errors.js';
+import { readInputFile } from '../contract/input-file.js';
+import { osReason } from '../contract/os-errors.js';
 import { checkDpeText } from './sniff.js';
 import { peekDpeNumber } from './xml.js';
 
@@ -107,25 +109,25 @@ export class OverlayDpeSource implements DpeSource {
 }
 
 /**
- * Reads a DPE file. A directory, a missing or unreadable file are input errors (exit 2); a file
- * a user named (no `key`: not found by number) is also checked for being empty, not XML or not
- * a DPE (src/dpe/sniff.ts).
+ * Reads a DPE file. Only a regular file is read (a FIFO, a socket, a device or a directory is
+ * refused by `fstat` on the opened descriptor, before a byte is read), never more than the DPE
+ * XML limit; a missing or unreadable file is an input error (exit 2). A file a user named (no
+ * `key`: not found by number) is also checked for being empty, not XML or not a DPE
+ * (src/dpe/sniff.ts).
  */
 export async function readDpeFile(file: string, key?: string): Promise<DpeText> {
   let xml: string;
   let version: number;
   try {
-    // the size first: a file beyond the limit is never read, let alone parsed
-    const st = await stat(file);
-    if (st.isFile() && st.size > MAX_DPE_XML_BYTES)
-      throw xmlTooLarge(`the file ${file}`, st.size, MAX_DPE_XML_BYTES);
-    xml = await readFile(file, 'utf8');
-    version = st.mtimeMs;
+    const read = await readInputFile(file, {
+      maxBytes: MAX_DPE_XML_BYTES,
+      what: 'the DPE file',
+      tooLarge: (size, limit, atLeast) => xmlTooLarge(`the file ${file}`, size, limit, atLeast),
+    });
+    xml = read.text;
+    version = read.mtimeMs;
   } catch (err) {
-    if (err instanceof DpeSimError) throw err;
-    const code = osCode(err);
-    if (code === 'ENOENT') throw new DpeSimError('not-found', `no such file: ${file}`);
-    if (code === 'EISDIR') {
+    if (err instanceof DpeSimError && err.details?.reason === 'directory') {
       throw new DpeSimError(
         'invalid-input',
         `${file} is a directory, not a DPE XML file`,
@@ -137,12 +139,7 @@ export async function readDpeFile(file: string, key?: string): Promise<DpeText> 
         { cause: err },
       );
     }
-    throw new DpeSimError(
-      'invalid-input',
-      `cannot read ${file}: ${osReason(err)}`,
-      { file, reason: 'unreadable', hint: 'check the file and its permissions' },
-      { cause: err },
-    );
+    throw err;
   }
   if (key === undefined) checkDpeText(xml, file);
   return { key: key ?? keyForText(xml, file), file, xml, version, origin: 'file' };
@@ -173,10 +170,11 @@ async function isFile(file: string): Promise<boolean> {
   }
 }
 
+/** The first 4 KiB of a regular file (anything else is skipped: see readInputFile). */
 async function readHead(file: string): Promise<string> {
-  const { open } = await import('node:fs/promises');
-  const fh = await open(file, 'r');
+  const fh = await open(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   try {
+    if (!(await fh.stat()).isFile()) return '';
     const buf = Buffer.alloc(4096);
     const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
     return buf.subarray(0, bytesRead).toString('utf8');

@@ -5,10 +5,12 @@
  * number), so a cached file is used as it is, without asking the registry.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { DpeSimError } from '../contract/errors.js';
-import { DPE_ID_REGEX } from '../contract/constants.js';
+import { DPE_ID_REGEX, MAX_DPE_XML_BYTES } from '../contract/constants.js';
+import { readInputFile } from '../contract/input-file.js';
+import { osCode } from '../contract/os-errors.js';
 import type { DpeText } from '../dpe/source.js';
 
 export interface CacheEntry {
@@ -47,19 +49,20 @@ export class DpeCache {
   async read(dpeId: string): Promise<DpeText | undefined> {
     const file = this.fileFor(dpeId);
     try {
-      const [xml, st] = await Promise.all([readFile(file, 'utf8'), stat(file)]);
-      return { key: dpeId, file, xml, version: st.mtimeMs, origin: 'cache' };
+      // a regular file, at most the DPE XML limit (readInputFile)
+      const read = await readInputFile(file, {
+        what: 'the cached DPE',
+        maxBytes: MAX_DPE_XML_BYTES,
+      });
+      return { key: dpeId, file, xml: read.text, version: read.mtimeMs, origin: 'cache' };
     } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT') return undefined;
+      if (err instanceof DpeSimError && err.kind === 'not-found') return undefined;
+      if (err instanceof DpeSimError && err.kind === 'too-large') throw err;
+      const code = err instanceof DpeSimError ? err.details?.code : osCode(err);
       throw new DpeSimError(
         'runtime',
-        `cannot read the cached DPE ${file}: ${code ?? String(err)}`,
-        {
-          dpeId,
-          file,
-          ...(code ? { code } : {}),
-        },
+        `cannot read the cached DPE ${file}: ${err instanceof DpeSimError ? err.message : String(err)}`,
+        { dpeId, file, ...(typeof code === 'string' ? { code } : {}) },
       );
     }
   }

@@ -15,6 +15,7 @@ import { contractValidatorCompiler } from './validation.js';
 import { useJsonBodyParser } from './json-body.js';
 import { DEFAULT_LIMITS, type ServerLimits } from './limits.js';
 import { notFoundOrNotAllowed } from './method-not-allowed.js';
+import { capConnectionsPerAddress, refusedOverCap, useRateLimit } from './fairness.js';
 
 export interface AppDeps {
   /** the services every request runs on */
@@ -58,11 +59,17 @@ export function buildApp(deps: AppDeps): FastifyInstance {
       );
       server.setTimeout(limits.connectionTimeoutMs);
       server.maxConnections = limits.maxConnections;
+      capConnectionsPerAddress(server, limits.maxConnectionsPerAddress);
       return server;
     },
   });
   const operations = apiOperations(deps.historyPath);
 
+  // a request that slipped in on a socket refused for too many connections is not handled
+  app.addHook('onRequest', async (req, reply) => {
+    if (refusedOverCap(req.socket)) return reply.hijack();
+  });
+  useRateLimit(app, limits); // before the routes: every route but /health and /ready
   useJsonBodyParser(app); // every body is JSON: anything else is a 415
   app.setValidatorCompiler<TSchema>(contractValidatorCompiler);
   app.setErrorHandler((err, req, reply) => sendError(err, req, reply, errorLog));

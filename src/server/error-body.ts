@@ -39,6 +39,14 @@ function fromDpeSimError(err: DpeSimError): HttpError {
       },
     };
   }
+  if (err.details?.reason === 'store-unavailable') {
+    // the store's kind and when to retry; where it is (host, file) stays in the operator's log
+    const { reason, store, retryAfterSeconds } = err.details;
+    return {
+      status: 503,
+      body: { error: err.message, errorObject: { reason, store, retryAfterSeconds } },
+    };
+  }
   // a runtime failure's message may name files or internals: the operator's log gets it
   if (err.kind === 'runtime') return { status: 500, body: { error: 'internal server error' } };
   const body: ErrorBody = { error: err.message };
@@ -65,6 +73,10 @@ function fromFastifyError(err: FastifyError): HttpError | undefined {
         error: `the URL path is too long: a path parameter has at most ${MAX_PARAM_LENGTH} characters (a login token at most ${TOKEN_MAX_LENGTH})`,
       },
     };
+  }
+  if (status === 415 && err.code === 'DPE_SIM_UNSUPPORTED_CHARSET') {
+    const charset = (err as FastifyError & { charset?: string }).charset ?? '';
+    return { status, body: { error: err.message, errorObject: { charset } } };
   }
   if (status === 415) {
     return { status, body: { error: 'unsupported Content-Type: send application/json' } };
@@ -102,7 +114,12 @@ export function sendError(
     const after = err.details?.retryAfterSeconds;
     void reply.header('retry-after', String(typeof after === 'number' ? after : 1));
   }
-  if (status >= 500 && status !== 503) {
+  if (err instanceof DpeSimError && err.details?.reason === 'store-unavailable') {
+    const cause = err.cause instanceof Error ? err.cause.message : String(err.cause);
+    log(
+      `${request.method} ${request.routeOptions.url ?? '?'} 503: the store is unavailable (${cause})`,
+    );
+  } else if (status >= 500 && status !== 503) {
     const detail = err instanceof Error ? (err.stack ?? err.message) : String(err);
     log(`${request.method} ${request.routeOptions.url ?? '?'} failed: ${detail}`);
   }

@@ -1,7 +1,9 @@
 /**
  * The server's limits, in one place: what `serve` enforces, what the OpenAPI document and the
  * README state. A client that sends its headers or its body too slowly is cut within about 10 s;
- * at most `maxConnections` sockets are open at once (the others are refused at accept).
+ * at most `maxConnections` sockets are open at once (the others are refused at accept), at most
+ * `maxConnectionsPerAddress` from one client address, which may send at most `rateLimitMax`
+ * requests a minute (docs/server-limits.md).
  */
 import { TOKEN_MAX_LENGTH } from '../contract/schemas.js';
 
@@ -24,6 +26,16 @@ export interface ServerLimits {
   maxConnections: number;
   /** longest path parameter (a login token) before fastify answers 414 */
   maxParamLength: number;
+  /**
+   * open sockets at once from one client address; a connection beyond is answered 429 with
+   * Retry-After and closed at once (0: no cap). Keeps one client from filling `maxConnections`.
+   */
+  maxConnectionsPerAddress: number;
+  /** requests per client address per `rateLimitWindowMs`; beyond, 429 with Retry-After (0: off).
+   * `/health` and `/ready` are not counted. */
+  rateLimitMax: number;
+  /** the window of `rateLimitMax`, ms */
+  rateLimitWindowMs: number;
 }
 
 export const DEFAULT_LIMITS: ServerLimits = {
@@ -36,4 +48,7 @@ export const DEFAULT_LIMITS: ServerLimits = {
   // above the token's maxLength (200), so a 201–256 character token gets the schema's 400 and
   // only a longer one the router's 414
   maxParamLength: Math.max(256, TOKEN_MAX_LENGTH),
+  maxConnectionsPerAddress: 128,
+  rateLimitMax: 6000,
+  rateLimitWindowMs: 60_000,
 };

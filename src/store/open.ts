@@ -7,6 +7,7 @@
 import { DpeSimError } from '../contract/errors.js';
 import { redactUrl } from '../config/keys.js';
 import type { Store } from './store.js';
+import { storeFailure, type StoreKind } from './store-errors.js';
 
 export interface StoreLocation {
   /** where the SQLite file lives (used when `storeUrl` is absent) */
@@ -23,11 +24,37 @@ export function isPostgresUrl(url: string): boolean {
   return /^postgres(ql)?:\/\//i.test(url);
 }
 
+/**
+ * The store with its failures named (store-errors.ts): every method's error goes through
+ * `storeFailure`, so a lost connection is a 503, a full disk and a read-only store say so.
+ */
+export function guardStore<S extends Store>(store: S, kind: StoreKind): S {
+  const named = (err: unknown) => storeFailure(err, kind, store.location);
+  return new Proxy(store, {
+    get(target, prop) {
+      const value: unknown = Reflect.get(target, prop, target);
+      if (typeof value !== 'function' || prop === 'close') return value;
+      return (...args: unknown[]) => {
+        try {
+          const result: unknown = (value as (...a: unknown[]) => unknown).apply(target, args);
+          return result instanceof Promise
+            ? result.catch((err: unknown) => {
+                throw named(err);
+              })
+            : result;
+        } catch (err) {
+          throw named(err);
+        }
+      };
+    },
+  });
+}
+
 export async function openStore(where: StoreLocation): Promise<Store> {
   const url = where.storeUrl;
   if (url === undefined || url === '') {
     const { SqliteStore } = await import('./sqlite-store.js');
-    return SqliteStore.open(where.dataDir);
+    return guardStore(SqliteStore.open(where.dataDir), 'sqlite');
   }
   if (!isPostgresUrl(url)) {
     throw new DpeSimError(
@@ -37,5 +64,8 @@ export async function openStore(where: StoreLocation): Promise<Store> {
     );
   }
   const { PostgresStore } = await import('./postgres-store.js');
-  return PostgresStore.open(url, where.poolSize === undefined ? {} : { poolSize: where.poolSize });
+  return guardStore(
+    await PostgresStore.open(url, where.poolSize === undefined ? {} : { poolSize: where.poolSize }),
+    'postgresql',
+  );
 }

@@ -119,6 +119,10 @@ export class PostgresStore implements Store {
     await this.pool.end();
   }
 
+  async ping(): Promise<void> {
+    await this.rows('SELECT 1', []);
+  }
+
   private async rows<R extends pg.QueryResultRow>(text: string, values: unknown[]): Promise<R[]> {
     try {
       return (await this.pool.query<R>(text, values)).rows;

@@ -9,7 +9,8 @@ import { accessSync, constants, existsSync, mkdirSync, readFileSync } from 'node
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { DpeSimError } from '../contract/errors.js';
-import { osReason } from '../contract/os-errors.js';
+import { osCode, osReason } from '../contract/os-errors.js';
+import { storeFailure } from './store-errors.js';
 import type {
   EditableChange,
   HistoryRecord,
@@ -35,6 +36,17 @@ import {
 
 const DATA_DIR_HINT =
   'choose a directory you can write with --data-dir DIR or DPE_SIM_DATA_DIR, or fix its permissions';
+
+/** The hint for a data directory the system refused: a full disk and a read-only file system
+ * are not a matter of permissions. */
+function dataDirHint(err: unknown): string {
+  const code = osCode(err);
+  if (code === 'ENOSPC')
+    return 'free some space on that disk, or choose another directory with --data-dir DIR or DPE_SIM_DATA_DIR';
+  if (code === 'EROFS')
+    return 'its file system is mounted read-only: choose a writable directory with --data-dir DIR or DPE_SIM_DATA_DIR';
+  return DATA_DIR_HINT;
+}
 
 function nowIso(now: Date = new Date()): string {
   return now.toISOString();
@@ -81,7 +93,7 @@ export class SqliteStore implements Store {
       throw new DpeSimError(
         'runtime',
         `the data directory ${dataDir} cannot be created: ${osReason(err)}`,
-        { path: dataDir, hint: DATA_DIR_HINT },
+        { path: dataDir, hint: dataDirHint(err) },
         { cause: err },
       );
     }
@@ -91,7 +103,7 @@ export class SqliteStore implements Store {
       throw new DpeSimError(
         'runtime',
         `the data directory ${dataDir} cannot be written: ${osReason(err)}`,
-        { path: dataDir, hint: DATA_DIR_HINT },
+        { path: dataDir, hint: dataDirHint(err) },
         { cause: err },
       );
     }
@@ -106,6 +118,9 @@ export class SqliteStore implements Store {
       return store;
     } catch (err) {
       if (err instanceof DpeSimError) throw err;
+      // a full disk, a read-only file system: said as such, with their own hint
+      const named = storeFailure(err, 'sqlite', file);
+      if (named !== err) throw named;
       throw new DpeSimError(
         'runtime',
         `cannot open the store ${file}: ${osReason(err)}`,
@@ -167,6 +182,10 @@ export class SqliteStore implements Store {
 
   async close(): Promise<void> {
     this.db.close();
+  }
+
+  async ping(): Promise<void> {
+    this.db.prepare('SELECT 1').get();
   }
 
   // ------------------------------------------------------------ partners and keys

@@ -83,6 +83,8 @@ export interface Store {
   /** where the data lives, for messages (a file path, or a database URL without password) */
   readonly location: string;
   close(): Promise<void>;
+  /** Asks the database for nothing (`SELECT 1`): resolves when it answers, for /ready. */
+  ping(): Promise<void>;
 
   /** The partner the local CLI acts as (no key). */
   localPartner(): Promise<Partner>;

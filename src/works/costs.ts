@@ -4,8 +4,9 @@
  * (`--costs FILE` or `dpe-sim config set costs FILE`): `{"<costKey>": <euros>, ...}` or
  * `{"<costKey>": {"eur": <euros>}, "margin": 0.25, "delta": 10}`.
  */
-import { readFileSync } from 'node:fs';
 import { DpeSimError } from '../contract/errors.js';
+import { readInputFileSync } from '../contract/input-file.js';
+import { jsonSyntaxReason } from '../contract/text.js';
 
 /**
  * How a figure scales (README "Costs"):
@@ -336,8 +337,9 @@ export function loadCosts(file: string | undefined): CostTable {
   if (!file) return base;
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readInputFileSync(file, { what: 'the costs file' }).text;
   } catch (err) {
+    if (err instanceof DpeSimError) throw err;
     throw new DpeSimError(
       'invalid-input',
       `cannot read the costs file ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`,
@@ -349,7 +351,7 @@ export function loadCosts(file: string | undefined): CostTable {
   } catch (err) {
     throw new DpeSimError(
       'invalid-input',
-      `the costs file ${file} is not valid JSON: ${(err as Error).message}`,
+      `the costs file ${file} is not valid JSON: ${jsonSyntaxReason(err)}`,
     );
   }
   return withOverrides(base, parsed, file);

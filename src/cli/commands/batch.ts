@@ -1,3 +1,4 @@
+import { hasControlChar } from '../../contract/text.js';
 import os from 'node:os';
 import { DpeSimError, EXIT_CODES } from '../../contract/errors.js';
 import type { EditableChange } from '../../contract/schemas.js';
@@ -97,6 +98,12 @@ export async function batchCommand(
   const scenario = flags.scenario ?? 'default';
   if (scenario.trim() === '' || scenario.length > 100)
     throw new DpeSimError('invalid-input', '--scenario must be 1 to 100 characters');
+  if (hasControlChar(scenario))
+    throw new DpeSimError(
+      'invalid-input',
+      '--scenario must not contain control characters (NUL, CR, LF, tab, ESC...)',
+      { field: 'scenario', reason: 'control-character' },
+    );
   const settings: BatchSettings = {
     operation,
     identity: checkIdentity(ctx.identity),

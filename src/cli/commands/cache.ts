@@ -1,5 +1,5 @@
 /** `dpe-sim cache list | fetch FILE | clear`: the local cache of registry DPEs. */
-import { readFile } from 'node:fs/promises';
+import { readInputFile } from '../../contract/input-file.js';
 import { DpeSimError, EXIT_CODES } from '../../contract/errors.js';
 import { DPE_ID_PATTERN, DPE_ID_REGEX } from '../../contract/constants.js';
 import type { Command } from 'commander';
@@ -65,8 +65,12 @@ export async function cacheClearCommand(ctx: Context): Promise<number> {
 async function readIds(file: string): Promise<string[]> {
   let text: string;
   try {
-    text = file === '-' ? await readStdin() : await readFile(file, 'utf8');
+    text =
+      file === '-'
+        ? await readStdin()
+        : (await readInputFile(file, { what: 'the list of DPE numbers' })).text;
   } catch (err) {
+    if (err instanceof DpeSimError) throw err;
     const code = (err as NodeJS.ErrnoException).code;
     throw new DpeSimError(
       'invalid-input',
@@ -111,12 +115,15 @@ export async function cacheFetchCommand(
     process.stdout.write(`${ctx.out.json ? JSON.stringify(r) : resultLine(r)}\n`);
   };
   for (const id of invalid) {
+    // a mistyped number is shown; any other line is not (the file may be anything a path led
+    // to, /etc/passwd included: its lines are never printed)
+    const shown = /^[0-9A-Za-z]{1,20}$/.test(id) ? id : undefined;
     emit({
-      dpeId: id,
+      dpeId: shown ?? '(not shown)',
       ok: false,
       error: {
         kind: 'invalid-input',
-        message: `'${id}' is not a DPE number (expected the pattern ${DPE_ID_PATTERN})`,
+        message: `${shown ? `'${shown}'` : `line ${ids.indexOf(id) + 1} (of the non-blank lines)`} is not a DPE number (expected the pattern ${DPE_ID_PATTERN})`,
       },
     });
   }

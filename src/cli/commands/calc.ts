@@ -1,3 +1,4 @@
+import { hasControlChar } from '../../contract/text.js';
 import { DpeSimError } from '../../contract/errors.js';
 import type { EditableChange } from '../../contract/schemas.js';
 import type { Context } from '../context.js';
@@ -27,6 +28,13 @@ export async function calcCommand(
   const scenario = flags.scenario ?? 'default';
   if (scenario.trim() === '' || scenario.length > 100) {
     throw new DpeSimError('invalid-input', '--scenario must be 1 to 100 characters');
+  }
+  if (hasControlChar(scenario)) {
+    throw new DpeSimError(
+      'invalid-input',
+      '--scenario must not contain control characters (NUL, CR, LF, tab, ESC...)',
+      { field: 'scenario', reason: 'control-character' },
+    );
   }
   const { parseWorkFlag, readWorksFile } = await import('../works-input.js');
   const { renderCalc, targetClass } = await import('../render/simulation.js');

@@ -1,5 +1,6 @@
 import { DpeSimError } from '../../contract/errors.js';
 import { NO_COLON_PATTERN } from '../../contract/constants.js';
+import { hasControlChar, impossibleDate } from '../../contract/text.js';
 import type { HistoryRequest } from '../../contract/schemas.js';
 import type { Command } from 'commander';
 import { run } from '../command-kit.js';
@@ -41,6 +42,9 @@ export function sinceOption(value: string | undefined, now = Date.now()): string
     const unit = rel[2] as keyof typeof UNIT_MS;
     return new Date(now - Number(rel[1]) * UNIT_MS[unit]).toISOString();
   }
+  const impossible = impossibleDate(value);
+  if (impossible)
+    throw new DpeSimError('invalid-input', `--since '${value}' is not a date: ${impossible}`);
   const t = /^\d{4}-\d{2}-\d{2}/.test(value) ? Date.parse(value) : NaN;
   if (Number.isNaN(t))
     throw new DpeSimError(
@@ -54,6 +58,12 @@ function idFilter(flag: string, value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
   if (value === '' || !new RegExp(NO_COLON_PATTERN).test(value))
     throw new DpeSimError('invalid-input', `--${flag} must be non-empty, without ':'`);
+  if (hasControlChar(value))
+    throw new DpeSimError(
+      'invalid-input',
+      `--${flag} must not contain control characters (NUL, CR, LF, tab, ESC...)`,
+      { field: flag, reason: 'control-character' },
+    );
   return value;
 }
 

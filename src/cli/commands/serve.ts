@@ -20,6 +20,33 @@ export interface ServeFlags {
   historyPath?: string;
   accessLog?: boolean;
   engineQueue?: string;
+  maxClientConnections?: string;
+  rateLimit?: string;
+}
+
+/** `--max-client-connections` and `--rate-limit`: integers from 0 (off) to `max`. */
+function countOption(flag: string, value: string | undefined, max: number): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value.trim()) || Number(value) > max) {
+    throw new DpeSimError(
+      'invalid-input',
+      `--${flag} must be an integer from 0 (no limit) to ${max} (got '${value}')`,
+    );
+  }
+  return Number(value);
+}
+
+/** The per-client limits chosen on the command line (docs/server-limits.md). */
+function fairnessLimits(flags: ServeFlags): {
+  maxConnectionsPerAddress?: number;
+  rateLimitMax?: number;
+} {
+  const perClient = countOption('max-client-connections', flags.maxClientConnections, 100_000);
+  const rate = countOption('rate-limit', flags.rateLimit, 10_000_000);
+  return {
+    ...(perClient !== undefined ? { maxConnectionsPerAddress: perClient } : {}),
+    ...(rate !== undefined ? { rateLimitMax: rate } : {}),
+  };
 }
 
 function queueOption(value: string | undefined): number | undefined {
@@ -62,6 +89,7 @@ function chosenAppUrl(ctx: Context): string | undefined {
 export async function serveCommand(ctx: Context, flags: ServeFlags): Promise<number> {
   const port = portOption(flags.port);
   const queue = queueOption(flags.engineQueue);
+  fairnessLimits(flags); // checked before anything starts
   const historyPath = flags.historyPath ?? ctx.settings.historyPath;
   const { validateSetting } = await import('../../config/config.js');
   validateSetting('historyPath', historyPath);
@@ -103,6 +131,7 @@ async function serveUntilStopped(
     port,
     errorLog: log,
     ...(flags.accessLog ? { accessLog: log } : {}),
+    limits: fairnessLimits(flags),
   });
   try {
     await services.warmUp(); // load the engine now, not on the first request
@@ -139,6 +168,14 @@ export function register(program: Command): void {
       'path of the consumption-history operation (default /partners/tracking/history)',
     )
     .option('--access-log', 'one line per request on stderr (never keys or tokens)')
+    .option(
+      '--max-client-connections <n>',
+      'open connections from one client address; beyond, 429 and closed (default 128; 0: no cap)',
+    )
+    .option(
+      '--rate-limit <n>',
+      'requests a minute from one client address; beyond, 429 with Retry-After (default 6000; 0: off)',
+    )
     .option(
       '--engine-queue <n>',
       'engine jobs that may wait for a thread; beyond, 503 with Retry-After (default 16 per core)',

@@ -3,6 +3,7 @@
  * (CSV, JSON Lines).
  */
 import type { HistoryRecord } from '../../contract/schemas.js';
+import { terminalText } from '../../contract/text.js';
 import { dateTime, euros, num } from '../format.js';
 
 export interface ViewStyle {
@@ -53,10 +54,11 @@ export function historyRow(r: HistoryRecord, style: ViewStyle): string[] {
   const pre = r.operation === 'pre';
   return [
     dateTime(r.at),
-    `${r.customerId}/${r.userId}`,
-    r.dpeId,
+    // stored text is shown without its control characters (an ESC could rewrite the screen)
+    terminalText(`${r.customerId}/${r.userId}`),
+    terminalText(r.dpeId),
     r.blocked ? `${r.operation} (blocked)` : r.operation,
-    r.scenario ?? '–',
+    r.scenario === null ? '–' : terminalText(r.scenario),
     pre ? '–' : String(r.works.length),
     change(r.classBefore, r.classAfter, (c) => style.classLetter(c), pre),
     change(r.consoBefore, r.consoAfter, n0, pre),
@@ -85,9 +87,18 @@ export const CSV_COLUMNS = [
   'blocked',
 ] as const;
 
-/** RFC 4180 field: quoted when it holds a comma, a quote or a line break. */
-export function csvField(value: string): string {
-  return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
+/**
+ * RFC 4180 field: quoted when it holds a comma, a quote or a line break; other control
+ * characters (ESC, NUL, tab, DEL, C1) dropped. With `text`, a value that a spreadsheet would
+ * take for a formula (it starts with =, +, -, @, or a tab or CR) gets a leading apostrophe and
+ * is quoted, as OWASP advises ("CSV injection"); numbers are written as they are.
+ */
+export function csvField(value: string, text = false): string {
+  // eslint-disable-next-line no-control-regex
+  let v = value.replace(/[\u0000-\u0009\u000b\u000c\u000e-\u001f\u007f-\u009f]/g, '');
+  const formula = text && /^[=+\-@\t\r]/.test(value);
+  if (formula) v = `'${v}`;
+  return formula || /[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v;
 }
 
 /** The works as `--work` values, `ref=KEY:VALUE`, separated by spaces. */
@@ -101,9 +112,9 @@ export function csvHeader(): string {
 
 export function csvRow(r: HistoryRecord): string {
   return CSV_COLUMNS.map((c) => {
-    if (c === 'works') return csvField(worksText(r));
+    if (c === 'works') return csvField(worksText(r), true);
     const v = r[c];
-    return v === null ? '' : csvField(String(v));
+    return v === null ? '' : csvField(String(v), typeof v === 'string');
   }).join(',');
 }
 

@@ -1,4 +1,5 @@
 /** Simulation results for humans: classes, figures before/after, hints, elements and options. */
+import { terminalText } from '../../contract/text.js';
 import type { DpeSourceInfo, RegistryPack } from '../../contract/schemas.js';
 import type {
   SpecAutoSolution,
@@ -606,7 +607,7 @@ export function renderCalc(body: SpecCalcResponse, s: Style, dpeArg?: string): s
         `DPE ${body.simulation.dpeId}: ${classChange(body.simulation.initialGrade ?? initialLetter(body.calculation), body.simulation.currentGrade ?? currentLetter(body.calculation))}`,
       ) +
         s.c.dim(
-          `  (scenario ${body.namedCalculation}, ${works.length} works item${works.length === 1 ? '' : 's'})`,
+          `  (scenario ${terminalText(body.namedCalculation)}, ${works.length} works item${works.length === 1 ? '' : 's'})`,
         ),
     ),
     ...(dpeArg === undefined

@@ -7,7 +7,8 @@ import type { FastifyInstance } from 'fastify';
 import type { LocalServices } from '../../backend/local-services.js';
 import { openApiDocument } from '../../contract/openapi.js';
 import { operation, type ApiOperation } from '../../contract/operations.js';
-import type { HealthResponse, PageLoginRequest } from '../../contract/schemas.js';
+import { DpeSimError } from '../../contract/errors.js';
+import type { HealthResponse, PageLoginRequest, ReadyResponse } from '../../contract/schemas.js';
 import { LOGIN_PAGE_HEADERS, LOGIN_PAGE_HTML } from '../login-page.js';
 import { routeBase } from './route-options.js';
 
@@ -24,6 +25,13 @@ export function publicRoutes(deps: PublicRoutesDeps) {
     scope.route({
       ...routeBase(operation(deps.operations, 'health')),
       handler: async (): Promise<HealthResponse> => ({ status: 'ok' }),
+    });
+    scope.route({
+      ...routeBase(operation(deps.operations, 'ready')),
+      handler: async (): Promise<ReadyResponse> => {
+        await storeAnswers(deps.services);
+        return { status: 'ready', checks: { store: 'ok' } };
+      },
     });
     scope.get('/openapi.json', async (req, reply) => {
       openapi ??= JSON.stringify(
@@ -57,4 +65,30 @@ function listenUrl(address: string | AddressInfo | null): { serverUrl?: string }
         ? `[${address.address}]`
         : address.address;
   return { serverUrl: `http://${host}:${address.port}` };
+}
+
+/** How long /ready waits for the store, ms: a hung database is "not ready", not a hung probe. */
+const READY_TIMEOUT_MS = 2000;
+
+/** Resolves when the store answers `SELECT 1` in time; a 503 (store-unavailable) otherwise. */
+async function storeAnswers(services: LocalServices): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () =>
+        reject(
+          new DpeSimError(
+            'busy',
+            `the store did not answer within ${READY_TIMEOUT_MS / 1000} s; retry in 5 s`,
+            { reason: 'store-unavailable', store: 'unknown', retryAfterSeconds: 5 },
+          ),
+        ),
+      READY_TIMEOUT_MS,
+    );
+  });
+  try {
+    await Promise.race([services.store.ping(), late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
