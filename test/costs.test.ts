@@ -320,7 +320,7 @@ describe('costs scale with what each installation serves (corpus)', () => {
         costs,
       );
       expect(run.cout).toBe(14 * 4770);
-      expect(run.applied[0]?.coutDetail).toBe('14 × 4 770 €');
+      expect(run.applied[0]?.coutDetail).toBe('14 × 4\u202f770 €');
     },
     120_000,
   );

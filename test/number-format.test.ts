@@ -28,6 +28,7 @@ async function screens(file: string): Promise<string> {
   for (const args of [
     ['pre', file],
     ['initial', file],
+    ['initial', file, '--all'],
     ['calc', file, '--scenario-from', '1'],
     ['audit', file],
   ]) {

@@ -17,6 +17,7 @@ import type { RawDpe, RawElement, RawGeneratorHolder } from '../dpe/raw.js';
 import { num } from '../dpe/raw.js';
 import type { WorksOptionRow } from './catalogue.js';
 import { priceOf, steppedPrice, type CostTable } from './costs.js';
+import { numberText } from '../contract/number-text.js';
 
 export interface Price {
   /** euros incl. VAT, rounded */
@@ -25,14 +26,12 @@ export interface Price {
   detail: string;
 }
 
-const fmt = new Intl.NumberFormat('fr-FR', { maximumFractionDigits: 0 });
-const fmt1 = new Intl.NumberFormat('fr-FR', { maximumFractionDigits: 1 });
-/** Thousands with a plain space (the fr-FR narrow no-break space is hard to read in terminals). */
+/** "4 770 €": the one number format (contract/number-text.ts) */
 function eur(x: number): string {
-  return `${fmt.format(Math.round(x)).replace(/\s/g, ' ')} €`;
+  return `${numberText(Math.round(x))} €`;
 }
 function qty(x: number): string {
-  return fmt1.format(x).replace(/\s/g, ' ');
+  return numberText(x, 1);
 }
 
 /** The area a per-m² price applies to: the element's own area in the DPE. */
