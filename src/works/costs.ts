@@ -107,12 +107,12 @@ export const DEFAULT_COSTS = {
   fenetre_bois: {
     eur: indexed(640, '2018'),
     unit: 'm2',
-    source: `Je Rénove BBC invoices via batiactu.com (557 € HT/m²) and prix-travaux.fr (2026): wood 750–1 500 € per 2-leaf unit vs PVC 350–850 (about 1.15× PVC), ${TO_2024_FROM_2018}`,
+    source: `Je Rénove BBC invoices via batiactu.com (557 € HT/m²) and prix-travaux.fr (2026): wood 750–1\u202f500 € per 2-leaf unit vs PVC 350–850 (about 1.15× PVC), ${TO_2024_FROM_2018}`,
   },
   fenetre_alu: {
     eur: indexed(700, '2018'),
     unit: 'm2',
-    source: `prix-travaux.fr (2026): aluminium 700–1 700 € per 2-leaf unit, about 1.25× the PVC figure, ${TO_2024_FROM_2018}`,
+    source: `prix-travaux.fr (2026): aluminium 700–1\u202f700 € per 2-leaf unit, about 1.25× the PVC figure, ${TO_2024_FROM_2018}`,
   },
   fenetre_triple: {
     eur: indexed(660, '2018'),
@@ -122,35 +122,35 @@ export const DEFAULT_COSTS = {
   porte: {
     eur: 1500,
     unit: 'unit',
-    source: 'commercial pages (~2024): insulated entrance door 1 000–2 500 € fitted',
+    source: 'commercial pages (~2024): insulated entrance door 1\u202f000–2\u202f500 € fitted',
   },
   pac_air_eau: {
     eur: 12000,
     unit: 'unit',
-    source: 'commercial pages (2024): air/water heat pump 8 000–16 000 € fitted (midpoint)',
+    source: 'commercial pages (2024): air/water heat pump 8\u202f000–16\u202f000 € fitted (midpoint)',
   },
   pac_air_eau_ecs: {
     eur: 14000,
     unit: 'unit',
     source:
-      'commercial pages (2024): air/water heat pump 8 000–16 000 € + integrated hot-water tank',
+      'commercial pages (2024): air/water heat pump 8\u202f000–16\u202f000 € + integrated hot-water tank',
   },
   chaudiere_gaz_condensation: {
     eur: 4770,
     unit: 'unit',
     source:
-      'quelleenergie.fr invoice study (2015): condensing gas boiler mean 4 770 € TTC over 299 invoices',
+      'quelleenergie.fr invoice study (2015): condensing gas boiler mean 4\u202f770 € TTC over 299 invoices',
   },
   chaudiere_granules: {
     eur: 12000,
     unit: 'unit',
-    source: 'commercial page: pellet boiler 9 000–15 000 € fitted (midpoint)',
+    source: 'commercial page: pellet boiler 9\u202f000–15\u202f000 € fitted (midpoint)',
   },
   pac_air_air: {
     eur: 6000,
     unit: 'unit',
     source:
-      'commercial pages (~2024): multi-split air/air heat pump 4 000–8 000 € fitted (midpoint)',
+      'commercial pages (~2024): multi-split air/air heat pump 4\u202f000–8\u202f000 € fitted (midpoint)',
   },
   radiateurs_performants: {
     eur: 2500,
@@ -162,24 +162,24 @@ export const DEFAULT_COSTS = {
     eur: 2950,
     unit: 'unit',
     source:
-      'travauxapart.fr (2019): thermodynamic water heater, ambient air, 1 800–4 100 € (midpoint)',
+      'travauxapart.fr (2019): thermodynamic water heater, ambient air, 1\u202f800–4\u202f100 € (midpoint)',
   },
   cet_exterieur: {
     eur: 3400,
     unit: 'unit',
     source:
-      'travauxapart.fr (2019): thermodynamic water heater, outdoor air, 2 200–4 600 € (midpoint)',
+      'travauxapart.fr (2019): thermodynamic water heater, outdoor air, 2\u202f200–4\u202f600 € (midpoint)',
   },
   cesi: {
     eur: 5500,
     unit: 'unit',
     source:
-      'commercial pages (~2024): individual solar water heater (CESI) 4 000–7 000 € fitted (midpoint)',
+      'commercial pages (~2024): individual solar water heater (CESI) 4\u202f000–7\u202f000 € fitted (midpoint)',
   },
   ballon_electrique: {
     eur: 1200,
     unit: 'unit',
-    source: 'commercial pages (~2024): vertical electric water heater 200 L, 800–1 600 € fitted',
+    source: 'commercial pages (~2024): vertical electric water heater 200 L, 800–1\u202f600 € fitted',
   },
   vmc_hygro_b: {
     eur: 1000,
@@ -189,7 +189,7 @@ export const DEFAULT_COSTS = {
   vmc_double_flux: {
     eur: 3710,
     unit: 'unit',
-    source: 'commercial page: double-flow VMC mean 3 710 €, 2 000–7 700 € installed',
+    source: 'commercial page: double-flow VMC mean 3\u202f710 €, 2\u202f000–7\u202f700 € installed',
   },
   // ------------------------------------------------------------------ collective installations
   chaufferie_gaz_condensation: {
@@ -204,19 +204,19 @@ export const DEFAULT_COSTS = {
     ],
     factor: Math.round(FCU_TO_TTC * 1000) / 1000,
     source:
-      'France Chaleur Urbaine rules (ratios-economiques; ELCIMAI, Atlantic 2024): collective gas condensing boiler room, equipment excl. VAT by power (≤ 35 kW 4 800 €; ≤ 120 kW 15 000 €; ≤ 300 kW 37 500 €; ≤ 500 kW 45 000 €; ≤ 1 MW 87 225 €, pro rata above), +30% fitting, +5.5% VAT',
+      'France Chaleur Urbaine rules (ratios-economiques; ELCIMAI, Atlantic 2024): collective gas condensing boiler room, equipment excl. VAT by power (≤ 35 kW 4\u202f800 €; ≤ 120 kW 15\u202f000 €; ≤ 300 kW 37\u202f500 €; ≤ 500 kW 45\u202f000 €; ≤ 1 MW 87\u202f225 €, pro rata above), +30% fitting, +5.5% VAT',
   },
   pac_air_eau_collective: {
     eur: Math.round(1005 * FCU_TO_TTC),
     unit: 'kw',
     source:
-      'France Chaleur Urbaine rules (ELCIMAI 2024): collective air/water heat pump 1 005 €/kW equipment excl. VAT, +30% fitting (≈ 1 307 €/kW), +5.5% VAT',
+      'France Chaleur Urbaine rules (ELCIMAI 2024): collective air/water heat pump 1\u202f005 €/kW equipment excl. VAT, +30% fitting (≈ 1\u202f307 €/kW), +5.5% VAT',
   },
   sous_station: {
     eur: Math.round(((21500 + 37500) / 2) * (1 + VAT_RENOVATION)),
     unit: 'building',
     source:
-      'France Chaleur Urbaine cost page (FEDENE data, 2024): district-heating substation 21 500–37 500 € excl. VAT per building (midpoint), +5.5% VAT',
+      'France Chaleur Urbaine cost page (FEDENE data, 2024): district-heating substation 21\u202f500–37\u202f500 € excl. VAT per building (midpoint), +5.5% VAT',
   },
   robinets_thermostatiques: {
     eur: 550,
@@ -228,7 +228,7 @@ export const DEFAULT_COSTS = {
     eur: 3500,
     unit: 'dwelling',
     source:
-      'dpe-sim estimate (no citable per-dwelling figure found): 5 low-temperature steel radiators with thermostatic valves per dwelling × ~700 € fitted (commercial pages ~2024: 300–1 000 € each), incl. VAT',
+      'dpe-sim estimate (no citable per-dwelling figure found): 5 low-temperature steel radiators with thermostatic valves per dwelling × ~700 € fitted (commercial pages ~2024: 300–1\u202f000 € each), incl. VAT',
   },
   calorifugeage_chauffage: {
     eur: 10,
