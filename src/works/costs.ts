@@ -127,7 +127,8 @@ export const DEFAULT_COSTS = {
   pac_air_eau: {
     eur: 12000,
     unit: 'unit',
-    source: 'commercial pages (2024): air/water heat pump 8\u202f000–16\u202f000 € fitted (midpoint)',
+    source:
+      'commercial pages (2024): air/water heat pump 8\u202f000–16\u202f000 € fitted (midpoint)',
   },
   pac_air_eau_ecs: {
     eur: 14000,
@@ -179,7 +180,8 @@ export const DEFAULT_COSTS = {
   ballon_electrique: {
     eur: 1200,
     unit: 'unit',
-    source: 'commercial pages (~2024): vertical electric water heater 200 L, 800–1\u202f600 € fitted',
+    source:
+      'commercial pages (~2024): vertical electric water heater 200 L, 800–1\u202f600 € fitted',
   },
   vmc_hygro_b: {
     eur: 1000,
