@@ -70,13 +70,41 @@ export function startCli(
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(timer);
-      resolve({ code, stdout, stderr });
+      const commas = commaNumbers(args, opts, stdout, stderr);
+      if (commas.length)
+        reject(
+          new Error(
+            `dpe-sim ${args.join(' ')} wrote a number with a comma (one number format: '.' decimals, U+202F groups):\n${commas.join('\n')}`,
+          ),
+        );
+      else resolve({ code, stdout, stderr });
     });
   });
   // a child may stop reading its input before the end (too large): that is its answer, not ours
   child.stdin.on('error', () => {});
   child.stdin.end(opts.input ?? '');
   return { child, done };
+}
+
+/** "1,28" or "36,353": a digit, a comma, a digit (a list "3, 4" has a space). */
+const COMMA_NUMBER = /\d,\d/;
+
+/**
+ * Every CLI output of the test suite, checked for a number written with a comma (issue 25: one
+ * number format): the human lines of stdout and stderr, not JSON lines nor CSV exports, and not
+ * when the test's own arguments or input hold such a number (an echo of what the user typed).
+ */
+function commaNumbers(args: string[], opts: CliOptions, stdout: string, stderr: string): string[] {
+  const machine = args.some((a) => a === '--json' || a === '--format' || a === 'completion');
+  if (machine || args.some((a) => COMMA_NUMBER.test(a)) || COMMA_NUMBER.test(opts.input ?? ''))
+    return [];
+  const hits: string[] = [];
+  for (const line of `${stdout}\n${stderr}`.split('\n')) {
+    const t = line.trim();
+    if (t.startsWith('{') || t.startsWith('[') || t.startsWith('"')) continue;
+    if (COMMA_NUMBER.test(line)) hits.push(line);
+  }
+  return hits;
 }
 
 /** Runs the built `bin/dpe-sim.js` as a user would, with its own data and config dirs. */

@@ -3,7 +3,8 @@
  * with a narrow no-break space. The CLI's table output of pre, initial and calc, on the fixtures
  * and on corpus DPEs of each kind (a house, a flat, a flat generated from building data, a whole
  * building), holds no number written with a decimal comma ("1,28") nor grouped with a comma
- * ("36,353").
+ * ("36,353"). Beyond these screens, every CLI run of the test suite is checked the same way by
+ * test/helpers.ts (startCli): a human line with such a number fails the test that ran it.
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';

@@ -82,8 +82,11 @@ describe.skipIf(!CAN_BIND)('a client reconnecting in a loop', () => {
         await new Promise((r) => setTimeout(r, 25));
       }
       expect(probes.map((p) => p.status)).toEqual(Array(20).fill(200));
-      // every probe answered within 100 ms, while the loops reconnected
-      expect(Math.max(...probes.map((p) => p.ms))).toBeLessThan(100);
+      // the probes answered within 100 ms while the loops reconnected: 18 of 20 at least, as a
+      // machine busy with other work may pause this process once or twice (a starved /health
+      // would miss them all)
+      const slow = probes.filter((p) => p.ms >= 100).map((p) => Math.round(p.ms));
+      expect(slow.length, `probes over 100 ms: ${slow.join(', ')}`).toBeLessThanOrEqual(2);
       expect(opened).toBeGreaterThan(200);
       expect(refused).toMatch(/^HTTP\/1\.1 429 Too Many Requests\r\n/);
       expect(refused).toContain('\r\nRetry-After: 1\r\n');
