@@ -15,10 +15,14 @@ export type PoolThread = Parameters<PiscinaLoadBalancer>[1][number];
 /** a task as the load balancer sees it */
 export type PoolTask = Parameters<PiscinaLoadBalancer>[0];
 
-/** old-generation heap per worker thread, MB */
-export const WORKER_OLD_SPACE_MB = 256;
+/**
+ * old-generation heap per worker thread, MB: the largest corpus DPE's audit peaks at 183 MB for
+ * the whole process; with 192 / 48 the server's RSS levels at about 540 MB under the soak (2
+ * threads; 700–770 MB with 256 / 96): docs/server-limits.md "Soak"
+ */
+export const WORKER_OLD_SPACE_MB = 192;
 /** young-generation heap per worker thread, MB */
-export const WORKER_YOUNG_SPACE_MB = 96;
+export const WORKER_YOUNG_SPACE_MB = 48;
 
 export interface ThreadPoolOptions {
   /** the worker's entry file (a CommonJS file piscina can require) */
