@@ -1,0 +1,207 @@
+/**
+ * Engine vs registry, step by step: the intermediate figures the XML carries (losses per kind of
+ * element, heating need, consumption per heating installation and generator, hot water) compared
+ * with the engine's, in the order the 3CL method computes them, and the first step where the two
+ * part. Used by `pre` (the per-part alert) and by `npm run fidelity` (scripts/fidelity.mjs).
+ */
+import type { Fields, RawDpe, RawElement, RawGeneratorHolder } from '../dpe/raw.js';
+import { num } from '../dpe/raw.js';
+
+/** A gap larger than this (%) means engine and registry part at that step. */
+export const PART_ABOVE = 5;
+/** Gaps on figures smaller than this (W/K or kWh) are not counted (rounding of tiny values). */
+const NEGLIGIBLE = 1;
+
+export type StepKind = 'envelope' | 'need' | 'heating' | 'hot water' | 'total';
+
+export interface StepGap {
+  /** stable key, e.g. `deperdition_mur`, `installation_chauffage[0].generateur[1].conso_ch` */
+  key: string;
+  /** what a person reads: "wall losses", "heating consumption (generator 2 of installation 1)" */
+  label: string;
+  kind: StepKind;
+  registry: number;
+  engine: number;
+  /** (engine − registry) / registry × 100 */
+  gap: number;
+}
+
+const ENVELOPE: [string, string][] = [
+  ['deperdition_mur', 'wall losses'],
+  ['deperdition_baie_vitree', 'window losses'],
+  ['deperdition_porte', 'door losses'],
+  ['deperdition_plancher_bas', 'floor losses'],
+  ['deperdition_plancher_haut', 'roof losses'],
+  ['deperdition_pont_thermique', 'thermal-bridge losses'],
+  ['deperdition_renouvellement_air', 'air-renewal losses'],
+];
+
+function list<T>(v: T[] | T | undefined): T[] {
+  if (v === undefined || v === null) return [];
+  return Array.isArray(v) ? v : [v];
+}
+
+function field(o: unknown, key: string): number | undefined {
+  if (!o || typeof o !== 'object') return undefined;
+  return num((o as Fields)[key]);
+}
+
+function step(
+  out: StepGap[],
+  key: string,
+  label: string,
+  kind: StepKind,
+  registry: number | undefined,
+  engine: number | undefined,
+): void {
+  if (registry === undefined || engine === undefined) return;
+  if (Math.abs(registry) < NEGLIGIBLE && Math.abs(engine) < NEGLIGIBLE) return;
+  const gap =
+    registry === 0 ? (engine === 0 ? 0 : 100) : ((engine - registry) / Math.abs(registry)) * 100;
+  out.push({ key, label, kind, registry, engine, gap: Math.round(gap * 10) / 10 });
+}
+
+function generators(inst: RawGeneratorHolder, name: 'chauffage' | 'ecs'): RawElement[] {
+  return name === 'chauffage'
+    ? list(inst.generateur_chauffage_collection?.generateur_chauffage)
+    : list(inst.generateur_ecs_collection?.generateur_ecs);
+}
+
+/**
+ * Every intermediate figure present on both sides, in the method's order: envelope losses,
+ * needs, heating consumption (per installation, then per generator), hot-water consumption,
+ * then the totals.
+ */
+export function stepGaps(registry: RawDpe, engine: RawDpe): StepGap[] {
+  const out: StepGap[] = [];
+  const rs = registry.logement?.sortie ?? {};
+  const es = engine.logement?.sortie ?? {};
+  const rd = rs.deperdition as Fields | undefined;
+  const ed = es.deperdition as Fields | undefined;
+  for (const [key, label] of ENVELOPE)
+    step(out, key, label, 'envelope', field(rd, key), field(ed, key));
+  const rb = rs.apport_et_besoin as Fields | undefined;
+  const eb = es.apport_et_besoin as Fields | undefined;
+  step(out, 'besoin_ch', 'heating need', 'need', field(rb, 'besoin_ch'), field(eb, 'besoin_ch'));
+  step(
+    out,
+    'besoin_ecs',
+    'hot-water need',
+    'need',
+    field(rb, 'besoin_ecs'),
+    field(eb, 'besoin_ecs'),
+  );
+
+  const rCh = list(registry.logement?.installation_chauffage_collection?.installation_chauffage);
+  const eCh = list(engine.logement?.installation_chauffage_collection?.installation_chauffage);
+  const several = rCh.length > 1;
+  rCh.forEach((ri, i) => {
+    const ei = eCh[i];
+    if (!ei) return;
+    const where = several ? ` (installation ${i + 1} of ${rCh.length})` : '';
+    step(
+      out,
+      `installation_chauffage[${i}].besoin_ch`,
+      `heating need${where}`,
+      'need',
+      field(ri.donnee_intermediaire, 'besoin_ch'),
+      field(ei.donnee_intermediaire, 'besoin_ch'),
+    );
+    step(
+      out,
+      `installation_chauffage[${i}].conso_ch`,
+      `heating consumption${where}`,
+      'heating',
+      field(ri.donnee_intermediaire, 'conso_ch'),
+      field(ei.donnee_intermediaire, 'conso_ch'),
+    );
+    const rg = generators(ri, 'chauffage');
+    const eg = generators(ei, 'chauffage');
+    if (rg.length > 1)
+      rg.forEach((g, j) =>
+        step(
+          out,
+          `installation_chauffage[${i}].generateur[${j}].conso_ch`,
+          `heating consumption of generator ${j + 1}${where ? ` of installation ${i + 1}` : ''}`,
+          'heating',
+          field(g.donnee_intermediaire, 'conso_ch'),
+          field(eg[j]?.donnee_intermediaire, 'conso_ch'),
+        ),
+      );
+  });
+  step(
+    out,
+    'conso_ch',
+    'heating consumption',
+    'heating',
+    field(rs.ef_conso, 'conso_ch'),
+    field(es.ef_conso, 'conso_ch'),
+  );
+
+  const rE = list(registry.logement?.installation_ecs_collection?.installation_ecs);
+  const eE = list(engine.logement?.installation_ecs_collection?.installation_ecs);
+  if (rE.length > 1)
+    rE.forEach((ri, i) =>
+      step(
+        out,
+        `installation_ecs[${i}].conso_ecs`,
+        `hot-water consumption (installation ${i + 1} of ${rE.length})`,
+        'hot water',
+        field(ri.donnee_intermediaire, 'conso_ecs'),
+        field(eE[i]?.donnee_intermediaire, 'conso_ecs'),
+      ),
+    );
+  step(
+    out,
+    'conso_ecs',
+    'hot-water consumption',
+    'hot water',
+    field(rs.ef_conso, 'conso_ecs'),
+    field(es.ef_conso, 'conso_ecs'),
+  );
+  step(
+    out,
+    'conso_5_usages',
+    'final energy',
+    'total',
+    field(rs.ef_conso, 'conso_5_usages'),
+    field(es.ef_conso, 'conso_5_usages'),
+  );
+  return out;
+}
+
+/** The first step (method order) where engine and registry differ by more than PART_ABOVE %. */
+export function firstParting(gaps: readonly StepGap[]): StepGap | undefined {
+  return gaps.find((g) => Math.abs(g.gap) > PART_ABOVE);
+}
+
+/**
+ * The part that explains a total gap: the heating or hot-water consumption with the largest
+ * absolute difference in kWh, and the first step upstream of it (losses, need) that parts.
+ */
+export function disagreeingPart(
+  gaps: readonly StepGap[],
+): { part: StepGap; cause: StepGap | undefined } | undefined {
+  const totals = gaps.filter(
+    (g) => (g.key === 'conso_ch' || g.key === 'conso_ecs') && Math.abs(g.gap) > PART_ABOVE,
+  );
+  if (!totals.length) return undefined;
+  const part = totals.reduce((a, b) =>
+    Math.abs(b.engine - b.registry) > Math.abs(a.engine - a.registry) ? b : a,
+  );
+  const upstream =
+    part.key === 'conso_ch'
+      ? gaps.find(
+          (g) =>
+            (g.kind === 'envelope' ||
+              g.key === 'besoin_ch' ||
+              (g.kind === 'heating' && g.key !== 'conso_ch')) &&
+            Math.abs(g.gap) > PART_ABOVE,
+        )
+      : gaps.find(
+          (g) =>
+            (g.key === 'besoin_ecs' || g.key.startsWith('installation_ecs')) &&
+            Math.abs(g.gap) > PART_ABOVE,
+        );
+  return { part, cause: upstream };
+}
