@@ -4,9 +4,11 @@
 // registry's figures converted), by kind of DPE: primary energy within 5%, emissions within 5%,
 // class equal to the registry's; the worst ten; and the intermediate figures the XML carries
 // compared with the engine's (src/simulation/fidelity.ts): the first step where they part.
-//   npm run fidelity [-- --corpus DIR] [--json FILE] [--only ID,ID] [--steps]
+//   npm run fidelity [-- --corpus DIR] [--json FILE] [--only ID,ID] [--steps] [--against FILE]
+// --against FILE (a --json of an earlier run): the DPEs whose figures moved since, in both modes,
+// and those that crossed the 5% line (gained, lost) or changed class agreement.
 // Run after `npm run build` (it imports dist/).
-import { readdirSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -27,6 +29,7 @@ const opt = (name) => {
 const corpus = path.resolve(opt('--corpus') ?? path.join(ROOT, '..', 'shared', 'corpus', 'dpe'));
 const only = opt('--only')?.split(',');
 const jsonOut = opt('--json');
+const against = opt('--against');
 
 const KINDS = [
   'house',
@@ -168,6 +171,41 @@ for (const [k, ids] of [...counts].sort((a, b) => b[1].length - a[1].length))
   say(
     `  ${String(ids.length).padStart(3)}  ${k.padEnd(44)} ${ids.slice(0, 6).join(' ')}${ids.length > 6 ? ' …' : ''}`,
   );
+if (against) {
+  const before = new Map(JSON.parse(readFileSync(against, 'utf8')).map((r) => [r.id, r]));
+  say();
+  say(`## moved since ${path.basename(against)}`);
+  say();
+  for (const [title, mode] of MODES) {
+    const moved = [];
+    const line = { ep: [[], []], ges: [[], []], cls: [[], []] };
+    for (const r of rows) {
+      const a = before.get(r.id)?.modes?.[mode];
+      const b = r.modes?.[mode];
+      if (!a || !b) continue;
+      if (a.dEp === b.dEp && a.dGes === b.dGes && a.classEngine === b.classEngine) continue;
+      moved.push(
+        `${r.id} (ep ${sign(a.dEp)} → ${sign(b.dEp)}, GES ${sign(a.dGes)} → ${sign(b.dGes)})`,
+      );
+      const flip = (k, was, now) => {
+        if (was !== now) line[k][now ? 0 : 1].push(r.id);
+      };
+      flip('ep', within(a.dEp), within(b.dEp));
+      flip('ges', within(a.dGes), within(b.dGes));
+      flip('cls', a.classEngine === a.classRegistry, b.classEngine === b.classRegistry);
+    }
+    say(`${title}: ${moved.length} DPEs moved`);
+    for (const m of moved) say(`  ${m}`);
+    for (const [k, name] of [
+      ['ep', 'ep ≤ 5%'],
+      ['ges', 'GES ≤ 5%'],
+      ['cls', 'class ='],
+    ])
+      say(
+        `  ${name}: gained ${line[k][0].length} ${line[k][0].join(' ')}; lost ${line[k][1].length} ${line[k][1].join(' ')}`,
+      );
+  }
+}
 say();
 say(`(${seconds.toFixed(1)} s)`);
 console.log(lines.join('\n'));

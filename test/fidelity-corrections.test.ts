@@ -1,0 +1,92 @@
+/**
+ * The engine corrections (src/engine/corrections.ts): each on a corpus DPE that shows the fault,
+ * asserting the intermediate figure the XML carries; the diffs in patches/open3cl/ are those of
+ * the corrections; a correction that no longer applies stops the load.
+ */
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadEngine, type Engine } from '../src/engine/engine.js';
+import { CORRECTIONS } from '../src/engine/corrections.js';
+import { sourcePatchHooks, SOURCE_PATCHES } from '../src/engine/source-patches.js';
+import { parseDpeXml } from '../src/dpe/xml.js';
+import type { Fields, RawDpe } from '../src/dpe/raw.js';
+import { CORPUS, HAS_CORPUS, ROOT, runCli } from './helpers.js';
+
+const run = promisify(execFile);
+if (!HAS_CORPUS)
+  console.warn('*** fidelity corrections tests SKIPPED: ../shared/corpus absent ***');
+
+let engine: Engine;
+beforeAll(async () => {
+  engine = await loadEngine();
+});
+
+function corpusDpe(id: string): RawDpe {
+  return parseDpeXml(readFileSync(path.join(CORPUS, `${id}.xml`), 'utf8'));
+}
+
+function first<T>(v: T | T[] | undefined): T | undefined {
+  return Array.isArray(v) ? v[0] : v;
+}
+
+describe('engine corrections', () => {
+  it.skipIf(!HAS_CORPUS)(
+    'q4pa-conv-declared: bug-for-bug uses the Q4Pa,conv row the DPE declares (2287E1043883T: Hperm 32.43 W/K)',
+    () => {
+      // a house before 1948 whose XML declares row 10 (insulated surfaces, Q4Pa,conv 2), where
+      // the engine's own criteria pick row 5 (3.3): Hperm was 65.43 W/K against the XML's 32.43
+      const raw = corpusDpe('2287E1043883T');
+      const vent = first(raw.logement?.ventilation_collection?.ventilation);
+      expect(vent?.donnee_entree.tv_q4pa_conv_id).toBe(10);
+      expect(vent?.donnee_intermediaire?.hperm).toBe(32.43136);
+      const out = engine.run(raw).output;
+      const di = first(out.logement?.ventilation_collection?.ventilation)?.donnee_intermediaire;
+      expect(di?.q4pa_conv).toBe(2);
+      expect(di?.hperm as number).toBeCloseTo(32.43136, 4);
+      const dep = out.logement?.sortie?.deperdition as Fields;
+      expect(dep.deperdition_renouvellement_air as number).toBeCloseTo(125.90984, 3);
+    },
+  );
+
+  it.skipIf(!HAS_CORPUS)(
+    'q4pa-conv-declared: pre --coef 2025 now agrees with the registry on 2125E0981916Z (was +19.6%)',
+    async () => {
+      const r = await runCli([
+        'pre',
+        path.join(CORPUS, '2125E0981916Z.xml'),
+        '--coef',
+        '2025',
+        '--json',
+      ]);
+      const body = JSON.parse(r.stdout) as { maxCalculation: { deltaConso: number } };
+      expect(Math.abs(body.maxCalculation.deltaConso)).toBeLessThanOrEqual(5);
+    },
+  );
+
+  it('every correction has its diff in patches/open3cl/ and its README', async () => {
+    const { stdout } = await run(
+      process.execPath,
+      [path.join(ROOT, 'scripts', 'engine-patches.mjs'), '--check'],
+      { cwd: ROOT },
+    );
+    expect(stdout.trim()).toBe(`${CORRECTIONS.length} corrections, 0 stale`);
+  });
+
+  it('a correction that no longer applies stops the module load (no silent skip)', async () => {
+    const broken = SOURCE_PATCHES.filter((p) => p.correction).map((p) => ({
+      ...p,
+      replace: [['text the engine does not have', 'x'] as [string, string]],
+    }));
+    const hooks = sourcePatchHooks(broken);
+    const script = `import { register } from 'node:module';
+register('data:text/javascript,' + encodeURIComponent(${JSON.stringify(hooks)}));
+try { await import('@open3cl/engine'); console.log('loaded'); } catch (e) { console.log('refused: ' + e.message); }`;
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: ROOT,
+    });
+    expect(stdout).toMatch(/^refused: engine correction dpe-sim correction /);
+  });
+});
