@@ -12,7 +12,7 @@ export const PART_ABOVE = 5;
 /** Gaps on figures smaller than this (W/K or kWh) are not counted (rounding of tiny values). */
 const NEGLIGIBLE = 1;
 
-export type StepKind = 'envelope' | 'need' | 'heating' | 'hot water' | 'total';
+export type StepKind = 'envelope' | 'need' | 'heating' | 'hot water' | 'other' | 'total';
 
 export interface StepGap {
   /** stable key, e.g. `deperdition_mur`, `installation_chauffage[0].generateur[1].conso_ch` */
@@ -24,6 +24,8 @@ export interface StepGap {
   engine: number;
   /** (engine − registry) / registry × 100 */
   gap: number;
+  /** W/K for losses, kWh/yr for needs and consumption */
+  unit: 'W/K' | 'kWh/yr';
 }
 
 const ENVELOPE: [string, string][] = [
@@ -58,7 +60,8 @@ function step(
   if (Math.abs(registry) < NEGLIGIBLE && Math.abs(engine) < NEGLIGIBLE) return;
   const gap =
     registry === 0 ? (engine === 0 ? 0 : 100) : ((engine - registry) / Math.abs(registry)) * 100;
-  out.push({ key, label, kind, registry, engine, gap: Math.round(gap * 10) / 10 });
+  const unit = kind === 'envelope' ? 'W/K' : 'kWh/yr';
+  out.push({ key, label, kind, registry, engine, gap: Math.round(gap * 10) / 10, unit });
 }
 
 function generators(inst: RawGeneratorHolder, name: 'chauffage' | 'ecs'): RawElement[] {
@@ -95,40 +98,48 @@ export function stepGaps(registry: RawDpe, engine: RawDpe): StepGap[] {
   const rCh = list(registry.logement?.installation_chauffage_collection?.installation_chauffage);
   const eCh = list(engine.logement?.installation_chauffage_collection?.installation_chauffage);
   const several = rCh.length > 1;
-  rCh.forEach((ri, i) => {
-    const ei = eCh[i];
-    if (!ei) return;
-    const where = several ? ` (installation ${i + 1} of ${rCh.length})` : '';
-    step(
-      out,
-      `installation_chauffage[${i}].besoin_ch`,
-      `heating need${where}`,
-      'need',
-      field(ri.donnee_intermediaire, 'besoin_ch'),
-      field(ei.donnee_intermediaire, 'besoin_ch'),
-    );
-    step(
-      out,
-      `installation_chauffage[${i}].conso_ch`,
-      `heating consumption${where}`,
-      'heating',
-      field(ri.donnee_intermediaire, 'conso_ch'),
-      field(ei.donnee_intermediaire, 'conso_ch'),
-    );
-    const rg = generators(ri, 'chauffage');
-    const eg = generators(ei, 'chauffage');
-    if (rg.length > 1)
-      rg.forEach((g, j) =>
-        step(
-          out,
-          `installation_chauffage[${i}].generateur[${j}].conso_ch`,
-          `heating consumption of generator ${j + 1}${where ? ` of installation ${i + 1}` : ''}`,
-          'heating',
-          field(g.donnee_intermediaire, 'conso_ch'),
-          field(eg[j]?.donnee_intermediaire, 'conso_ch'),
-        ),
+  // flats generated from building data: the XML's installations carry the building's figures
+  // (their sum is several times the flat's consumption); those are not compared
+  const buildingScale = (insts: RawGeneratorHolder[], key: string): boolean => {
+    const total = field(rs.ef_conso, key);
+    const sum = insts.reduce((a, x) => a + (field(x.donnee_intermediaire, key) ?? 0), 0);
+    return total !== undefined && total > 0 && sum > 1.5 * total;
+  };
+  if (!buildingScale(rCh, 'conso_ch'))
+    rCh.forEach((ri, i) => {
+      const ei = eCh[i];
+      if (!ei) return;
+      const where = several ? ` (installation ${i + 1} of ${rCh.length})` : '';
+      step(
+        out,
+        `installation_chauffage[${i}].besoin_ch`,
+        `heating need${where}`,
+        'need',
+        field(ri.donnee_intermediaire, 'besoin_ch'),
+        field(ei.donnee_intermediaire, 'besoin_ch'),
       );
-  });
+      step(
+        out,
+        `installation_chauffage[${i}].conso_ch`,
+        `heating consumption${where}`,
+        'heating',
+        field(ri.donnee_intermediaire, 'conso_ch'),
+        field(ei.donnee_intermediaire, 'conso_ch'),
+      );
+      const rg = generators(ri, 'chauffage');
+      const eg = generators(ei, 'chauffage');
+      if (rg.length > 1)
+        rg.forEach((g, j) =>
+          step(
+            out,
+            `installation_chauffage[${i}].generateur[${j}].conso_ch`,
+            `heating consumption of generator ${j + 1}${where ? ` of installation ${i + 1}` : ''}`,
+            'heating',
+            field(g.donnee_intermediaire, 'conso_ch'),
+            field(eg[j]?.donnee_intermediaire, 'conso_ch'),
+          ),
+        );
+    });
   step(
     out,
     'conso_ch',
@@ -140,7 +151,7 @@ export function stepGaps(registry: RawDpe, engine: RawDpe): StepGap[] {
 
   const rE = list(registry.logement?.installation_ecs_collection?.installation_ecs);
   const eE = list(engine.logement?.installation_ecs_collection?.installation_ecs);
-  if (rE.length > 1)
+  if (rE.length > 1 && !buildingScale(rE, 'conso_ecs'))
     rE.forEach((ri, i) =>
       step(
         out,
@@ -159,6 +170,12 @@ export function stepGaps(registry: RawDpe, engine: RawDpe): StepGap[] {
     field(rs.ef_conso, 'conso_ecs'),
     field(es.ef_conso, 'conso_ecs'),
   );
+  for (const [key, label] of [
+    ['conso_eclairage', 'lighting consumption'],
+    ['conso_totale_auxiliaire', 'auxiliaries consumption'],
+    ['conso_fr', 'cooling consumption'],
+  ] as const)
+    step(out, key, label, 'other', field(rs.ef_conso, key), field(es.ef_conso, key));
   step(
     out,
     'conso_5_usages',
@@ -175,33 +192,30 @@ export function firstParting(gaps: readonly StepGap[]): StepGap | undefined {
   return gaps.find((g) => Math.abs(g.gap) > PART_ABOVE);
 }
 
+/** The consumption totals by use, in the order they are named. */
+const USES = ['conso_ch', 'conso_ecs', 'conso_eclairage', 'conso_totale_auxiliaire', 'conso_fr'];
+
 /**
- * The part that explains a total gap: the heating or hot-water consumption with the largest
- * absolute difference in kWh, and the first step upstream of it (losses, need) that parts.
+ * The part that explains a total gap: the use (heating, hot water, lighting, auxiliaries,
+ * cooling) whose consumption differs most in kWh, among those off by more than PART_ABOVE %, and
+ * the first step upstream of it (losses, needs, installations, generators) that parts.
  */
 export function disagreeingPart(
   gaps: readonly StepGap[],
 ): { part: StepGap; cause: StepGap | undefined } | undefined {
-  const totals = gaps.filter(
-    (g) => (g.key === 'conso_ch' || g.key === 'conso_ecs') && Math.abs(g.gap) > PART_ABOVE,
-  );
-  if (!totals.length) return undefined;
-  const part = totals.reduce((a, b) =>
+  const uses = gaps.filter((g) => USES.includes(g.key) && Math.abs(g.gap) > PART_ABOVE);
+  if (!uses.length) return undefined;
+  const part = uses.reduce((a, b) =>
     Math.abs(b.engine - b.registry) > Math.abs(a.engine - a.registry) ? b : a,
   );
-  const upstream =
+  const upstream = (g: StepGap): boolean =>
     part.key === 'conso_ch'
-      ? gaps.find(
-          (g) =>
-            (g.kind === 'envelope' ||
-              g.key === 'besoin_ch' ||
-              (g.kind === 'heating' && g.key !== 'conso_ch')) &&
-            Math.abs(g.gap) > PART_ABOVE,
-        )
-      : gaps.find(
-          (g) =>
-            (g.key === 'besoin_ecs' || g.key.startsWith('installation_ecs')) &&
-            Math.abs(g.gap) > PART_ABOVE,
-        );
-  return { part, cause: upstream };
+      ? g.kind === 'envelope' ||
+        (g.kind === 'need' && g.key.endsWith('besoin_ch')) ||
+        (g.kind === 'heating' && g.label !== part.label)
+      : part.key === 'conso_ecs'
+        ? (g.kind === 'need' && g.key.endsWith('besoin_ecs')) ||
+          (g.kind === 'hot water' && g.label !== part.label)
+        : false;
+  return { part, cause: gaps.find((g) => upstream(g) && Math.abs(g.gap) > PART_ABOVE) };
 }
