@@ -66,6 +66,27 @@ describe('engine corrections', () => {
     },
   );
 
+  it.skipIf(!HAS_CORPUS)(
+    'ecs-tracage-auxiliaries: a traced collective network pays 0.14 × its need (2292E0765245C: 139.54 kWh)',
+    () => {
+      // a flat with collective hot water on a heat-traced network (enum_bouclage_reseau_ecs_id 3):
+      // the XML's auxiliaries of hot-water distribution are 139.54 kWh (0.14 × 996.72), the
+      // engine had 0; on a flat generated from building data (2444E2616926V) the building's
+      // figure is apportioned like the hot-water consumption: 0.14 × 120 647.9 × 0.00778 = 131.41
+      for (const [id, expected] of [
+        ['2292E0765245C', 139.54098],
+        ['2444E2616926V', 131.41471],
+        ['2235E0705773N', 99.36977],
+      ] as const) {
+        const raw = corpusDpe(id);
+        const xml = raw.logement?.sortie?.ef_conso?.conso_auxiliaire_distribution_ecs as number;
+        expect(xml, id).toBeCloseTo(expected, 4);
+        const ef = engine.run(raw).output.logement?.sortie?.ef_conso as Fields;
+        expect(ef.conso_auxiliaire_distribution_ecs as number, id).toBeCloseTo(expected, 4);
+      }
+    },
+  );
+
   it('every correction has its diff in patches/open3cl/ and its README', async () => {
     const { stdout } = await run(
       process.execPath,

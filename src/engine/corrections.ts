@@ -90,8 +90,45 @@ function q4paConvRowFits(row, matcher) {
 }
 `,
   },
+  {
+    id: 'ecs-tracage-auxiliaries',
+    module: 'conso.js',
+    fault:
+      'the consumption of the auxiliaries of hot-water distribution is fixed at 0: a collective ' +
+      'installation with a heat-traced network (traçage) pays no electricity for its tracing cable',
+    section:
+      '§15 (consommation des auxiliaires de distribution d’ECS): with traçage, 0.14 × the ' +
+      'installation’s hot-water need, apportioned to the dwelling as its hot-water consumption',
+    upstream: 'Open3CL/engine#157 (building), #158 (flat), PR #179',
+    replace: [
+      [
+        `    return acc.concat(generateur_ecs);`,
+        `    // §15: traçage of a collective network: 0.14 × the installation's need (kWh), carried by
+    // its first generator and apportioned like its consumption
+    const tracage =
+      String(ecs.donnee_entree.enum_type_installation_id) !== '1' &&
+      String(ecs.donnee_entree.enum_bouclage_reseau_ecs_id) === '3';
+    generateur_ecs.forEach((value, i) => {
+      (value.donnee_utilisateur = value.donnee_utilisateur || {}).conso_auxiliaire_distribution_ecs =
+        tracage && i === 0 ? 0.14 * (Number(ecs.donnee_intermediaire?.besoin_ecs) || 0) : 0;
+    });
+    return acc.concat(generateur_ecs);`,
+      ],
+      [
+        `  ret.auxiliaire_distribution_ecs = 0;`,
+        `  ret.auxiliaire_distribution_ecs = gen_ecs.reduce((acc, gen_ecs) => {
+    const conso = gen_ecs.donnee_utilisateur?.conso_auxiliaire_distribution_ecs || 0;
+    return (
+      acc +
+      getConso(coef, 'électricité auxiliaire', conso) *
+        (gen_ecs.donnee_entree.cle_repartition_ecs || prorataECS)
+    );
+  }, 0);`,
+      ],
+    ],
+    append: '',
+  },
 ];
-
 /** The marker a corrected module carries (idempotence of the module-load hook). */
 export function correctionMarker(c: Correction): string {
   return `dpe-sim correction ${c.id}`;
