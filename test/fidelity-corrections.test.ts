@@ -12,7 +12,8 @@ import { loadEngine, type Engine } from '../src/engine/engine.js';
 import { CORRECTIONS } from '../src/engine/corrections.js';
 import { sourcePatchHooks, SOURCE_PATCHES } from '../src/engine/source-patches.js';
 import { parseDpeXml } from '../src/dpe/xml.js';
-import type { Fields, RawDpe } from '../src/dpe/raw.js';
+import { copyRaw, type Fields, type RawDpe } from '../src/dpe/raw.js';
+import { followAirtightness } from '../src/works/airtightness.js';
 import { CORPUS, HAS_CORPUS, ROOT, runCli } from './helpers.js';
 
 const run = promisify(execFile);
@@ -63,6 +64,35 @@ describe('engine corrections', () => {
       ]);
       const body = JSON.parse(r.stdout) as { maxCalculation: { deltaConso: number } };
       expect(Math.abs(body.maxCalculation.deltaConso)).toBeLessThanOrEqual(5);
+    },
+  );
+
+  it.skipIf(!HAS_CORPUS)(
+    'q4pa-conv-declared: works that flip the engine’s own choice still move Q4Pa,conv (2464E1799476F)',
+    () => {
+      // a house before 1948 declaring row 5 (uninsulated, 3.3), the engine's own choice too;
+      // with every wall insulated the engine's criteria pick row 10 (2.0): the declared id is
+      // dropped after the works, so the correction does not pin the air permeability
+      const raw = corpusDpe('2464E1799476F');
+      const base = engine.run(raw);
+      const q4pa = (d: RawDpe) =>
+        first(d.logement?.ventilation_collection?.ventilation)?.donnee_intermediaire?.q4pa_conv;
+      expect(q4pa(base.output)).toBe(3.3);
+      const works = copyRaw(raw);
+      for (const m of works.logement?.enveloppe?.mur_collection?.mur ?? [])
+        m.donnee_entree.enum_type_isolation_id = '4';
+      expect(q4pa(engine.run(works).output)).toBe(3.3); // pinned without the follow-up
+      followAirtightness(raw, works, base.output, engine.q4paConvRows());
+      expect(
+        first(works.logement?.ventilation_collection?.ventilation)?.donnee_entree.tv_q4pa_conv_id,
+      ).toBeUndefined();
+      expect(q4pa(engine.run(works).output)).toBe(2);
+      // nothing changes when the works leave the engine's choice as it was
+      const windows = copyRaw(raw);
+      followAirtightness(raw, windows, base.output, engine.q4paConvRows());
+      expect(
+        first(windows.logement?.ventilation_collection?.ventilation)?.donnee_entree.tv_q4pa_conv_id,
+      ).toBe(5);
     },
   );
 
