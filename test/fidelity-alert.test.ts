@@ -45,6 +45,17 @@ describe('warning.engine-part-differs', () => {
     },
   );
 
+  it.skipIf(!HAS_CORPUS)(
+    'names the emissions of a use when only they part (2162E1017681Z: GES +58%, energy agrees)',
+    async () => {
+      const body = await pre('2162E1017681Z');
+      const w = body.warnings.find((x) => x.id === 'warning.engine-part-differs');
+      expect(w?.content).toBe(
+        "Where the engine parts from the registry: heating emissions 70% above the registry's (engine 2\u202f111, registry 1\u202f245 kg CO2e/yr), with the same consumption: the emission factor of that use's energy differs.",
+      );
+    },
+  );
+
   it.skipIf(!HAS_CORPUS)('is not raised at 15% or less (2287E1043883T agrees)', async () => {
     const body = await pre('2287E1043883T');
     expect(Math.abs(body.maxCalculation.deltaConso)).toBeLessThanOrEqual(15);

@@ -12,7 +12,8 @@ export const PART_ABOVE = 5;
 /** Gaps on figures smaller than this (W/K or kWh) are not counted (rounding of tiny values). */
 const NEGLIGIBLE = 1;
 
-export type StepKind = 'envelope' | 'need' | 'heating' | 'hot water' | 'other' | 'total';
+export type StepKind =
+  'envelope' | 'need' | 'heating' | 'hot water' | 'other' | 'total' | 'emissions';
 
 export interface StepGap {
   /** stable key, e.g. `deperdition_mur`, `installation_chauffage[0].generateur[1].conso_ch` */
@@ -24,8 +25,8 @@ export interface StepGap {
   engine: number;
   /** (engine − registry) / registry × 100 */
   gap: number;
-  /** W/K for losses, kWh/yr for needs and consumption */
-  unit: 'W/K' | 'kWh/yr';
+  /** W/K for losses, kWh/yr for needs and consumption, kg CO2e/yr for emissions */
+  unit: 'W/K' | 'kWh/yr' | 'kg CO2e/yr';
 }
 
 const ENVELOPE: [string, string][] = [
@@ -60,7 +61,7 @@ function step(
   if (Math.abs(registry) < NEGLIGIBLE && Math.abs(engine) < NEGLIGIBLE) return;
   const gap =
     registry === 0 ? (engine === 0 ? 0 : 100) : ((engine - registry) / Math.abs(registry)) * 100;
-  const unit = kind === 'envelope' ? 'W/K' : 'kWh/yr';
+  const unit = kind === 'envelope' ? 'W/K' : kind === 'emissions' ? 'kg CO2e/yr' : 'kWh/yr';
   out.push({ key, label, kind, registry, engine, gap: Math.round(gap * 10) / 10, unit });
 }
 
@@ -184,6 +185,16 @@ export function stepGaps(registry: RawDpe, engine: RawDpe): StepGap[] {
     field(rs.ef_conso, 'conso_5_usages'),
     field(es.ef_conso, 'conso_5_usages'),
   );
+  const rg = rs.emission_ges as Fields | undefined;
+  const eg = es.emission_ges as Fields | undefined;
+  for (const [key, label] of [
+    ['emission_ges_ch', 'heating emissions'],
+    ['emission_ges_ecs', 'hot-water emissions'],
+    ['emission_ges_eclairage', 'lighting emissions'],
+    ['emission_ges_totale_auxiliaire', 'auxiliaries emissions'],
+    ['emission_ges_fr', 'cooling emissions'],
+  ] as const)
+    step(out, key, label, 'emissions', field(rg, key), field(eg, key));
   return out;
 }
 

@@ -127,9 +127,11 @@ export function partAlerts(dpe: PreparedDpe, cmp: Comparison): Warning[] {
     content += found.cause ? `; it parts first at ${stepText(found.cause)}.` : '.';
   } else {
     const first = firstParting(gaps);
-    content = first
-      ? `Where the engine parts from the registry: ${stepText(first)}.`
-      : `No consumption the XML carries differs from the engine's by more than 5%: the gap (${fmt(cmp.deltaConso)} energy, ${fmt(cmp.deltaGES)} emissions) is in the conversion to primary energy or emissions.`;
+    content = !first
+      ? `No figure the XML carries differs from the engine's by more than 5%: the gap (${fmt(cmp.deltaConso)} energy, ${fmt(cmp.deltaGES)} emissions) is in the conversion to primary energy.`
+      : first.kind === 'emissions'
+        ? `Where the engine parts from the registry: ${stepText(first)}, with the same consumption: the emission factor of that use's energy differs.`
+        : `Where the engine parts from the registry: ${stepText(first)}.`;
   }
   return [info(ALERT_IDS.partDiffers, 'The part of the computation that disagrees', content)];
 }
