@@ -2,8 +2,15 @@
  * The per-part alert: a DPE the engine gets wrong by more than 15% says which part disagrees
  * (the use, then the first step that parts), from the intermediate figures the XML carries.
  */
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { loadEngine } from '../src/engine/engine.js';
+import { parseDpeXml } from '../src/dpe/xml.js';
+import type { Fields } from '../src/dpe/raw.js';
+import { partAlerts } from '../src/simulation/pre.js';
+import type { PreparedDpe } from '../src/simulation/prepared.js';
+import type { Comparison } from '../src/simulation/comparison.js';
 import { CORPUS, HAS_CORPUS, runCli } from './helpers.js';
 
 if (!HAS_CORPUS) console.warn('*** fidelity alert tests SKIPPED: ../shared/corpus absent ***');
@@ -46,13 +53,23 @@ describe('warning.engine-part-differs', () => {
   );
 
   it.skipIf(!HAS_CORPUS)(
-    'names the emissions of a use when only they part (2162E1017681Z: GES +58%, energy agrees)',
+    'names the emissions of a use when only they part (2162E1017681Z as the engine gave it before reseau-chaleur-tv-id)',
     async () => {
-      const body = await pre('2162E1017681Z');
-      const w = body.warnings.find((x) => x.id === 'warning.engine-part-differs');
+      // the engine's output with the heating emissions it gave before the correction (2 111 kg
+      // against the XML's 1 244.5): energy agrees, GES is 58% over
+      const engine = await loadEngine();
+      const raw = parseDpeXml(readFileSync(path.join(CORPUS, '2162E1017681Z.xml'), 'utf8'));
+      const output = engine.run(raw).output;
+      const ges = output.logement?.sortie?.emission_ges as Fields;
+      ges.emission_ges_ch = 2111;
+      const dpe = { raw, base: { output } } as unknown as PreparedDpe;
+      const cmp = { gap: 57.9, deltaConso: -0.4, deltaGES: 57.9 } as Comparison;
+      const [w] = partAlerts(dpe, cmp);
+      expect(w?.id).toBe('warning.engine-part-differs');
       expect(w?.content).toBe(
         "Where the engine parts from the registry: heating emissions 70% above the registry's (engine 2\u202f111, registry 1\u202f245 kg CO2e/yr), with the same consumption: the emission factor of that use's energy differs.",
       );
+      expect(partAlerts(dpe, { ...cmp, gap: 15 })).toEqual([]);
     },
   );
 

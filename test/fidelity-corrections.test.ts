@@ -117,6 +117,25 @@ describe('engine corrections', () => {
     },
   );
 
+  it.skipIf(!HAS_CORPUS)(
+    'reseau-chaleur-tv-id: a network named by its 2020 id gets its own CO2 content (2162E1017681Z: 1 244.5 kg)',
+    () => {
+      // district heating declared by tv_reseau_chaleur_id 464 (Béthune-Mont Liebaut, 0.227
+      // kg CO2e/kWh in the 2020 list) and no identifiant_reseau_chaleur: the engine used the
+      // default 0.385 (2 111 kg, +70%); the XML's heating emissions are 1 244.53 kg
+      for (const [id, expected] of [
+        ['2162E1017681Z', 1244.52624],
+        ['2262E0005683A', 1073.42972],
+      ] as const) {
+        const raw = corpusDpe(id);
+        const xml = raw.logement?.sortie?.emission_ges?.emission_ges_ch as number;
+        expect(xml, id).toBeCloseTo(expected, 4);
+        const ges = engine.run(raw).output.logement?.sortie?.emission_ges as Fields;
+        expect(ges.emission_ges_ch as number, id).toBeCloseTo(expected, 0);
+      }
+    },
+  );
+
   it('every correction has its diff in patches/open3cl/ and its README', async () => {
     const { stdout } = await run(
       process.execPath,

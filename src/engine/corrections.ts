@@ -128,6 +128,37 @@ function q4paConvRowFits(row, matcher) {
     ],
     append: '',
   },
+  {
+    id: 'reseau-chaleur-tv-id',
+    module: 'conso.js',
+    fault:
+      'a district-heating network named by its id in the 2020 list (tv_reseau_chaleur_id, the ' +
+      'first XML versions) gets the default factor of "other networks" (0.385 kg CO2e/kWh)',
+    section:
+      'emission factors (arrêté du 31 mars 2021, annexe 1 and the networks’ CO2 contents): the ' +
+      'network’s own content in the list the DPE names',
+    upstream: 'none found (Open3CL/engine reads identifiant_reseau_chaleur only)',
+    replace: [
+      [
+        `    } else {
+      // Prendre la valeur pour "AUTRES RESEAUX DE CHALEUR"
+      return 0.385;
+    }`,
+        `    } else if (gen_ch.donnee_entree.tv_reseau_chaleur_id) {
+      // DPE of the first XML versions: the network by its id in the 2020 list, its CO2 content
+      const row = tv('reseau_chaleur_2020', {
+        tv_reseau_chaleur_id: gen_ch.donnee_entree.tv_reseau_chaleur_id
+      });
+      if (row) return Number(row.contenu_co2);
+      return 0.385;
+    } else {
+      // Prendre la valeur pour "AUTRES RESEAUX DE CHALEUR"
+      return 0.385;
+    }`,
+      ],
+    ],
+    append: '',
+  },
 ];
 /** The marker a corrected module carries (idempotence of the module-load hook). */
 export function correctionMarker(c: Correction): string {
