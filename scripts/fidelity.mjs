@@ -8,7 +8,7 @@
 // --against FILE (a --json of an earlier run): the DPEs whose figures moved since, in both modes,
 // and those that crossed the 5% line (gained, lost) or changed class agreement.
 // Run after `npm run build` (it imports dist/).
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -60,6 +60,10 @@ const MODES = [
   ['default (--coef 2026)', 'activated'],
 ];
 
+if (!existsSync(corpus)) {
+  console.error(`fidelity: no corpus at ${corpus} (pass --corpus DIR, a directory of DPE XMLs)`);
+  process.exit(2);
+}
 const started = process.hrtime.bigint();
 const engine = await loadEngine();
 const files = readdirSync(corpus)
