@@ -8,17 +8,28 @@
 // Prints one JSON object: {items, failed, seconds, cpuSeconds, figures}, the times over the
 // loop only (after the import); figures: path → [ep 1.9, ep 2.3, GES] (kWh, kg CO2e / yr), or
 // null when the engine gives no result.
+//   node bench/bare-engine.mjs --corrections LIST   the same with dpe-sim's corrections of the
+//   engine (src/engine/corrections.ts, from dist/) and nothing else: the reference for
+//   test/engine.test.ts, which proves the memo patches change no figure
 import { readFileSync } from 'node:fs';
-import { calcul_3cl } from '@open3cl/engine';
-import { set_bug_for_bug_compat, xmlParser } from '@open3cl/engine/utils.js';
-import { logger } from '@open3cl/engine/core/util/logger/log-service.js';
+import { register } from 'node:module';
+
+const corrections = process.argv.includes('--corrections');
+if (corrections) {
+  const { SOURCE_PATCHES, sourcePatchHooks } = await import('../dist/engine/source-patches.js');
+  const hooks = sourcePatchHooks(SOURCE_PATCHES.filter((p) => p.correction));
+  register(`data:text/javascript,${encodeURIComponent(hooks)}`);
+}
+const { calcul_3cl } = await import('@open3cl/engine');
+const { set_bug_for_bug_compat, xmlParser } = await import('@open3cl/engine/utils.js');
+const { logger } = await import('@open3cl/engine/core/util/logger/log-service.js');
 
 logger.silent = true;
 const write = process.stdout.write.bind(process.stdout);
 for (const k of ['log', 'warn', 'error', 'info', 'debug']) console[k] = () => {};
 set_bug_for_bug_compat();
 
-const arg = process.argv[2];
+const arg = process.argv.slice(2).find((a) => !a.startsWith('--'));
 if (!arg) {
   process.stderr.write('usage: node bench/bare-engine.mjs FILE.xml | LIST\n');
   process.exit(2);

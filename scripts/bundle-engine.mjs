@@ -1,9 +1,9 @@
 // The engine bundle: dist/engine/open3cl-modules.js (the engine modules the adapter uses) and
 // everything it imports (the engine, lodash, winston; mathjs replaced, see below) in one ES module,
 // dist/engine/open3cl.bundle.js, with the memo patches of src/engine/source-patches.ts applied
-// to the engine's sources as they are read. One file loads in ~0.27 s where the 1,700 modules
+// to the engine's sources as they are read, then the corrections of src/engine/corrections.ts. One file loads in ~0.27 s where the 1,700 modules
 // take ~0.65 s, in every process and every worker thread. Run after `tsc` (npm run build).
-// Fails when a patch does not apply: the bundle then would lose the table memo silently.
+// Fails when a patch does not apply: the bundle then would lose the table memo or a correction silently.
 import { build } from 'esbuild';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -20,17 +20,22 @@ const patches = {
   setup(b) {
     b.onLoad({ filter: /[\\/]@open3cl[\\/]engine[\\/].*\.js$/ }, async (args) => {
       const file = args.path.split(path.sep).join('/');
-      const patch = SOURCE_PATCHES.find((p) => file.endsWith(p.suffix));
-      if (!patch) return undefined;
+      const mine = SOURCE_PATCHES.filter((p) => file.endsWith(p.suffix));
+      if (!mine.length) return undefined;
       let source = await readFile(args.path, 'utf8');
-      for (const [from, to] of patch.replace) {
-        const at = source.indexOf(from);
-        if (at < 0 || source.indexOf(from, at + from.length) >= 0)
-          throw new Error(`engine patch ${patch.suffix}: "${from}" is not found exactly once`);
-        source = source.slice(0, at) + to + source.slice(at + from.length);
+      for (const patch of mine) {
+        for (const [from, to] of patch.replace) {
+          const at = source.indexOf(from);
+          if (at < 0 || source.indexOf(from, at + from.length) >= 0)
+            throw new Error(
+              `engine ${patch.correction ? 'correction' : 'patch'} ${patch.marker} (${patch.suffix}): "${from}" is not found exactly once`,
+            );
+          source = source.slice(0, at) + to + source.slice(at + from.length);
+        }
+        source += patch.append;
+        applied.add(patch.marker);
       }
-      applied.add(patch.suffix);
-      return { contents: source + patch.append, loader: 'js' };
+      return { contents: source, loader: 'js' };
     });
   },
 };
@@ -102,7 +107,9 @@ await build({
   },
   plugins: [patches, noMathjs, tablesAsJson],
 });
-const missing = SOURCE_PATCHES.filter((p) => !applied.has(p.suffix)).map((p) => p.suffix);
+const missing = SOURCE_PATCHES.filter((p) => !applied.has(p.marker)).map(
+  (p) => `${p.marker} (${p.suffix})`,
+);
 if (missing.length) {
   console.error(`engine bundle: patches not applied: ${missing.join(', ')}`);
   process.exit(1);

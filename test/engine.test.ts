@@ -1,8 +1,8 @@
 /**
  * The engine adapter: its memoised table lookups must not change a single figure. Each DPE is
  * computed through the adapter (memo installed) and, in a separate Node process, by the bare
- * engine (`bench/bare-engine.mjs`: its own parser, `calcul_3cl`, bug-for-bug mode, no memo);
- * the figures must be equal.
+ * engine (`bench/bare-engine.mjs --corrections`: its own parser, `calcul_3cl`, bug-for-bug mode,
+ * dpe-sim's corrections of the engine, no memo); the figures must be equal.
  * On the bundled fixtures always, on the whole corpus when it is present.
  */
 import { execFile } from 'node:child_process';
@@ -20,11 +20,14 @@ const run = promisify(execFile);
 
 const BARE_ENGINE = path.join(ROOT, 'bench', 'bare-engine.mjs');
 
-/** The engine as shipped, in its own process: file → [ep 1.9, ep 2.3, GES], or null. */
+/**
+ * The engine as shipped plus dpe-sim's corrections (src/engine/corrections.ts) and nothing else,
+ * in its own process: file → [ep 1.9, ep 2.3, GES], or null.
+ */
 async function bareFigures(files: string[]): Promise<Record<string, number[] | null>> {
   const list = path.join(tempDir(), 'list.txt');
   writeFileSync(list, files.join('\n'));
-  const { stdout } = await run(process.execPath, [BARE_ENGINE, list], {
+  const { stdout } = await run(process.execPath, [BARE_ENGINE, '--corrections', list], {
     cwd: ROOT,
     maxBuffer: 64 * 1024 * 1024,
   });

@@ -10,6 +10,7 @@ export const ALERT_IDS = {
   studyBased: 'block.study-based',
   gapConfirm: 'confirm.normalization',
   gapNormalized: 'warning.normalized',
+  partDiffers: 'warning.engine-part-differs',
   gapForced: 'warning.normalization-forced',
   registryMissing: 'warning.registry-figures-missing',
   status: 'warning.registry-status',

@@ -83,6 +83,8 @@ export interface Engine {
   enumLabel(table: string, id: string | number | undefined): string | undefined;
   /** The inertia the engine computes from the envelope's elements (`enum_classe_inertie_id`, ...). */
   inertiaOf(env: RawEnveloppe): Fields;
+  /** The engine's Q4Pa,conv table (air permeability by period, kind, insulation, joints). */
+  q4paConvRows(): readonly Fields[];
 }
 
 interface EngineModule {
@@ -98,6 +100,7 @@ interface TvModule {
   default: {
     dpe_class_limit: Record<string, Record<string, ClassLimitsTable['dpe']>>;
     ges_class_limit: Record<string, Record<string, ClassLimitsTable['ges']>>;
+    q4pa_conv: Fields[];
   };
 }
 interface EnumsModule {
@@ -296,6 +299,10 @@ class OpenEngine implements Engine {
     const building =
       !method.includes('maison') && !method.includes('appartement') && method.includes('immeuble');
     return num(building ? cg.surface_habitable_immeuble : cg.surface_habitable_logement);
+  }
+
+  q4paConvRows(): readonly Fields[] {
+    return this.tv.q4pa_conv;
   }
 
   inertiaOf(env: RawEnveloppe): Fields {

@@ -10,6 +10,9 @@
  * before these patches: the Ug-values scan of `tv_uw` was 1.5 s of 5.8 s of engine time and
  * `cleanReference` (thermal bridges matching walls and windows by reference) 0.35 s.
  */
+import { CORRECTIONS, correctionPatch, type SourcePatch } from './corrections.js';
+
+export type { SourcePatch };
 
 /**
  * `utils.js`: `tv(table, matcher)` scans every row of a table and matches each criterion with a
@@ -92,18 +95,7 @@ function __dpeSimUgValues(baie, materiau, compute) {
 export const __dpeSimUgMemoOn = true;
 `;
 
-export interface SourcePatch {
-  /** the module's URL ends with this */
-  suffix: string;
-  /** exact texts replaced, each once; the patch is skipped unless every one is found */
-  replace: [string, string][];
-  /** appended to the module */
-  append: string;
-  /** the marker that shows the patch is already there */
-  marker: string;
-}
-
-export const SOURCE_PATCHES: SourcePatch[] = [
+const MEMO_PATCHES: SourcePatch[] = [
   {
     suffix: '/@open3cl/engine/utils.js',
     replace: [],
@@ -121,21 +113,42 @@ export const SOURCE_PATCHES: SourcePatch[] = [
   },
 ];
 
-/** The module-load hook (a `data:` URL module for `module.register`) that applies the patches. */
-export const SOURCE_PATCH_HOOKS = `
-const PATCHES = ${JSON.stringify(SOURCE_PATCHES)};
+/** Every patch, in the order applied: the memos first, then the corrections (several may touch one module). */
+export const SOURCE_PATCHES: SourcePatch[] = [...MEMO_PATCHES, ...CORRECTIONS.map(correctionPatch)];
+
+/**
+ * The module-load hook (a `data:` URL module for `module.register`) that applies `patches` (all of
+ * them by default; `bench/bare-engine.mjs --corrections` applies the corrections alone). A memo
+ * patch that does not apply is skipped; a correction that does not apply throws.
+ */
+export function sourcePatchHooks(patches: readonly SourcePatch[] = SOURCE_PATCHES): string {
+  return `
+const PATCHES = ${JSON.stringify(patches)};
 export async function load(url, context, nextLoad) {
   const result = await nextLoad(url, context);
   if (result.source == null) return result;
-  const patch = PATCHES.find((p) => url.endsWith(p.suffix));
-  if (!patch) return result;
+  const mine = PATCHES.filter((p) => url.endsWith(p.suffix));
+  if (!mine.length) return result;
   let source = typeof result.source === 'string' ? result.source : new TextDecoder().decode(result.source);
-  if (source.includes(patch.marker)) return result;
-  for (const [from, to] of patch.replace) {
-    const at = source.indexOf(from);
-    if (at < 0 || source.indexOf(from, at + from.length) >= 0) return result;
-    source = source.slice(0, at) + to + source.slice(at + from.length);
+  for (const patch of mine) {
+    if (source.includes(patch.marker)) continue;
+    let patched = source;
+    let ok = true;
+    for (const [from, to] of patch.replace) {
+      const at = patched.indexOf(from);
+      if (at < 0 || patched.indexOf(from, at + from.length) >= 0) {
+        if (patch.correction)
+          throw new Error('engine correction ' + patch.marker + ': "' + from.slice(0, 60) + '" is not found exactly once in ' + patch.suffix);
+        ok = false;
+        break;
+      }
+      patched = patched.slice(0, at) + to + patched.slice(at + from.length);
+    }
+    if (ok) source = patched + patch.append;
   }
-  return { ...result, source: source + patch.append };
+  return { ...result, source };
 }
 `;
+}
+
+export const SOURCE_PATCH_HOOKS = sourcePatchHooks();

@@ -15,6 +15,8 @@ import {
   type Comparison,
 } from './comparison.js';
 import type { PreparedDpe, Preparation } from './prepared.js';
+import { disagreeingPart, firstParting, stepGaps, type StepGap } from './fidelity.js';
+import { numberText } from '../contract/number-text.js';
 
 export interface PreOptions {
   coef: CoefMode;
@@ -60,7 +62,7 @@ export function preAnalysis(prep: Preparation, opts: PreOptions): PreAnalysis {
       deltaConso: cmp.deltaConso ?? null,
       deltaGES: cmp.deltaGES ?? null,
     },
-    warnings: gapAlerts(cmp, opts).concat(factAlerts(dpe, cmp)),
+    warnings: gapAlerts(cmp, opts).concat(partAlerts(dpe, cmp), factAlerts(dpe, cmp)),
     blocked: false,
     comparison: cmp,
     classes: classesTable(dpe, opts.coef),
@@ -102,6 +104,36 @@ export function gapAlerts(cmp: Comparison, opts: PreOptions): Warning[] {
         ),
       ];
   }
+}
+
+/** "heating consumption 38% below the registry's (engine 2 058, registry 4 573 kWh/yr)" */
+function stepText(g: StepGap): string {
+  const how = g.gap < 0 ? 'below' : 'above';
+  return `${g.label} ${numberText(Math.abs(g.gap))}% ${how} the registry's (engine ${numberText(g.engine)}, registry ${numberText(g.registry)} ${g.unit})`;
+}
+
+/**
+ * Over 15%, the part that disagrees: the use whose consumption is furthest from the XML's, and
+ * the first step upstream of it (losses, needs, installation, generator) that parts, from the
+ * intermediate figures the XML carries (fidelity.ts).
+ */
+export function partAlerts(dpe: PreparedDpe, cmp: Comparison): Warning[] {
+  if (cmp.gap === undefined || cmp.gap <= NORMALIZE_ABOVE) return [];
+  const gaps = stepGaps(dpe.raw, dpe.base.output);
+  const found = disagreeingPart(gaps);
+  let content: string;
+  if (found) {
+    content = `Where the engine parts from the registry: ${stepText(found.part)}`;
+    content += found.cause ? `; it parts first at ${stepText(found.cause)}.` : '.';
+  } else {
+    const first = firstParting(gaps);
+    content = !first
+      ? `No figure the XML carries differs from the engine's by more than 5%: the gap (${fmt(cmp.deltaConso)} energy, ${fmt(cmp.deltaGES)} emissions) is in the conversion to primary energy.`
+      : first.kind === 'emissions'
+        ? `Where the engine parts from the registry: ${stepText(first)}, with the same consumption: the emission factor of that use's energy differs.`
+        : `Where the engine parts from the registry: ${stepText(first)}.`;
+  }
+  return [info(ALERT_IDS.partDiffers, 'The part of the computation that disagrees', content)];
 }
 
 function factAlerts(dpe: PreparedDpe, cmp: Comparison): Warning[] {

@@ -9,6 +9,7 @@ import type { RawDpe, RawElement, RawEnveloppe } from '../dpe/raw.js';
 import { copyRaw, num } from '../dpe/raw.js';
 import type { Engine } from '../engine/engine.js';
 import { CATALOGUE, optionsFor, type WorksOptionRow } from './catalogue.js';
+import { followAirtightness } from './airtightness.js';
 import { makeWorksContext } from './context.js';
 import type { CostTable } from './costs.js';
 import { areaOf, priceOption, type Price } from './pricing.js';
@@ -291,6 +292,7 @@ export function applyWorks(
       perteSurface: perteSurfaceOf(r.option, original, prep.raw),
     });
   }
+  followAirtightness(prep.raw, raw, prep.base.output, engine.q4paConvRows());
   return {
     raw,
     applied,

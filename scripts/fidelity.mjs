@@ -1,0 +1,216 @@
+// The engine fidelity dashboard: every corpus DPE through the path `pre` uses (prepare: parse,
+// checks, the bundled engine run; then the comparison with the registry), in bug-for-bug mode
+// (coefficient 2025, the registry's own: `pre --coef 2025`) and default mode (`--coef 2026`, the
+// registry's figures converted), by kind of DPE: primary energy within 5%, emissions within 5%,
+// class equal to the registry's; the worst ten; and the intermediate figures the XML carries
+// compared with the engine's (src/simulation/fidelity.ts): the first step where they part.
+//   npm run fidelity [-- --corpus DIR] [--json FILE] [--only ID,ID] [--steps] [--against FILE]
+// --against FILE (a --json of an earlier run): the DPEs whose figures moved since, in both modes,
+// and those that crossed the 5% line (gained, lost) or changed class agreement.
+// Run after `npm run build` (it imports dist/).
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const dist = (p) => import(pathToFileURL(path.join(ROOT, 'dist', p)).href);
+const { loadEngine } = await dist('engine/engine.js');
+const { prepare } = await dist('simulation/prepared.js');
+const { compare, registryInMode } = await dist('simulation/comparison.js');
+const { classesOf } = await dist('contract/classes.js');
+const { readDpeFile } = await dist('dpe/source.js');
+const { stepGaps, firstParting } = await dist('simulation/fidelity.js');
+
+const args = process.argv.slice(2);
+const opt = (name) => {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : undefined;
+};
+const corpus = path.resolve(opt('--corpus') ?? path.join(ROOT, '..', 'shared', 'corpus', 'dpe'));
+const only = opt('--only')?.split(',');
+const jsonOut = opt('--json');
+const against = opt('--against');
+
+const KINDS = [
+  'house',
+  'flat, individual heating',
+  'flat, collective heating',
+  'flat, mixed heating',
+  'flat from building data',
+  'whole building',
+];
+
+/** The kind of DPE from its method of application (enum methode_application_dpe_log). */
+function kindOf(label) {
+  if (label === undefined) return 'unknown';
+  if (label.includes('étude')) return 'study-based';
+  if (label.includes('maison')) return 'house';
+  if (label.includes('généré')) return 'flat from building data';
+  if (label.includes('immeuble collectif')) return 'whole building';
+  const heating = /chauffage (individuel|collectif|mixte)/.exec(label)?.[1];
+  return heating === 'individuel'
+    ? 'flat, individual heating'
+    : heating === 'collectif'
+      ? 'flat, collective heating'
+      : 'flat, mixed heating';
+}
+
+const MODES = [
+  ['bug-for-bug (--coef 2025)', 'deactivated'],
+  ['default (--coef 2026)', 'activated'],
+];
+
+if (!existsSync(corpus)) {
+  console.error(`fidelity: no corpus at ${corpus} (pass --corpus DIR, a directory of DPE XMLs)`);
+  process.exit(2);
+}
+const started = process.hrtime.bigint();
+const engine = await loadEngine();
+const files = readdirSync(corpus)
+  .filter((f) => f.endsWith('.xml'))
+  .filter((f) => !only || only.includes(f.replace(/\.xml$/, '')))
+  .sort();
+const rows = [];
+for (const f of files) {
+  const text = await readDpeFile(path.join(corpus, f));
+  const prep = prepare(engine, text);
+  const id = f.replace(/\.xml$/, '');
+  if (!prep.ok) {
+    const label = engine.enumLabel('methode_application_dpe_log', prep.facts?.methodeApplicationId);
+    rows.push({ id, kind: kindOf(label), blocked: prep.alert.id });
+    continue;
+  }
+  const dpe = prep.dpe;
+  const label = engine.enumLabel('methode_application_dpe_log', dpe.facts.methodeApplicationId);
+  const row = { id, kind: kindOf(label), modes: {} };
+  for (const [, mode] of MODES) {
+    const cmp = compare(dpe.facts, dpe.base, mode);
+    const reg = registryInMode(dpe.facts, dpe.base.surface, mode);
+    const cls = (epM2, gesM2) => classesOf(epM2, gesM2, dpe.registryThresholds).dpe;
+    row.modes[mode] = {
+      dEp: cmp.deltaConso,
+      dGes: cmp.deltaGES,
+      classEngine: cls(cmp.engine.epM2, cmp.engine.gesM2),
+      classRegistry: reg ? cls(reg.epM2, reg.gesM2) : undefined,
+    };
+  }
+  const gaps = stepGaps(dpe.raw, dpe.base.output);
+  const first = firstParting(gaps);
+  row.first = first && {
+    key: first.key,
+    label: first.label,
+    gap: first.gap,
+    registry: first.registry,
+    engine: first.engine,
+  };
+  if (args.includes('--steps')) row.steps = gaps;
+  rows.push(row);
+}
+const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+
+const within = (d) => d !== undefined && Math.abs(d) <= 5;
+const pct = (n, d) => (d ? `${Math.round((n / d) * 100)}%` : '-');
+const cell = (n, d) => `${n}/${d} ${pct(n, d)}`.padEnd(12);
+const sign = (x) => (x === undefined ? 'n/a' : `${x > 0 ? '+' : ''}${x.toFixed(1)}%`);
+
+const lines = [];
+const say = (s = '') => lines.push(s);
+say(`Engine fidelity on ${files.length} corpus DPEs (${path.relative(ROOT, corpus)})`);
+const blocked = rows.filter((r) => r.blocked);
+say(
+  `${rows.length - blocked.length} computed, ${blocked.length} blocked (${[...new Set(blocked.map((r) => r.blocked))].join(', ') || 'none'}); counts are over all ${rows.length}, a blocked DPE counting as a miss`,
+);
+for (const [title, mode] of MODES) {
+  say();
+  say(`## ${title}`);
+  say();
+  say(
+    `${'kind'.padEnd(26)} ${'DPEs'.padStart(4)}  ${'ep ≤ 5%'.padEnd(12)} ${'GES ≤ 5%'.padEnd(12)} ${'class ='.padEnd(12)}`,
+  );
+  const groups = [...KINDS, ...new Set(rows.map((r) => r.kind).filter((k) => !KINDS.includes(k)))];
+  const total = { n: 0, ep: 0, ges: 0, cls: 0 };
+  for (const kind of [...groups, 'all']) {
+    const rs = kind === 'all' ? rows : rows.filter((r) => r.kind === kind);
+    if (!rs.length) continue;
+    const m = rs.map((r) => r.modes?.[mode]);
+    const ep = m.filter((x) => x && within(x.dEp)).length;
+    const ges = m.filter((x) => x && within(x.dGes)).length;
+    const cls = m.filter((x) => x && x.classRegistry && x.classEngine === x.classRegistry).length;
+    if (kind !== 'all') Object.assign(total, { n: total.n + rs.length });
+    say(
+      `${kind.padEnd(26)} ${String(rs.length).padStart(4)}  ${cell(ep, rs.length)} ${cell(ges, rs.length)} ${cell(cls, rs.length)}`,
+    );
+  }
+  say();
+  say('worst ten (larger of the ep and GES gaps), with the first step where engine and XML part:');
+  const worst = rows
+    .filter((r) => r.modes)
+    .map((r) => ({ r, m: r.modes[mode] }))
+    .sort(
+      (a, b) =>
+        Math.max(Math.abs(b.m.dEp ?? 0), Math.abs(b.m.dGes ?? 0)) -
+        Math.max(Math.abs(a.m.dEp ?? 0), Math.abs(a.m.dGes ?? 0)),
+    )
+    .slice(0, 10);
+  for (const { r, m } of worst) {
+    const f = r.first
+      ? `${r.first.label} ${sign(r.first.gap)} (${Math.round(r.first.engine)} vs ${Math.round(r.first.registry)})`
+      : 'no intermediate step parts';
+    say(
+      `  ${r.id}  ${r.kind.padEnd(24)} ep ${sign(m.dEp).padStart(7)}  GES ${sign(m.dGes).padStart(7)}  class ${m.classEngine}/${m.classRegistry}  first: ${f}`,
+    );
+  }
+}
+say();
+say(
+  '## first step where engine and XML part (> 5%), DPEs whose ep is off by more than 5% in bug-for-bug mode',
+);
+say();
+const counts = new Map();
+for (const r of rows.filter((x) => x.modes && !within(x.modes.deactivated.dEp))) {
+  const k = r.first ? r.first.key.replace(/\[\d+\]/g, '[i]') : 'none (only the totals part)';
+  counts.set(k, [...(counts.get(k) ?? []), r.id]);
+}
+for (const [k, ids] of [...counts].sort((a, b) => b[1].length - a[1].length))
+  say(
+    `  ${String(ids.length).padStart(3)}  ${k.padEnd(44)} ${ids.slice(0, 6).join(' ')}${ids.length > 6 ? ' …' : ''}`,
+  );
+if (against) {
+  const before = new Map(JSON.parse(readFileSync(against, 'utf8')).map((r) => [r.id, r]));
+  say();
+  say(`## moved since ${path.basename(against)}`);
+  say();
+  for (const [title, mode] of MODES) {
+    const moved = [];
+    const line = { ep: [[], []], ges: [[], []], cls: [[], []] };
+    for (const r of rows) {
+      const a = before.get(r.id)?.modes?.[mode];
+      const b = r.modes?.[mode];
+      if (!a || !b) continue;
+      if (a.dEp === b.dEp && a.dGes === b.dGes && a.classEngine === b.classEngine) continue;
+      moved.push(
+        `${r.id} (ep ${sign(a.dEp)} → ${sign(b.dEp)}, GES ${sign(a.dGes)} → ${sign(b.dGes)})`,
+      );
+      const flip = (k, was, now) => {
+        if (was !== now) line[k][now ? 0 : 1].push(r.id);
+      };
+      flip('ep', within(a.dEp), within(b.dEp));
+      flip('ges', within(a.dGes), within(b.dGes));
+      flip('cls', a.classEngine === a.classRegistry, b.classEngine === b.classRegistry);
+    }
+    say(`${title}: ${moved.length} DPEs moved`);
+    for (const m of moved) say(`  ${m}`);
+    for (const [k, name] of [
+      ['ep', 'ep ≤ 5%'],
+      ['ges', 'GES ≤ 5%'],
+      ['cls', 'class ='],
+    ])
+      say(
+        `  ${name}: gained ${line[k][0].length} ${line[k][0].join(' ')}; lost ${line[k][1].length} ${line[k][1].join(' ')}`,
+      );
+  }
+}
+say();
+say(`(${seconds.toFixed(1)} s)`);
+console.log(lines.join('\n'));
+if (jsonOut) writeFileSync(jsonOut, JSON.stringify(rows, null, 1) + '\n');

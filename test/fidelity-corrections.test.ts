@@ -1,0 +1,162 @@
+/**
+ * The engine corrections (src/engine/corrections.ts): each on a corpus DPE that shows the fault,
+ * asserting the intermediate figure the XML carries; the diffs in patches/open3cl/ are those of
+ * the corrections; a correction that no longer applies stops the load.
+ */
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadEngine, type Engine } from '../src/engine/engine.js';
+import { CORRECTIONS } from '../src/engine/corrections.js';
+import { sourcePatchHooks, SOURCE_PATCHES } from '../src/engine/source-patches.js';
+import { parseDpeXml } from '../src/dpe/xml.js';
+import { copyRaw, type Fields, type RawDpe } from '../src/dpe/raw.js';
+import { followAirtightness } from '../src/works/airtightness.js';
+import { CORPUS, HAS_CORPUS, ROOT, runCli } from './helpers.js';
+
+const run = promisify(execFile);
+if (!HAS_CORPUS)
+  console.warn('*** fidelity corrections tests SKIPPED: ../shared/corpus absent ***');
+
+let engine: Engine;
+beforeAll(async () => {
+  engine = await loadEngine();
+});
+
+function corpusDpe(id: string): RawDpe {
+  return parseDpeXml(readFileSync(path.join(CORPUS, `${id}.xml`), 'utf8'));
+}
+
+function first<T>(v: T | T[] | undefined): T | undefined {
+  return Array.isArray(v) ? v[0] : v;
+}
+
+describe('engine corrections', () => {
+  it.skipIf(!HAS_CORPUS)(
+    'q4pa-conv-declared: bug-for-bug uses the Q4Pa,conv row the DPE declares (2287E1043883T: Hperm 32.43 W/K)',
+    () => {
+      // a house before 1948 whose XML declares row 10 (insulated surfaces, Q4Pa,conv 2), where
+      // the engine's own criteria pick row 5 (3.3): Hperm was 65.43 W/K against the XML's 32.43
+      const raw = corpusDpe('2287E1043883T');
+      const vent = first(raw.logement?.ventilation_collection?.ventilation);
+      expect(vent?.donnee_entree.tv_q4pa_conv_id).toBe(10);
+      expect(vent?.donnee_intermediaire?.hperm).toBe(32.43136);
+      const out = engine.run(raw).output;
+      const di = first(out.logement?.ventilation_collection?.ventilation)?.donnee_intermediaire;
+      expect(di?.q4pa_conv).toBe(2);
+      expect(di?.hperm as number).toBeCloseTo(32.43136, 4);
+      const dep = out.logement?.sortie?.deperdition as Fields;
+      expect(dep.deperdition_renouvellement_air as number).toBeCloseTo(125.90984, 3);
+    },
+  );
+
+  it.skipIf(!HAS_CORPUS)(
+    'q4pa-conv-declared: pre --coef 2025 now agrees with the registry on 2125E0981916Z (was +19.6%)',
+    async () => {
+      const r = await runCli([
+        'pre',
+        path.join(CORPUS, '2125E0981916Z.xml'),
+        '--coef',
+        '2025',
+        '--json',
+      ]);
+      const body = JSON.parse(r.stdout) as { maxCalculation: { deltaConso: number } };
+      expect(Math.abs(body.maxCalculation.deltaConso)).toBeLessThanOrEqual(5);
+    },
+  );
+
+  it.skipIf(!HAS_CORPUS)(
+    'q4pa-conv-declared: works that flip the engine’s own choice still move Q4Pa,conv (2464E1799476F)',
+    () => {
+      // a house before 1948 declaring row 5 (uninsulated, 3.3), the engine's own choice too;
+      // with every wall insulated the engine's criteria pick row 10 (2.0): the declared id is
+      // dropped after the works, so the correction does not pin the air permeability
+      const raw = corpusDpe('2464E1799476F');
+      const base = engine.run(raw);
+      const q4pa = (d: RawDpe) =>
+        first(d.logement?.ventilation_collection?.ventilation)?.donnee_intermediaire?.q4pa_conv;
+      expect(q4pa(base.output)).toBe(3.3);
+      const works = copyRaw(raw);
+      for (const m of works.logement?.enveloppe?.mur_collection?.mur ?? [])
+        m.donnee_entree.enum_type_isolation_id = '4';
+      expect(q4pa(engine.run(works).output)).toBe(3.3); // pinned without the follow-up
+      followAirtightness(raw, works, base.output, engine.q4paConvRows());
+      expect(
+        first(works.logement?.ventilation_collection?.ventilation)?.donnee_entree.tv_q4pa_conv_id,
+      ).toBeUndefined();
+      expect(q4pa(engine.run(works).output)).toBe(2);
+      // nothing changes when the works leave the engine's choice as it was
+      const windows = copyRaw(raw);
+      followAirtightness(raw, windows, base.output, engine.q4paConvRows());
+      expect(
+        first(windows.logement?.ventilation_collection?.ventilation)?.donnee_entree.tv_q4pa_conv_id,
+      ).toBe(5);
+    },
+  );
+
+  it.skipIf(!HAS_CORPUS)(
+    'ecs-tracage-auxiliaries: a traced collective network pays 0.14 × its need (2292E0765245C: 139.54 kWh)',
+    () => {
+      // a flat with collective hot water on a heat-traced network (enum_bouclage_reseau_ecs_id 3):
+      // the XML's auxiliaries of hot-water distribution are 139.54 kWh (0.14 × 996.72), the
+      // engine had 0; on a flat generated from building data (2444E2616926V) the building's
+      // figure is apportioned like the hot-water consumption: 0.14 × 120 647.9 × 0.00778 = 131.41
+      for (const [id, expected] of [
+        ['2292E0765245C', 139.54098],
+        ['2444E2616926V', 131.41471],
+        ['2235E0705773N', 99.36977],
+      ] as const) {
+        const raw = corpusDpe(id);
+        const xml = raw.logement?.sortie?.ef_conso?.conso_auxiliaire_distribution_ecs as number;
+        expect(xml, id).toBeCloseTo(expected, 4);
+        const ef = engine.run(raw).output.logement?.sortie?.ef_conso as Fields;
+        expect(ef.conso_auxiliaire_distribution_ecs as number, id).toBeCloseTo(expected, 4);
+      }
+    },
+  );
+
+  it.skipIf(!HAS_CORPUS)(
+    'reseau-chaleur-tv-id: a network named by its 2020 id gets its own CO2 content (2162E1017681Z: 1 244.5 kg)',
+    () => {
+      // district heating declared by tv_reseau_chaleur_id 464 (Béthune-Mont Liebaut, 0.227
+      // kg CO2e/kWh in the 2020 list) and no identifiant_reseau_chaleur: the engine used the
+      // default 0.385 (2 111 kg, +70%); the XML's heating emissions are 1 244.53 kg
+      for (const [id, expected] of [
+        ['2162E1017681Z', 1244.52624],
+        ['2262E0005683A', 1073.42972],
+      ] as const) {
+        const raw = corpusDpe(id);
+        const xml = raw.logement?.sortie?.emission_ges?.emission_ges_ch as number;
+        expect(xml, id).toBeCloseTo(expected, 4);
+        const ges = engine.run(raw).output.logement?.sortie?.emission_ges as Fields;
+        expect(ges.emission_ges_ch as number, id).toBeCloseTo(expected, 0);
+      }
+    },
+  );
+
+  it('every correction has its diff in patches/open3cl/ and its README', async () => {
+    const { stdout } = await run(
+      process.execPath,
+      [path.join(ROOT, 'scripts', 'engine-patches.mjs'), '--check'],
+      { cwd: ROOT },
+    );
+    expect(stdout.trim()).toBe(`${CORRECTIONS.length} corrections, 0 stale`);
+  });
+
+  it('a correction that no longer applies stops the module load (no silent skip)', async () => {
+    const broken = SOURCE_PATCHES.filter((p) => p.correction).map((p) => ({
+      ...p,
+      replace: [['text the engine does not have', 'x'] as [string, string]],
+    }));
+    const hooks = sourcePatchHooks(broken);
+    const script = `import { register } from 'node:module';
+register('data:text/javascript,' + encodeURIComponent(${JSON.stringify(hooks)}));
+try { await import('@open3cl/engine'); console.log('loaded'); } catch (e) { console.log('refused: ' + e.message); }`;
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: ROOT,
+    });
+    expect(stdout).toMatch(/^refused: engine correction dpe-sim correction /);
+  });
+});
