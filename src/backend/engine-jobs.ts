@@ -10,13 +10,10 @@ import { DpeSimError, type ErrorDetails, type ErrorKind } from '../contract/erro
 import type { OnProgress } from '../contract/progress.js';
 import type {
   CalcResponse,
-  ClassesTable,
   CoefMode,
   DpeSummary,
   EditableChange,
   InitialResponse,
-  MaxCalculation,
-  Warning,
 } from '../contract/schemas.js';
 import type { Engine } from '../engine/engine.js';
 import { outcome } from '../simulation/calc.js';
@@ -24,7 +21,7 @@ import { engineFigures } from '../simulation/comparison.js';
 import { auditDpe, DPE_SIM_VERSION } from '../simulation/audit.js';
 import { initialSimulation } from '../simulation/initial.js';
 import type { Preparation, PreparedDpe } from '../simulation/prepared.js';
-import { preAnalysis } from '../simulation/pre.js';
+import { preAnalysis, type PreBody } from '../simulation/pre.js';
 import { calculate } from '../simulation/recalculation.js';
 import { dpeSummary } from '../simulation/summary.js';
 import { runsAsData, seedRuns, type RunData } from '../simulation/runs.js';
@@ -63,11 +60,9 @@ export type EngineJob =
     } & Coef);
 
 export interface PreResult {
-  maxCalculation: MaxCalculation;
-  warnings: Warning[];
+  /** the response's fields the analysis computes (all but the login URL and the DPE's source) */
+  body: PreBody;
   blocked: boolean;
-  /** energy, GES and official classes of the engine and the registry, with thresholds */
-  classes?: ClassesTable;
   /** the baseline's figures, for the history (none when blocked) */
   baseline: { classBefore: string; consoBefore: number; normalized: boolean } | undefined;
 }
@@ -115,10 +110,8 @@ export function runJob(
         ? outcome(prep.dpe, engineFigures(prep.dpe.base, coef), coef, forceNormalization)
         : undefined;
       const result: PreResult = {
-        maxCalculation: analysis.maxCalculation,
-        warnings: analysis.warnings,
+        body: analysis.body,
         blocked: analysis.blocked,
-        ...(analysis.classes ? { classes: analysis.classes } : {}),
         baseline: base
           ? {
               classBefore: base.classesBefore.dpe,

@@ -62,12 +62,7 @@ export class LocalBackend implements Backend {
     const analysis = await session.compute({ kind: 'pre', coef, forceNormalization });
     // a blocked DPE issues no login token and leaves no trace in history (issue 14)
     if (analysis.blocked) {
-      return {
-        url: this.services.appUrl,
-        maxCalculation: analysis.maxCalculation,
-        warnings: analysis.warnings,
-        dpeSource: session.dpeSource,
-      };
+      return { url: this.services.appUrl, ...analysis.body, dpeSource: session.dpeSource };
     }
     const baseline = analysis.baseline;
     const { token } = await this.services.store.issueToken(await session.user(), {
@@ -81,12 +76,11 @@ export class LocalBackend implements Backend {
       normalized: baseline?.normalized ?? false,
       blocked: analysis.blocked,
     });
+    // the analysis's fields as they are: a new response field needs no change here
     return {
       url: loginUrl(this.services.appUrl, token),
-      maxCalculation: analysis.maxCalculation,
-      warnings: analysis.warnings,
+      ...analysis.body,
       dpeSource: session.dpeSource,
-      ...(analysis.classes ? { classes: analysis.classes } : {}),
     };
   }
 

@@ -2,7 +2,7 @@
  * The pre-analysis: engine vs registry figures on the DPE label's units, and the alerts a
  * user must see before simulating (blocked, normalization to confirm, facts worth knowing).
  */
-import type { ClassesTable, CoefMode, MaxCalculation, Warning } from '../contract/schemas.js';
+import type { CoefMode, MaxCalculation, PreResponse, Warning } from '../contract/schemas.js';
 import { classesOf } from '../contract/classes.js';
 import { classesTable } from './classes-table.js';
 import { ALERT_IDS, confirm, info } from './alerts.js';
@@ -23,12 +23,17 @@ export interface PreOptions {
   forceNormalization: boolean;
 }
 
+/**
+ * What the pre-analysis computes of the response: every field but the login URL and the DPE's
+ * source (the backend adds them). A field added to `PreResponse` and set here reaches the JSON,
+ * the server and the renderer with no other change (the backend spreads it).
+ */
+export type PreBody = Omit<PreResponse, 'url' | 'dpeSource'>;
+
 export interface PreAnalysis {
-  maxCalculation: MaxCalculation;
-  warnings: Warning[];
+  body: PreBody;
   blocked: boolean;
   comparison: Comparison | undefined;
-  classes: ClassesTable | undefined;
 }
 
 const EMPTY: MaxCalculation = {
@@ -44,28 +49,31 @@ export function preAnalysis(prep: Preparation, opts: PreOptions): PreAnalysis {
   if (!prep.ok) {
     const r = prep.facts?.registry;
     return {
-      maxCalculation: { ...EMPTY, consommationXML: r?.epM2 ?? null, gesXML: r?.gesM2 ?? null },
-      warnings: [prep.alert],
+      body: {
+        maxCalculation: { ...EMPTY, consommationXML: r?.epM2 ?? null, gesXML: r?.gesM2 ?? null },
+        warnings: [prep.alert],
+      },
       blocked: true,
       comparison: undefined,
-      classes: undefined,
     };
   }
   const dpe = prep.dpe;
   const cmp = compare(dpe.facts, dpe.base, opts.coef);
   return {
-    maxCalculation: {
-      consommationInitiale: cmp.engine.epM2,
-      consommationXML: cmp.registry?.epM2 ?? null,
-      gesInitiale: cmp.engine.gesM2,
-      gesXML: cmp.registry?.gesM2 ?? null,
-      deltaConso: cmp.deltaConso ?? null,
-      deltaGES: cmp.deltaGES ?? null,
+    body: {
+      maxCalculation: {
+        consommationInitiale: cmp.engine.epM2,
+        consommationXML: cmp.registry?.epM2 ?? null,
+        gesInitiale: cmp.engine.gesM2,
+        gesXML: cmp.registry?.gesM2 ?? null,
+        deltaConso: cmp.deltaConso ?? null,
+        deltaGES: cmp.deltaGES ?? null,
+      },
+      warnings: gapAlerts(cmp, opts).concat(partAlerts(dpe, cmp), factAlerts(dpe, cmp)),
+      classes: classesTable(dpe, opts.coef),
     },
-    warnings: gapAlerts(cmp, opts).concat(partAlerts(dpe, cmp), factAlerts(dpe, cmp)),
     blocked: false,
     comparison: cmp,
-    classes: classesTable(dpe, opts.coef),
   };
 }
 

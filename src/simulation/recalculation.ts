@@ -35,7 +35,7 @@ export function calculate(
     warnings: preAnalysis(
       { ok: true, dpe: prep },
       { coef: opts.coef, forceNormalization: opts.forceNormalization },
-    ).warnings,
+    ).body.warnings,
   };
   if (opts.includeDpe)
     body.dpe = dpeStructure(engine, prep, opts.coef, opts.forceNormalization, opts.costs);

@@ -223,7 +223,7 @@ export function dpeStructure(
     id: prep.key,
     infos: infosOf(engine, prep),
     items,
-    warnings: preAnalysis({ ok: true, dpe: prep }, { coef, forceNormalization: force }).warnings,
+    warnings: preAnalysis({ ok: true, dpe: prep }, { coef, forceNormalization: force }).body.warnings,
     thresholds: prep.thresholds,
     ...(leftOut.length ? { optionsLeftOut: leftOut } : {}),
   };
