@@ -171,15 +171,26 @@ export function packTargets(packs: readonly RegistryPack[]): ClassLetter[] {
 
 /**
  * Each pack with dpe-sim's cheapest scenario reaching its class: its cost and its works (null:
- * none, or the pack gains no class).
+ * none, or the pack gains no class). `share` < 1: a flat generated from its building's DPE,
+ * whose packs carry the building's amounts (2375E2294683A, a 40 m² flat of a 9,231 m² building:
+ * a thermodynamic water heater at 316,600–428,400 €); the scenario is then compared at the
+ * building's scale (its cost ÷ the flat's share), the flat's own amount in `coutScenarioLogement`.
  */
 export function withScenarioCosts(
   packs: readonly RegistryPack[],
   scenarios: readonly ScenarioInPackFrame[],
+  share = 1,
 ): RegistryPack[] {
   return packs.map((p) => {
     const t = targetOf(p);
     const best = t ? cheapestReaching(scenarios, t) : null;
+    if (best && share < 1 && share > 0)
+      return {
+        ...p,
+        coutScenario: Math.round(best.cout / share),
+        coutScenarioLogement: best.cout,
+        editablesScenario: best.editables,
+      };
     return { ...p, coutScenario: best?.cout ?? null, editablesScenario: best?.editables ?? null };
   });
 }

@@ -268,6 +268,7 @@ export function candidatesOf(
           label: row.label,
           cout: run.cout,
           coutDetail: run.applied[0]?.coutDetail,
+          coutBatiment: run.applied[0]?.coutBatiment,
           single,
         });
         groups.set(row.key, list);
@@ -643,6 +644,7 @@ function toSolution(
       label: cand?.label ?? ch.editableValue,
       cout: cand?.cout ?? 0,
       ...(cand?.coutDetail ? { coutDetail: cand.coutDetail } : {}),
+      ...(cand?.coutBatiment !== undefined ? { coutBatiment: cand.coutBatiment } : {}),
       gainTotal: cand ? round2(cand.single.before.ep - cand.single.after.ep) : 0,
     };
   });
