@@ -451,6 +451,11 @@ export const Calculation = Type.Object({
   errorMessage: Type.Union([Type.String(), Type.Null()]),
   normalization: Normalization,
   coefMode: Coef2026,
+  /**
+   * the thresholds the classes and `hints` (the distance to the next class) use: this dwelling's
+   * (small surface, high altitude); a screen draws its label with them (dpe-sim)
+   */
+  thresholds: Type.Optional(Thresholds),
 });
 export type Calculation = Type.Static<typeof Calculation>;
 

@@ -72,15 +72,17 @@ function currentLetter(calc: SpecCalculation): string {
 /**
  * The label of a calculation: markers at the figures before (and after works, the target class).
  * The classes come from the response; the thresholds are this dwelling's when the response
- * carries them (`initial`, `calc --include-dpe`), else the standard ones, said so when this
- * dwelling's differ (the classes do not fall where the standard thresholds put them).
+ * carries them (dpe-sim's `calculation.thresholds`, the ones its classes and its distance to the
+ * next class use; `dpe.thresholds`), else the standard ones, said so when this dwelling's differ
+ * (the classes do not fall where the standard thresholds put them).
  */
 export function calculationLabel(
   calc: SpecCalculation,
-  thresholds: Thresholds | undefined,
+  given: Thresholds | undefined,
   s: Style,
   afterWorks: boolean,
 ): string {
+  const thresholds = (calc as { thresholds?: Thresholds }).thresholds ?? given;
   const r = calc.result;
   const limits = thresholds ?? STANDARD_LIMITS;
   const marks: LabelMark[] = [];
