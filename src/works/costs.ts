@@ -32,6 +32,11 @@ export interface CostFigure {
   factor?: number;
   /** how the price follows the option's performance (insulation R, window Uw); see `Perf` */
   perf?: Perf;
+  /**
+   * generators: the class the figure prices (the 3CL generator type the option installs); a
+   * generator of another class would be another figure with its own source
+   */
+  classe?: string;
 }
 
 /**
@@ -194,47 +199,55 @@ export const DEFAULT_COSTS = {
     unit: 'unit',
     source:
       'commercial pages (2024): air/water heat pump 8\u202f000–16\u202f000 € fitted (midpoint)',
+    classe: 'air/water heat pump installed after 2017 (3CL generator 7)',
   },
   pac_air_eau_ecs: {
     eur: 14000,
     unit: 'unit',
     source:
       'commercial pages (2024): air/water heat pump 8\u202f000–16\u202f000 € + integrated hot-water tank',
+    classe: 'air/water heat pump after 2017 (3CL 7) with its hot-water tank',
   },
   chaudiere_gaz_condensation: {
     eur: 4770,
     unit: 'unit',
     source:
       'quelleenergie.fr invoice study (2015): condensing gas boiler mean 4\u202f770 € TTC over 299 invoices',
+    classe: 'gas condensing boiler after 2015 (3CL 97)',
   },
   chaudiere_granules: {
     eur: 12000,
     unit: 'unit',
     source: 'commercial page: pellet boiler 9\u202f000–15\u202f000 € fitted (midpoint)',
+    classe: 'pellet boiler after 2019 (3CL 74)',
   },
   pac_air_air: {
     eur: 6000,
     unit: 'unit',
     source:
       'commercial pages (~2024): multi-split air/air heat pump 4\u202f000–8\u202f000 € fitted (midpoint)',
+    classe: 'air/air heat pump from 2015 (3CL 3)',
   },
   radiateurs_performants: {
     eur: 2500,
     unit: 'unit',
     source:
       'commercial pages (~2024): 4–5 electric inertia radiators with programming, ~500–700 € each fitted',
+    classe: 'electric radiators NFC, NF** and NF*** (3CL 100)',
   },
   cet: {
     eur: 2950,
     unit: 'unit',
     source:
       'travauxapart.fr (2019): thermodynamic water heater, ambient air, 1\u202f800–4\u202f100 € (midpoint)',
+    classe: 'thermodynamic water heater on ambient air after 2014 (3CL 3), 200 L',
   },
   cet_exterieur: {
     eur: 3400,
     unit: 'unit',
     source:
       'travauxapart.fr (2019): thermodynamic water heater, outdoor air, 2\u202f200–4\u202f600 € (midpoint)',
+    classe: 'thermodynamic water heater on outdoor air after 2014 (3CL 6), 200 L',
   },
   cesi: {
     eur: 5500,
@@ -247,6 +260,7 @@ export const DEFAULT_COSTS = {
     unit: 'unit',
     source:
       'commercial pages (~2024): vertical electric water heater 200 L, 800–1\u202f600 € fitted',
+    classe: 'vertical electric tank, category C (3CL 71)',
   },
   vmc_hygro_b: {
     eur: 1000,
@@ -272,12 +286,14 @@ export const DEFAULT_COSTS = {
     factor: Math.round(FCU_TO_TTC * 1000) / 1000,
     source:
       'France Chaleur Urbaine rules (ratios-economiques; ELCIMAI, Atlantic 2024): collective gas condensing boiler room, equipment excl. VAT by power (≤ 35 kW 4\u202f800 €; ≤ 120 kW 15\u202f000 €; ≤ 300 kW 37\u202f500 €; ≤ 500 kW 45\u202f000 €; ≤ 1 MW 87\u202f225 €, pro rata above), +30% fitting, +5.5% VAT',
+    classe: 'collective gas condensing boiler room after 2015 (3CL 97)',
   },
   pac_air_eau_collective: {
     eur: Math.round(1005 * FCU_TO_TTC),
     unit: 'kw',
     source:
       'France Chaleur Urbaine rules (ELCIMAI 2024): collective air/water heat pump 1\u202f005 €/kW equipment excl. VAT, +30% fitting (≈ 1\u202f307 €/kW), +5.5% VAT',
+    classe: 'collective air/water heat pump after 2017 (3CL 7)',
   },
   sous_station: {
     eur: Math.round(((21500 + 37500) / 2) * (1 + VAT_RENOVATION)),
