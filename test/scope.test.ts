@@ -248,6 +248,39 @@ describe('prices follow performance (R, Uw)', () => {
   });
 });
 
+describe.skipIf(!HAS_CORPUS)(
+  'the cost-per-m² ceiling on a corpus flat (2469E2650374G, 29.6 m²)',
+  () => {
+    it('the scenarios above 500 €/m² are marked in the table and named in warning.cost-per-m2', async () => {
+      const file = path.join(CORPUS, '2469E2650374G.xml');
+      const json = await runCli(['initial', file, '--json']);
+      expect(json.code).toBe(0);
+      const body = JSON.parse(json.stdout) as {
+        dpe: { scope: { surface: number } };
+        autoSolutions: (AutoSolution & { coutParM2?: number })[];
+        warnings: { id: string; content: string }[];
+      };
+      const surface = body.dpe.scope.surface;
+      expect(surface).toBe(29.64);
+      const over = body.autoSolutions
+        .map((sol, i) => ({ i, sol }))
+        .filter(({ sol }) => Math.round(sol.cout / surface) > COST_CEILING.eurPerM2);
+      expect(over.length).toBeGreaterThan(0);
+      const w = body.warnings.filter((x) => x.id === 'warning.cost-per-m2');
+      expect(w).toHaveLength(1);
+      const screen = await runCli(['initial', file]);
+      for (const { i, sol } of over) {
+        expect(sol.coutParM2).toBe(Math.round(sol.cout / surface));
+        const figure = `${String(sol.coutParM2).replace(/\B(?=(\d{3})+$)/g, '\u202f')} €/m²`;
+        expect(w[0]?.content).toContain(`scenario ${i + 1} (${sol.classe}): ${figure}`);
+        expect(screen.stdout).toContain(`${figure} > 500`);
+      }
+      expect(w[0]?.content).toContain('EDF R&D (2024)');
+      expect(screen.stdout).toContain('(warning.cost-per-m2)');
+    }, 120_000);
+  },
+);
+
 describe('the cost-per-m² ceiling', () => {
   const scope = { surface: 40, coverage: 'appartement' } as Scope;
   const sol = (classe: string, cout: number) => ({ classe, cout }) as AutoSolution;
