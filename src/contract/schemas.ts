@@ -515,9 +515,10 @@ export const RegistryPack = Type.Object({
    */
   editablesScenario: Type.Optional(Type.Union([Type.Array(EditableChange), Type.Null()])),
   /**
-   * a flat generated from its building's DPE, whose packs carry the building's amounts:
-   * `coutScenario` is then the scenario at the building's scale (its cost ÷ the flat's share) and
-   * this the flat's own cost (dpe-sim)
+   * a flat generated from its building's DPE, with a pack costing more per m² of the flat than a
+   * deep renovation's ceiling (500 €/m²: it can only be the building's): `coutScenario` is then
+   * the scenario at the building's scale (its cost ÷ the flat's share) and this the flat's own
+   * cost (dpe-sim)
    */
   coutScenarioLogement: Type.Optional(Type.Number()),
   /**

@@ -27,7 +27,7 @@ import {
 import { figuresOf, runWorks } from './runs.js';
 import { registryOfficialClass } from './classes-table.js';
 import { scopeOf } from '../dpe/building.js';
-import { ceilingWarnings, costPerM2 } from './cost-ceiling.js';
+import { ceilingWarnings, COST_CEILING, costPerM2 } from './cost-ceiling.js';
 
 export { registryPacks } from './packs.js';
 
@@ -93,7 +93,13 @@ export function initialSimulation(
     registryPacks: withScenarioCosts(
       packs,
       scenariosForPacks(engine, prep, solutions, packs, opts),
-      scope.envelopeShare,
+      scope.kind === 'appartement-genere'
+        ? {
+            share: scope.envelopeShare,
+            surface: scope.surface,
+            ceilingPerM2: COST_CEILING.eurPerM2,
+          }
+        : undefined,
     ),
     sharingCost: SHARING_COST,
     warnings: [...dpe.warnings, ...ceilingWarnings(solutions, scope)],
