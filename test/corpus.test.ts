@@ -20,6 +20,7 @@ import {
   type InitialResponse,
   type PreResponse,
 } from '../src/contract/schemas.js';
+import { COST_CEILING } from '../src/contract/cost-ceiling.js';
 import { DirectoryDpeSource } from '../src/dpe/source.js';
 import { SqliteStore } from '../src/store/sqlite-store.js';
 import type { Store } from '../src/store/store.js';
@@ -135,6 +136,43 @@ function nonFinite(value: unknown, at = '$'): string[] {
       k === 'url' ? [] : nonFinite(v, `${at}.${k}`),
     );
   return [];
+}
+
+/**
+ * Issue 21 on every corpus DPE's `initial`: every scenario gives its cost per m² of the living
+ * area its Scope covers, and one above the ceiling is named in `warning.cost-per-m2` (none
+ * without); a generated flat's envelope options are priced at its share of the building's
+ * amount (`coutBatiment`). The whole-building and generated-flat pricing rules are held on the
+ * domain in test/scope.test.ts.
+ */
+function expectScope(dpeId: string, init: InitialResponse): void {
+  const scope = init.dpe.scope;
+  expect(scope, dpeId).toBeDefined();
+  if (!scope) return;
+  const ceiling = (init.warnings ?? []).filter((w) => w.id === 'warning.cost-per-m2');
+  let over = 0;
+  init.autoSolutions.forEach((sol, i) => {
+    const m2 = Math.round(sol.cout / scope.surface);
+    expect(sol.coutParM2, `${dpeId} scenario ${i + 1}`).toBe(m2);
+    if (m2 > COST_CEILING.eurPerM2) {
+      over++;
+      expect(ceiling[0]?.content, `${dpeId} scenario ${i + 1} at ${m2} €/m²`).toContain(
+        `scenario ${i + 1} (${sol.classe}): `,
+      );
+    }
+  });
+  expect(ceiling, dpeId).toHaveLength(over ? 1 : 0);
+  if (scope.kind !== 'appartement-genere') return;
+  for (const cat of ['mur', 'baie_vitree', 'porte', 'plancher_bas', 'plancher_haut'] as const)
+    for (const el of init.dpe.items[cat])
+      for (const ed of Object.values(el.editables))
+        for (const [code, o] of Object.entries(ed.options)) {
+          expect(o.coutBatiment, `${dpeId} ${el.referenceId} ${code}`).toBeDefined();
+          expect(
+            Math.abs(o.cout - ((o.coutBatiment ?? NaN) * scope.surface) / scope.buildingSurface),
+            `${dpeId} ${el.referenceId} ${code}`,
+          ).toBeLessThanOrEqual(1);
+        }
 }
 
 describe.skipIf(!HAS_CORPUS)('corpus: pre on every DPE', () => {
@@ -269,6 +307,7 @@ describe.skipIf(!HAS_CORPUS)('corpus: works options', () => {
         }
       }
       rises.push(...mine);
+      expectScope(dpeId, init);
       if (first) {
         const once = await backend.calc({
           ...identity,

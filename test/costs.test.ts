@@ -7,7 +7,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Category } from '../src/contract/constants.js';
 import { STANDARD_LIMITS, classesOf } from '../src/contract/classes.js';
-import { buildingOf, dwellingsServed } from '../src/dpe/building.js';
+import { scopeOf, dwellingsServed } from '../src/dpe/building.js';
 import { elementsOf, referenceId } from '../src/dpe/elements.js';
 import type { RawDpe } from '../src/dpe/raw.js';
 import { readDpeFile } from '../src/dpe/source.js';
@@ -301,7 +301,7 @@ describe('costs scale with what each installation serves (corpus)', () => {
     '2535E0426429Q (28 flats, individual gas): per-flat prices × dwellings served, with the detail',
     async () => {
       const p = await prep(path.join(CORPUS, '2535E0426429Q.xml'));
-      const b = buildingOf(p.raw);
+      const b = scopeOf(p.raw);
       expect(b).toMatchObject({ coverage: 'immeuble', dwellings: 28 });
       const inst = elementsOf(p.raw, 'installation_chauffage')[0];
       if (!inst) throw new Error('no heating');
@@ -333,7 +333,7 @@ describe('costs scale with what each installation serves (corpus)', () => {
         const prepared = prepare(engine, await readDpeFile(path.join(CORPUS, f)));
         if (!prepared.ok) continue;
         const p = prepared.dpe;
-        const b = buildingOf(p.raw);
+        const b = scopeOf(p.raw);
         if (b.coverage !== 'immeuble') continue;
         for (const category of SYSTEMS) {
           elementsOf(p.raw, category).forEach((el, index) => {

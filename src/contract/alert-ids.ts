@@ -18,4 +18,5 @@ export const ALERT_IDS = {
   highAltitude: 'warning.high-altitude',
   coefConverted: 'warning.coefficient-converted',
   classChanges: 'warning.class-differs',
+  costPerM2: 'warning.cost-per-m2',
 } as const;

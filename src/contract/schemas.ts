@@ -243,6 +243,11 @@ export const WorksOption = Type.Object({
   cout: Type.Number(),
   /** How the cost was obtained, e.g. "28 × 4 770 €" or "180 kW × 1 379 €/kW" (dpe-sim). */
   coutDetail: Type.Optional(Type.String()),
+  /**
+   * The whole building's amount, euros, when `cout` is this DPE's share of it (a generated flat's
+   * envelope, a flat's collective works); absent otherwise (dpe-sim).
+   */
+  coutBatiment: Type.Optional(Type.Number()),
   /** Cost per kWh saved in a year, €/kWh; null when nothing is saved. */
   euroParKwh: NullableNumber,
 });
@@ -307,6 +312,43 @@ export const OptionLeftOut = Type.Object({
 });
 export type OptionLeftOut = Type.Static<typeof OptionLeftOut>;
 
+/**
+ * What the DPE covers, as costing sees it (dpe-sim): a house, a flat, a flat generated from its
+ * building's DPE (its envelope is the building's: envelope works are priced at `envelopeShare`),
+ * or a whole building (individual systems priced for every dwelling they stand for).
+ */
+export const ScopeInfo = Type.Object({
+  kind: Type.Union([
+    Type.Literal('maison'),
+    Type.Literal('appartement'),
+    Type.Literal('appartement-genere'),
+    Type.Literal('immeuble'),
+  ]),
+  /** dwellings the DPE covers (1 for a house or a flat) */
+  dwellings: Type.Integer(),
+  /** dwellings of the building */
+  buildingDwellings: Type.Integer(),
+  /** living area the DPE covers, m² */
+  surface: Type.Number(),
+  /** living area of the building, m² */
+  buildingSurface: Type.Number(),
+  /** surface / buildingSurface: the share of collective works a flat pays */
+  share: Type.Number(),
+  /** the share of envelope works the DPE pays (a generated flat's `share`, else 1) */
+  envelopeShare: Type.Number(),
+  heating: Type.Union([
+    Type.Literal('individuel'),
+    Type.Literal('collectif'),
+    Type.Literal('mixte'),
+  ]),
+  hotWater: Type.Union([
+    Type.Literal('individuel'),
+    Type.Literal('collectif'),
+    Type.Literal('mixte'),
+  ]),
+});
+export type ScopeInfo = Type.Static<typeof ScopeInfo>;
+
 export const DpeStructure = Type.Object({
   id: Type.String(),
   infos: Type.Object(
@@ -320,6 +362,8 @@ export const DpeStructure = Type.Object({
   ),
   warnings: Type.Array(Warning),
   thresholds: Thresholds,
+  /** what the DPE covers, as costing sees it (dpe-sim) */
+  scope: Type.Optional(ScopeInfo),
   /** options not offered because they make things worse (dpe-sim; absent: none) */
   optionsLeftOut: Type.Optional(Type.Array(OptionLeftOut)),
 });
@@ -407,6 +451,11 @@ export const Calculation = Type.Object({
   errorMessage: Type.Union([Type.String(), Type.Null()]),
   normalization: Normalization,
   coefMode: Coef2026,
+  /**
+   * the thresholds the classes and `hints` (the distance to the next class) use: this dwelling's
+   * (small surface, high altitude); a screen draws its label with them (dpe-sim)
+   */
+  thresholds: Type.Optional(Thresholds),
 });
 export type Calculation = Type.Static<typeof Calculation>;
 
@@ -437,6 +486,8 @@ export const ScenarioItem = Type.Object({
   cout: Type.Number(),
   /** How the cost was obtained, e.g. "28 × 4 770 €" (dpe-sim). */
   coutDetail: Type.Optional(Type.String()),
+  /** The whole building's amount when `cout` is this DPE's share of it (dpe-sim). */
+  coutBatiment: Type.Optional(Type.Number()),
   /** kWh/yr saved by this item alone on the initial dwelling */
   gainTotal: Type.Number(),
 });
@@ -463,6 +514,13 @@ export const RegistryPack = Type.Object({
    * coefficient `registryCoef` to see the class the pack is compared at (dpe-sim)
    */
   editablesScenario: Type.Optional(Type.Union([Type.Array(EditableChange), Type.Null()])),
+  /**
+   * a flat generated from its building's DPE, with a pack costing more per m² of the flat than a
+   * deep renovation's ceiling (500 €/m²: it can only be the building's): `coutScenario` is then
+   * the scenario at the building's scale (its cost ÷ the flat's share) and this the flat's own
+   * cost (dpe-sim)
+   */
+  coutScenarioLogement: Type.Optional(Type.Number()),
   /**
    * the DPE's official class as the registry gives it: its own letter, otherwise worse-of from its
    * figures with the thresholds at its date; null when unknown (dpe-sim)
@@ -509,6 +567,12 @@ export const AutoSolution = Type.Object({
    * exact, else the optimum lies between this and `cout` (dpe-sim)
    */
   lowerBound: Type.Optional(Type.Number()),
+  /**
+   * `cout` per m² of the living area the DPE covers (the building's for a whole building), €/m²;
+   * above the deep-renovation ceiling, the response's `warnings` carry `warning.cost-per-m2`
+   * (dpe-sim)
+   */
+  coutParM2: Type.Optional(Type.Number()),
 });
 export type AutoSolution = Type.Static<typeof AutoSolution>;
 

@@ -1,16 +1,29 @@
 /**
- * What a DPE covers, for pricing works at the right scale: a house, a flat, or a whole building
- * (and how many dwellings), which installations are collective, the building's heating power.
+ * The Scope of a DPE: what it covers, named once and used by costing, the tables and `--json`.
+ * A house, a flat, a flat generated from the building's data, or a whole building (the families
+ * of `enum_methode_application_dpe_log_id`); the dwellings covered; the dwelling's and the
+ * building's living areas and the share between them; which systems are individual or collective.
  * Read from the DPE itself (`enum_methode_application_dpe_log_id`, `nombre_appartement`,
- * surfaces, the generators' `pn`); see README "Costs".
+ * surfaces, `enum_type_installation_id`, the generators' `pn`); see README "Costs".
  */
 import type { RawDpe, RawElement, RawGeneratorHolder } from './raw.js';
 import { num, str } from './raw.js';
 
+/** The three families the partner API's `type_bien` and the cost check group by. */
 export type Coverage = 'maison' | 'appartement' | 'immeuble';
+/** The Scope's kind: a generated flat is a flat whose DPE carries its building's envelope. */
+export type ScopeKind = 'maison' | 'appartement' | 'appartement-genere' | 'immeuble';
+/** How a DPE's heating or hot water is installed, by its method's label. */
+export type SystemMode = 'individuel' | 'collectif' | 'mixte';
 
 /** enum_methode_application_dpe_log_id of whole-building DPEs (dpe immeuble collectif ...) */
 const IMMEUBLE = new Set(['6', '7', '8', '9', '26', '27', '28', '29', '30']);
+/**
+ * ... of flats generated from the building's DPE ("dpe appartement généré à partir des données
+ * dpe immeuble"): their walls, windows, roofs are the building's; the engine itself apportions
+ * heating and hot water with surface_habitable_immeuble (engine.js, ShChauffageAndEcs).
+ */
+export const GENERATED_FLAT = new Set(['10', '11', '12', '13', '33', '34', '38', '39', '40']);
 /** ... of DPEs built from an RT2012 / RE2020 thermal study (not a 3CL survey) */
 export const STUDY_BASED_METHODS = new Set([
   '14',
@@ -29,26 +42,82 @@ export const STUDY_BASED_METHODS = new Set([
 const MAISON = new Set(['1', '14', '18']);
 const STUDY_IMMEUBLE = new Set(['17', '21']);
 
+/**
+ * Heating and hot-water modes by method (the labels' "chauffage X ecs Y"); houses and study-based
+ * DPEs whose label says nothing are individual.
+ */
+const MODES: Record<string, [SystemMode, SystemMode]> = {
+  2: ['individuel', 'individuel'],
+  3: ['collectif', 'individuel'],
+  4: ['individuel', 'collectif'],
+  5: ['collectif', 'collectif'],
+  6: ['individuel', 'individuel'],
+  7: ['collectif', 'individuel'],
+  8: ['individuel', 'collectif'],
+  9: ['collectif', 'collectif'],
+  10: ['individuel', 'individuel'],
+  11: ['collectif', 'individuel'],
+  12: ['individuel', 'collectif'],
+  13: ['collectif', 'collectif'],
+  15: ['collectif', 'collectif'],
+  16: ['individuel', 'collectif'],
+  19: ['collectif', 'collectif'],
+  20: ['individuel', 'collectif'],
+  22: ['individuel', 'individuel'],
+  23: ['collectif', 'individuel'],
+  24: ['collectif', 'individuel'],
+  25: ['individuel', 'individuel'],
+  26: ['mixte', 'mixte'],
+  27: ['mixte', 'individuel'],
+  28: ['mixte', 'collectif'],
+  29: ['individuel', 'mixte'],
+  30: ['collectif', 'mixte'],
+  31: ['mixte', 'individuel'],
+  32: ['mixte', 'collectif'],
+  33: ['mixte', 'individuel'],
+  34: ['mixte', 'collectif'],
+  35: ['mixte', 'mixte'],
+  36: ['individuel', 'mixte'],
+  37: ['collectif', 'mixte'],
+  38: ['mixte', 'mixte'],
+  39: ['individuel', 'mixte'],
+  40: ['collectif', 'mixte'],
+};
+
 /** enum_type_installation_id: 1 individuelle, 2 collective, 3 multi-bâtiment (réseau), 4 hybride */
 export const INSTALLATION_INDIVIDUELLE = '1';
 
-export interface Building {
+export interface Scope {
+  kind: ScopeKind;
+  /** the partner API's family: a generated flat is an `appartement` */
   coverage: Coverage;
+  /** enum_methode_application_dpe_log_id */
+  method: string;
   /** dwellings the DPE covers: 1 for a house or a flat */
   dwellings: number;
   /** dwellings of the building the DPE belongs to (a flat's building, or the building itself) */
   buildingDwellings: number;
-  /** living area the DPE covers, m² */
+  /** living area the DPE covers, m² (the dwelling's; the building's for a whole building) */
   surface: number;
   /** living area of the whole building, m² (the DPE's own surface when unknown) */
   buildingSurface: number;
+  /** whether the DPE gives the building's living area (a flat's share is then known) */
+  buildingSurfaceKnown: boolean;
   /** the DPE's share of the building: surface / building surface (1 for a house or a building) */
   share: number;
+  /**
+   * the share its envelope works are priced at: a generated flat's envelope is the building's
+   * (walls, windows, roofs), the flat pays `share` of it; 1 otherwise
+   */
+  envelopeShare: number;
+  /** heating and hot water, individual, collective or mixed, by the DPE's method */
+  heating: SystemMode;
+  hotWater: SystemMode;
   /** construction period id (enum_periode_construction_id) */
   periodeId: string | undefined;
 }
 
-export function buildingOf(dpe: RawDpe): Building {
+export function scopeOf(dpe: RawDpe): Scope {
   const cg = dpe.logement?.caracteristique_generale ?? {};
   const method = str(cg.enum_methode_application_dpe_log_id) ?? '';
   const coverage: Coverage =
@@ -57,21 +126,29 @@ export function buildingOf(dpe: RawDpe): Building {
       : MAISON.has(method)
         ? 'maison'
         : 'appartement';
+  const kind: ScopeKind =
+    coverage === 'appartement' && GENERATED_FLAT.has(method) ? 'appartement-genere' : coverage;
   const flats = Math.max(1, Math.round(num(cg.nombre_appartement) ?? 1));
   const logement = num(cg.surface_habitable_logement);
   const immeuble = num(cg.surface_habitable_immeuble);
   const surface = (coverage === 'immeuble' ? (immeuble ?? logement) : (logement ?? immeuble)) ?? 0;
   const buildingSurface = coverage === 'maison' ? surface : Math.max(surface, immeuble ?? surface);
+  const share =
+    coverage === 'appartement' && buildingSurface > 0 ? Math.min(1, surface / buildingSurface) : 1;
+  const [heating, hotWater] = MODES[method] ?? ['individuel', 'individuel'];
   return {
+    kind,
     coverage,
+    method,
     dwellings: coverage === 'immeuble' ? flats : 1,
     buildingDwellings: coverage === 'maison' ? 1 : flats,
     surface,
     buildingSurface,
-    share:
-      coverage === 'appartement' && buildingSurface > 0
-        ? Math.min(1, surface / buildingSurface)
-        : 1,
+    buildingSurfaceKnown: coverage === 'maison' || (immeuble !== undefined && immeuble > 0),
+    share,
+    envelopeShare: kind === 'appartement-genere' ? share : 1,
+    heating,
+    hotWater,
     periodeId: str(cg.enum_periode_construction_id),
   };
 }
@@ -82,19 +159,16 @@ export function isCollective(inst: RawElement): boolean {
 }
 
 /**
- * Dwellings an individual installation of a whole-building DPE stands for: its own count
- * (`nombre_logement` of hot-water installations), else the building's dwellings in proportion
- * of the area it heats. 1 outside whole buildings.
+ * Dwellings an individual installation of a whole-building DPE stands for; 1 outside whole
+ * buildings. Hot water: its own count (`nombre_logement`) when over 1; else, as heating and
+ * ventilation, the building's dwellings in proportion of the area it serves (an installation
+ * of `nombre_logement` 1 serving the whole building's area stands for every dwelling).
  */
-export function dwellingsServed(
-  b: Building,
-  inst: RawElement,
-  kind: 'ch' | 'ecs' | 'vent',
-): number {
+export function dwellingsServed(b: Scope, inst: RawElement, kind: 'ch' | 'ecs' | 'vent'): number {
   if (b.coverage !== 'immeuble') return 1;
   const d = inst.donnee_entree;
   const own = num(d.nombre_logement);
-  if (kind === 'ecs' && own !== undefined && own >= 1) return Math.round(own);
+  if (kind === 'ecs' && own !== undefined && own > 1) return Math.round(own);
   const area =
     kind === 'ch'
       ? num(d.surface_chauffee)
@@ -125,7 +199,7 @@ const W_PER_M2: Record<string, number> = {
 };
 
 /** Heating power (kW) of the whole building, from its surface and period (FCU ratios). */
-export function powerFromSurface(b: Building): number {
+export function powerFromSurface(b: Scope): number {
   const w = W_PER_M2[b.periodeId ?? ''] ?? 91;
   return (w * b.buildingSurface) / 1000;
 }

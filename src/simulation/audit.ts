@@ -40,7 +40,7 @@ import type {
 } from '../contract/audit.js';
 import { classFromIndex, classIndex, type ClassLetter } from '../contract/classes.js';
 import type { Category, CoefMode, EditableChange, Thresholds } from '../contract/schemas.js';
-import { buildingOf } from '../dpe/building.js';
+import { scopeOf } from '../dpe/building.js';
 import { descriptionOf, elementsOf, parseReferenceId, referenceId } from '../dpe/elements.js';
 import { str, type RawElement } from '../dpe/raw.js';
 import type { Engine } from '../engine/engine.js';
@@ -492,7 +492,7 @@ export function auditDpe(engine: Engine, prep: PreparedDpe, opts: AuditOptions):
   }
   const blocked = new Set<RuleId>();
   for (const p of proposals) for (const r of p.rules) if (!r.pass) blocked.add(r.id);
-  const building = buildingOf(prep.raw);
+  const building = scopeOf(prep.raw);
   const what = building.coverage === 'immeuble' ? 'building' : 'dwelling';
   const usedKeys = new Set<CostKey>();
   for (const p of proposals)

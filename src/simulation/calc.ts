@@ -212,6 +212,7 @@ export function calculation(
     errorMessage: null,
     normalization: o.normalization,
     coefMode: coef,
+    thresholds,
   };
 }
 

@@ -26,6 +26,8 @@ import {
 } from './packs.js';
 import { figuresOf, runWorks } from './runs.js';
 import { registryOfficialClass } from './classes-table.js';
+import { scopeOf } from '../dpe/building.js';
+import { ceilingWarnings, COST_CEILING, costPerM2 } from './cost-ceiling.js';
 
 export { registryPacks } from './packs.js';
 
@@ -63,7 +65,11 @@ export function initialSimulation(
     opts.costs,
     opts.onProgress,
   );
-  const solutions = searchScenarios(engine, prep, opts).solutions;
+  const scope = scopeOf(prep.raw);
+  const solutions = searchScenarios(engine, prep, opts).solutions.map((sol) => {
+    const m2 = costPerM2(sol.cout, scope);
+    return m2 === undefined ? sol : { ...sol, coutParM2: m2 };
+  });
   const packs = registryPacks(
     prep.raw,
     prep.registryThresholds,
@@ -87,9 +93,16 @@ export function initialSimulation(
     registryPacks: withScenarioCosts(
       packs,
       scenariosForPacks(engine, prep, solutions, packs, opts),
+      scope.kind === 'appartement-genere'
+        ? {
+            share: scope.envelopeShare,
+            surface: scope.surface,
+            ceilingPerM2: COST_CEILING.eurPerM2,
+          }
+        : undefined,
     ),
     sharingCost: SHARING_COST,
-    warnings: dpe.warnings,
+    warnings: [...dpe.warnings, ...ceilingWarnings(solutions, scope)],
   };
 }
 

@@ -170,16 +170,47 @@ export function packTargets(packs: readonly RegistryPack[]): ClassLetter[] {
 }
 
 /**
+ * A flat generated from its building's DPE: its share of the building and its living area, to
+ * tell a pack priced for the building from one priced for the flat.
+ */
+export interface GeneratedFlat {
+  share: number;
+  surface: number;
+  /** € per m² of the flat above which a pack can only be the building's (a deep renovation's ceiling) */
+  ceilingPerM2: number;
+}
+
+/**
  * Each pack with dpe-sim's cheapest scenario reaching its class: its cost and its works (null:
- * none, or the pack gains no class).
+ * none, or the pack gains no class). A generated flat's packs are often the building's: when a
+ * pack's midpoint per m² of the flat is above the ceiling of a deep renovation (2375E2294683A, a
+ * 40 m² flat of a 9,231 m² building: a thermodynamic water heater at 316,600–428,400 €, 9,300 €
+ * per m² of the flat), it can only be the building's, and the scenario is compared at the
+ * building's scale (its cost ÷ the flat's share), the flat's own amount in `coutScenarioLogement`;
+ * under it (2476E3213453K: a water heater at 2,000–3,000 € for a 50 m² flat), at the flat's.
  */
 export function withScenarioCosts(
   packs: readonly RegistryPack[],
   scenarios: readonly ScenarioInPackFrame[],
+  generated?: GeneratedFlat,
 ): RegistryPack[] {
   return packs.map((p) => {
     const t = targetOf(p);
     const best = t ? cheapestReaching(scenarios, t) : null;
+    const share = generated?.share ?? 1;
+    const mid = p.coutMin !== null && p.coutMax !== null ? (p.coutMin + p.coutMax) / 2 : undefined;
+    const buildings =
+      generated !== undefined &&
+      mid !== undefined &&
+      generated.surface > 0 &&
+      mid / generated.surface > generated.ceilingPerM2;
+    if (best && buildings && share < 1 && share > 0)
+      return {
+        ...p,
+        coutScenario: Math.round(best.cout / share),
+        coutScenarioLogement: best.cout,
+        editablesScenario: best.editables,
+      };
     return { ...p, coutScenario: best?.cout ?? null, editablesScenario: best?.editables ?? null };
   });
 }

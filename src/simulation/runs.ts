@@ -82,7 +82,7 @@ export interface RunData {
   changes: EditableChange[];
   mode2026: EngineFigures;
   mode2025: EngineFigures;
-  items: { cout: number; coutDetail: string; perteSurface: number }[];
+  items: { cout: number; coutDetail: string; coutBatiment?: number; perteSurface: number }[];
   cout: number;
   perteSurface: number;
 }
@@ -105,6 +105,7 @@ export function runsAsData(
       items: run.applied.map((a) => ({
         cout: a.cout,
         coutDetail: a.coutDetail,
+        ...(a.coutBatiment !== undefined ? { coutBatiment: a.coutBatiment } : {}),
         perteSurface: a.perteSurface,
       })),
       cout: run.cout,
@@ -137,6 +138,7 @@ export function seedRuns(prep: PreparedDpe, runs: readonly RunData[]): void {
           option: x.option,
           cout: item.cout,
           coutDetail: item.coutDetail,
+          ...(item.coutBatiment !== undefined ? { coutBatiment: item.coutBatiment } : {}),
           perteSurface: item.perteSurface,
         };
       }),

@@ -31,7 +31,8 @@ import type {
 import { CATEGORIES } from '../contract/constants.js';
 import { CLASS_LETTERS, classIndex, type ClassLetter } from '../contract/classes.js';
 import type { OnProgress } from '../contract/progress.js';
-import { elementsOf, referenceId } from '../dpe/elements.js';
+import { elementsOf, parseReferenceId, referenceId } from '../dpe/elements.js';
+import { findOption } from '../works/catalogue.js';
 import type { Engine } from '../engine/engine.js';
 import { offeredOptions } from '../works/apply.js';
 import type { CostTable } from '../works/costs.js';
@@ -206,13 +207,32 @@ export function groupKey(referenceId: string, editableKey: string): string {
 }
 
 /**
- * Drops options dominated in the same group (costlier and saving no more energy nor GES, on the
- * yearly totals: the per-m² figures are rounded down and would make ties; of options equal in
- * all three, the first is kept) and options that save nothing; sorted by cost.
+ * Which options of a group may prune one another: external and internal insulation of a wall
+ * (or a roof's variants) change different things besides U (thermal bridges and window reveals
+ * for ITE, the inertia class for ITI), so an ITI that saves as much as an ITE alone can save less
+ * in a combination: on 0000E0000003T, mur:1 ITE R 3.7 (2,665 €) saves exactly what ITI R 3.7
+ * (1,207 €) saves alone, yet only ITE reaches A with mur:0 ITI, PVC windows, a heat-pump water
+ * heater and double-flow ventilation (11,798 €). Once prices follow R, ITE R 3.7 is no longer
+ * dominated by ITE R 4.5 at the same price, and pruning it by ITI lost that optimum.
+ */
+function familyOf(c: Candidate): string {
+  const ref = parseReferenceId(c.change.referenceId);
+  const row = ref && findOption(ref.category, c.change.editableKey, c.change.editableValue);
+  if (!row) return '';
+  const r = row.recipe;
+  return r.kind === 'wall' ? `wall:${r.position}` : r.kind === 'roof' ? `roof:${r.variant}` : '';
+}
+
+/**
+ * Drops options dominated in the same group and family (costlier and saving no more energy nor
+ * GES, on the yearly totals: the per-m² figures are rounded down and would make ties; of options
+ * equal in all three, the first is kept; see `familyOf`) and options that save nothing; sorted
+ * by cost.
  */
 function usefulCandidates(list: Candidate[]): Candidate[] {
   const after = (c: Candidate) => c.single.after;
   const dominates = (d: Candidate, c: Candidate) =>
+    familyOf(d) === familyOf(c) &&
     d.cout <= c.cout &&
     after(d).ep <= after(c).ep &&
     after(d).ges <= after(c).ges &&
@@ -223,6 +243,7 @@ function usefulCandidates(list: Candidate[]): Candidate[] {
         (d, j) =>
           dominates(d, c) ||
           (j < i &&
+            familyOf(d) === familyOf(c) &&
             d.cout === c.cout &&
             after(d).ep === after(c).ep &&
             after(d).ges === after(c).ges),
@@ -268,6 +289,7 @@ export function candidatesOf(
           label: row.label,
           cout: run.cout,
           coutDetail: run.applied[0]?.coutDetail,
+          coutBatiment: run.applied[0]?.coutBatiment,
           single,
         });
         groups.set(row.key, list);
@@ -643,6 +665,7 @@ function toSolution(
       label: cand?.label ?? ch.editableValue,
       cout: cand?.cout ?? 0,
       ...(cand?.coutDetail ? { coutDetail: cand.coutDetail } : {}),
+      ...(cand?.coutBatiment !== undefined ? { coutBatiment: cand.coutBatiment } : {}),
       gainTotal: cand ? round2(cand.single.before.ep - cand.single.after.ep) : 0,
     };
   });

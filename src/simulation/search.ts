@@ -246,6 +246,8 @@ export interface Candidate {
   cout: number;
   /** how `cout` was obtained ("28 × 4 770 €") */
   coutDetail?: string | undefined;
+  /** the whole building's amount when `cout` is the DPE's share of it */
+  coutBatiment?: number | undefined;
   /** engine outcome with this option alone */
   single: Outcome;
 }

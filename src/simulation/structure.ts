@@ -14,7 +14,9 @@ import type {
   EditableChange,
   InfoEntry,
   OptionLeftOut,
+  ScopeInfo,
 } from '../contract/schemas.js';
+import { scopeOf, type Scope } from '../dpe/building.js';
 import { descriptionOf, elementsOf, referenceId } from '../dpe/elements.js';
 import type { RawElement, RawGeneratorHolder } from '../dpe/raw.js';
 import { num, str } from '../dpe/raw.js';
@@ -26,6 +28,21 @@ import { round2 } from './comparison.js';
 import { preAnalysis } from './pre.js';
 import type { PreparedDpe } from './prepared.js';
 import { figuresOf, runWorks } from './runs.js';
+
+/** The DPE's Scope as the contract gives it (`dpe.scope`). */
+export function scopeInfo(s: Scope): ScopeInfo {
+  return {
+    kind: s.kind,
+    dwellings: s.dwellings,
+    buildingDwellings: s.buildingDwellings,
+    surface: round2(s.surface),
+    buildingSurface: round2(s.buildingSurface),
+    share: Math.round(s.share * 10000) / 10000,
+    envelopeShare: Math.round(s.envelopeShare * 10000) / 10000,
+    heating: s.heating,
+    hotWater: s.hotWater,
+  };
+}
 
 function info(value: string | number | null | undefined, label: string, unit?: string): InfoEntry {
   return { value: value ?? null, label, ...(unit ? { unit } : {}) };
@@ -179,6 +196,9 @@ function editablesOf(
       gainGESM2: round2(o.before.gesM2 - o.after.gesM2),
       cout: run.cout,
       ...(run.applied[0]?.coutDetail ? { coutDetail: run.applied[0].coutDetail } : {}),
+      ...(run.applied[0]?.coutBatiment !== undefined
+        ? { coutBatiment: run.applied[0].coutBatiment }
+        : {}),
       euroParKwh: gain > 0 ? round2(run.cout / gain) : null,
     };
     tick();
@@ -225,6 +245,7 @@ export function dpeStructure(
     items,
     warnings: preAnalysis({ ok: true, dpe: prep }, { coef, forceNormalization: force }).body.warnings,
     thresholds: prep.thresholds,
+    scope: scopeInfo(scopeOf(prep.raw)),
     ...(leftOut.length ? { optionsLeftOut: leftOut } : {}),
   };
 }

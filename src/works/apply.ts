@@ -12,7 +12,8 @@ import { CATALOGUE, optionsFor, type WorksOptionRow } from './catalogue.js';
 import { followAirtightness } from './airtightness.js';
 import { makeWorksContext } from './context.js';
 import type { CostTable } from './costs.js';
-import { areaOf, priceOption, type Price } from './pricing.js';
+import { scopeOf } from '../dpe/building.js';
+import { areaOf, priceOption, scopeRefusal, type Price } from './pricing.js';
 import { applicability, applyRecipe, isInternalInsulation, type WorksContext } from './recipes.js';
 
 export interface AppliedWork {
@@ -22,6 +23,8 @@ export interface AppliedWork {
   cout: number;
   /** how `cout` was obtained ("28 × 4 770 €") */
   coutDetail: string;
+  /** the whole building's amount when `cout` is the DPE's share of it (pricing.ts `whole`) */
+  coutBatiment?: number;
   /** m² of floor lost */
   perteSurface: number;
 }
@@ -78,6 +81,8 @@ export function offeredOptions(
 export function refusalsOn(prep: WorksBase, category: Category, el: RawElement): string[] {
   const ctx = checkContext(prep);
   const reasons = new Set<string>();
+  const scoped = scopeRefusal(scopeOf(ctx.dpe), category, el);
+  if (scoped) return [scoped];
   for (const row of optionsFor(category)) {
     const a = applicability(row.recipe, el, ctx);
     if (a !== true) reasons.add(a);
@@ -86,6 +91,8 @@ export function refusalsOn(prep: WorksBase, category: Category, el: RawElement):
 }
 
 function offeredIn(ctx: WorksContext, category: Category, el: RawElement): WorksOptionRow[] {
+  // an option whose scope cannot be decided (who pays what share) is not offered
+  if (scopeRefusal(scopeOf(ctx.dpe), category, el)) return [];
   return optionsFor(category).filter((row) => applicability(row.recipe, el, ctx) === true);
 }
 
@@ -112,12 +119,15 @@ export function costOf(
   return priceOption(option, el, dpe, costs, computed).eur;
 }
 
-/** Floor area lost to internal insulation: the wall's length (area / height) × thickness. */
+/**
+ * Floor area lost to internal insulation: the wall's length (area / height) × thickness; in a
+ * generated flat, whose walls are the building's, the flat's share of it.
+ */
 export function perteSurfaceOf(option: WorksOptionRow, el: RawElement, dpe: RawDpe): number {
   if (!option.thickness) return 0;
   const hsp = num(dpe.logement?.caracteristique_generale?.hsp) ?? 2.5;
   const length = areaOf(option.category, el) / (hsp > 0 ? hsp : 2.5);
-  return Math.round(length * option.thickness * 100) / 100;
+  return Math.round(length * option.thickness * scopeOf(dpe).envelopeShare * 100) / 100;
 }
 
 export interface Resolved {
@@ -206,7 +216,9 @@ export function resolveChanges(
         o.key === change.editableKey &&
         o.code === change.editableValue,
     );
-    const why = row ? applicability(row.recipe, el, ctx) : 'unknown value';
+    const why = row
+      ? (scopeRefusal(scopeOf(dpe), ref.category, el) ?? applicability(row.recipe, el, ctx))
+      : 'unknown value';
     if (!row || why !== true) {
       throw new DpeSimError(
         'invalid-input',
@@ -289,6 +301,7 @@ export function applyWorks(
       option: r.option,
       cout: price.eur,
       coutDetail: price.detail,
+      ...(price.whole !== undefined ? { coutBatiment: price.whole } : {}),
       perteSurface: perteSurfaceOf(r.option, original, prep.raw),
     });
   }

@@ -30,6 +30,26 @@ export interface CostFigure {
   steps?: readonly (readonly [number, number])[];
   /** boiler-room: multiplier from the steps' euros to euros incl. fitting and VAT */
   factor?: number;
+  /** how the price follows the option's performance (insulation R, window Uw); see `Perf` */
+  perf?: Perf;
+  /**
+   * generators: the class the figure prices (the 3CL generator type the option installs); a
+   * generator of another class would be another figure with its own source
+   */
+  classe?: string;
+}
+
+/**
+ * A price that follows performance: `eur` is the price at `at` (the R or Uw the source's works
+ * had), and each unit of R above `at` adds `slope` €/m² (insulation: the insulant's price grows
+ * with its thickness), each W/m²·K of Uw below `at` adds `slope` €/m² (windows).
+ */
+export interface Perf {
+  param: 'r' | 'uw';
+  at: number;
+  /** euros per m² per unit of `param` (m²·K/W of R, W/m²·K of Uw) */
+  slope: number;
+  source: string;
 }
 
 /** VAT on energy renovation works in dwellings over 2 years old (CGI art. 278-0 bis A). */
@@ -66,6 +86,46 @@ function factor(from: keyof typeof BT01): string {
 }
 
 const TO_2024_FROM_2015 = `indexed to Aug. 2024 with INSEE BT01 (Jan. 2016 ${BT01['2016-01']} → ${BT01['2024-08']}: ${factor('2016-01')})`;
+/**
+ * The insulant's price per m² and per m²·K/W of R (what more R costs beyond the reference point):
+ * boards and rolls at a known thickness, from isolation-alternative.fr ("prix au m² de
+ * l'isolation extérieure selon les matériaux", ~2024): rock wool 30–50 €/m² for 140 mm
+ * (R 4), glass wool 25–40 €/m² for 160 mm (R 4.6 at λ 0.035).
+ */
+const ROCK_WOOL_PER_R = {
+  slope: 10,
+  text: 'rock wool 30–50 €/m² at R 4 (140 mm): 10 €/m² per m²·K/W',
+};
+const GLASS_WOOL_PER_R = {
+  slope: 7,
+  text: 'glass wool 25–40 €/m² at R 4.6 (160 mm, λ 0.035): 7 €/m² per m²·K/W',
+};
+const PER_R_SOURCE = 'isolation-alternative.fr (~2024, insulant prices by thickness)';
+
+function perR(at: number, per: { slope: number; text: string }, why: string): Perf {
+  return {
+    param: 'r',
+    at,
+    slope: per.slope,
+    source: `priced at R ${at} (${why}); ${per.text}, ${PER_R_SOURCE}`,
+  };
+}
+
+/**
+ * Windows: the Je Rénove BBC invoices give two points, 557 € HT/m² (double glazing) and
+ * 624 € HT/m² (triple glazing), read as Uw 1.3 (the aids' double-glazing ceiling) and Uw 0.9:
+ * 67 € HT per 0.4 W/m²·K, +5.5% VAT, indexed with BT01 2018 → Aug. 2024 (×1.21): 213 €/m² per
+ * W/m²·K of Uw.
+ */
+const UW_SLOPE = Math.round(
+  ((624 - 557) / 0.4) * (1 + VAT_RENOVATION) * (BT01['2024-08'] / BT01['2018']),
+);
+const UW_SOURCE = `Je Rénove BBC invoices via batiactu.com: double 557 / triple 624 € HT/m² read as Uw 1.3 / 0.9, +5.5% VAT, ×1.21 BT01: ${UW_SLOPE} €/m² per W/m²·K`;
+
+function perUw(at: number): Perf {
+  return { param: 'uw', at, slope: UW_SLOPE, source: `priced at Uw ${at}; ${UW_SOURCE}` };
+}
+
 const TO_2024_FROM_2018 = `indexed to Aug. 2024 with INSEE BT01 (2018 ${BT01['2018']} → ${BT01['2024-08']}: ${factor('2018')})`;
 
 export const DEFAULT_COSTS = {
@@ -73,51 +133,61 @@ export const DEFAULT_COSTS = {
     eur: indexed(158, '2016-01'),
     unit: 'm2',
     source: `quelleenergie.fr invoice study (2015): ITE mean 158 € TTC/m² over 133 invoices, ${TO_2024_FROM_2015}`,
+    perf: perR(3.7, ROCK_WOOL_PER_R, "the walls aids' minimum, CITE 2015 and CEE BAR-EN-102"),
   },
   iti: {
     eur: indexed(75, '2018'),
     unit: 'm2',
     source: `Je Rénove BBC invoices (120 houses, Effinergie/ADEME, via batiactu.com, before 2018): ITI 71 € HT/m² at BBC level, +5.5% VAT, ${TO_2024_FROM_2018}`,
+    perf: perR(3.7, GLASS_WOOL_PER_R, "the walls aids' minimum, CEE BAR-EN-102, at BBC level"),
   },
   combles: {
     eur: indexed(42, '2018'),
     unit: 'm2',
     source: `hellio.com citing ADEME (2018): lost attic ~40 € HT/m² (median of 726 jobs), +5.5% VAT, ${TO_2024_FROM_2018}`,
+    perf: perR(7, GLASS_WOOL_PER_R, "the lost-attic aids' minimum, CEE BAR-EN-101"),
   },
   rampants: {
     eur: indexed(83, '2018'),
     unit: 'm2',
     source: `Je Rénove BBC invoices via batiactu.com: sloped roof from inside 79 € HT/m², +5.5% VAT, ${TO_2024_FROM_2018}`,
+    perf: perR(6, GLASS_WOOL_PER_R, "the sloped-roof aids' minimum, CEE BAR-EN-101"),
   },
   toiture_terrasse: {
     eur: indexed(204, '2018'),
     unit: 'm2',
     source: `Je Rénove BBC invoices via batiactu.com: roof from outside 193 € HT/m², +5.5% VAT, ${TO_2024_FROM_2018}`,
+    perf: perR(4.5, ROCK_WOOL_PER_R, "the roof-terrace aids' minimum, CITE 2018"),
   },
   plancher_bas: {
     eur: indexed(45, '2018'),
     unit: 'm2',
     source: `Je Rénove BBC invoices via batiactu.com: floor from underneath 43 € HT/m², +5.5% VAT, ${TO_2024_FROM_2018}`,
+    perf: perR(3, ROCK_WOOL_PER_R, "the floor aids' minimum, CEE BAR-EN-103"),
   },
   fenetre_pvc: {
     eur: indexed(560, '2018'),
     unit: 'm2',
     source: `Je Rénove BBC invoices via batiactu.com: 557 € HT/m² of opening (double glazing), PVC slightly cheaper than wood; +5.5% VAT, rounded, ${TO_2024_FROM_2018}`,
+    perf: perUw(1.3),
   },
   fenetre_bois: {
     eur: indexed(640, '2018'),
     unit: 'm2',
     source: `Je Rénove BBC invoices via batiactu.com (557 € HT/m²) and prix-travaux.fr (2026): wood 750–1\u202f500 € per 2-leaf unit vs PVC 350–850 (about 1.15× PVC), ${TO_2024_FROM_2018}`,
+    perf: perUw(1.3),
   },
   fenetre_alu: {
     eur: indexed(700, '2018'),
     unit: 'm2',
     source: `prix-travaux.fr (2026): aluminium 700–1\u202f700 € per 2-leaf unit, about 1.25× the PVC figure, ${TO_2024_FROM_2018}`,
+    perf: perUw(1.3),
   },
   fenetre_triple: {
     eur: indexed(660, '2018'),
     unit: 'm2',
     source: `Je Rénove BBC invoices via batiactu.com: 624 € HT/m² of opening (triple glazing), +5.5% VAT, ${TO_2024_FROM_2018}`,
+    perf: perUw(0.9),
   },
   porte: {
     eur: 1500,
@@ -129,47 +199,55 @@ export const DEFAULT_COSTS = {
     unit: 'unit',
     source:
       'commercial pages (2024): air/water heat pump 8\u202f000–16\u202f000 € fitted (midpoint)',
+    classe: 'air/water heat pump installed after 2017 (3CL generator 7)',
   },
   pac_air_eau_ecs: {
     eur: 14000,
     unit: 'unit',
     source:
       'commercial pages (2024): air/water heat pump 8\u202f000–16\u202f000 € + integrated hot-water tank',
+    classe: 'air/water heat pump after 2017 (3CL 7) with its hot-water tank',
   },
   chaudiere_gaz_condensation: {
     eur: 4770,
     unit: 'unit',
     source:
       'quelleenergie.fr invoice study (2015): condensing gas boiler mean 4\u202f770 € TTC over 299 invoices',
+    classe: 'gas condensing boiler after 2015 (3CL 97)',
   },
   chaudiere_granules: {
     eur: 12000,
     unit: 'unit',
     source: 'commercial page: pellet boiler 9\u202f000–15\u202f000 € fitted (midpoint)',
+    classe: 'pellet boiler after 2019 (3CL 74)',
   },
   pac_air_air: {
     eur: 6000,
     unit: 'unit',
     source:
       'commercial pages (~2024): multi-split air/air heat pump 4\u202f000–8\u202f000 € fitted (midpoint)',
+    classe: 'air/air heat pump from 2015 (3CL 3)',
   },
   radiateurs_performants: {
     eur: 2500,
     unit: 'unit',
     source:
       'commercial pages (~2024): 4–5 electric inertia radiators with programming, ~500–700 € each fitted',
+    classe: 'electric radiators NFC, NF** and NF*** (3CL 100)',
   },
   cet: {
     eur: 2950,
     unit: 'unit',
     source:
       'travauxapart.fr (2019): thermodynamic water heater, ambient air, 1\u202f800–4\u202f100 € (midpoint)',
+    classe: 'thermodynamic water heater on ambient air after 2014 (3CL 3), 200 L',
   },
   cet_exterieur: {
     eur: 3400,
     unit: 'unit',
     source:
       'travauxapart.fr (2019): thermodynamic water heater, outdoor air, 2\u202f200–4\u202f600 € (midpoint)',
+    classe: 'thermodynamic water heater on outdoor air after 2014 (3CL 6), 200 L',
   },
   cesi: {
     eur: 5500,
@@ -182,6 +260,7 @@ export const DEFAULT_COSTS = {
     unit: 'unit',
     source:
       'commercial pages (~2024): vertical electric water heater 200 L, 800–1\u202f600 € fitted',
+    classe: 'vertical electric tank, category C (3CL 71)',
   },
   vmc_hygro_b: {
     eur: 1000,
@@ -207,12 +286,14 @@ export const DEFAULT_COSTS = {
     factor: Math.round(FCU_TO_TTC * 1000) / 1000,
     source:
       'France Chaleur Urbaine rules (ratios-economiques; ELCIMAI, Atlantic 2024): collective gas condensing boiler room, equipment excl. VAT by power (≤ 35 kW 4\u202f800 €; ≤ 120 kW 15\u202f000 €; ≤ 300 kW 37\u202f500 €; ≤ 500 kW 45\u202f000 €; ≤ 1 MW 87\u202f225 €, pro rata above), +30% fitting, +5.5% VAT',
+    classe: 'collective gas condensing boiler room after 2015 (3CL 97)',
   },
   pac_air_eau_collective: {
     eur: Math.round(1005 * FCU_TO_TTC),
     unit: 'kw',
     source:
       'France Chaleur Urbaine rules (ELCIMAI 2024): collective air/water heat pump 1\u202f005 €/kW equipment excl. VAT, +30% fitting (≈ 1\u202f307 €/kW), +5.5% VAT',
+    classe: 'collective air/water heat pump after 2017 (3CL 7)',
   },
   sous_station: {
     eur: Math.round(((21500 + 37500) / 2) * (1 + VAT_RENOVATION)),
@@ -270,9 +351,20 @@ export function defaultCosts(): CostTable {
   };
 }
 
-/** The euros of a figure, with the table's delta applied. */
-export function priceOf(table: CostTable, key: CostKey): number {
-  return table.figures[key].eur * (1 + table.delta / 100);
+/**
+ * The euros of a figure, with the table's delta applied; at `value` (the option's R or Uw) when
+ * the figure follows performance (`perf`), else at the figure's own point.
+ */
+export function priceOf(table: CostTable, key: CostKey, value?: number): number {
+  const f: CostFigure = table.figures[key];
+  return (f.eur + perfDelta(f, value)) * (1 + table.delta / 100);
+}
+
+/** € per m² the option's performance adds to (or takes from) the figure's reference point. */
+export function perfDelta(f: CostFigure, value: number | undefined): number {
+  if (!f.perf || value === undefined) return 0;
+  const d = f.perf.param === 'r' ? value - f.perf.at : f.perf.at - value;
+  return Math.round(d * f.perf.slope * 100) / 100;
 }
 
 /** The euros (incl. VAT and delta) of a stepped figure at `kw`, and the step used. */

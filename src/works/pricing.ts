@@ -2,16 +2,16 @@
  * The price of a works option on an element, at the scale of what the element serves, with a
  * detail a user can check ("28 × 9 500 €", "180 kW × 1 379 €/kW"). The figures and their
  * sources are in costs.ts; which quantity multiplies them is decided here from the figure's
- * unit and what the DPE covers (dpe/building.ts). See README "Costs".
+ * unit, the option's performance (R, Uw) and the DPE's Scope (dpe/building.ts). See README "Costs".
  */
 import type { Category } from '../contract/schemas.js';
 import {
-  buildingOf,
   dwellingsServed,
   generatorPower,
   isCollective,
   powerFromSurface,
-  type Building,
+  scopeOf,
+  type Scope,
 } from '../dpe/building.js';
 import type { RawDpe, RawElement, RawGeneratorHolder } from '../dpe/raw.js';
 import { num } from '../dpe/raw.js';
@@ -24,6 +24,64 @@ export interface Price {
   eur: number;
   /** how the euros were obtained, e.g. "28 × 4 770 €" */
   detail: string;
+  /**
+   * the whole building's amount, euros, when the DPE pays a share of it (a flat's share of
+   * collective works, a generated flat's share of its building's envelope); absent otherwise
+   */
+  whole?: number;
+}
+
+/** The R (insulation) or Uw (windows) the option installs: what its price follows. */
+export function performanceOf(option: WorksOptionRow): number | undefined {
+  const r = option.recipe;
+  switch (r.kind) {
+    case 'wall':
+    case 'roof':
+    case 'floor':
+      return r.r;
+    case 'window':
+      return r.uw;
+    default:
+      return undefined;
+  }
+}
+
+/** The envelope categories: priced per m² of the element, the building's in a generated flat. */
+const ENVELOPE: ReadonlySet<Category> = new Set([
+  'mur',
+  'baie_vitree',
+  'porte',
+  'plancher_bas',
+  'plancher_haut',
+]);
+
+/**
+ * Why the option's scope cannot be decided on this element (it is then not offered; README
+ * "Costs"), or undefined: a generated flat or a flat under collective works without the
+ * building's living area (no share), a whole building without its number of dwellings for an
+ * individual system, a system of a flat or a building that does not say whether it is
+ * individual or collective.
+ */
+export function scopeRefusal(scope: Scope, category: Category, el: RawElement): string | undefined {
+  const kind = systemKind(category);
+  if (ENVELOPE.has(category)) {
+    if (scope.kind === 'appartement-genere' && !scope.buildingSurfaceKnown)
+      return "the DPE carries its building's envelope without the building's living area: the flat's share is unknown";
+    return undefined;
+  }
+  if (!kind || kind === 'vent' || scope.coverage === 'maison') return undefined;
+  const t = el.donnee_entree.enum_type_installation_id;
+  if (t === undefined || t === null || t === '')
+    return 'the installation does not say whether it is individual or collective';
+  if (isCollective(el) && scope.coverage === 'appartement' && !scope.buildingSurfaceKnown)
+    return "a collective installation without the building's living area: the flat's share is unknown";
+  if (!isCollective(el) && scope.coverage === 'immeuble') {
+    const n = scope.buildingDwellings;
+    const given = el.donnee_entree.nombre_logement;
+    if (n <= 1 && (given === undefined || given === null || given === ''))
+      return 'an individual installation of a building whose number of dwellings is not given';
+  }
+  return undefined;
 }
 
 /** "4 770 €": the one number format (contract/number-text.ts) */
@@ -83,7 +141,7 @@ function systemKind(category: Category): 'ch' | 'ecs' | 'vent' | undefined {
  * the ratio is used.
  */
 export function buildingPower(
-  b: Building,
+  b: Scope,
   inst: RawElement | undefined,
 ): { kw: number; from: string } {
   if (b.coverage === 'immeuble' && inst) {
@@ -102,14 +160,16 @@ export function priceOption(
   computed?: RawElement,
 ): Price {
   const figure = costs.figures[option.cost];
-  const unitPrice = priceOf(costs, option.cost);
-  const b = buildingOf(dpe);
+  const unitPrice = priceOf(costs, option.cost, performanceOf(option));
+  const b = scopeOf(dpe);
   const kind = systemKind(option.category);
-  const shareOf = (whole: number, what: string): Price => {
-    if (b.share >= 1) return { eur: Math.round(whole), detail: what };
+  /** the DPE's share of a building-wide amount: "… = 702 274 € × share 54 / 9 231 m²" */
+  const shareOf = (whole: number, what: string, share = b.share, totalShown = false): Price => {
+    if (share >= 1) return { eur: Math.round(whole), detail: what };
     return {
-      eur: Math.round(whole * b.share),
-      detail: `${what} × share ${qty(b.surface)}/${qty(b.buildingSurface)} m²`,
+      eur: Math.round(whole * share),
+      detail: `${what}${totalShown ? '' : ` = ${eur(whole)}`} × share ${qty(b.surface)} / ${qty(b.buildingSurface)} m²`,
+      whole: Math.round(whole),
     };
   };
   switch (figure.unit) {
@@ -120,15 +180,17 @@ export function priceOption(
         const whole = b.buildingSurface * unitPrice;
         return shareOf(whole, `${qty(b.buildingSurface)} m² × ${eur(unitPrice)}/m²`);
       }
-      return {
-        eur: Math.round(area * unitPrice),
-        detail: `${qty(area)} m² × ${eur(unitPrice)}/m²`,
-      };
+      // a generated flat's envelope is its building's: the flat pays its share
+      return shareOf(
+        area * unitPrice,
+        `${qty(area)} m² × ${eur(unitPrice)}/m²`,
+        kind ? 1 : b.envelopeShare,
+      );
     }
     case 'unit': {
       if (option.category === 'porte') {
         const n = num(el.donnee_entree.nb_porte) ?? 1;
-        return { eur: Math.round(n * unitPrice), detail: `${qty(n)} × ${eur(unitPrice)}` };
+        return shareOf(n * unitPrice, `${qty(n)} × ${eur(unitPrice)}`, b.envelopeShare);
       }
       const n = kind ? dwellingsServed(b, el, kind) : 1;
       return { eur: Math.round(n * unitPrice), detail: `${qty(n)} × ${eur(unitPrice)}` };
@@ -151,7 +213,7 @@ export function priceOption(
       const p = buildingPower(b, computed ?? el);
       const kw = Math.max(1, Math.round(p.kw));
       const s = steppedPrice(costs, option.cost, kw);
-      return shareOf(s.eur, `boiler room ${qty(kw)} kW (${s.step}) ${eur(s.eur)}`);
+      return shareOf(s.eur, `boiler room ${qty(kw)} kW (${s.step}) ${eur(s.eur)}`, b.share, true);
     }
   }
 }

@@ -156,6 +156,15 @@ export function renderPacksClean(
           ),
         ]
       : []),
+    ...(packs.some(
+      (p) => (p as { coutScenarioLogement?: number }).coutScenarioLogement !== undefined,
+    )
+      ? [
+          note(
+            "The packs of a flat generated from its building's DPE carry the building's amounts: dpe-sim's cost beside them is the building's (the flat's share ÷ its share of the building's area).",
+          ),
+        ]
+      : []),
     ...(noGain.length
       ? [
           note(

@@ -15,12 +15,18 @@ import { wrap } from './text.js';
 import { renderWarnings } from './alerts.js';
 import { renderClasses } from './classes.js';
 
-/** The label of a pre-analysis: the response carries no thresholds, so the standard ones
- * (raised for high altitude when the alert says so); the note says when the dwelling has its own. */
+/**
+ * The label of a pre-analysis, drawn with today's thresholds for this dwelling (the classes
+ * table's `thresholdsToday`: small surface, high altitude), the ones of its "Engine, today" class;
+ * without the classes table (a blocked DPE), the standard ones, raised for high altitude when the
+ * alert says so, and the note says when the dwelling has its own.
+ */
 export function preLabel(body: PreResponse, s: Style): string {
   const m = body.maxCalculation;
   const ids = new Set(body.warnings.map((w) => w.id));
-  const thresholds = ids.has(ALERT_IDS.highAltitude) ? HIGH_ALTITUDE_LIMITS : STANDARD_LIMITS;
+  const own = body.classes?.thresholdsToday;
+  const thresholds =
+    own ?? (ids.has(ALERT_IDS.highAltitude) ? HIGH_ALTITUDE_LIMITS : STANDARD_LIMITS);
   const marks: LabelMark[] = [];
   const mark = (name: string, ep: number | null, ges: number | null) => {
     if (ep === null || ges === null) return;
@@ -28,11 +34,15 @@ export function preLabel(body: PreResponse, s: Style): string {
   };
   mark('engine', m.consommationInitiale, m.gesInitiale);
   mark('registry', m.consommationXML, m.gesXML);
-  const note = ids.has(ALERT_IDS.smallSurface)
-    ? 'Standard thresholds shown: this dwelling is under 40 m² (see the alert); `dpe-sim initial` uses its own.'
-    : ids.has(ALERT_IDS.highAltitude)
-      ? 'High-altitude thresholds (E and F raised).'
-      : undefined;
+  const note = own
+    ? own.smallSurface || own.highAltitude
+      ? `Today's thresholds for this dwelling${own.smallSurface ? ' (under 40 m²: small-surface thresholds)' : ''}${own.highAltitude ? ' (high altitude: E and F raised)' : ''}.`
+      : undefined
+    : ids.has(ALERT_IDS.smallSurface)
+      ? 'Standard thresholds shown: this dwelling is under 40 m² (see the alert); `dpe-sim initial` uses its own.'
+      : ids.has(ALERT_IDS.highAltitude)
+        ? 'High-altitude thresholds (E and F raised).'
+        : undefined;
   return renderLabel(
     { thresholds, marks, width: terminalWidth() ?? Infinity, ...(note ? { note } : {}) },
     s,

@@ -1,6 +1,8 @@
 /** Simulation results for humans: classes, figures before/after, hints, elements and options. */
 import { terminalText } from '../../contract/text.js';
-import type { DpeSourceInfo, RegistryPack } from '../../contract/schemas.js';
+import type { DpeSourceInfo, RegistryPack, ScopeInfo } from '../../contract/schemas.js';
+import { COST_CEILING } from '../../contract/cost-ceiling.js';
+import { numberText } from '../../contract/number-text.js';
 import type {
   SpecAutoSolution,
   SpecCalcResponse,
@@ -70,15 +72,17 @@ function currentLetter(calc: SpecCalculation): string {
 /**
  * The label of a calculation: markers at the figures before (and after works, the target class).
  * The classes come from the response; the thresholds are this dwelling's when the response
- * carries them (`initial`, `calc --include-dpe`), else the standard ones, said so when this
- * dwelling's differ (the classes do not fall where the standard thresholds put them).
+ * carries them (dpe-sim's `calculation.thresholds`, the ones its classes and its distance to the
+ * next class use; `dpe.thresholds`), else the standard ones, said so when this dwelling's differ
+ * (the classes do not fall where the standard thresholds put them).
  */
 export function calculationLabel(
   calc: SpecCalculation,
-  thresholds: Thresholds | undefined,
+  given: Thresholds | undefined,
   s: Style,
   afterWorks: boolean,
 ): string {
+  const thresholds = (calc as { thresholds?: Thresholds }).thresholds ?? given;
   const r = calc.result;
   const limits = thresholds ?? STANDARD_LIMITS;
   const marks: LabelMark[] = [];
@@ -290,6 +294,34 @@ function provenBound(sol: SpecAutoSolution, s: Style): string {
   return `\n${s.c.dim(`≥ ${euros(x.lowerBound)}`)}`;
 }
 
+/** "612 €/m² > 500": a scenario above the deep-renovation ceiling (dpe-sim's `coutParM2`). */
+function overCeiling(sol: SpecAutoSolution, s: Style): string {
+  const m2 = (sol as { coutParM2?: number }).coutParM2;
+  if (m2 === undefined || m2 <= COST_CEILING.eurPerM2) return '';
+  return `\n${s.c.yellow(`${numberText(m2)} €/m² > ${COST_CEILING.eurPerM2}`)}`;
+}
+
+/**
+ * "Generated flat: envelope and collective works at its share of the building's: 54 / 9 231 m²"
+ * (dpe-sim's `dpe.scope`): what the costs of a flat stand for; nothing for a house.
+ */
+export function scopeLine(dpe: SpecDpeStructure): string | undefined {
+  const sc = (dpe as { scope?: ScopeInfo }).scope;
+  if (!sc) return undefined;
+  const share = `${numberText(sc.surface, 1)} / ${numberText(sc.buildingSurface, 1)} m²`;
+  if (sc.kind === 'appartement-genere')
+    return `Flat generated from its building's DPE: envelope and collective works are priced at the flat's share of the building's works: ${share} (the building's amounts: coutDetail, --json coutBatiment)`;
+  if (
+    sc.kind === 'appartement' &&
+    sc.share < 1 &&
+    (sc.heating !== 'individuel' || sc.hotWater !== 'individuel')
+  )
+    return `Collective works are priced at the flat's share of the building's works: ${share}`;
+  if (sc.kind === 'immeuble')
+    return `Whole building, ${sc.dwellings} dwellings: individual systems are priced for every dwelling they serve, collective ones as one plant`;
+  return undefined;
+}
+
 /** English names of the element categories, for a scenario's works at a glance. */
 const CATEGORY_NAMES: Record<string, [string, string]> = {
   mur: ['wall', 'walls'],
@@ -352,7 +384,7 @@ export function renderSolutions(
             ).join('\n')
           : worksAtAGlance(sol.editables.map((it) => it.referenceId)),
         // not proved the cheapest: the proven bound under it (dpe-sim's `exact`, `lowerBound`)
-        `${euros(sol.cout)}${provenBound(sol, s)}`,
+        `${euros(sol.cout)}${provenBound(sol, s)}${overCeiling(sol, s)}`,
         sol.consoApres === undefined ? NOT_GIVEN : num(sol.consoApres, 1),
         sol.gesApres === undefined ? NOT_GIVEN : num(sol.gesApres, 1),
         sol.euroParKwh === null || sol.euroParKwh === undefined
@@ -569,6 +601,8 @@ export function renderInitial(
       ),
       renderSolutions(body.autoSolutions, s, on('elements')),
     );
+    const scope = scopeLine(body.dpe);
+    if (scope) parts.push(wrap(s.c.dim(scope), '  '));
   }
   if (on('packs')) {
     if (body.registryPacks === undefined)

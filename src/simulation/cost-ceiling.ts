@@ -1,0 +1,37 @@
+/**
+ * A sanity line on scenario costs: a scenario whose cost per m² of living area (the dwelling's,
+ * or the building's for a whole building) is above the ceiling of a deep renovation gets the
+ * alert `warning.cost-per-m2`, with the figure and the source (README "Costs").
+ */
+import { ALERT_IDS } from '../contract/alert-ids.js';
+import { numberText } from '../contract/number-text.js';
+import type { AutoSolution, Warning } from '../contract/schemas.js';
+import type { Scope } from '../dpe/building.js';
+import { COST_CEILING } from '../contract/cost-ceiling.js';
+
+export { COST_CEILING } from '../contract/cost-ceiling.js';
+
+/** Euros per m² of the living area the DPE covers, rounded; undefined without an area. */
+export function costPerM2(cout: number, scope: Scope): number | undefined {
+  return scope.surface > 0 ? Math.round(cout / scope.surface) : undefined;
+}
+
+/** The alert of each scenario above the ceiling (none when every scenario is under it). */
+export function ceilingWarnings(solutions: readonly AutoSolution[], scope: Scope): Warning[] {
+  const over = solutions
+    .map((sol, i) => ({ i, sol, m2: costPerM2(sol.cout, scope) }))
+    .filter((x) => x.m2 !== undefined && x.m2 > COST_CEILING.eurPerM2);
+  if (!over.length) return [];
+  const area = `${numberText(scope.surface, 1)} m² of ${scope.coverage === 'immeuble' ? "the building's" : "the dwelling's"} living area`;
+  const list = over
+    .map((x) => `scenario ${x.i + 1} (${x.sol.classe}): ${numberText(x.m2 as number)} €/m²`)
+    .join(', ');
+  return [
+    {
+      id: ALERT_IDS.costPerM2,
+      type: 'warning',
+      title: 'Cost per m² above a deep renovation’s',
+      content: `${list} on ${area}: above ${COST_CEILING.eurPerM2} €/m², the ceiling of a deep renovation (${COST_CEILING.source}). Check the works and their quantities before relying on the figure.`,
+    },
+  ];
+}

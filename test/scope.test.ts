@@ -1,0 +1,297 @@
+/**
+ * Issue 21 items 1, 2 and 7: the Scope of a DPE in costing (a generated flat pays its share of
+ * its building's envelope works; a whole building's individual systems are priced for every
+ * dwelling they stand for), prices that follow performance (R, Uw), the cost-per-m² ceiling.
+ * Corpus DPEs named in each test; skipped with a warning when ../shared/corpus is absent.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Category } from '../src/contract/constants.js';
+import { COST_CEILING } from '../src/contract/cost-ceiling.js';
+import type { AutoSolution } from '../src/contract/schemas.js';
+import {
+  GENERATED_FLAT,
+  dwellingsServed,
+  isCollective,
+  scopeOf,
+  type Scope,
+} from '../src/dpe/building.js';
+import { elementsOf } from '../src/dpe/elements.js';
+import { readDpeFile } from '../src/dpe/source.js';
+import { loadEngine, type Engine } from '../src/engine/engine.js';
+import { ceilingWarnings } from '../src/simulation/cost-ceiling.js';
+import { prepare, type PreparedDpe } from '../src/simulation/prepared.js';
+import { offeredOptions, priceOn } from '../src/works/apply.js';
+import { findOption } from '../src/works/catalogue.js';
+import { defaultCosts, priceOf } from '../src/works/costs.js';
+import { areaOf, performanceOf } from '../src/works/pricing.js';
+import { CORPUS, HAS_CORPUS, runCli } from './helpers.js';
+
+if (!HAS_CORPUS)
+  console.warn('*** scope tests on corpus DPEs SKIPPED: ../shared/corpus absent ***');
+
+const costs = defaultCosts();
+let engine: Engine;
+beforeAll(async () => {
+  engine = await loadEngine();
+});
+
+async function prep(id: string): Promise<PreparedDpe> {
+  const p = prepare(engine, await readDpeFile(path.join(CORPUS, `${id}.xml`)));
+  if (!p.ok) throw new Error(`${id} blocked: ${p.alert.id}`);
+  return p.dpe;
+}
+
+/** Corpus DPEs by their method (enum_methode_application_dpe_log_id), read from the XML. */
+function corpusByMethod(accept: (method: string) => boolean): string[] {
+  if (!HAS_CORPUS) return [];
+  return readdirSync(CORPUS)
+    .filter((f) => f.endsWith('.xml'))
+    .filter((f) => {
+      const m = /<enum_methode_application_dpe_log_id>(\d+)</.exec(
+        readFileSync(path.join(CORPUS, f), 'utf8'),
+      );
+      return m !== null && accept(m[1] as string);
+    })
+    .map((f) => f.replace(/\.xml$/, ''))
+    .sort();
+}
+
+const ENVELOPE: Category[] = ['mur', 'baie_vitree', 'porte', 'plancher_bas', 'plancher_haut'];
+const SYSTEMS = {
+  installation_chauffage: 'ch',
+  installation_ecs: 'ecs',
+  ventilation: 'vent',
+} as const;
+const WHOLE_BUILDING = new Set(['6', '7', '8', '9', '26', '27', '28', '29', '30']);
+
+describe.skipIf(!HAS_CORPUS)('a generated flat pays its share of its building’s envelope', () => {
+  const flats = corpusByMethod((m) => GENERATED_FLAT.has(m));
+
+  it('the corpus holds generated flats of methods 10, 13, 33, 34 (16 DPEs)', () => {
+    expect(flats).toHaveLength(16);
+    expect(flats).toContain('2375E2294683A');
+  });
+
+  it('2375E2294683A: a 40 m² flat of a 9,231 m² building (149 flats), mixed heating', async () => {
+    const p = await prep('2375E2294683A');
+    expect(scopeOf(p.raw)).toMatchObject({
+      kind: 'appartement-genere',
+      coverage: 'appartement',
+      dwellings: 1,
+      buildingDwellings: 149,
+      surface: 40,
+      buildingSurface: 9231,
+      heating: 'mixte',
+      hotWater: 'collectif',
+    });
+    // mur:0, 868.5 m² of the building's walls, external insulation R 3.7 at 201 €/m²
+    const el = elementsOf(p.raw, 'mur')[0];
+    const row = findOption('mur', 'ISOLATION', 'IMurITE37');
+    if (!el || !row) throw new Error('no mur:0 or no IMurITE37');
+    const price = priceOn(row, el, costs, p.raw);
+    expect(price.whole).toBe(174569);
+    expect(price.eur).toBe(Math.round((174569 * 40) / 9231));
+    expect(price.detail).toBe('868.5 m² × 201 €/m² = 174\u202f569 € × share 40 / 9\u202f231 m²');
+  });
+
+  it('every envelope option of every generated flat of the corpus is priced at the flat’s share', async () => {
+    let checked = 0;
+    for (const id of flats) {
+      const p = await prep(id);
+      const sc: Scope = scopeOf(p.raw);
+      expect(sc.kind, id).toBe('appartement-genere');
+      expect(sc.envelopeShare, id).toBeLessThan(1);
+      for (const category of ENVELOPE) {
+        for (const el of elementsOf(p.raw, category)) {
+          for (const row of offeredOptions(p, category, el)) {
+            const price = priceOn(row, el, costs, p.raw);
+            const n = category === 'porte' ? Number(el.donnee_entree.nb_porte ?? 1) : 0;
+            const whole =
+              category === 'porte'
+                ? n * priceOf(costs, row.cost)
+                : areaOf(category, el) * priceOf(costs, row.cost, performanceOf(row));
+            expect(price.whole, `${id} ${category} ${row.code}`).toBe(Math.round(whole));
+            expect(price.eur, `${id} ${category} ${row.code}`).toBe(
+              Math.round(whole * sc.envelopeShare),
+            );
+            expect(price.detail).toContain(' × share ');
+            checked++;
+          }
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(100);
+  }, 300_000);
+
+  it('the table says so, the building’s amounts stay in coutDetail and --json (2375E2294683A)', async () => {
+    const file = path.join(CORPUS, '2375E2294683A.xml');
+    const json = await runCli(['initial', file, '--json']);
+    expect(json.code).toBe(0);
+    const body = JSON.parse(json.stdout) as {
+      dpe: {
+        scope: { kind: string; surface: number; buildingSurface: number };
+        items: { mur: { editables: Record<string, { options: Record<string, object> }> }[] };
+      };
+      autoSolutions: AutoSolution[];
+    };
+    expect(body.dpe.scope).toMatchObject({
+      kind: 'appartement-genere',
+      surface: 40,
+      buildingSurface: 9231,
+    });
+    expect(body.dpe.items.mur[0]?.editables.ISOLATION?.options.IMurITE37).toMatchObject({
+      cout: 756,
+      coutBatiment: 174569,
+    });
+    const item = body.autoSolutions.flatMap((s) => s.items).find((i) => i.referenceId === 'mur:0');
+    expect(item?.coutDetail).toContain('× share 40 / 9\u202f231 m²');
+    const screen = await runCli(['initial', file]);
+    expect(screen.stdout).toContain("share of the building's works: 40 / 9\u202f231 m²");
+  }, 120_000);
+});
+
+describe.skipIf(!HAS_CORPUS)(
+  'a whole building’s individual systems are priced per dwelling',
+  () => {
+    const buildings = corpusByMethod((m) => WHOLE_BUILDING.has(m));
+
+    it('2561E0059504D (9 flats): three hot-water installations of nombre_logement 1, 174 m² each, stand for 3 flats each', async () => {
+      const p = await prep('2561E0059504D');
+      const sc = scopeOf(p.raw);
+      expect(sc).toMatchObject({ kind: 'immeuble', dwellings: 9 });
+      const ecs = elementsOf(p.raw, 'installation_ecs');
+      expect(ecs.map((el) => dwellingsServed(sc, el, 'ecs'))).toEqual([3, 3, 3]);
+      const cet = findOption('installation_ecs', 'ReplaceGEN', 'CET');
+      if (!cet || !ecs[0]) throw new Error('no CET');
+      // was 1 × 2 950 € per installation: one water heater for three flats
+      expect(priceOn(cet, ecs[0], costs, p.raw)).toMatchObject({
+        eur: 3 * 2950,
+        detail: '3 × 2\u202f950 €',
+      });
+    });
+
+    it('on every whole-building DPE of the corpus, each individual system is priced for the dwellings it serves, and they add up to the building', async () => {
+      expect(buildings.length).toBeGreaterThanOrEqual(11);
+      let checked = 0;
+      for (const id of buildings) {
+        const p = await prep(id);
+        const sc = scopeOf(p.raw);
+        expect(sc.kind, id).toBe('immeuble');
+        for (const [category, kind] of Object.entries(SYSTEMS) as [
+          keyof typeof SYSTEMS,
+          'ch' | 'ecs' | 'vent',
+        ][]) {
+          const individual = elementsOf(p.raw, category).filter(
+            (el) => kind === 'vent' || !isCollective(el),
+          );
+          const served = individual.map((el) => dwellingsServed(sc, el, kind));
+          // the installations of a kind stand for the building's dwellings, give or take rounding
+          if (individual.length && kind !== 'vent')
+            expect(
+              Math.abs(served.reduce((a, b) => a + b, 0) - sc.dwellings),
+              `${id} ${category} ${served.join('+')} of ${sc.dwellings}`,
+            ).toBeLessThanOrEqual(Math.max(1, Math.round(sc.dwellings * 0.1)));
+          individual.forEach((el, i) => {
+            for (const row of offeredOptions(p, category, el)) {
+              const unit = costs.figures[row.cost].unit;
+              if (unit !== 'unit' && unit !== 'dwelling') continue;
+              const n = served[i] as number;
+              expect(priceOn(row, el, costs, p.raw).eur, `${id} ${category}:${i} ${row.code}`).toBe(
+                Math.round(n * priceOf(costs, row.cost)),
+              );
+              checked++;
+            }
+          });
+        }
+      }
+      expect(checked).toBeGreaterThan(20);
+    }, 300_000);
+  },
+);
+
+describe('prices follow performance (R, Uw)', () => {
+  const price = (category: Category, key: string, code: string) => {
+    const row = findOption(category, key, code);
+    if (!row) throw new Error(code);
+    return priceOf(costs, row.cost, performanceOf(row));
+  };
+  it('insulation: more R costs more, at the figure’s own point its published price', () => {
+    expect(price('mur', 'ISOLATION', 'IMurITE37')).toBe(201);
+    expect(price('mur', 'ISOLATION', 'IMurITE45')).toBe(209); // + 0.8 × 10 €/m² (rock wool)
+    expect(price('mur', 'ISOLATION', 'IMurITI37')).toBe(91);
+    expect(price('mur', 'ISOLATION', 'IMurITI30')).toBeCloseTo(86.1, 5); // − 0.7 × 7 €/m²
+    expect(price('mur', 'ISOLATION', 'IMurITE45')).toBeGreaterThan(
+      price('mur', 'ISOLATION', 'IMurITE37'),
+    );
+    expect(price('mur', 'ISOLATION', 'IMurITI37')).toBeGreaterThan(
+      price('mur', 'ISOLATION', 'IMurITI30'),
+    );
+  });
+  it('windows: a lower Uw costs more (213 €/m² per W/m²·K, Je Rénove BBC double vs triple)', () => {
+    expect(price('baie_vitree', 'FENETRE', 'PVC')).toBe(676);
+    expect(price('baie_vitree', 'FENETRE', 'TRIPLE')).toBe(797);
+    // aluminium at Uw 1.4: its figure at Uw 1.3, less 0.1 × 213
+    expect(price('baie_vitree', 'FENETRE', 'ALU')).toBeCloseTo(
+      costs.figures.fenetre_alu.eur - 21.3,
+    );
+  });
+  it('a user’s override moves the reference point; the slope stays', () => {
+    const mine = {
+      ...costs,
+      figures: { ...costs.figures, ite: { ...costs.figures.ite, eur: 150 } },
+    };
+    const row = findOption('mur', 'ISOLATION', 'IMurITE45');
+    if (!row) throw new Error('IMurITE45');
+    expect(priceOf(mine, 'ite', performanceOf(row))).toBe(158);
+  });
+});
+
+describe.skipIf(!HAS_CORPUS)(
+  'the cost-per-m² ceiling on a corpus flat (2469E2650374G, 29.6 m²)',
+  () => {
+    it('the scenarios above 500 €/m² are marked in the table and named in warning.cost-per-m2', async () => {
+      const file = path.join(CORPUS, '2469E2650374G.xml');
+      const json = await runCli(['initial', file, '--json']);
+      expect(json.code).toBe(0);
+      const body = JSON.parse(json.stdout) as {
+        dpe: { scope: { surface: number } };
+        autoSolutions: (AutoSolution & { coutParM2?: number })[];
+        warnings: { id: string; content: string }[];
+      };
+      const surface = body.dpe.scope.surface;
+      expect(surface).toBe(29.64);
+      const over = body.autoSolutions
+        .map((sol, i) => ({ i, sol }))
+        .filter(({ sol }) => Math.round(sol.cout / surface) > COST_CEILING.eurPerM2);
+      expect(over.length).toBeGreaterThan(0);
+      const w = body.warnings.filter((x) => x.id === 'warning.cost-per-m2');
+      expect(w).toHaveLength(1);
+      const screen = await runCli(['initial', file]);
+      for (const { i, sol } of over) {
+        expect(sol.coutParM2).toBe(Math.round(sol.cout / surface));
+        const figure = `${String(sol.coutParM2).replace(/\B(?=(\d{3})+$)/g, '\u202f')} €/m²`;
+        expect(w[0]?.content).toContain(`scenario ${i + 1} (${sol.classe}): ${figure}`);
+        expect(screen.stdout).toContain(`${figure} > 500`);
+      }
+      expect(w[0]?.content).toContain('EDF R&D (2024)');
+      expect(screen.stdout).toContain('(warning.cost-per-m2)');
+    }, 120_000);
+  },
+);
+
+describe('the cost-per-m² ceiling', () => {
+  const scope = { surface: 40, coverage: 'appartement' } as Scope;
+  const sol = (classe: string, cout: number) => ({ classe, cout }) as AutoSolution;
+  it('warns for each scenario above 500 €/m² of living area, with the figure and the source', () => {
+    expect(ceilingWarnings([sol('C', 20_000)], scope)).toEqual([]);
+    const [w, ...rest] = ceilingWarnings([sol('C', 20_000), sol('B', 24_000)], scope);
+    expect(rest).toEqual([]);
+    expect(w?.id).toBe('warning.cost-per-m2');
+    expect(w?.content).toContain('scenario 2 (B): 600 €/m²');
+    expect(w?.content).not.toContain('scenario 1');
+    expect(w?.content).toContain(`above ${COST_CEILING.eurPerM2} €/m²`);
+    expect(w?.content).toContain('EDF R&D (2024)');
+  });
+});
