@@ -136,6 +136,33 @@ describe('engine corrections', () => {
     },
   );
 
+  it.skipIf(!HAS_CORPUS)(
+    'mur-doublage-declared: a wall with a lining follows the DPE’s reading of the doublage (2395E1220184X 1.639, 2384E1066334E 2.4 W/m².K)',
+    () => {
+      // 2395E1220184X: concrete 20 cm (U0 2.9), uninsulated, lining known (R 0.21): the DPE caps
+      // U0 at 2.5 before the lining, 1 / (1/2.5 + 0.21) = 1.639 (the engine had 1.802);
+      // 2384E1066334E: concrete 30 cm (U0 2.4), insulation unknown, lining known: the DPE leaves
+      // the lining out, 2.4 (the engine had 1.596)
+      const cases: [string, number, number][] = [
+        ['2395E1220184X', 1.6393, 4],
+        ['2384E1066334E', 2.4, 2],
+      ];
+      for (const [id, umur, walls] of cases) {
+        const raw = corpusDpe(id);
+        const stored = [raw.logement?.enveloppe?.mur_collection?.mur ?? []].flat();
+        const out = engine.run(raw).output;
+        const computed = [out.logement?.enveloppe?.mur_collection?.mur ?? []].flat();
+        for (let i = 0; i < walls; i++) {
+          expect(stored[i]?.donnee_intermediaire?.umur as number, id).toBeCloseTo(umur, 3);
+          expect(computed[i]?.donnee_intermediaire?.umur as number, id).toBeCloseTo(umur, 3);
+        }
+        const dep = out.logement?.sortie?.deperdition as Fields;
+        const reg = raw.logement?.sortie?.deperdition as Fields;
+        expect(dep.deperdition_mur as number, id).toBeCloseTo(reg.deperdition_mur as number, 0);
+      }
+    },
+  );
+
   it('every correction has its diff in patches/open3cl/ and its README', async () => {
     const { stdout } = await run(
       process.execPath,

@@ -159,6 +159,50 @@ function q4paConvRowFits(row, matcher) {
     ],
     append: '',
   },
+  {
+    id: 'mur-doublage-declared',
+    module: '3.2.1_mur.js',
+    fault:
+      'a wall with a doublage (lining): some DPE software caps the bare U0 at 2.5 before adding ' +
+      'the lining’s resistance, some leave the lining out of U0 when the insulation is unknown; ' +
+      'the engine detects the first reading in bug-for-bug mode but keeps its own (walls up to ' +
+      '17% more losses than the DPE), and misses the second',
+    section:
+      '§3.2.1 (Umur0 = 1 / (1 / Umur_nu + Rdoublage), Rdoublage 0.1 or 0.21 m².K/W; Umur ≤ 2.5)',
+    upstream:
+      'none found: the engine’s own message (checkDoublageWithMinUmur0, "Certains DPE minorent ' +
+      'Umur0 à 2.5 avant d’appliquer le doublage"); Open3CL/engine#146 and PR #174 on the ' +
+      'doublage with an insulation are another case',
+    replace: [
+      [
+        `    di.umur0 = umur0Doublage;
+  }`,
+        `    // bug-for-bug: the reading of the doublage the DPE's stored Umur0 / Umur shows
+    di.umur0 = bug_for_bug_compat
+      ? doublageAsDeclared(type_doublage, di.umur0, umur0Doublage, umur0_avant, umur_avant)
+      : umur0Doublage;
+  }`,
+      ],
+    ],
+    append: `
+/**
+ * The Umur0 of a wall with a doublage as the DPE computed it, among the readings of its
+ * software: the lining added to the bare U0 (the engine's), to the bare U0 capped at 2.5, or
+ * left out (the stored Umur0 and Umur both the bare U0 capped at 2.5). The engine's reading
+ * unless the DPE's stored figures show another one.
+ */
+function doublageAsDeclared(type_doublage, umur0, umur0Doublage, umur0_avant, umur_avant) {
+  const same = (a, b) =>
+    a !== undefined && a !== null && a !== '' && Number(a).toFixed(3) === Number(b).toFixed(3);
+  if (same(umur0_avant, umur0Doublage) || same(umur_avant, umur0Doublage)) return umur0Doublage;
+  const bare = Math.min(2.5, Number(umur0));
+  const capped = 1 / (1 / bare + (type_doublage === 3 ? 0.1 : 0.21));
+  if (same(umur0_avant, capped) || same(umur_avant, capped)) return capped;
+  if (same(umur0_avant, bare) && same(umur_avant, bare)) return bare;
+  return umur0Doublage;
+}
+`,
+  },
 ];
 /** The marker a corrected module carries (idempotence of the module-load hook). */
 export function correctionMarker(c: Correction): string {
