@@ -14,6 +14,7 @@ import { sourcePatchHooks, SOURCE_PATCHES } from '../src/engine/source-patches.j
 import { parseDpeXml } from '../src/dpe/xml.js';
 import { copyRaw, type Fields, type RawDpe } from '../src/dpe/raw.js';
 import { followAirtightness } from '../src/works/airtightness.js';
+import { followThermalBridges } from '../src/works/thermal-bridges.js';
 import { CORPUS, HAS_CORPUS, ROOT, runCli } from './helpers.js';
 
 const run = promisify(execFile);
@@ -160,6 +161,54 @@ describe('engine corrections', () => {
         const reg = raw.logement?.sortie?.deperdition as Fields;
         expect(dep.deperdition_mur as number, id).toBeCloseTo(reg.deperdition_mur as number, 0);
       }
+    },
+  );
+
+  it.skipIf(!HAS_CORPUS)(
+    'pont-thermique-declared: a tabulated thermal bridge keeps the row the DPE declares (2342E2213002E: k 0.71, 216.27 W/K)',
+    () => {
+      // 2342E2213002E: wall (ITI) / floor bridge declared as row 7 (k 0.71) with k 0.71 stored;
+      // the engine's own criteria picked k 0.08 (thermal-bridge losses 184 W/K, -15.1%);
+      // 2463E3164679Z: window / wall bridges declared 79 (0.16) and 85 (0.31), the engine
+      // swapped them (590 W/K against the XML's 948.42)
+      for (const [id, total] of [
+        ['2342E2213002E', 216.268],
+        ['2463E3164679Z', 948.416],
+      ] as const) {
+        const raw = corpusDpe(id);
+        const reg = raw.logement?.sortie?.deperdition as Fields;
+        expect(reg.deperdition_pont_thermique as number, id).toBeCloseTo(total, 2);
+        const out = engine.run(raw).output;
+        const dep = out.logement?.sortie?.deperdition as Fields;
+        expect(dep.deperdition_pont_thermique as number, id).toBeCloseTo(total, 1);
+      }
+      const out = engine.run(corpusDpe('2342E2213002E')).output;
+      const pt = first(out.logement?.enveloppe?.pont_thermique_collection?.pont_thermique);
+      expect(pt?.donnee_intermediaire?.k).toBe(0.71);
+    },
+  );
+
+  it.skipIf(!HAS_CORPUS)(
+    'pont-thermique-declared: works on a joined element drop the declared row (2342E2213002E wall M01O04)',
+    () => {
+      // the bridge joins wall M01O04 (ITI) and floor S01; once the wall is insulated outside,
+      // the declared row 7 (wall ITI) no longer describes it: the engine looks the row up again
+      const original = corpusDpe('2342E2213002E');
+      const raw = copyRaw(original);
+      const walls = [raw.logement?.enveloppe?.mur_collection?.mur ?? []].flat();
+      const wall = walls.find((m) => m.donnee_entree.reference === 'M01O04');
+      expect(wall).toBeDefined();
+      wall!.donnee_entree.enum_type_isolation_id = '6'; // iti+ite
+      followThermalBridges(original, raw);
+      const bridges = [raw.logement?.enveloppe?.pont_thermique_collection?.pont_thermique ?? []];
+      const joined = bridges.flat().filter((p) => p.donnee_entree.reference_1 === 'M01O04');
+      expect(joined.length).toBeGreaterThan(0);
+      for (const p of joined) expect(p.donnee_entree.tv_pont_thermique_id).toBeUndefined();
+      const others = bridges.flat().filter((p) => p.donnee_entree.reference_1 !== 'M01O04');
+      for (const p of others) expect(p.donnee_entree.tv_pont_thermique_id).toBeDefined();
+      const out = engine.run(raw).output;
+      const pt = first(out.logement?.enveloppe?.pont_thermique_collection?.pont_thermique);
+      expect(pt?.donnee_intermediaire?.k).not.toBe(0.71);
     },
   );
 

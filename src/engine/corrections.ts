@@ -203,6 +203,41 @@ function doublageAsDeclared(type_doublage, umur0, umur0Doublage, umur0_avant, um
 }
 `,
   },
+  {
+    id: 'pont-thermique-declared',
+    module: '3.4_pont_thermique.js',
+    fault:
+      'bug-for-bug mode looks every tabulated thermal bridge up again with its own criteria ' +
+      '(insulation of the wall and floor, kind of fitting) even when the DPE declares its row ' +
+      '(tv_pont_thermique_id) and the stored k is that row’s',
+    section:
+      '§3.4 (ponts thermiques: k by kind of junction, insulation, fitting; × 0.5 for a ' +
+      'junction the dwelling does not close)',
+    upstream: 'none found (the engine reads tv_pont_thermique_id only for an unmatched bridge)',
+    replace: [
+      [
+        `  const row = tv('pont_thermique', matcher);`,
+        `  // bug-for-bug: the row the DPE declares when its stored k is that row's
+  const row = (bug_for_bug_compat && declaredPontThermiqueRow(de, pt_di)) || tv('pont_thermique', matcher);`,
+      ],
+    ],
+    append: `
+/**
+ * The thermal-bridge row the DPE declares (tv_pont_thermique_id), when it is one of this kind of
+ * junction and the DPE's stored k is that row's k (whole, or by the share it counts).
+ */
+function declaredPontThermiqueRow(de, pt_di) {
+  if (!de.tv_pont_thermique_id || isNil(pt_di?.k)) return undefined;
+  const row = tv('pont_thermique', { tv_pont_thermique_id: de.tv_pont_thermique_id });
+  if (!row || String(row.enum_type_liaison_id) !== String(de.enum_type_liaison_id)) return undefined;
+  const k = Number(row.k);
+  const stored = Number(pt_di.k);
+  const share = Number(de.pourcentage_valeur_pont_thermique ?? 1);
+  const same = (a, b) => Math.abs(a - b) < 1e-6;
+  return same(stored, k) || same(stored, k * share) || same(stored, k / 2) ? row : undefined;
+}
+`,
+  },
 ];
 /** The marker a corrected module carries (idempotence of the module-load hook). */
 export function correctionMarker(c: Correction): string {
