@@ -14,7 +14,7 @@ import { sourcePatchHooks, SOURCE_PATCHES } from '../src/engine/source-patches.j
 import { parseDpeXml } from '../src/dpe/xml.js';
 import { copyRaw, type Fields, type RawDpe } from '../src/dpe/raw.js';
 import { followAirtightness } from '../src/works/airtightness.js';
-import { followThermalBridges } from '../src/works/thermal-bridges.js';
+import { followDeclaredInputs } from '../src/works/declared-inputs.js';
 import { CORPUS, HAS_CORPUS, ROOT, runCli } from './helpers.js';
 
 const run = promisify(execFile);
@@ -199,7 +199,7 @@ describe('engine corrections', () => {
       const wall = walls.find((m) => m.donnee_entree.reference === 'M01O04');
       expect(wall).toBeDefined();
       wall!.donnee_entree.enum_type_isolation_id = '6'; // iti+ite
-      followThermalBridges(original, raw);
+      followDeclaredInputs(original, raw);
       const bridges = [raw.logement?.enveloppe?.pont_thermique_collection?.pont_thermique ?? []];
       const joined = bridges.flat().filter((p) => p.donnee_entree.reference_1 === 'M01O04');
       expect(joined.length).toBeGreaterThan(0);
@@ -209,6 +209,45 @@ describe('engine corrections', () => {
       const out = engine.run(raw).output;
       const pt = first(out.logement?.enveloppe?.pont_thermique_collection?.pont_thermique);
       expect(pt?.donnee_intermediaire?.k).not.toBe(0.71);
+    },
+  );
+
+  it.skipIf(!HAS_CORPUS)(
+    'plancher-bas-ue-declared: a floor on the ground keeps the Ue the DPE declares (2262E0020943Y: 0.38654)',
+    () => {
+      // a floor on the ground (2S/P from its own perimeter): the DPE declares Ue 0.38654, its
+      // upb_final; the engine recomputed 0.555 from the 2S/P of every such floor
+      const raw = corpusDpe('2262E0020943Y');
+      const stored = first(raw.logement?.enveloppe?.plancher_bas_collection?.plancher_bas);
+      expect(stored?.donnee_entree.ue).toBe(0.38654);
+      expect(stored?.donnee_intermediaire?.upb_final).toBeCloseTo(0.38654, 5);
+      const out = engine.run(raw).output;
+      const pb = first(out.logement?.enveloppe?.plancher_bas_collection?.plancher_bas);
+      expect(pb?.donnee_intermediaire?.upb_final as number).toBeCloseTo(0.38654, 5);
+      const dep = out.logement?.sortie?.deperdition as Fields;
+      const reg = raw.logement?.sortie?.deperdition as Fields;
+      expect(dep.deperdition_plancher_bas as number).toBeCloseTo(
+        reg.deperdition_plancher_bas as number,
+        1,
+      );
+    },
+  );
+
+  it.skipIf(!HAS_CORPUS)(
+    'plancher-bas-ue-declared: works on a floor drop its declared Ue (2287E3039996I)',
+    () => {
+      const original = corpusDpe('2287E3039996I');
+      const raw = copyRaw(original);
+      const floors = [raw.logement?.enveloppe?.plancher_bas_collection?.plancher_bas ?? []].flat();
+      expect(floors[0]?.donnee_entree.ue).toBeCloseTo(0.61789474, 6);
+      floors[0]!.donnee_entree.enum_methode_saisie_u_id = '9';
+      floors[0]!.donnee_entree.upb_saisi = 0.25;
+      followDeclaredInputs(original, raw);
+      expect(floors[0]?.donnee_entree.ue).toBeUndefined();
+      expect(floors[2]?.donnee_entree.ue).toBeCloseTo(0.61789474, 6);
+      const out = engine.run(raw).output;
+      const pb = first(out.logement?.enveloppe?.plancher_bas_collection?.plancher_bas);
+      expect(pb?.donnee_intermediaire?.upb_final as number).toBeLessThan(0.5);
     },
   );
 

@@ -238,6 +238,30 @@ function declaredPontThermiqueRow(de, pt_di) {
 }
 `,
   },
+  {
+    id: 'plancher-bas-ue-declared',
+    module: '3.2.2_plancher_bas.js',
+    fault:
+      'bug-for-bug mode recomputes the Ue of a floor on the ground, a crawl space or an ' +
+      'unheated basement (2S/P of all such floors, interpolation on Upb) over the Ue the DPE ' +
+      'declares among its inputs, which is the figure the DPE used',
+    section: '§3.2.2 (plancher bas: Ue by 2S/P and Upb, tables for ground, crawl space, basement)',
+    upstream: 'jzck/Open3CL#46 (2187E0982591I: the floor losses differ from the DPE’s)',
+    replace: [
+      [
+        `function tv_ue(di, de, du, pc_id, pb_list) {
+`,
+        `function tv_ue(di, de, du, pc_id, pb_list) {
+  // bug-for-bug: the Ue the DPE declares (donnee_entree.ue) is the one it computed with
+  if (bug_for_bug_compat && Number(de.ue) > 0) {
+    de.ue = Number(de.ue);
+    return;
+  }
+`,
+      ],
+    ],
+    append: '',
+  },
 ];
 /** The marker a corrected module carries (idempotence of the module-load hook). */
 export function correctionMarker(c: Correction): string {
