@@ -251,6 +251,33 @@ describe('engine corrections', () => {
     },
   );
 
+  it.skipIf(!HAS_CORPUS)(
+    'dh19-h2d-legacy: a zone-H2d DPE of 2023 computes its need with the DH19 table of its time (2307E3075089A: 8 329.2 kWh)',
+    () => {
+      // zone H2d below 400 m: the earlier DH19 table has 15 639.4 for December where the
+      // corrected one has 9 533; the registry's conventional heating needs of 2023 are 12.5%
+      // above the engine's (2307E3075089A 7 080 kWh, -15.0%), its dépensier needs equal it
+      for (const [id, need] of [
+        ['2307E3075089A', 8329.1969],
+        ['2326E1087401F', 5727.6032],
+        ['2384E1066334E', 23642.88],
+      ] as const) {
+        const raw = corpusDpe(id);
+        expect(raw.logement?.meteo?.enum_zone_climatique_id, id).toBe('7');
+        const xml = raw.logement?.sortie?.apport_et_besoin as Fields;
+        expect(xml.besoin_ch as number, id).toBeCloseTo(need, 2);
+        const ab = engine.run(raw).output.logement?.sortie?.apport_et_besoin as Fields;
+        expect(Math.abs((ab.besoin_ch as number) / need - 1), id).toBeLessThan(0.002);
+      }
+      // a zone-H2d DPE of 2026 keeps the corrected table (its need was already the registry's)
+      const recent = corpusDpe('2684E0017144V');
+      expect(recent.administratif?.date_etablissement_dpe).toBe('2026-01-05');
+      const xml = recent.logement?.sortie?.apport_et_besoin as Fields;
+      const ab = engine.run(recent).output.logement?.sortie?.apport_et_besoin as Fields;
+      expect(ab.besoin_ch as number).toBeCloseTo(xml.besoin_ch as number, 1);
+    },
+  );
+
   it('every correction has its diff in patches/open3cl/ and its README', async () => {
     const { stdout } = await run(
       process.execPath,

@@ -262,6 +262,57 @@ function declaredPontThermiqueRow(de, pt_di) {
     ],
     append: '',
   },
+  {
+    id: 'dh19-h2d-legacy',
+    module: 'engine.js',
+    fault:
+      'the degree-hours at 19 °C of zone H2d (December) were corrected in the method’s table ' +
+      '(15 639.4 → 9 533, below 400 m); the engine ships both tables (dh19, dh19_legacy) but ' +
+      'computes every DPE with the corrected one, where the registry’s software of 2023 used ' +
+      'the earlier one: the conventional heating need of those DPEs is 12.5% below the registry’s',
+    section:
+      '§6 and §9 (besoin de chauffage: DH19 by month, zone and altitude, table of the ' +
+      'sollicitations extérieures)',
+    upstream: 'Open3CL/engine#110 (commit 13507b3, "update dh19 for 2hd zone": dh19_legacy kept)',
+    replace: [
+      [
+        `  const besoin_ch = calc_besoin_ch(
+    ilpa,`,
+        `  // bug-for-bug: a DPE established before the corrected table computes with the earlier one
+  const besoin_ch = withDh19AsEstablished(dateDpe, () => calc_besoin_ch(
+    ilpa,`,
+      ],
+      [
+        `    dpe.logement.caracteristique_generale.nombre_appartement
+  );
+  apport_et_besoin = { ...apport_et_besoin, ...besoin_ch };`,
+        `    dpe.logement.caracteristique_generale.nombre_appartement
+  ));
+  apport_et_besoin = { ...apport_et_besoin, ...besoin_ch };`,
+      ],
+    ],
+    append: `
+import dpeSimTvs from './tv.js';
+
+/**
+ * Runs fn with the DH19 table the DPE's software used: in bug-for-bug mode, the earlier table
+ * (dh19_legacy, zone H2d's December) for a DPE established before 2024-07-01 (the 2024 revision
+ * of the method; the corpus has H2d DPEs of 2023 on the earlier table and of 2026 on the
+ * corrected one), the engine's table otherwise. Synchronous: the table is restored after.
+ */
+function withDh19AsEstablished(dateDpe, fn) {
+  if (!bug_for_bug_compat || !dpeSimTvs.dh19_legacy || !(String(dateDpe) < '2024-07-01'))
+    return fn();
+  const dh19 = dpeSimTvs.dh19;
+  dpeSimTvs.dh19 = dpeSimTvs.dh19_legacy;
+  try {
+    return fn();
+  } finally {
+    dpeSimTvs.dh19 = dh19;
+  }
+}
+`,
+  },
 ];
 /** The marker a corrected module carries (idempotence of the module-load hook). */
 export function correctionMarker(c: Correction): string {
