@@ -71,9 +71,9 @@ function costBody(init: InitialResponse): CostBody {
  *   from moyenne to légère and the heating need rises more than the wall saves.
  */
 const KNOWN_RISES: string[] = [
-  '2287E0272588O plancher_bas:0 ISOLATION:IPlancherR3 -717.72 kWh/yr',
+  '2287E0272588O plancher_bas:0 ISOLATION:IPlancherR3 -745.43 kWh/yr',
   '2293E1394343F plancher_bas:0 ISOLATION:IPlancherR3 -99.42 kWh/yr',
-  '2364E0984413P plancher_bas:1 ISOLATION:IPlancherR3 -2308.02 kWh/yr',
+  '2364E0984413P plancher_bas:1 ISOLATION:IPlancherR3 -2356.79 kWh/yr',
   '2444E2616926V mur:4 ISOLATION:IMurITI30 -97.6 kWh/yr',
   '2444E2616926V mur:4 ISOLATION:IMurITI37 -94.5 kWh/yr',
   '2444E2616926V mur:5 ISOLATION:IMurITI30 -97.6 kWh/yr',

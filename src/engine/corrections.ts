@@ -159,6 +159,160 @@ function q4paConvRowFits(row, matcher) {
     ],
     append: '',
   },
+  {
+    id: 'mur-doublage-declared',
+    module: '3.2.1_mur.js',
+    fault:
+      'a wall with a doublage (lining): some DPE software caps the bare U0 at 2.5 before adding ' +
+      'the lining’s resistance, some leave the lining out of U0 when the insulation is unknown; ' +
+      'the engine detects the first reading in bug-for-bug mode but keeps its own (walls up to ' +
+      '17% more losses than the DPE), and misses the second',
+    section:
+      '§3.2.1 (Umur0 = 1 / (1 / Umur_nu + Rdoublage), Rdoublage 0.1 or 0.21 m².K/W; Umur ≤ 2.5)',
+    upstream:
+      'none found: the engine’s own message (checkDoublageWithMinUmur0, "Certains DPE minorent ' +
+      'Umur0 à 2.5 avant d’appliquer le doublage"); Open3CL/engine#146 and PR #174 on the ' +
+      'doublage with an insulation are another case',
+    replace: [
+      [
+        `    di.umur0 = umur0Doublage;
+  }`,
+        `    // bug-for-bug: the reading of the doublage the DPE's stored Umur0 / Umur shows
+    di.umur0 = bug_for_bug_compat
+      ? doublageAsDeclared(type_doublage, di.umur0, umur0Doublage, umur0_avant, umur_avant)
+      : umur0Doublage;
+  }`,
+      ],
+    ],
+    append: `
+/**
+ * The Umur0 of a wall with a doublage as the DPE computed it, among the readings of its
+ * software: the lining added to the bare U0 (the engine's), to the bare U0 capped at 2.5, or
+ * left out (the stored Umur0 and Umur both the bare U0 capped at 2.5). The engine's reading
+ * unless the DPE's stored figures show another one.
+ */
+function doublageAsDeclared(type_doublage, umur0, umur0Doublage, umur0_avant, umur_avant) {
+  const same = (a, b) =>
+    a !== undefined && a !== null && a !== '' && Number(a).toFixed(3) === Number(b).toFixed(3);
+  if (same(umur0_avant, umur0Doublage) || same(umur_avant, umur0Doublage)) return umur0Doublage;
+  const bare = Math.min(2.5, Number(umur0));
+  const capped = 1 / (1 / bare + (type_doublage === 3 ? 0.1 : 0.21));
+  if (same(umur0_avant, capped) || same(umur_avant, capped)) return capped;
+  if (same(umur0_avant, bare) && same(umur_avant, bare)) return bare;
+  return umur0Doublage;
+}
+`,
+  },
+  {
+    id: 'pont-thermique-declared',
+    module: '3.4_pont_thermique.js',
+    fault:
+      'bug-for-bug mode looks every tabulated thermal bridge up again with its own criteria ' +
+      '(insulation of the wall and floor, kind of fitting) even when the DPE declares its row ' +
+      '(tv_pont_thermique_id) and the stored k is that row’s',
+    section:
+      '§3.4 (ponts thermiques: k by kind of junction, insulation, fitting; × 0.5 for a ' +
+      'junction the dwelling does not close)',
+    upstream: 'none found (the engine reads tv_pont_thermique_id only for an unmatched bridge)',
+    replace: [
+      [
+        `  const row = tv('pont_thermique', matcher);`,
+        `  // bug-for-bug: the row the DPE declares when its stored k is that row's
+  const row = (bug_for_bug_compat && declaredPontThermiqueRow(de, pt_di)) || tv('pont_thermique', matcher);`,
+      ],
+    ],
+    append: `
+/**
+ * The thermal-bridge row the DPE declares (tv_pont_thermique_id), when it is one of this kind of
+ * junction and the DPE's stored k is that row's k (whole, or by the share it counts).
+ */
+function declaredPontThermiqueRow(de, pt_di) {
+  if (!de.tv_pont_thermique_id || isNil(pt_di?.k)) return undefined;
+  const row = tv('pont_thermique', { tv_pont_thermique_id: de.tv_pont_thermique_id });
+  if (!row || String(row.enum_type_liaison_id) !== String(de.enum_type_liaison_id)) return undefined;
+  const k = Number(row.k);
+  const stored = Number(pt_di.k);
+  const share = Number(de.pourcentage_valeur_pont_thermique ?? 1);
+  const same = (a, b) => Math.abs(a - b) < 1e-6;
+  return same(stored, k) || same(stored, k * share) || same(stored, k / 2) ? row : undefined;
+}
+`,
+  },
+  {
+    id: 'plancher-bas-ue-declared',
+    module: '3.2.2_plancher_bas.js',
+    fault:
+      'bug-for-bug mode recomputes the Ue of a floor on the ground, a crawl space or an ' +
+      'unheated basement (2S/P of all such floors, interpolation on Upb) over the Ue the DPE ' +
+      'declares among its inputs, which is the figure the DPE used',
+    section: '§3.2.2 (plancher bas: Ue by 2S/P and Upb, tables for ground, crawl space, basement)',
+    upstream: 'jzck/Open3CL#46 (2187E0982591I: the floor losses differ from the DPE’s)',
+    replace: [
+      [
+        `function tv_ue(di, de, du, pc_id, pb_list) {
+`,
+        `function tv_ue(di, de, du, pc_id, pb_list) {
+  // bug-for-bug: the Ue the DPE declares (donnee_entree.ue) is the one it computed with
+  if (bug_for_bug_compat && Number(de.ue) > 0) {
+    de.ue = Number(de.ue);
+    return;
+  }
+`,
+      ],
+    ],
+    append: '',
+  },
+  {
+    id: 'dh19-h2d-legacy',
+    module: 'engine.js',
+    fault:
+      'the degree-hours at 19 °C of zone H2d (December) were corrected in the method’s table ' +
+      '(15 639.4 → 9 533, below 400 m); the engine ships both tables (dh19, dh19_legacy) but ' +
+      'computes every DPE with the corrected one, where the registry’s software of 2023 used ' +
+      'the earlier one: the conventional heating need of those DPEs is 12.5% below the registry’s',
+    section:
+      '§6 and §9 (besoin de chauffage: DH19 by month, zone and altitude, table of the ' +
+      'sollicitations extérieures)',
+    upstream: 'Open3CL/engine#110 (commit 13507b3, "update dh19 for 2hd zone": dh19_legacy kept)',
+    replace: [
+      [
+        `  const besoin_ch = calc_besoin_ch(
+    ilpa,`,
+        `  // bug-for-bug: a DPE established before the corrected table computes with the earlier one
+  const besoin_ch = withDh19AsEstablished(dateDpe, () => calc_besoin_ch(
+    ilpa,`,
+      ],
+      [
+        `    dpe.logement.caracteristique_generale.nombre_appartement
+  );
+  apport_et_besoin = { ...apport_et_besoin, ...besoin_ch };`,
+        `    dpe.logement.caracteristique_generale.nombre_appartement
+  ));
+  apport_et_besoin = { ...apport_et_besoin, ...besoin_ch };`,
+      ],
+    ],
+    append: `
+import dpeSimTvs from './tv.js';
+
+/**
+ * Runs fn with the DH19 table the DPE's software used: in bug-for-bug mode, the earlier table
+ * (dh19_legacy, zone H2d's December) for a DPE established before 2024-07-01 (the 2024 revision
+ * of the method; the corpus has H2d DPEs of 2023 on the earlier table and of 2026 on the
+ * corrected one), the engine's table otherwise. Synchronous: the table is restored after.
+ */
+function withDh19AsEstablished(dateDpe, fn) {
+  if (!bug_for_bug_compat || !dpeSimTvs.dh19_legacy || !(String(dateDpe) < '2024-07-01'))
+    return fn();
+  const dh19 = dpeSimTvs.dh19;
+  dpeSimTvs.dh19 = dpeSimTvs.dh19_legacy;
+  try {
+    return fn();
+  } finally {
+    dpeSimTvs.dh19 = dh19;
+  }
+}
+`,
+  },
 ];
 /** The marker a corrected module carries (idempotence of the module-load hook). */
 export function correctionMarker(c: Correction): string {

@@ -10,6 +10,7 @@ import { copyRaw, num } from '../dpe/raw.js';
 import type { Engine } from '../engine/engine.js';
 import { CATALOGUE, optionsFor, type WorksOptionRow } from './catalogue.js';
 import { followAirtightness } from './airtightness.js';
+import { followDeclaredInputs } from './declared-inputs.js';
 import { makeWorksContext } from './context.js';
 import type { CostTable } from './costs.js';
 import { scopeOf } from '../dpe/building.js';
@@ -306,6 +307,7 @@ export function applyWorks(
     });
   }
   followAirtightness(prep.raw, raw, prep.base.output, engine.q4paConvRows());
+  followDeclaredInputs(prep.raw, raw);
   return {
     raw,
     applied,
