@@ -243,7 +243,8 @@ export function dpeStructure(
     id: prep.key,
     infos: infosOf(engine, prep),
     items,
-    warnings: preAnalysis({ ok: true, dpe: prep }, { coef, forceNormalization: force }).body.warnings,
+    warnings: preAnalysis({ ok: true, dpe: prep }, { coef, forceNormalization: force }).body
+      .warnings,
     thresholds: prep.thresholds,
     scope: scopeInfo(scopeOf(prep.raw)),
     ...(leftOut.length ? { optionsLeftOut: leftOut } : {}),
