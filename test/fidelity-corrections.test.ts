@@ -252,6 +252,36 @@ describe('engine corrections', () => {
   );
 
   it.skipIf(!HAS_CORPUS)(
+    'plancher-haut-uph-declared: a roof of unknown insulation read as uninsulated keeps its Uph0 (2475E3702442Q: 1.2)',
+    () => {
+      // unknown insulation (table by period): the declared row says 0.75 (tv_uph_id 55), the
+      // DPE stores Uph = Uph0 = 1.2, the roof read as uninsulated; the engine had 0.75
+      const raw = corpusDpe('2475E3702442Q');
+      const stored = first(raw.logement?.enveloppe?.plancher_haut_collection?.plancher_haut);
+      expect(Number(stored?.donnee_entree.enum_methode_saisie_u_id)).toBe(2);
+      expect(Number(stored?.donnee_entree.tv_uph_id)).toBe(55);
+      expect(stored?.donnee_intermediaire?.uph).toBeCloseTo(1.2, 6);
+      expect(stored?.donnee_intermediaire?.uph0).toBeCloseTo(1.2, 6);
+      const out = engine.run(raw).output;
+      const ph = first(out.logement?.enveloppe?.plancher_haut_collection?.plancher_haut);
+      expect(ph?.donnee_intermediaire?.uph as number).toBeCloseTo(1.2, 6);
+      const dep = out.logement?.sortie?.deperdition as Fields;
+      const reg = raw.logement?.sortie?.deperdition as Fields;
+      expect(dep.deperdition_plancher_haut as number).toBeCloseTo(
+        reg.deperdition_plancher_haut as number,
+        1,
+      );
+      // a roof whose stored Uph is the table's keeps the engine's min(Uph_tab, Uph0)
+      const other = corpusDpe('2506E0349110S');
+      const oph = first(other.logement?.enveloppe?.plancher_haut_collection?.plancher_haut);
+      expect(oph?.donnee_intermediaire?.uph).toBeCloseTo(0.83, 6);
+      const oout = engine.run(other).output;
+      const oeng = first(oout.logement?.enveloppe?.plancher_haut_collection?.plancher_haut);
+      expect(oeng?.donnee_intermediaire?.uph as number).toBeCloseTo(0.83, 6);
+    },
+  );
+
+  it.skipIf(!HAS_CORPUS)(
     'dh19-h2d-legacy: a zone-H2d DPE of 2023 computes its need with the DH19 table of its time (2307E3075089A: 8 329.2 kWh)',
     () => {
       // zone H2d below 400 m: the earlier DH19 table has 15 639.4 for December where the

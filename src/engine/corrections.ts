@@ -263,6 +263,50 @@ function declaredPontThermiqueRow(de, pt_di) {
     append: '',
   },
   {
+    id: 'plancher-haut-uph-declared',
+    module: '3.2.3_plancher_haut.js',
+    fault:
+      'a roof of unknown insulation (table by period): the engine takes min(Uph_tab, Uph0) ' +
+      'where the DPE’s software kept the roof uninsulated, its stored Uph equal to its Uph0 ' +
+      'and above the row it declares (2475E3702442Q: 1.2 where the engine has 0.75)',
+    section:
+      '§3.2.3 (plancher haut: Uph = min(Uph_tab, Uph0) when the insulation is unknown; Uph0 ' +
+      'by kind of roof)',
+    upstream: 'none found (the engine reads the stored uph0 only, never the stored uph)',
+    replace: [
+      [
+        `  di.uph0 = ph.donnee_intermediaire?.uph0;
+`,
+        `  di.uph0 = ph.donnee_intermediaire?.uph0;
+  const uphStored = ph.donnee_intermediaire?.uph;
+`,
+      ],
+      [
+        `      tv_uph(di, de, du, de.enum_periode_isolation_id || pc_id, zc, effetJoule);
+      calc_uph0(di, de, du);
+      di.uph = Math.min(di.uph, di.uph0);`,
+        `      tv_uph(di, de, du, de.enum_periode_isolation_id || pc_id, zc, effetJoule);
+      calc_uph0(di, de, du);
+      // bug-for-bug: the uninsulated reading the DPE's stored Uph shows
+      di.uph = uphAsDeclared(Math.min(di.uph, di.uph0), di.uph0, uphStored);`,
+      ],
+    ],
+    append: `
+/**
+ * The Uph of a roof of unknown insulation as the DPE computed it: in bug-for-bug mode, the
+ * Uph0 (the roof read as uninsulated) when the DPE's stored Uph is its Uph0 and above the
+ * table's; the engine's min(Uph_tab, Uph0) otherwise.
+ */
+function uphAsDeclared(uph, uph0, uphStored) {
+  if (!bug_for_bug_compat || uphStored === undefined || uphStored === null || uphStored === '')
+    return uph;
+  const stored = Number(uphStored);
+  if (Number(uph0).toFixed(3) === stored.toFixed(3) && stored > uph + 0.001) return uph0;
+  return uph;
+}
+`,
+  },
+  {
     id: 'dh19-h2d-legacy',
     module: 'engine.js',
     fault:
