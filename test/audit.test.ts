@@ -285,6 +285,9 @@ describe('dpe-sim audit (the built CLI)', () => {
         const text = stripVTControlCharacters(screen);
         expect(text).toMatch(/whole\s+building/);
         expect(text).toMatch(/62 × baie_vitree:0…61/);
+        // an individual water heater for each of the 24 flats: its quantity is the count priced
+        // (24 × 2 950 €), not '1 unit'
+        expect(text).toMatch(/installation_ecs:0[^\n]*24\u00a0units[^\n]*70\u202f800\u00a0€/);
       }
     },
     400_000,

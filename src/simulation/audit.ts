@@ -826,11 +826,21 @@ function workOf(ctx: SearchContext, c: Candidate, cost: number, costDetail: stri
     element: description ? `${c.change.referenceId} — ${description}` : c.change.referenceId,
     option: c.label,
     performance: row ? performanceOf(row) : c.label,
-    quantity: envelope ? round2(area) : 1,
+    quantity: envelope ? round2(area) : (unitsOf(costDetail) ?? 1),
     unit: envelope ? 'm²' : 'installation',
     cost: round2(cost),
     costDetail,
   };
+}
+
+/**
+ * How many appliances a system's price stands for, read from its cost detail ("24 × 2 950 €": an
+ * individual water heater in each of a building's 24 dwellings); undefined when the price is not
+ * a count × a unit price (per kW, per building, a boiler room).
+ */
+function unitsOf(costDetail: string): number | undefined {
+  const m = /^(\d[\d\u202f]*) × /.exec(costDetail);
+  return m?.[1] ? Number(m[1].replace(/\u202f/g, '')) : undefined;
 }
 
 /** The option's recommended performance, from its recipe. */

@@ -101,7 +101,9 @@ function renderStep(step: AuditStep, s: Style): string {
     w.element,
     shortOption(w.option),
     shortPerformance(w.performance),
-    w.unit === 'm²' ? withUnit(w.quantity, 'm²', 1) : `${num(w.quantity)}${NBSP}unit`,
+    w.unit === 'm²'
+      ? withUnit(w.quantity, 'm²', 1)
+      : `${num(w.quantity)}${NBSP}unit${w.quantity > 1 ? 's' : ''}`,
     euros(w.cost),
   ]);
   const works = rows.length
