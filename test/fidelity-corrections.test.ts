@@ -98,6 +98,37 @@ describe('engine corrections', () => {
   );
 
   it.skipIf(!HAS_CORPUS)(
+    'q4pa-conv-declared: ventilation works keep the declared Q4Pa,conv row (2125E0981916Z)',
+    async () => {
+      // the row's criteria are the envelope's; a ventilation recipe that dropped the declared id
+      // gave its works the engine's own row against a baseline on the declared one: a hygro B
+      // VMC 'added' 7 013 kWh/yr and both VMC options were left out for doing harm
+      const r = await runCli(['initial', path.join(CORPUS, '2125E0981916Z.xml'), '--json'], {
+        timeoutMs: 120_000,
+      });
+      expect(r.code, r.stderr).toBe(0);
+      const body = JSON.parse(r.stdout) as {
+        dpe: {
+          items: {
+            ventilation: {
+              editables: Record<string, { options: Record<string, { gainTotal: number }> }>;
+            }[];
+          };
+          optionsLeftOut?: { editableValue: string }[];
+        };
+      };
+      const options =
+        Object.values(body.dpe.items.ventilation[0]?.editables ?? {})[0]?.options ?? {};
+      expect(options.VMCHygroB?.gainTotal).toBeGreaterThan(0);
+      expect(options.VMCDoubleFlux?.gainTotal).toBeGreaterThan(0);
+      expect((body.dpe.optionsLeftOut ?? []).map((o) => o.editableValue)).not.toContain(
+        'VMCHygroB',
+      );
+    },
+    120_000,
+  );
+
+  it.skipIf(!HAS_CORPUS)(
     'ecs-tracage-auxiliaries: a traced collective network pays 0.14 × its need (2292E0765245C: 139.54 kWh)',
     () => {
       // a flat with collective hot water on a heat-traced network (enum_bouclage_reseau_ecs_id 3):

@@ -432,7 +432,11 @@ function ventilationApply(el: RawElement, r: Extract<Recipe, { kind: 'ventilatio
   d.enum_type_ventilation_id = r.typeId;
   d.ventilation_post_2012 = 1;
   delete d.tv_debits_ventilation_id;
-  delete d.tv_q4pa_conv_id;
+  // the Q4Pa,conv row stays: its criteria (period, kind of DPE, insulated surfaces, window
+  // joints) are the envelope's, not the ventilation's, and bug-for-bug mode keeps the row the DPE
+  // declares (correction q4pa-conv-declared): dropping it here gave the works the engine's own
+  // row against a baseline on the declared one (2125E0981916Z: a hygro B VMC 'adding' 7 013
+  // kWh/yr); envelope works that flip the criteria drop it (airtightness.ts)
 }
 
 // ---------------------------------------------------------------------------- dispatch
