@@ -2,10 +2,9 @@
  * `dpe-sim calc -i` driven as a user would: the real command in an 80×24 pseudo-terminal
  * (util-linux `script`), keys sent when the prompts appear.
  */
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { BIN, HOUSE, runCli, tempDir } from './helpers.js';
+import { drivePty, HOUSE, runCli, tempDir } from './helpers.js';
 import { DEFAULT_COSTS } from '../src/works/costs.js';
 
 const HAS_SCRIPT = existsSync('/usr/bin/script');
@@ -17,59 +16,7 @@ const UP = '\x1b[A';
 const ENTER = '\r';
 const CTRL_C = '\x03';
 
-interface Step {
-  /** text to wait for on the screen (since the previous step) */
-  waitFor: string;
-  keys: string;
-}
-
-const sh = (a: string) => `'${a.replace(/'/g, "'\\''")}'`;
-
-function drive(
-  args: string[],
-  steps: Step[],
-  dataDir = tempDir(),
-  timeoutMs = 90_000,
-): Promise<{ code: number | null; screen: string }> {
-  const command = `stty cols 80 rows 24; exec ${[process.execPath, BIN, ...args].map(sh).join(' ')}`;
-  const child = spawn('script', ['-qfec', command, '/dev/null'], {
-    env: {
-      ...process.env,
-      DPE_SIM_DATA_DIR: dataDir,
-      DPE_SIM_CONFIG_DIR: `${dataDir}/config`,
-      CI: '',
-      NO_COLOR: '1',
-      TERM: 'xterm',
-    },
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  let screen = '';
-  let seen = 0;
-  let step = 0;
-  const pump = () => {
-    while (step < steps.length) {
-      const s = steps[step] as Step;
-      const at = screen.indexOf(s.waitFor, seen);
-      if (at < 0) return;
-      seen = at + s.waitFor.length;
-      step++;
-      setTimeout(() => child.stdin.write(s.keys), 200);
-    }
-  };
-  child.stdout.setEncoding('utf8');
-  child.stdout.on('data', (d: string) => {
-    screen += d;
-    pump();
-  });
-  child.stderr.on('data', (d: Buffer) => (screen += d.toString()));
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, screen });
-    });
-  });
-}
+const drive = drivePty;
 
 describe.skipIf(!HAS_SCRIPT)('dpe-sim calc -i (80×24 pseudo-terminal)', () => {
   it('adds, removes, goes back with the answer kept, and "keep all" computes', async () => {

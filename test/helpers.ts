@@ -111,3 +111,60 @@ function commaNumbers(args: string[], opts: CliOptions, stdout: string, stderr: 
 export function runCli(args: string[], opts: CliOptions = {}): Promise<CliResult> {
   return startCli(args, opts).done;
 }
+
+/** A step of a pseudo-terminal session: keys sent once `waitFor` appears (after the last step's). */
+export interface PtyStep {
+  waitFor: string;
+  keys: string;
+}
+
+/**
+ * Runs the built bin in an 80×24 pseudo-terminal (util-linux `script`) with its own data and
+ * config dirs, sending each step's keys once its text appears; the screen and the exit code.
+ */
+export function drivePty(
+  args: string[],
+  steps: PtyStep[],
+  dataDir = tempDir(),
+  timeoutMs = 90_000,
+): Promise<{ code: number | null; screen: string }> {
+  const sh = (a: string) => `'${a.replace(/'/g, "'\\''")}'`;
+  const command = `stty cols 80 rows 24; exec ${[process.execPath, BIN, ...args].map(sh).join(' ')}`;
+  const child = spawn('script', ['-qfec', command, '/dev/null'], {
+    env: {
+      ...process.env,
+      DPE_SIM_DATA_DIR: dataDir,
+      DPE_SIM_CONFIG_DIR: `${dataDir}/config`,
+      CI: '',
+      NO_COLOR: '1',
+      TERM: 'xterm',
+    },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let screen = '';
+  let seen = 0;
+  let step = 0;
+  const pump = () => {
+    while (step < steps.length) {
+      const s = steps[step] as PtyStep;
+      const at = screen.indexOf(s.waitFor, seen);
+      if (at < 0) return;
+      seen = at + s.waitFor.length;
+      step++;
+      setTimeout(() => child.stdin.write(s.keys), 200);
+    }
+  };
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', (d: string) => {
+    screen += d;
+    pump();
+  });
+  child.stderr.on('data', (d: Buffer) => (screen += d.toString()));
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, screen });
+    });
+  });
+}

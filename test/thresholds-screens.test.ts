@@ -4,10 +4,9 @@
  * marked on it and the distance to the next class use the same thresholds in `pre`, `initial`,
  * `calc` and `calc -i` (the built bin; `calc -i` in a pseudo-terminal).
  */
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { BIN, STUDIO, runCli, tempDir } from './helpers.js';
+import { drivePty, STUDIO, runCli, tempDir } from './helpers.js';
 
 const HAS_SCRIPT = existsSync('/usr/bin/script');
 if (!HAS_SCRIPT)
@@ -174,40 +173,5 @@ function driveCalcInteractive(): Promise<string> {
     { waitFor: 'Works option', keys: ENTER }, // its first option
     { waitFor: 'What next?', keys: DOWN + DOWN + ENTER }, // Keep all 1 works and compute
   ];
-  const sh = (a: string) => `'${a.replace(/'/g, "'\\''")}'`;
-  const dataDir = tempDir();
-  const command = `stty cols 80 rows 24; exec ${[process.execPath, BIN, 'calc', STUDIO, '-i'].map(sh).join(' ')}`;
-  const child = spawn('script', ['-qfec', command, '/dev/null'], {
-    env: {
-      ...process.env,
-      DPE_SIM_DATA_DIR: dataDir,
-      DPE_SIM_CONFIG_DIR: `${dataDir}/config`,
-      CI: '',
-      NO_COLOR: '1',
-      TERM: 'xterm',
-    },
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  let screen = '';
-  let seen = 0;
-  let step = 0;
-  child.stdout.setEncoding('utf8');
-  child.stdout.on('data', (d: string) => {
-    screen += d;
-    while (step < steps.length) {
-      const s = steps[step] as (typeof steps)[number];
-      const at = screen.indexOf(s.waitFor, seen);
-      if (at < 0) return;
-      seen = at + s.waitFor.length;
-      step++;
-      setTimeout(() => child.stdin.write(s.keys), 200);
-    }
-  });
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => child.kill('SIGKILL'), 100_000);
-    child.on('close', () => {
-      clearTimeout(timer);
-      resolve(screen);
-    });
-  });
+  return drivePty(['calc', STUDIO, '-i'], steps, tempDir(), 100_000).then((r) => r.screen);
 }
