@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// dpe-sim: the command-line entry point. The code lives in dist/ (built from src/ on install).
-import { main } from '../dist/cli/main.js';
+// dpe-sim: the command-line entry point. The code lives in dist/ (built from src/ on install):
+// dist/bundle/ is the command line in a few files (scripts/bundle-cli.mjs), for start-up time.
+import { main } from '../dist/bundle/cli.js';
 
 // a closed pipe (`dpe-sim ... | head`) ends the command quietly
 process.stdout.on('error', (err) => {

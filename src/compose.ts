@@ -57,18 +57,20 @@ export interface RemoteConfig {
 
 /** Store, DPE source, costs and engine of the local side (the caller closes it). */
 export async function composeLocal(cfg: LocalConfig): Promise<LocalServices> {
-  const [{ openStore }, { openDpeSource }, { loadCosts }, { LocalServices }, registry] =
-    await Promise.all([
-      import('./store/open.js'),
-      import('./registry/chained-source.js'),
-      import('./works/costs.js'),
-      import('./backend/local-services.js'),
-      registrySettings(cfg),
-    ]);
+  // the engine threads first: they load the engine while this thread loads the rest and opens
+  // the store (a command that computes waits on them, not on this thread)
+  const { loadCosts } = await import('./works/costs.js');
   const costs = loadCosts(cfg.costs);
   const engine = cfg.engineThreads ? await enginePool(cfg, cfg.engineThreads, costs) : undefined;
   let store;
+  let parts;
   try {
+    parts = await Promise.all([
+      import('./registry/chained-source.js'),
+      import('./backend/local-services.js'),
+      registrySettings(cfg),
+    ]);
+    const { openStore } = await import('./store/open.js');
     store = await openStore({
       dataDir: cfg.dataDir,
       storeUrl: cfg.storeUrl,
@@ -78,6 +80,7 @@ export async function composeLocal(cfg: LocalConfig): Promise<LocalServices> {
     await engine?.close();
     throw err;
   }
+  const [{ openDpeSource }, { LocalServices }, registry] = parts;
   return new LocalServices({
     store,
     // a DPE number: --dpe-dir, then the cache, then the registry (never, offline)

@@ -83,6 +83,16 @@ function missingIdentityError(missing: readonly ('customerId' | 'userId')[]): Dp
   );
 }
 
+/**
+ * What a command wants of its backend. `startEngine`: the command computes (pre, initial, calc),
+ * so the local engine threads start loading at once. `engineThreads`: locally, how many
+ * (default 1; `initial` takes one per core: it splits its works options among them).
+ */
+export interface BackendNeeds {
+  startEngine?: boolean;
+  engineThreads?: number;
+}
+
 export class Context {
   private composed: Promise<ComposedBackend> | undefined;
   private services: Promise<LocalServices> | undefined;
@@ -160,13 +170,8 @@ export class Context {
     };
   }
 
-  /**
-   * The backend of this command. `startEngine`: the command computes (pre, initial, calc), so the
-   * local engine thread starts loading at once, while the command still reads its input.
-   * `engineThreads`: locally, how many (default 1; `initial` takes one per core: it splits its
-   * works options among them).
-   */
-  backend(opts: { startEngine?: boolean; engineThreads?: number } = {}): Promise<Backend> {
+  /** The backend of this command, composed on the first call with that call's needs. */
+  backend(opts: BackendNeeds = {}): Promise<Backend> {
     this.composed ??= this.openBackend(opts.startEngine === true, opts.engineThreads ?? 1);
     return this.composed.then((c) => c.backend);
   }
@@ -218,8 +223,10 @@ export class Context {
   /**
    * The positional DPE argument: a registry number, a path to an XML file, or `-` for stdin.
    * Returns the dpeId to send to the backend (a file is made known to the local backend).
+   * `needs`: what the command wants of the backend (the first call composes it: a command that
+   * computes starts its engine threads here, while the file is read).
    */
-  async dpeArg(arg: string): Promise<string> {
+  async dpeArg(arg: string, needs: BackendNeeds = {}): Promise<string> {
     if (DPE_ID_REGEX.test(arg)) return arg;
     const isPathLike =
       arg === '-' ||
@@ -233,7 +240,7 @@ export class Context {
         `'${arg}' is not a DPE number: expected the pattern ${DPE_ID_PATTERN} (e.g. 2345E0123456A), or a path to a DPE XML file, or - for stdin`,
       );
     }
-    const backend = await this.backend();
+    const backend = await this.backend(needs);
     return backend.openDpe(
       arg === '-' ? { text: await readStdin(MAX_DPE_XML_BYTES), name: '-' } : { path: arg },
     );

@@ -113,8 +113,9 @@ export async function interactiveCalc(
 }
 
 async function guidedCalc(ctx: Context, dpeArg: string, opts: InteractiveOptions): Promise<number> {
-  const dpeId = await ctx.dpeArg(dpeArg);
-  const backend = await ctx.backend();
+  const needs = { startEngine: true };
+  const dpeId = await ctx.dpeArg(dpeArg, needs);
+  const backend = await ctx.backend(needs);
   const identity = ctx.identity;
   const query = {
     coef2026: opts.coef,

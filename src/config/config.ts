@@ -1,5 +1,5 @@
 /**
- * Configuration and profiles (conf). Precedence for every setting:
+ * Configuration and profiles (a JSON file, written with conf). Precedence for every setting:
  * flag > environment variable > the active profile > default.
  * The active profile is `--profile`, else `DPE_SIM_PROFILE`, else the one chosen with
  * `dpe-sim config use NAME`, else `default`.
@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import Conf from 'conf';
+import envPaths from 'env-paths';
 import { DpeSimError } from '../contract/errors.js';
 import { DEFAULT_APP_URL, DEFAULT_HISTORY_PATH, ENV_VARS, type SettingKey } from './keys.js';
 import { BUNDLED_FIXTURES, defaultDataDir } from './paths.js';
@@ -58,19 +58,62 @@ function octal(mode: number): string {
 }
 
 export class ConfigStore {
-  private readonly conf: Conf<ConfShape>;
+  /** the config file (conf's own path for these options) */
+  readonly file: string;
+  private readonly dir: string | undefined;
 
   constructor(configDir?: string) {
     const dir = configDir ?? process.env.DPE_SIM_CONFIG_DIR;
+    this.dir = dir ? path.resolve(dir) : undefined;
     // the file may hold a partner key: readable by its owner only, in a directory of its own
-    if (dir) fs.mkdirSync(path.resolve(dir), { recursive: true, mode: CONFIG_DIR_MODE });
-    this.conf = new Conf<ConfShape>({
+    if (this.dir) fs.mkdirSync(this.dir, { recursive: true, mode: CONFIG_DIR_MODE });
+    // where conf keeps it (its `cwd`, else env-paths' config directory for the project)
+    this.file = path.join(this.dir ?? envPaths('dpe-sim', { suffix: '' }).config, 'config.json');
+    fs.mkdirSync(path.dirname(this.file), { recursive: true, mode: CONFIG_DIR_MODE });
+  }
+
+  /**
+   * The file as it is now. Reading needs no library (every command reads it; conf loads a JSON
+   * schema validator, a tenth of a second of start-up); writing goes through conf (atomic
+   * writes, the file's mode).
+   */
+  private read(): ConfShape {
+    let text: string;
+    try {
+      text = fs.readFileSync(this.file, 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
+      throw new DpeSimError(
+        'runtime',
+        `cannot read the config file ${this.file}: ${(err as Error).message}`,
+      );
+    }
+    let data: unknown;
+    try {
+      data = text.trim() === '' ? {} : JSON.parse(text);
+    } catch (err) {
+      throw new DpeSimError(
+        'invalid-input',
+        `the config file ${this.file} is not valid JSON (${(err as Error).message}): fix it, or move it away to start from no settings`,
+      );
+    }
+    if (data === null || typeof data !== 'object' || Array.isArray(data))
+      throw new DpeSimError(
+        'invalid-input',
+        `the config file ${this.file} is not a JSON object: fix it, or move it away to start from no settings`,
+      );
+    return data as ConfShape;
+  }
+
+  private async write(key: 'profiles' | 'currentProfile', value: unknown): Promise<void> {
+    const { default: Conf } = await import('conf');
+    const conf = new Conf<ConfShape>({
       projectName: 'dpe-sim',
       projectSuffix: '',
       configFileMode: CONFIG_FILE_MODE,
-      ...(dir ? { cwd: path.resolve(dir) } : {}),
+      cwd: path.dirname(this.file),
     });
-    fs.mkdirSync(path.dirname(this.conf.path), { recursive: true, mode: CONFIG_DIR_MODE });
+    conf.set(key, value);
   }
 
   /**
@@ -79,9 +122,9 @@ export class ConfigStore {
    */
   permissionWarnings(): string[] {
     const out: string[] = [];
-    const file = this.conf.path;
+    const file = this.file;
     const dir = path.dirname(file);
-    const holdsKey = Object.values(this.conf.get('profiles') ?? {}).some(
+    const holdsKey = Object.values(this.read().profiles ?? {}).some(
       (p) => p.partnerKey !== undefined,
     );
     const mode = (p: string): number | undefined => {
@@ -104,43 +147,40 @@ export class ConfigStore {
     return out;
   }
 
-  get file(): string {
-    return this.conf.path;
-  }
-
   currentProfile(): string {
-    return this.conf.get('currentProfile') ?? 'default';
+    const current = this.read().currentProfile;
+    return typeof current === 'string' ? current : 'default';
   }
 
-  use(profile: string): void {
+  async use(profile: string): Promise<void> {
     checkProfileName(profile);
-    this.conf.set('currentProfile', profile);
+    await this.write('currentProfile', profile);
   }
 
   profile(name: string): ProfileValues {
-    return this.conf.get('profiles')?.[name] ?? {};
+    return this.read().profiles?.[name] ?? {};
   }
 
   profiles(): string[] {
-    return Object.keys(this.conf.get('profiles') ?? {});
+    return Object.keys(this.read().profiles ?? {});
   }
 
-  set(profile: string, key: SettingKey, value: string): void {
+  async set(profile: string, key: SettingKey, value: string): Promise<void> {
     checkProfileName(profile);
     validateSetting(key, value);
-    const profiles = { ...(this.conf.get('profiles') ?? {}) };
+    const profiles = { ...(this.read().profiles ?? {}) };
     profiles[profile] = { ...(profiles[profile] ?? {}), [key]: value };
-    this.conf.set('profiles', profiles);
-    if (key === 'partnerKey') fs.chmodSync(this.conf.path, CONFIG_FILE_MODE);
+    await this.write('profiles', profiles);
+    if (key === 'partnerKey') fs.chmodSync(this.file, CONFIG_FILE_MODE);
   }
 
-  unset(profile: string, key: SettingKey): boolean {
-    const profiles = { ...(this.conf.get('profiles') ?? {}) };
+  async unset(profile: string, key: SettingKey): Promise<boolean> {
+    const profiles = { ...(this.read().profiles ?? {}) };
     const p = { ...(profiles[profile] ?? {}) };
     if (!(key in p)) return false;
     delete p[key];
     profiles[profile] = p;
-    this.conf.set('profiles', profiles);
+    await this.write('profiles', profiles);
     return true;
   }
 }

@@ -15,11 +15,11 @@ export interface AuditFlags extends SimulationFlags {
 export async function auditCommand(ctx: Context, dpeArg: string, flags: AuditFlags): Promise<void> {
   const coef = coefOption(flags.coef);
   const identity = checkIdentity(ctx.identity);
-  const dpeId = await ctx.dpeArg(dpeArg);
-  const backend = await ctx.backend({
-    startEngine: true,
-    engineThreads: os.availableParallelism(),
-  });
+  // one engine thread per core, started with the first use of the backend (reading a file
+  // is one: the threads load the engine meanwhile)
+  const needs = { startEngine: true, engineThreads: os.availableParallelism() };
+  const dpeId = await ctx.dpeArg(dpeArg, needs);
+  const backend = await ctx.backend(needs);
   // loaded here, not at start-up: `--help` loads no renderer
   const { progressLine } = await import('../progress.js');
   const progress = progressLine('audit', { json: ctx.out.json });

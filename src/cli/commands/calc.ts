@@ -66,8 +66,10 @@ export async function calcCommand(
       hint: `name works with --work REF=KEY:VALUE (dpe-sim initial ${dpeArg} lists them), --works FILE, -i to pick them, or --scenario-from 1`,
     });
   }
-  const dpeId = await ctx.dpeArg(dpeArg);
-  const backend = await ctx.backend({ startEngine: true });
+  // the engine threads start with the first use of the backend, while the file is read
+  const needs = { startEngine: true };
+  const dpeId = await ctx.dpeArg(dpeArg, needs);
+  const backend = await ctx.backend(needs);
   let scenarioName = scenario;
   if (flags.scenarioFrom !== undefined) {
     const n = Number(flags.scenarioFrom);

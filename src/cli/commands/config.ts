@@ -50,7 +50,7 @@ export async function configSetCommand(
   }
   if (value === '') throw new DpeSimError('invalid-input', `the value of ${key} is empty`);
   const profile = ctx.settings.profile;
-  ctx.config.set(profile, key, value);
+  await ctx.config.set(profile, key, value);
   warnLoose(ctx);
   ctx.out.note(`Set ${key} = ${shown(key, value)} in profile '${profile}' (${ctx.config.file})`);
   return EXIT_CODES.ok;
@@ -91,7 +91,7 @@ export async function configUnsetCommand(ctx: Context, keyArg: string): Promise<
   warnLoose(ctx);
   const key = settingKey(keyArg);
   const profile = ctx.settings.profile;
-  const removed = ctx.config.unset(profile, key);
+  const removed = await ctx.config.unset(profile, key);
   ctx.out.note(
     removed
       ? `Removed ${key} from profile '${profile}'`
@@ -103,7 +103,7 @@ export async function configUnsetCommand(ctx: Context, keyArg: string): Promise<
 export async function configUseCommand(ctx: Context, profile: string): Promise<number> {
   warnLoose(ctx);
   const known = ctx.config.profiles().includes(profile);
-  ctx.config.use(profile);
+  await ctx.config.use(profile);
   ctx.out.note(
     `Active profile: ${profile}${known ? '' : ' (new: give it settings with dpe-sim config set KEY VALUE)'}`,
   );

@@ -36,11 +36,11 @@ export async function initialCommand(
 ): Promise<void> {
   const coef = coefOption(flags.coef);
   const identity = checkIdentity(ctx.identity);
-  const dpeId = await ctx.dpeArg(dpeArg);
-  const backend = await ctx.backend({
-    startEngine: true,
-    engineThreads: os.availableParallelism(),
-  });
+  // one engine thread per core, started with the first use of the backend (reading a file
+  // is one: the threads load the engine meanwhile)
+  const needs = { startEngine: true, engineThreads: os.availableParallelism() };
+  const dpeId = await ctx.dpeArg(dpeArg, needs);
+  const backend = await ctx.backend(needs);
   const { progressLine } = await import('../progress.js');
   const progress = progressLine('initial', { json: ctx.out.json });
   const body = await backend
