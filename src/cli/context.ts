@@ -20,7 +20,7 @@ import type { GlobalFlags, IdentityFlags } from './flags.js';
 import { readStdin } from './stdin.js';
 import { osReason } from '../contract/os-errors.js';
 import { colourEnabled, makeStyle, type Style } from './render/style.js';
-import { setWide } from './render/table.js';
+import { setWide } from './render/layout.js';
 
 /** The options a command's action sees: the global flags and, where declared, the identity. */
 export type GlobalOptions = GlobalFlags & IdentityFlags & { queue?: string };
@@ -40,6 +40,15 @@ export class Output {
   result(body: unknown, human: () => string): void {
     if (this.json) process.stdout.write(`${JSON.stringify(body, null, 2)}\n`);
     else process.stdout.write(`${human()}\n`);
+  }
+
+  /**
+   * The response body as JSON (--json), or as `render` gives it: a renderer loaded only when
+   * a human reads the output (`--json` loads no table code, after the engine has answered).
+   */
+  async present(body: unknown, render: () => Promise<string>): Promise<void> {
+    const human = this.json ? '' : await render();
+    this.result(body, () => human);
   }
 
   /** A message for humans, on stderr (never pollutes --json output). */

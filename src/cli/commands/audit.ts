@@ -45,8 +45,9 @@ export async function auditCommand(ctx: Context, dpeArg: string, flags: AuditFla
     }
     ctx.out.note(`report written to ${flags.report}`);
   }
-  const { renderAudit } = await import('../render/audit.js');
-  ctx.out.result(body, () => renderAudit(body, dpeArg, ctx.out.style));
+  await ctx.out.present(body, async () =>
+    (await import('../render/audit.js')).renderAudit(body, dpeArg, ctx.out.style),
+  );
 }
 
 export function register(program: Command): void {

@@ -57,9 +57,14 @@ export async function initialCommand(
     )
     .finally(() => progress.done());
   const sections = flags.all ? INITIAL_SECTIONS : (flags.show ?? DEFAULT_INITIAL_SECTIONS);
-  const { renderInitial } = await import('../render/simulation.js');
-  ctx.out.result(body, () =>
-    renderInitial(body, dpeArg, ctx.out.style, sections, ctx.opts.verbose === true),
+  await ctx.out.present(body, async () =>
+    (await import('../render/simulation.js')).renderInitial(
+      body,
+      dpeArg,
+      ctx.out.style,
+      sections,
+      ctx.opts.verbose === true,
+    ),
   );
 }
 

@@ -26,8 +26,9 @@ export async function preCommand(ctx: Context, dpeArg: string, flags: PreFlags):
       ...(expireInMinutes !== undefined ? { expireInMinutes } : {}),
     },
   });
-  const { renderPre } = await import('../render/pre.js');
-  ctx.out.result(body, () => renderPre(dpeId, coef, body, ctx.out.style));
+  await ctx.out.present(body, async () =>
+    (await import('../render/pre.js')).renderPre(dpeId, coef, body, ctx.out.style),
+  );
   if (body.warnings.some((w) => w.type === 'block')) return EXIT_CODES.blocked;
   if (!ctx.out.json)
     ctx.out.note(

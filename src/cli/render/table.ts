@@ -20,13 +20,8 @@ import wrapAnsi from 'wrap-ansi';
 import { stripVTControlCharacters } from 'node:util';
 
 export { euros, num, saving, signedPercent } from '../format.js';
-
-export interface TableLayout {
-  /** terminal width; undefined when stdout is not a TTY (tab-separated output) */
-  width: number | undefined;
-  /** every column at its natural width (--wide) */
-  wide: boolean;
-}
+import { terminalLayout, type TableLayout } from './layout.js';
+export { terminalLayout, terminalWidth, type TableLayout } from './layout.js';
 
 export interface TableOptions {
   /** indexes of columns never wrapped (ids, classes, euros, figures) */
@@ -37,23 +32,6 @@ export interface TableOptions {
   layout?: TableLayout;
   /** no rule between rows (for rows of one line each) */
   compact?: boolean;
-}
-
-let wideFlag = false;
-
-/** `--wide` for every table of this process (set once by the Output of the command). */
-export function setWide(wide: boolean): void {
-  wideFlag = wide;
-}
-
-/** The width the output is laid out for: the TTY's columns, 80 when it reports none. */
-export function terminalWidth(): number | undefined {
-  if (!process.stdout.isTTY) return undefined;
-  return process.stdout.columns > 0 ? process.stdout.columns : 80;
-}
-
-export function terminalLayout(): TableLayout {
-  return { width: terminalWidth(), wide: wideFlag };
 }
 
 // private-use stand-ins for the no-break spaces while cli-table3 wraps (it splits on \s)
