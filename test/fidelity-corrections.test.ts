@@ -339,6 +339,38 @@ describe('engine corrections', () => {
     },
   );
 
+  it.skipIf(!HAS_CORPUS)(
+    'pv-generated-flat-share: a generated flat gets the building’s PV production at its share of the surface (2324E4500479J: 220.89 kWh self-consumed)',
+    () => {
+      // 42 m² of panels on a building of 1 818 m², a generated flat of 46 m²: the engine set
+      // the building's 12 228 kWh against the flat's consumption, self-consumed 725 kWh where
+      // the XML has 220.89, its auxiliaries 36% below the XML's
+      const raw = corpusDpe('2324E4500479J');
+      const cg = raw.logement?.caracteristique_generale as Fields;
+      expect(Number(cg.enum_methode_application_dpe_log_id)).toBe(13);
+      expect([
+        Number(cg.surface_habitable_logement),
+        Number(cg.surface_habitable_immeuble),
+      ]).toEqual([46, 1818]);
+      const xml = raw.logement?.sortie as unknown as Record<string, Fields | undefined>;
+      expect(xml.production_electricite?.conso_elec_ac as number).toBeCloseTo(220.8909, 3);
+      expect(xml.ef_conso?.conso_totale_auxiliaire as number).toBeCloseTo(351.8399, 3);
+      const out = engine.run(raw).output.logement?.sortie as unknown as Record<
+        string,
+        Fields | undefined
+      >;
+      expect(out.production_electricite?.conso_elec_ac as number).toBeCloseTo(220.89, 0);
+      expect(out.production_electricite?.conso_elec_ac_auxiliaire as number).toBeCloseTo(53.24, -1);
+      // 7.07 kWh of looped hot-water distribution left apart (see docs/fidelity.md)
+      expect(out.ef_conso?.conso_totale_auxiliaire as number).toBeCloseTo(351.84 - 7.07, -1);
+      // a flat that is not generated keeps the whole production the registry gave it
+      const own = corpusDpe('2395E2435060X');
+      const oxml = own.logement?.sortie?.production_electricite as Fields;
+      const oout = engine.run(own).output.logement?.sortie?.production_electricite as Fields;
+      expect(oout.conso_elec_ac as number).toBeCloseTo(oxml.conso_elec_ac as number, 0);
+    },
+  );
+
   it('every correction has its diff in patches/open3cl/ and its README', async () => {
     const { stdout } = await run(
       process.execPath,

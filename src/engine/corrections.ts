@@ -357,6 +357,77 @@ function withDh19AsEstablished(dateDpe, fn) {
 }
 `,
   },
+  {
+    id: 'pv-generated-flat-share',
+    module: 'engine.js',
+    fault:
+      'a flat generated from building data (DPE appartement généré à partir des données DPE ' +
+      'immeuble) gets the whole building’s photovoltaic production against its own ' +
+      'consumption, where its figures are the building’s at the flat’s share of the surface: ' +
+      'its self-consumed electricity is several times the registry’s (2324E4500479J: 725 kWh ' +
+      'where the registry has 221, its auxiliaries 36% below)',
+    section:
+      '§16.2 (production d’électricité photovoltaïque: Ppv, Tcv = Ppv / Celec,tot, Tap) and the ' +
+      'flats generated from a building’s DPE (the building’s figures at the flat’s share of ' +
+      'the habitable surface)',
+    upstream: 'none found',
+    replace: [
+      [
+        `  const production_electricite = productionENR.calculateEnr(
+    dpe.logement.production_elec_enr,
+    conso,
+    Sh,
+    th,
+    zc_id,
+    false
+  );`,
+        `  // a flat generated from a building's DPE: the building's production at the flat's share
+  const production_electricite = withPvShareOfFlat(dpe.logement, () => productionENR.calculateEnr(
+    dpe.logement.production_elec_enr,
+    conso,
+    Sh,
+    th,
+    zc_id,
+    false
+  ));`,
+      ],
+      [
+        `  productionENR.calculateEnr(dpe.logement.production_elec_enr, conso2_3, Sh, th, zc_id, true);`,
+        `  withPvShareOfFlat(dpe.logement, () =>
+    productionENR.calculateEnr(dpe.logement.production_elec_enr, conso2_3, Sh, th, zc_id, true)
+  );`,
+      ],
+    ],
+    append: `
+/**
+ * Runs fn with the photovoltaic production of a flat generated from a building's DPE
+ * (enum_methode_application_dpe_log 10 to 13, 33, 34, 38 to 40) taken at the flat's share of
+ * the building's habitable surface: the panels are the building's, the consumption the flat's
+ * (the method computes the building and gives each flat its share, which Tap's ratios keep).
+ * Any other DPE, or a share that cannot be read, runs fn as it is. Synchronous.
+ */
+function withPvShareOfFlat(logement, fn) {
+  const cg = logement.caracteristique_generale;
+  const generated = [10, 11, 12, 13, 33, 34, 38, 39, 40];
+  const share =
+    Number(cg.surface_habitable_logement) / Number(cg.surface_habitable_immeuble);
+  if (
+    !generated.includes(Number(cg.enum_methode_application_dpe_log_id)) ||
+    !(share > 0 && share < 1)
+  )
+    return fn();
+  const own = Object.prototype.hasOwnProperty.call(productionENR, 'getPpv');
+  const getPpv = productionENR.getPpv;
+  productionENR.getPpv = (...args) => getPpv.apply(productionENR, args) * share;
+  try {
+    return fn();
+  } finally {
+    if (own) productionENR.getPpv = getPpv;
+    else delete productionENR.getPpv;
+  }
+}
+`,
+  },
 ];
 /** The marker a corrected module carries (idempotence of the module-load hook). */
 export function correctionMarker(c: Correction): string {
