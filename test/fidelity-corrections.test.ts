@@ -371,6 +371,55 @@ describe('engine corrections', () => {
     },
   );
 
+  it.skipIf(!HAS_CORPUS)(
+    'ventilation-cle-flat-scale: a ventilation computed on the flat’s own surface is not apportioned again (2463E3164679Z: 252.945 kWh)',
+    () => {
+      // a generated flat of 87.5 m² whose ventilation declares surface_ventile 87.5 (the flat)
+      // and cle_repartition_ventilation 0.0627: the engine computed 252.945 kWh on the flat,
+      // as the XML's donnee_intermediaire, then took 6.27% of it (15.86)
+      const raw = corpusDpe('2463E3164679Z');
+      const vent = first(raw.logement?.ventilation_collection?.ventilation);
+      expect(Number(vent?.donnee_entree.surface_ventile)).toBe(87.5);
+      expect(Number(vent?.donnee_entree.cle_repartition_ventilation)).toBeCloseTo(0.0627, 4);
+      const xml = raw.logement?.sortie?.ef_conso as Fields;
+      expect(xml.conso_auxiliaire_ventilation as number).toBeCloseTo(252.945, 3);
+      const ef = engine.run(raw).output.logement?.sortie?.ef_conso as Fields;
+      expect(ef.conso_auxiliaire_ventilation as number).toBeCloseTo(252.945, 2);
+      // a ventilation computed on the building's surface keeps the key (2324E4500479J:
+      // surface_ventile 1 818, 14 432 kWh × 0.0253 = 365.16, the XML's)
+      const building = corpusDpe('2324E4500479J');
+      const bxml = building.logement?.sortie?.ef_conso as Fields;
+      const bef = engine.run(building).output.logement?.sortie?.ef_conso as Fields;
+      expect(bef.conso_auxiliaire_ventilation as number).toBeCloseTo(
+        bxml.conso_auxiliaire_ventilation as number,
+        1,
+      );
+    },
+  );
+
+  it.skipIf(!HAS_CORPUS)(
+    'circulateur-generated-flat: a generated flat’s heating circulator is the building’s at its share (2342E2213002E: 12 981 kWh in all)',
+    () => {
+      // two generated flats of one building of 1 244 m² and one of 498 m²: the circulator
+      // was computed with the flat's heated surface on the building's losses, fell to the
+      // 30 W floor (221.4 kWh/yr for each flat); with the building's circulator at the flat's
+      // share and the ventilation at the flat's scale, the final consumption is the XML's
+      for (const [id, total, circulateur] of [
+        ['2342E2213002E', 12981, 127.18],
+        ['2342E2212162W', 5677.7, 70.37],
+      ] as const) {
+        const raw = corpusDpe(id);
+        const cg = raw.logement?.caracteristique_generale as Fields;
+        expect(Number(cg.enum_methode_application_dpe_log_id), id).toBe(34);
+        const xml = raw.logement?.sortie?.ef_conso as Fields;
+        expect(xml.conso_5_usages as number, id).toBeCloseTo(total, 1);
+        const ef = engine.run(raw).output.logement?.sortie?.ef_conso as Fields;
+        expect(ef.conso_auxiliaire_distribution_ch as number, id).toBeCloseTo(circulateur, 1);
+        expect(Math.abs((ef.conso_5_usages as number) / total - 1), id).toBeLessThan(0.0005);
+      }
+    },
+  );
+
   it('every correction has its diff in patches/open3cl/ and its README', async () => {
     const { stdout } = await run(
       process.execPath,

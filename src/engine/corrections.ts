@@ -428,6 +428,89 @@ function withPvShareOfFlat(logement, fn) {
 }
 `,
   },
+  {
+    id: 'ventilation-cle-flat-scale',
+    module: 'conso.js',
+    fault:
+      'the auxiliaries of a ventilation whose surface_ventile is the flat’s own are multiplied ' +
+      'by cle_repartition_ventilation again: the engine computes them on surface_ventile ' +
+      '(5_conso_ventilation.js) and reads a surface other than Sh as the building’s ' +
+      '(4_ventilation.js), but applies the key to both (2463E3164679Z: 15.86 kWh where the ' +
+      'XML has 252.945, its own donnee_intermediaire)',
+    section:
+      '§5 (consommation des auxiliaires de ventilation: Pvent on the ventilated surface; a ' +
+      'collective system’s figure at the building’s scale is given to the flat by its key)',
+    upstream: 'none found',
+    replace: [
+      [
+        `    if (vt.donnee_entree.cle_repartition_ventilation) {
+      conso *= vt.donnee_entree.cle_repartition_ventilation;
+    }`,
+        `    // the key gives the flat its share of a building-scale figure only
+    if (vt.donnee_entree.cle_repartition_ventilation && !ventilationAtFlatScale(vt, Sh)) {
+      conso *= vt.donnee_entree.cle_repartition_ventilation;
+    }`,
+      ],
+    ],
+    append: `
+/**
+ * Whether a ventilation's auxiliaries were computed at the flat's scale: its surface_ventile is
+ * the dwelling's Sh (4_ventilation.js reads any other surface as the building's, which the
+ * key cle_repartition_ventilation then apportions). A missing surface keeps the key.
+ */
+function ventilationAtFlatScale(vt, Sh) {
+  const sv = Number(vt.donnee_entree.surface_ventile);
+  return sv > 0 && Math.abs(sv - Number(Sh)) < 0.01;
+}
+`,
+  },
+  {
+    id: 'circulateur-generated-flat',
+    module: '9_generateur_ch.js',
+    fault:
+      'a flat generated from building data computes the heating circulator on the building’s ' +
+      'surface and losses but with the flat’s heated surface: the flow is the flat’s share ' +
+      'and the power falls to the 30 W floor of a whole circulator, for each flat ' +
+      '(2378E0897918K: 173.76 kWh/yr where the building’s circulator at the flat’s share ' +
+      'gives 43.5; 2342E2213002E: 221.4 where the registry counts 127.2)',
+    section:
+      '§15.2.1 (puissance des circulateurs: Lem, ΔPem, Pnc = GV × (20 − Tbase), at least ' +
+      '30 W) and the flats generated from a building’s DPE (the building’s figures at the ' +
+      'flat’s share of the habitable surface)',
+    upstream: 'none found',
+    replace: [
+      [
+        `    conso_aux_distribution_ch(em_ch, de, di, du, Sh, zc_id, ca_id, ilpa, GV);`,
+        `    // a flat generated from a building's DPE: the building's circulator at the flat's share
+    const circulateur = circulateurOfBuilding(dpe, de, Sh);
+    conso_aux_distribution_ch(em_ch, circulateur.de, di, du, Sh, zc_id, ca_id, ilpa, GV);
+    di.conso_auxiliaire_distribution_ch *= circulateur.share;`,
+      ],
+    ],
+    append: `
+/**
+ * The heating circulator of a flat generated from a building's DPE (enum_methode_application_
+ * dpe_log 10 to 13, 33, 34, 38 to 40), whose installation heats the flat's own surface while
+ * the engine's Sh and GV are the building's: the circulator is the building's (its heated
+ * surface Sh), its consumption given to the flat at its share (surface_chauffee / Sh). Any
+ * other installation is unchanged (share 1).
+ */
+function circulateurOfBuilding(dpe, de, Sh) {
+  const cg = dpe.logement.caracteristique_generale;
+  const generated = [10, 11, 12, 13, 33, 34, 38, 39, 40];
+  const flat = Number(cg.surface_habitable_logement);
+  const heated = Number(de.surface_chauffee || Sh);
+  if (
+    !generated.includes(Number(cg.enum_methode_application_dpe_log_id)) ||
+    !(flat > 0) ||
+    !(Number(Sh) > flat) ||
+    Math.abs(heated - flat) >= 0.01
+  )
+    return { de, share: 1 };
+  return { de: { ...de, surface_chauffee: Number(Sh) }, share: heated / Number(Sh) };
+}
+`,
+  },
 ];
 /** The marker a corrected module carries (idempotence of the module-load hook). */
 export function correctionMarker(c: Correction): string {
