@@ -339,6 +339,87 @@ describe('engine corrections', () => {
     },
   );
 
+  it.skipIf(!HAS_CORPUS)(
+    'pv-generated-flat-share: a generated flat gets the building’s PV production at its share of the surface (2324E4500479J: 220.89 kWh self-consumed)',
+    () => {
+      // 42 m² of panels on a building of 1 818 m², a generated flat of 46 m²: the engine set
+      // the building's 12 228 kWh against the flat's consumption, self-consumed 725 kWh where
+      // the XML has 220.89, its auxiliaries 36% below the XML's
+      const raw = corpusDpe('2324E4500479J');
+      const cg = raw.logement?.caracteristique_generale as Fields;
+      expect(Number(cg.enum_methode_application_dpe_log_id)).toBe(13);
+      expect([
+        Number(cg.surface_habitable_logement),
+        Number(cg.surface_habitable_immeuble),
+      ]).toEqual([46, 1818]);
+      const xml = raw.logement?.sortie as unknown as Record<string, Fields | undefined>;
+      expect(xml.production_electricite?.conso_elec_ac as number).toBeCloseTo(220.8909, 3);
+      expect(xml.ef_conso?.conso_totale_auxiliaire as number).toBeCloseTo(351.8399, 3);
+      const out = engine.run(raw).output.logement?.sortie as unknown as Record<
+        string,
+        Fields | undefined
+      >;
+      expect(out.production_electricite?.conso_elec_ac as number).toBeCloseTo(220.89, 0);
+      expect(out.production_electricite?.conso_elec_ac_auxiliaire as number).toBeCloseTo(53.24, -1);
+      // 7.07 kWh of looped hot-water distribution left apart (see docs/fidelity.md)
+      expect(out.ef_conso?.conso_totale_auxiliaire as number).toBeCloseTo(351.84 - 7.07, -1);
+      // a flat that is not generated keeps the whole production the registry gave it
+      const own = corpusDpe('2395E2435060X');
+      const oxml = own.logement?.sortie?.production_electricite as Fields;
+      const oout = engine.run(own).output.logement?.sortie?.production_electricite as Fields;
+      expect(oout.conso_elec_ac as number).toBeCloseTo(oxml.conso_elec_ac as number, 0);
+    },
+  );
+
+  it.skipIf(!HAS_CORPUS)(
+    'ventilation-cle-flat-scale: a ventilation computed on the flat’s own surface is not apportioned again (2463E3164679Z: 252.945 kWh)',
+    () => {
+      // a generated flat of 87.5 m² whose ventilation declares surface_ventile 87.5 (the flat)
+      // and cle_repartition_ventilation 0.0627: the engine computed 252.945 kWh on the flat,
+      // as the XML's donnee_intermediaire, then took 6.27% of it (15.86)
+      const raw = corpusDpe('2463E3164679Z');
+      const vent = first(raw.logement?.ventilation_collection?.ventilation);
+      expect(Number(vent?.donnee_entree.surface_ventile)).toBe(87.5);
+      expect(Number(vent?.donnee_entree.cle_repartition_ventilation)).toBeCloseTo(0.0627, 4);
+      const xml = raw.logement?.sortie?.ef_conso as Fields;
+      expect(xml.conso_auxiliaire_ventilation as number).toBeCloseTo(252.945, 3);
+      const ef = engine.run(raw).output.logement?.sortie?.ef_conso as Fields;
+      expect(ef.conso_auxiliaire_ventilation as number).toBeCloseTo(252.945, 2);
+      // a ventilation computed on the building's surface keeps the key (2324E4500479J:
+      // surface_ventile 1 818, 14 432 kWh × 0.0253 = 365.16, the XML's)
+      const building = corpusDpe('2324E4500479J');
+      const bxml = building.logement?.sortie?.ef_conso as Fields;
+      const bef = engine.run(building).output.logement?.sortie?.ef_conso as Fields;
+      expect(bef.conso_auxiliaire_ventilation as number).toBeCloseTo(
+        bxml.conso_auxiliaire_ventilation as number,
+        1,
+      );
+    },
+  );
+
+  it.skipIf(!HAS_CORPUS)(
+    'circulateur-generated-flat: a generated flat’s heating circulator is the building’s at its share (2342E2213002E: 12 981 kWh in all)',
+    () => {
+      // two generated flats of one building of 1 244 m² and one of 498 m²: the circulator
+      // was computed with the flat's heated surface on the building's losses, fell to the
+      // 30 W floor (221.4 kWh/yr for each flat); with the building's circulator at the flat's
+      // share and the ventilation at the flat's scale, the final consumption is the XML's
+      for (const [id, total, circulateur] of [
+        ['2342E2213002E', 12981, 127.18],
+        ['2342E2212162W', 5677.7, 70.37],
+      ] as const) {
+        const raw = corpusDpe(id);
+        const cg = raw.logement?.caracteristique_generale as Fields;
+        expect(Number(cg.enum_methode_application_dpe_log_id), id).toBe(34);
+        const xml = raw.logement?.sortie?.ef_conso as Fields;
+        expect(xml.conso_5_usages as number, id).toBeCloseTo(total, 1);
+        const ef = engine.run(raw).output.logement?.sortie?.ef_conso as Fields;
+        expect(ef.conso_auxiliaire_distribution_ch as number, id).toBeCloseTo(circulateur, 1);
+        expect(Math.abs((ef.conso_5_usages as number) / total - 1), id).toBeLessThan(0.0005);
+      }
+    },
+  );
+
   it('every correction has its diff in patches/open3cl/ and its README', async () => {
     const { stdout } = await run(
       process.execPath,

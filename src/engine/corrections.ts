@@ -357,6 +357,160 @@ function withDh19AsEstablished(dateDpe, fn) {
 }
 `,
   },
+  {
+    id: 'pv-generated-flat-share',
+    module: 'engine.js',
+    fault:
+      'a flat generated from building data (DPE appartement généré à partir des données DPE ' +
+      'immeuble) gets the whole building’s photovoltaic production against its own ' +
+      'consumption, where its figures are the building’s at the flat’s share of the surface: ' +
+      'its self-consumed electricity is several times the registry’s (2324E4500479J: 725 kWh ' +
+      'where the registry has 221, its auxiliaries 36% below)',
+    section:
+      '§16.2 (production d’électricité photovoltaïque: Ppv, Tcv = Ppv / Celec,tot, Tap) and the ' +
+      'flats generated from a building’s DPE (the building’s figures at the flat’s share of ' +
+      'the habitable surface)',
+    upstream: 'none found',
+    replace: [
+      [
+        `  const production_electricite = productionENR.calculateEnr(
+    dpe.logement.production_elec_enr,
+    conso,
+    Sh,
+    th,
+    zc_id,
+    false
+  );`,
+        `  // a flat generated from a building's DPE: the building's production at the flat's share
+  const production_electricite = withPvShareOfFlat(dpe.logement, () => productionENR.calculateEnr(
+    dpe.logement.production_elec_enr,
+    conso,
+    Sh,
+    th,
+    zc_id,
+    false
+  ));`,
+      ],
+      [
+        `  productionENR.calculateEnr(dpe.logement.production_elec_enr, conso2_3, Sh, th, zc_id, true);`,
+        `  withPvShareOfFlat(dpe.logement, () =>
+    productionENR.calculateEnr(dpe.logement.production_elec_enr, conso2_3, Sh, th, zc_id, true)
+  );`,
+      ],
+    ],
+    append: `
+/**
+ * Runs fn with the photovoltaic production of a flat generated from a building's DPE
+ * (enum_methode_application_dpe_log 10 to 13, 33, 34, 38 to 40) taken at the flat's share of
+ * the building's habitable surface: the panels are the building's, the consumption the flat's
+ * (the method computes the building and gives each flat its share, which Tap's ratios keep).
+ * Any other DPE, or a share that cannot be read, runs fn as it is. Synchronous.
+ */
+function withPvShareOfFlat(logement, fn) {
+  const cg = logement.caracteristique_generale;
+  const generated = [10, 11, 12, 13, 33, 34, 38, 39, 40];
+  const share =
+    Number(cg.surface_habitable_logement) / Number(cg.surface_habitable_immeuble);
+  if (
+    !generated.includes(Number(cg.enum_methode_application_dpe_log_id)) ||
+    !(share > 0 && share < 1)
+  )
+    return fn();
+  const own = Object.prototype.hasOwnProperty.call(productionENR, 'getPpv');
+  const getPpv = productionENR.getPpv;
+  productionENR.getPpv = (...args) => getPpv.apply(productionENR, args) * share;
+  try {
+    return fn();
+  } finally {
+    if (own) productionENR.getPpv = getPpv;
+    else delete productionENR.getPpv;
+  }
+}
+`,
+  },
+  {
+    id: 'ventilation-cle-flat-scale',
+    module: 'conso.js',
+    fault:
+      'the auxiliaries of a ventilation whose surface_ventile is the flat’s own are multiplied ' +
+      'by cle_repartition_ventilation again: the engine computes them on surface_ventile ' +
+      '(5_conso_ventilation.js) and reads a surface other than Sh as the building’s ' +
+      '(4_ventilation.js), but applies the key to both (2463E3164679Z: 15.86 kWh where the ' +
+      'XML has 252.945, its own donnee_intermediaire)',
+    section:
+      '§5 (consommation des auxiliaires de ventilation: Pvent on the ventilated surface; a ' +
+      'collective system’s figure at the building’s scale is given to the flat by its key)',
+    upstream: 'none found',
+    replace: [
+      [
+        `    if (vt.donnee_entree.cle_repartition_ventilation) {
+      conso *= vt.donnee_entree.cle_repartition_ventilation;
+    }`,
+        `    // the key gives the flat its share of a building-scale figure only
+    if (vt.donnee_entree.cle_repartition_ventilation && !ventilationAtFlatScale(vt, Sh)) {
+      conso *= vt.donnee_entree.cle_repartition_ventilation;
+    }`,
+      ],
+    ],
+    append: `
+/**
+ * Whether a ventilation's auxiliaries were computed at the flat's scale: its surface_ventile is
+ * the dwelling's Sh (4_ventilation.js reads any other surface as the building's, which the
+ * key cle_repartition_ventilation then apportions). A missing surface keeps the key.
+ */
+function ventilationAtFlatScale(vt, Sh) {
+  const sv = Number(vt.donnee_entree.surface_ventile);
+  return sv > 0 && Math.abs(sv - Number(Sh)) < 0.01;
+}
+`,
+  },
+  {
+    id: 'circulateur-generated-flat',
+    module: '9_generateur_ch.js',
+    fault:
+      'a flat generated from building data computes the heating circulator on the building’s ' +
+      'surface and losses but with the flat’s heated surface: the flow is the flat’s share ' +
+      'and the power falls to the 30 W floor of a whole circulator, for each flat ' +
+      '(2378E0897918K: 173.76 kWh/yr where the building’s circulator at the flat’s share ' +
+      'gives 43.5; 2342E2213002E: 221.4 where the registry counts 127.2)',
+    section:
+      '§15.2.1 (puissance des circulateurs: Lem, ΔPem, Pnc = GV × (20 − Tbase), at least ' +
+      '30 W) and the flats generated from a building’s DPE (the building’s figures at the ' +
+      'flat’s share of the habitable surface)',
+    upstream: 'none found',
+    replace: [
+      [
+        `    conso_aux_distribution_ch(em_ch, de, di, du, Sh, zc_id, ca_id, ilpa, GV);`,
+        `    // a flat generated from a building's DPE: the building's circulator at the flat's share
+    const circulateur = circulateurOfBuilding(dpe, de, Sh);
+    conso_aux_distribution_ch(em_ch, circulateur.de, di, du, Sh, zc_id, ca_id, ilpa, GV);
+    di.conso_auxiliaire_distribution_ch *= circulateur.share;`,
+      ],
+    ],
+    append: `
+/**
+ * The heating circulator of a flat generated from a building's DPE (enum_methode_application_
+ * dpe_log 10 to 13, 33, 34, 38 to 40), whose installation heats the flat's own surface while
+ * the engine's Sh and GV are the building's: the circulator is the building's (its heated
+ * surface Sh), its consumption given to the flat at its share (surface_chauffee / Sh). Any
+ * other installation is unchanged (share 1).
+ */
+function circulateurOfBuilding(dpe, de, Sh) {
+  const cg = dpe.logement.caracteristique_generale;
+  const generated = [10, 11, 12, 13, 33, 34, 38, 39, 40];
+  const flat = Number(cg.surface_habitable_logement);
+  const heated = Number(de.surface_chauffee || Sh);
+  if (
+    !generated.includes(Number(cg.enum_methode_application_dpe_log_id)) ||
+    !(flat > 0) ||
+    !(Number(Sh) > flat) ||
+    Math.abs(heated - flat) >= 0.01
+  )
+    return { de, share: 1 };
+  return { de: { ...de, surface_chauffee: Number(Sh) }, share: heated / Number(Sh) };
+}
+`,
+  },
 ];
 /** The marker a corrected module carries (idempotence of the module-load hook). */
 export function correctionMarker(c: Correction): string {
