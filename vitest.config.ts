@@ -38,6 +38,8 @@ export default defineConfig({
     // Most files wait on the processes they start (the built bin, servers, the bare engine):
     // one file per core left a core idle (vitest's default is cores − 1, so 1 here on 2 cores).
     maxWorkers: Math.max(3, os.availableParallelism() + 1),
+    // concurrent tests (the corpus works test: one DPE per engine thread) in flight at once
+    maxConcurrency: Math.max(2, os.availableParallelism()),
     // No test mocks modules or changes the environment in-process: files share their worker,
     // which imports the engine and the sources once, not once per file.
     isolate: false,

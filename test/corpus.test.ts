@@ -7,7 +7,9 @@
  * visible message, when the corpus is absent.
  */
 import { readdirSync, readFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error plain ESM bench script without declarations
@@ -21,11 +23,12 @@ import {
   type PreResponse,
 } from '../src/contract/schemas.js';
 import { COST_CEILING } from '../src/contract/cost-ceiling.js';
+import type { LocalConfig } from '../src/compose.js';
 import { DirectoryDpeSource } from '../src/dpe/source.js';
 import { SqliteStore } from '../src/store/sqlite-store.js';
 import type { Store } from '../src/store/store.js';
 import { defaultCosts } from '../src/works/costs.js';
-import { CORPUS, HAS_CORPUS, tempDir } from './helpers.js';
+import { CORPUS, HAS_CORPUS, ROOT, tempDir } from './helpers.js';
 
 if (!HAS_CORPUS) {
   console.warn(
@@ -244,21 +247,40 @@ describe.skipIf(!HAS_CORPUS)('corpus: pre on every DPE', () => {
   });
 });
 
-describe.skipIf(!HAS_CORPUS)('corpus: works options', () => {
-  let store: Store;
-  let backend: LocalBackend;
-  beforeAll(async () => {
-    store = SqliteStore.open(tempDir());
-    const services = new LocalServices({
-      store,
-      source: new DirectoryDpeSource(CORPUS),
-      appUrl: 'http://127.0.0.1:8787',
-      costs: defaultCosts(),
-      cacheBytes: 32 * 1024 * 1024,
-    });
-    backend = new LocalBackend(services, await store.localPartner());
+/**
+ * The built backend (dist/) with an engine thread per core, as `dpe-sim serve` composes it: the
+ * works tests run two DPEs at a time, one on each thread (the run is most of the suite's time,
+ * and one `initial`'s scenario search keeps one thread busy).
+ */
+async function builtBackend(): Promise<{ backend: LocalBackend; close: () => Promise<void> }> {
+  const dist = async <T>(p: string): Promise<T> =>
+    (await import(pathToFileURL(path.join(ROOT, 'dist', p)).href)) as T;
+  const { composeLocal } = await dist<{
+    composeLocal: (cfg: LocalConfig) => Promise<LocalServices>;
+  }>('compose.js');
+  const { LocalBackend: BuiltBackend } = await dist<{ LocalBackend: typeof LocalBackend }>(
+    'backend/local.js',
+  );
+  const services = await composeLocal({
+    dataDir: tempDir(),
+    dpeDir: CORPUS,
+    appUrl: 'http://127.0.0.1:8787',
+    offline: true,
+    cacheBytes: 32 * 1024 * 1024,
+    engineThreads: Math.max(2, os.availableParallelism()),
+    engineEager: true,
   });
-  afterAll(() => store?.close());
+  const backend = new BuiltBackend(services, await services.localPartner());
+  return { backend, close: () => services.close() };
+}
+
+describe.skipIf(!HAS_CORPUS)('corpus: works options', () => {
+  let backend: LocalBackend;
+  let close: (() => Promise<void>) | undefined;
+  beforeAll(async () => {
+    ({ backend, close } = await builtBackend());
+  });
+  afterAll(() => close?.());
 
   const rises: string[] = [];
   /** every option left out for doing harm, by DPE (printed after the run) */
@@ -270,13 +292,15 @@ describe.skipIf(!HAS_CORPUS)('corpus: works options', () => {
   let scenarios = 0;
   afterAll(() => {
     console.log(
-      `corpus works: ${options} options on ${dpes} DPEs; ${scenarios} scenarios replayed; envelope rises > 1%: ${rises.length}${rises.length ? `\n${rises.join('\n')}` : ''}; options left out for doing harm: ${harms.length}${harms.length ? `\n${harms.join('\n')}` : ''}`,
+      `corpus works: ${options} options on ${dpes} DPEs; ${scenarios} scenarios replayed; envelope rises > 1%: ${rises.length}${rises.length ? `\n${rises.sort().join('\n')}` : ''}; options left out for doing harm: ${harms.length}${harms.length ? `\n${harms.sort().join('\n')}` : ''}`,
     );
   });
 
-  it.each(files)(
+  // two at a time (vitest.config.ts maxConcurrency), one per engine thread
+  it.concurrent.for(files)(
     '%s: every option alone is finite, envelope options do not raise consumption by more than 1%, no works is VInit, twice is once',
-    async (f) => {
+    { timeout: 600_000 },
+    async (f, { expect }) => {
       const dpeId = path.basename(f, '.xml');
       let init: InitialResponse;
       try {
@@ -366,7 +390,6 @@ describe.skipIf(!HAS_CORPUS)('corpus: works options', () => {
       for (const k of KNOWN_RISES.filter((k) => k.startsWith(`${dpeId} `)))
         expect(leftOut, `${k} left out`).toContain(k);
     },
-    600_000,
   );
   // after every `initial` above (vitest runs a file's tests in order): no second corpus run
   const medianOf = (g: string): { n: number; median: number } => {

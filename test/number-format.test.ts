@@ -28,7 +28,7 @@ async function screens(file: string): Promise<string> {
   const out: string[] = [];
   for (const args of [
     ['pre', file],
-    ['initial', file],
+    // every section of initial's screen (the default screen is a part of it)
     ['initial', file, '--all'],
     ['calc', file, '--scenario-from', '1'],
     ['audit', file],
