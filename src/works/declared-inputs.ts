@@ -16,6 +16,7 @@
  */
 import type { RawDpe } from '../dpe/raw.js';
 import { cleanRef, envelopeList, type EnvelopeKind } from './context.js';
+import { ownElement } from './works-copy.js';
 
 const JOINED: EnvelopeKind[] = ['mur', 'plancher_bas', 'plancher_haut', 'baie_vitree', 'porte'];
 
@@ -118,9 +119,11 @@ export function followDeclaredInputs(original: RawDpe, dpe: RawDpe): void {
   });
   const changed = changedReferences(original, dpe);
   if (changed.size === 0) return;
-  for (const pt of envelopeList(dpe, 'pont_thermique')) {
+  const bridges = envelopeList(dpe, 'pont_thermique');
+  bridges.forEach((pt, i) => {
     const d = pt.donnee_entree;
     if (changed.has(cleanRef(d.reference_1)) || changed.has(cleanRef(d.reference_2)))
-      delete d.tv_pont_thermique_id;
-  }
+      // (a bridge shared with the original gets its own copy first: works-copy.ts)
+      delete ownElement(bridges, i).donnee_entree.tv_pont_thermique_id;
+  });
 }
