@@ -26,16 +26,46 @@ export type { SourcePatch };
 const UTILS_SNIPPET = `
 ;{
   const scan = tv;
-  const memo = new Map();
+  // a trie: table, then per criterion (in the matcher's order) its name and its value (strings
+  // and numbers as themselves, other values as type and text): no key text is built per call
+  const node = () => ({ keys: new Map(), done: false, row: undefined });
+  const tables = new Map();
   tv = function tv(filePath, matcher) {
-    let key = String(filePath);
+    const table = String(filePath);
+    let at = tables.get(table);
+    if (at === undefined) {
+      at = node();
+      tables.set(table, at);
+    }
     for (const k in matcher) {
       const v = matcher[k];
-      key += '\\u0001' + k + '\\u0002' + typeof v + '\\u0002' + String(v);
+      let values = at.keys.get(k);
+      if (values === undefined) {
+        values = { s: new Map(), n: new Map(), o: new Map() };
+        at.keys.set(k, values);
+      }
+      let map, key;
+      if (typeof v === 'string') {
+        map = values.s;
+        key = v;
+      } else if (typeof v === 'number') {
+        map = values.n;
+        key = v;
+      } else {
+        map = values.o;
+        key = typeof v + '\\u0002' + String(v);
+      }
+      let next = map.get(key);
+      if (next === undefined) {
+        next = node();
+        map.set(key, next);
+      }
+      at = next;
     }
-    if (memo.has(key)) return memo.get(key);
+    if (at.done) return at.row;
     const row = scan(filePath, matcher);
-    memo.set(key, row);
+    at.done = true;
+    at.row = row;
     return row;
   };
 }
@@ -106,6 +136,12 @@ export const __dpeSimUgMemoOn = true;
  *   (a table swapped for another is another key), column, matcher and matching mode; each call
  *   gets its own copy.
  */
+const ENUM_NAME_ID_FROM =
+  'export function requestInputID(de, du, field, type) {\n  // enums\n  const enum_name = `enum_${field}_id`;';
+const ENUM_NAME_ID_TO =
+  'export function requestInputID(de, du, field, type) {\n  // enums\n  const enum_name = __dpeSimEnumName(field);';
+const ENUM_NAME_FROM = '    // enums\n    const enum_name = `enum_${field}_id`;';
+const ENUM_NAME_TO = '    // enums\n    const enum_name = __dpeSimEnumName(field);';
 const ENUM_IDS_FROM_ID =
   '\n  else du[enum_name] = Object.keys(enums[field]);\n  return de[enum_name];';
 const ENUM_IDS_TO_ID = '\n  else du[enum_name] = __dpeSimEnumIds(field);\n  return de[enum_name];';
@@ -114,6 +150,16 @@ const ENUM_IDS_FROM =
 const ENUM_IDS_TO =
   '    else du[enum_name] = __dpeSimEnumIds(field);\n    return enums[field][de[enum_name]];';
 const UTILS_MORE_SNIPPET = `
+const __dpeSimEnumNames = new Map();
+/** \`enum_\${field}_id\`, the same text for a field (its hash known) */
+function __dpeSimEnumName(field) {
+  let name = __dpeSimEnumNames.get(field);
+  if (name === undefined) {
+    name = \`enum_\${field}_id\`;
+    if (typeof field === 'string') __dpeSimEnumNames.set(field, name);
+  }
+  return name;
+}
 const __dpeSimEnumIdsMemo = new Map();
 function __dpeSimEnumIds(field) {
   let ids = __dpeSimEnumIdsMemo.get(field);
@@ -300,6 +346,36 @@ function __dpeSimUgRange(baie, materiau, ug, values) {
 export const __dpeSimUgRangeOn = true;
 `;
 
+/**
+ * `9_generateur_ch.js` and `14_generateur_ecs.js`: a generator for heating and hot water
+ * ("chauffage + ecs") lists the generator types common to both enums (each type's label looked
+ * for among the other enum's ~130 labels, `Object.values` built for each: 4% of a run on
+ * buildings with such generators): the list depends on the enums only and is built once.
+ */
+const GEN_CH_LIST_FROM =
+  '    const generateurs_ch_ecs = Object.keys(generateur_ch).reduce((acc, key) => {';
+const GEN_CH_LIST_TO =
+  '    const generateurs_ch_ecs = __dpeSimChEcs ??= Object.keys(generateur_ch).reduce((acc, key) => {';
+const GEN_CH_IDS_FROM =
+  "    type_generateur = requestInputID(de, du, 'type_generateur_ch', Object.keys(generateurs_ch_ecs));";
+const GEN_CH_IDS_TO =
+  "    type_generateur = requestInputID(de, du, 'type_generateur_ch', __dpeSimChEcsIds ??= Object.keys(generateurs_ch_ecs));";
+const GEN_CH_SNIPPET = `
+let __dpeSimChEcs;
+let __dpeSimChEcsIds;
+`;
+const GEN_ECS_LIST_FROM =
+  '    const generateurs_ch_ecs = Object.keys(generateur_ecs).reduce((acc, key) => {';
+const GEN_ECS_LIST_TO =
+  '    const generateurs_ch_ecs = __dpeSimEcsCh ??= Object.keys(generateur_ecs).reduce((acc, key) => {';
+const GEN_ECS_IDS_FROM = "      'type_generateur_ecs',\n      Object.keys(generateurs_ch_ecs)\n";
+const GEN_ECS_IDS_TO =
+  "      'type_generateur_ecs',\n      __dpeSimEcsChIds ??= Object.keys(generateurs_ch_ecs)\n";
+const GEN_ECS_SNIPPET = `
+let __dpeSimEcsCh;
+let __dpeSimEcsChIds;
+`;
+
 const MEMO_PATCHES: SourcePatch[] = [
   {
     suffix: '/@open3cl/engine/utils.js',
@@ -319,6 +395,8 @@ const MEMO_PATCHES: SourcePatch[] = [
   {
     suffix: '/@open3cl/engine/utils.js',
     replace: [
+      [ENUM_NAME_ID_FROM, ENUM_NAME_ID_TO],
+      [ENUM_NAME_FROM, ENUM_NAME_TO],
       [ENUM_IDS_FROM_ID, ENUM_IDS_TO_ID],
       [ENUM_IDS_FROM, ENUM_IDS_TO],
     ],
@@ -348,6 +426,24 @@ const MEMO_PATCHES: SourcePatch[] = [
     ],
     append: DEPERDITION_SNIPPET,
     marker: '__dpeSimDeclaredCopies',
+  },
+  {
+    suffix: '/@open3cl/engine/9_generateur_ch.js',
+    replace: [
+      [GEN_CH_LIST_FROM, GEN_CH_LIST_TO],
+      [GEN_CH_IDS_FROM, GEN_CH_IDS_TO],
+    ],
+    append: GEN_CH_SNIPPET,
+    marker: '__dpeSimChEcs',
+  },
+  {
+    suffix: '/@open3cl/engine/14_generateur_ecs.js',
+    replace: [
+      [GEN_ECS_LIST_FROM, GEN_ECS_LIST_TO],
+      [GEN_ECS_IDS_FROM, GEN_ECS_IDS_TO],
+    ],
+    append: GEN_ECS_SNIPPET,
+    marker: '__dpeSimEcsCh',
   },
   {
     suffix: '/@open3cl/engine/6.2_surface_sud_equivalente.js',
