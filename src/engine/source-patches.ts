@@ -249,7 +249,47 @@ const PT_WINDOW_FROM =
   '      const bvPt = bv_list.find((bv) => bv.donnee_entree.reference === de.reference_1);';
 const PT_WINDOW_TO =
   '      const bvPt = __dpeSimBvPtKnown\n        ? __dpeSimBvPt\n        : ((__dpeSimBvPtKnown = true),\n          (__dpeSimBvPt = bv_list.find((bv) => bv.donnee_entree.reference === de.reference_1)));';
+/**
+ * The same searches (the bridge's wall, floor, window or door) compare each element's reference
+ * with the bridge's two, each side cleaned (`compareReferences`) at every comparison: the
+ * element's reference is cleaned once per element and the bridge's two once per bridge (kept
+ * while the bridge and its two references are the ones of the last call; the second only when
+ * needed, as before).
+ */
+const PT_REF_MUR_FROM =
+  '      compareReferences(mur.donnee_entree.reference, de.reference_1) ||\n      compareReferences(mur.donnee_entree.reference, de.reference_2)';
+const PT_REF_MUR_TO = '      __dpeSimRefOf(mur.donnee_entree.reference, de)';
+const PT_REF_PLANCHER_FROM =
+  '          compareReferences(plancher.donnee_entree.reference, de.reference_1) ||\n          compareReferences(plancher.donnee_entree.reference, de.reference_2)';
+const PT_REF_PLANCHER_TO = '          __dpeSimRefOf(plancher.donnee_entree.reference, de)';
+const PT_REF_MEN_FROM =
+  '          compareReferences(men.donnee_entree.reference, de.reference_1) ||\n          compareReferences(men.donnee_entree.reference, de.reference_2)';
+const PT_REF_MEN_TO = '          __dpeSimRefOf(men.donnee_entree.reference, de)';
 const PT_SNIPPET = `
+import { cleanReference as __dpeSimClean } from './utils.js';
+let __dpeSimRefDe;
+let __dpeSimRefRaw1;
+let __dpeSimRefRaw2;
+let __dpeSimRef1;
+let __dpeSimRef2;
+let __dpeSimRef2Known = false;
+/** compareReferences(reference, de.reference_1) || compareReferences(reference, de.reference_2) */
+function __dpeSimRefOf(reference, de) {
+  if (de !== __dpeSimRefDe || de.reference_1 !== __dpeSimRefRaw1 || de.reference_2 !== __dpeSimRefRaw2) {
+    __dpeSimRefDe = de;
+    __dpeSimRefRaw1 = de.reference_1;
+    __dpeSimRefRaw2 = de.reference_2;
+    __dpeSimRef1 = __dpeSimClean(__dpeSimRefRaw1);
+    __dpeSimRef2Known = false;
+  }
+  const r = __dpeSimClean(reference);
+  if (r === __dpeSimRef1) return true;
+  if (!__dpeSimRef2Known) {
+    __dpeSimRef2 = __dpeSimClean(__dpeSimRefRaw2);
+    __dpeSimRef2Known = true;
+  }
+  return r === __dpeSimRef2;
+}
 export const __dpeSimBvPtOnce = true;
 `;
 
@@ -442,6 +482,9 @@ const MEMO_PATCHES: SourcePatch[] = [
     replace: [
       [PT_WALL_SEARCH_FROM, PT_WALL_SEARCH_TO],
       [PT_WINDOW_FROM, PT_WINDOW_TO],
+      [PT_REF_MUR_FROM, PT_REF_MUR_TO],
+      [PT_REF_PLANCHER_FROM, PT_REF_PLANCHER_TO],
+      [PT_REF_MEN_FROM, PT_REF_MEN_TO],
     ],
     append: PT_SNIPPET,
     marker: '__dpeSimBvPtOnce',
