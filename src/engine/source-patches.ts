@@ -26,16 +26,46 @@ export type { SourcePatch };
 const UTILS_SNIPPET = `
 ;{
   const scan = tv;
-  const memo = new Map();
+  // a trie: table, then per criterion (in the matcher's order) its name and its value (strings
+  // and numbers as themselves, other values as type and text): no key text is built per call
+  const node = () => ({ keys: new Map(), done: false, row: undefined });
+  const tables = new Map();
   tv = function tv(filePath, matcher) {
-    let key = String(filePath);
+    const table = String(filePath);
+    let at = tables.get(table);
+    if (at === undefined) {
+      at = node();
+      tables.set(table, at);
+    }
     for (const k in matcher) {
       const v = matcher[k];
-      key += '\\u0001' + k + '\\u0002' + typeof v + '\\u0002' + String(v);
+      let values = at.keys.get(k);
+      if (values === undefined) {
+        values = { s: new Map(), n: new Map(), o: new Map() };
+        at.keys.set(k, values);
+      }
+      let map, key;
+      if (typeof v === 'string') {
+        map = values.s;
+        key = v;
+      } else if (typeof v === 'number') {
+        map = values.n;
+        key = v;
+      } else {
+        map = values.o;
+        key = typeof v + '\\u0002' + String(v);
+      }
+      let next = map.get(key);
+      if (next === undefined) {
+        next = node();
+        map.set(key, next);
+      }
+      at = next;
     }
-    if (memo.has(key)) return memo.get(key);
+    if (at.done) return at.row;
     const row = scan(filePath, matcher);
-    memo.set(key, row);
+    at.done = true;
+    at.row = row;
     return row;
   };
 }
@@ -95,6 +125,325 @@ function __dpeSimUgValues(baie, materiau, compute) {
 export const __dpeSimUgMemoOn = true;
 `;
 
+/**
+ * `utils.js`, more of the same (measured on 2535E0426429Q, 2287E0793758O, 2206E1133029I and
+ * 2374E2700849T, `initial`: about 4,000 engine runs):
+ * - `requestInputID` / `requestInput` write the list of an enum's ids (`Object.keys` of its table,
+ *   ~100 strings for some) into the element's `donnee_utilisateur` on every call, ~5% of a run:
+ *   the list is built once per enum and the same array is written (nothing reads or changes it).
+ * - `tvColumnLines(table, column, matcher)` scans and matches every row of the boiler table on
+ *   each generator and each run (`criterePn`), ~4% of a run: its result is kept per table object
+ *   (a table swapped for another is another key), column, matcher and matching mode; each call
+ *   gets its own copy.
+ */
+const ENUM_NAME_ID_FROM =
+  'export function requestInputID(de, du, field, type) {\n  // enums\n  const enum_name = `enum_${field}_id`;';
+const ENUM_NAME_ID_TO =
+  'export function requestInputID(de, du, field, type) {\n  // enums\n  const enum_name = __dpeSimEnumName(field);';
+const ENUM_NAME_FROM = '    // enums\n    const enum_name = `enum_${field}_id`;';
+const ENUM_NAME_TO = '    // enums\n    const enum_name = __dpeSimEnumName(field);';
+const ENUM_IDS_FROM_ID =
+  '\n  else du[enum_name] = Object.keys(enums[field]);\n  return de[enum_name];';
+const ENUM_IDS_TO_ID = '\n  else du[enum_name] = __dpeSimEnumIds(field);\n  return de[enum_name];';
+const ENUM_IDS_FROM =
+  '    else du[enum_name] = Object.keys(enums[field]);\n    return enums[field][de[enum_name]];';
+const ENUM_IDS_TO =
+  '    else du[enum_name] = __dpeSimEnumIds(field);\n    return enums[field][de[enum_name]];';
+const UTILS_MORE_SNIPPET = `
+const __dpeSimEnumNames = new Map();
+/** \`enum_\${field}_id\`, the same text for a field (its hash known) */
+function __dpeSimEnumName(field) {
+  let name = __dpeSimEnumNames.get(field);
+  if (name === undefined) {
+    name = \`enum_\${field}_id\`;
+    if (typeof field === 'string') __dpeSimEnumNames.set(field, name);
+  }
+  return name;
+}
+const __dpeSimEnumIdsMemo = new Map();
+function __dpeSimEnumIds(field) {
+  let ids = __dpeSimEnumIdsMemo.get(field);
+  if (ids === undefined) {
+    ids = Object.keys(enums[field]);
+    __dpeSimEnumIdsMemo.set(field, ids);
+  }
+  return ids;
+}
+;{
+  const scanLines = tvColumnLines;
+  const memo = new WeakMap();
+  tvColumnLines = function tvColumnLines(filePath, column, matcher) {
+    const list = tvs[filePath];
+    if (list === null || typeof list !== 'object') return scanLines(filePath, column, matcher);
+    let key = String(tv_match_new_version) + '\\u0001' + typeof column + '\\u0002' + String(column);
+    for (const k in matcher) {
+      const v = matcher[k];
+      key += '\\u0001' + k + '\\u0002' + typeof v + '\\u0002' + String(v);
+    }
+    let byKey = memo.get(list);
+    if (byKey === undefined) {
+      byKey = new Map();
+      memo.set(list, byKey);
+    }
+    let lines = byKey.get(key);
+    if (lines === undefined) {
+      if (byKey.size >= 20000) byKey.clear();
+      lines = scanLines(filePath, column, matcher);
+      byKey.set(key, lines);
+    }
+    return lines.slice();
+  };
+}
+export const __dpeSimEnumIdsOn = true;
+`;
+
+/**
+ * `3.1_b.js`, `b()` (the reduction coefficient of every wall, floor, ceiling, window and door):
+ * - its first line writes the list of adjacency ids into `donnee_utilisateur`, which
+ *   `requestInputID` overwrites on the next line with the same list: the first write goes;
+ * - for an unheated space, the bounds of the Aiu/Aue ratio are written with
+ *   `toLocaleString(undefined, {2 digits})` (an Intl formatter built on each call: most of b's own
+ *   time): the text of each bound (one of findRanges's 15 numbers) is kept per number.
+ */
+const B_ADJACENCE_FROM = '  du.enum_type_adjacence_id = Object.keys(enums.type_adjacence);\n';
+const B_BOUND_FORMATS: [string, string][] = [
+  [
+    "'≤ ' +\n              ranges[0]\n                .toLocaleString(undefined, {",
+    "'≤ ' +\n              __dpeSimBound(ranges[0], {",
+  ],
+  [
+    'matcher.aiu_aue_min =\n              ranges[0]\n                .toLocaleString(undefined, {',
+    'matcher.aiu_aue_min =\n              __dpeSimBound(ranges[0], {',
+  ],
+  [
+    "'≤ ' +\n            ranges[1]\n              .toLocaleString(undefined, {",
+    "'≤ ' +\n            __dpeSimBound(ranges[1], {",
+  ],
+];
+const B_SNIPPET = `
+const __dpeSimBoundMemo = new Map();
+/** x.toLocaleString(undefined, options), the options being the same at every call site */
+function __dpeSimBound(x, options) {
+  if (typeof x !== 'number' || Object.is(x, -0)) return x.toLocaleString(undefined, options);
+  let text = __dpeSimBoundMemo.get(x);
+  if (text === undefined) {
+    if (__dpeSimBoundMemo.size >= 1000) __dpeSimBoundMemo.clear();
+    text = x.toLocaleString(undefined, options);
+    __dpeSimBoundMemo.set(x, text);
+  }
+  return text;
+}
+export const __dpeSimBAdjacence = true;
+`;
+
+/**
+ * `3.4_pont_thermique.js`, `tv_k`: finding the wall of a thermal bridge, bug-for-bug mode looks,
+ * for every wall that does not match, for the window whose reference is the bridge's first one
+ * (walls × windows per bridge: 28 dwellings' bridges on 62 windows): the window is the same for
+ * every wall of that search, so it is looked for once per search.
+ */
+const PT_WALL_SEARCH_FROM = '  let mur = mur_list.find((mur, murIndex) => {';
+const PT_WALL_SEARCH_TO =
+  '  let __dpeSimBvPtKnown = false;\n  let __dpeSimBvPt;\n  let mur = mur_list.find((mur, murIndex) => {';
+const PT_WINDOW_FROM =
+  '      const bvPt = bv_list.find((bv) => bv.donnee_entree.reference === de.reference_1);';
+const PT_WINDOW_TO =
+  '      const bvPt = __dpeSimBvPtKnown\n        ? __dpeSimBvPt\n        : ((__dpeSimBvPtKnown = true),\n          (__dpeSimBvPt = bv_list.find((bv) => bv.donnee_entree.reference === de.reference_1)));';
+/**
+ * The same searches (the bridge's wall, floor, window or door) compare each element's reference
+ * with the bridge's two, each side cleaned (`compareReferences`) at every comparison: the
+ * element's reference is cleaned once per element and the bridge's two once per bridge (kept
+ * while the bridge and its two references are the ones of the last call; the second only when
+ * needed, as before).
+ */
+const PT_REF_MUR_FROM =
+  '      compareReferences(mur.donnee_entree.reference, de.reference_1) ||\n      compareReferences(mur.donnee_entree.reference, de.reference_2)';
+const PT_REF_MUR_TO = '      __dpeSimRefOf(mur.donnee_entree.reference, de)';
+const PT_REF_PLANCHER_FROM =
+  '          compareReferences(plancher.donnee_entree.reference, de.reference_1) ||\n          compareReferences(plancher.donnee_entree.reference, de.reference_2)';
+const PT_REF_PLANCHER_TO = '          __dpeSimRefOf(plancher.donnee_entree.reference, de)';
+const PT_REF_MEN_FROM =
+  '          compareReferences(men.donnee_entree.reference, de.reference_1) ||\n          compareReferences(men.donnee_entree.reference, de.reference_2)';
+const PT_REF_MEN_TO = '          __dpeSimRefOf(men.donnee_entree.reference, de)';
+const PT_SNIPPET = `
+import { cleanReference as __dpeSimClean } from './utils.js';
+let __dpeSimRefDe;
+let __dpeSimRefRaw1;
+let __dpeSimRefRaw2;
+let __dpeSimRef1;
+let __dpeSimRef2;
+let __dpeSimRef2Known = false;
+/** compareReferences(reference, de.reference_1) || compareReferences(reference, de.reference_2) */
+function __dpeSimRefOf(reference, de) {
+  if (de !== __dpeSimRefDe || de.reference_1 !== __dpeSimRefRaw1 || de.reference_2 !== __dpeSimRefRaw2) {
+    __dpeSimRefDe = de;
+    __dpeSimRefRaw1 = de.reference_1;
+    __dpeSimRefRaw2 = de.reference_2;
+    __dpeSimRef1 = __dpeSimClean(__dpeSimRefRaw1);
+    __dpeSimRef2Known = false;
+  }
+  const r = __dpeSimClean(reference);
+  if (r === __dpeSimRef1) return true;
+  if (!__dpeSimRef2Known) {
+    __dpeSimRef2 = __dpeSimClean(__dpeSimRefRaw2);
+    __dpeSimRef2Known = true;
+  }
+  return r === __dpeSimRef2;
+}
+export const __dpeSimBvPtOnce = true;
+`;
+
+/**
+ * `3_deperdition.js`, `calc_deperdition`: the walls and the thermal bridges are copied whole
+ * (\`structuredClone\`) before they are computed, to compare the declared totals with the computed
+ * ones; that comparison reads three fields of a wall (surface_paroi_opaque, umur, b) and one of a
+ * bridge (k): only those are copied, each element and each of its two parts kept as it is when
+ * absent (the reads then fail or give undefined as they did).
+ */
+const DECLARED_MURS_FROM = '  const declaredMurs = structuredClone(mur_list);';
+const DECLARED_MURS_TO = '  const declaredMurs = __dpeSimDeclaredMurs(mur_list);';
+const DECLARED_PT_FROM = '  const declaredPontsThermiques = structuredClone(pt_list);';
+const DECLARED_PT_TO = '  const declaredPontsThermiques = __dpeSimDeclaredPts(pt_list);';
+const DEPERDITION_SNIPPET = `
+function __dpeSimDeclaredMurs(list) {
+  return list.map((mur) => {
+    if (mur === null || typeof mur !== 'object') return structuredClone(mur);
+    const de = mur.donnee_entree;
+    const di = mur.donnee_intermediaire;
+    return {
+      donnee_entree:
+        de === null || typeof de !== 'object'
+          ? structuredClone(de)
+          : { surface_paroi_opaque: structuredClone(de.surface_paroi_opaque) },
+      donnee_intermediaire:
+        di === null || typeof di !== 'object'
+          ? structuredClone(di)
+          : { umur: structuredClone(di.umur), b: structuredClone(di.b) }
+    };
+  });
+}
+function __dpeSimDeclaredPts(list) {
+  return list.map((pt) => {
+    if (pt === null || typeof pt !== 'object') return structuredClone(pt);
+    const di = pt.donnee_intermediaire;
+    return {
+      donnee_intermediaire:
+        di === null || typeof di !== 'object' ? structuredClone(di) : { k: structuredClone(di.k) }
+    };
+  });
+}
+export const __dpeSimDeclaredCopies = true;
+`;
+
+/**
+ * `6.2_surface_sud_equivalente.js`, \`getSsd\` (each window, each month, several times a run):
+ * the table key "orientation inclinaison" is written once per pair of labels and the same text
+ * used again (its hash is then known).
+ */
+const SSD_KEY_FROM = '  let oi = `${orientation} ${inclinaison}`;';
+const SSD_KEY_TO = '  let oi = __dpeSimOi(orientation, inclinaison);';
+const SSD_SNIPPET = `
+const __dpeSimOiMemo = new Map();
+function __dpeSimOi(orientation, inclinaison) {
+  let byInclinaison = __dpeSimOiMemo.get(orientation);
+  if (byInclinaison === undefined) {
+    byInclinaison = new Map();
+    __dpeSimOiMemo.set(orientation, byInclinaison);
+  }
+  let oi = byInclinaison.get(inclinaison);
+  if (oi === undefined) {
+    oi = \`\${orientation} \${inclinaison}\`;
+    byInclinaison.set(inclinaison, oi);
+  }
+  return oi;
+}
+export const __dpeSimOiOn = true;
+`;
+
+/**
+ * `3.3_baie_vitree.js`, `tv_uw`: `getRange(ug, ugValues)` sorts the Ug values (a default sort:
+ * as text) on every window of every run, ~2% of a run; the two Ug values found depend on the
+ * window's type, frame material and Ug only: kept per triple (a Ug other than a number or
+ * undefined is not kept).
+ */
+const UG_RANGE_FROM = '[ug1, ug2] = getRange(di.ug, ugValues);';
+const UG_RANGE_TO =
+  '[ug1, ug2] = __dpeSimUgRange(enum_type_baie_id, enum_type_materiaux_menuiserie_id, di.ug, ugValues);';
+const UG_RANGE_SNIPPET = `
+const __dpeSimUgRangeMemo = new Map();
+function __dpeSimUgRange(baie, materiau, ug, values) {
+  if (ug !== undefined && typeof ug !== 'number') return getRange(ug, values);
+  const key = typeof baie + '\\u0002' + String(baie) + '\\u0001' + typeof materiau + '\\u0002' + String(materiau) + '\\u0001' + (Object.is(ug, -0) ? '-0' : String(ug));
+  let range = __dpeSimUgRangeMemo.get(key);
+  if (range === undefined) {
+    if (__dpeSimUgRangeMemo.size >= 20000) __dpeSimUgRangeMemo.clear();
+    range = getRange(ug, values);
+    __dpeSimUgRangeMemo.set(key, range);
+  }
+  // read by a destructuring only
+  return range;
+}
+export const __dpeSimUgRangeOn = true;
+`;
+
+/**
+ * `9_generateur_ch.js` and `14_generateur_ecs.js`: a generator for heating and hot water
+ * ("chauffage + ecs") lists the generator types common to both enums (each type's label looked
+ * for among the other enum's ~130 labels, `Object.values` built for each: 4% of a run on
+ * buildings with such generators): the list depends on the enums only and is built once.
+ */
+const GEN_CH_LIST_FROM =
+  '    const generateurs_ch_ecs = Object.keys(generateur_ch).reduce((acc, key) => {';
+const GEN_CH_LIST_TO =
+  '    const generateurs_ch_ecs = __dpeSimChEcs ??= Object.keys(generateur_ch).reduce((acc, key) => {';
+const GEN_CH_IDS_FROM =
+  "    type_generateur = requestInputID(de, du, 'type_generateur_ch', Object.keys(generateurs_ch_ecs));";
+const GEN_CH_IDS_TO =
+  "    type_generateur = requestInputID(de, du, 'type_generateur_ch', __dpeSimChEcsIds ??= Object.keys(generateurs_ch_ecs));";
+const GEN_CH_SNIPPET = `
+let __dpeSimChEcs;
+let __dpeSimChEcsIds;
+`;
+const GEN_ECS_LIST_FROM =
+  '    const generateurs_ch_ecs = Object.keys(generateur_ecs).reduce((acc, key) => {';
+const GEN_ECS_LIST_TO =
+  '    const generateurs_ch_ecs = __dpeSimEcsCh ??= Object.keys(generateur_ecs).reduce((acc, key) => {';
+const GEN_ECS_IDS_FROM = "      'type_generateur_ecs',\n      Object.keys(generateurs_ch_ecs)\n";
+const GEN_ECS_IDS_TO =
+  "      'type_generateur_ecs',\n      __dpeSimEcsChIds ??= Object.keys(generateurs_ch_ecs)\n";
+const GEN_ECS_SNIPPET = `
+let __dpeSimEcsCh;
+let __dpeSimEcsChIds;
+`;
+
+/**
+ * `engine.js`, `calcul_3cl`: for each window that does not say whether it has joints, the DPE's
+ * technical sheets are searched (category 4, "joint", the window's four labels), each sheet's
+ * text lowered on each search: 3% of a run on 2535E0426429Q's 62 windows. Within one run (the
+ * same document, whose sheets nothing writes) the answer for the same four labels is the same
+ * sheet: kept for the run.
+ */
+const JOINT_LOOP_FROM =
+  '  bv_list.forEach((baieVitree) => {\n    const donneeEntree = baieVitree.donnee_entree;\n';
+const JOINT_LOOP_TO =
+  '  const __dpeSimJointSheets = new Map();\n  bv_list.forEach((baieVitree) => {\n    const donneeEntree = baieVitree.donnee_entree;\n';
+const JOINT_SHEET_FROM = "      const ficheTechnique = getFicheTechnique(dpe, '4', 'joint', [";
+const JOINT_SHEET_TO =
+  '      const ficheTechnique = __dpeSimJointSheet(__dpeSimJointSheets, dpe, [';
+const JOINT_SNIPPET = `
+/** getFicheTechnique(dpe, '4', 'joint', labels), kept in memo (one run) per labels */
+function __dpeSimJointSheet(memo, dpe, labels) {
+  if (!labels.every((l) => l === undefined || typeof l === 'string'))
+    return getFicheTechnique(dpe, '4', 'joint', labels);
+  const key = labels.map((l) => (l === undefined ? '\\u0000' : '\\u0001' + l)).join('\\u0002');
+  if (memo.has(key)) return memo.get(key);
+  const sheet = getFicheTechnique(dpe, '4', 'joint', labels);
+  memo.set(key, sheet);
+  return sheet;
+}
+export const __dpeSimJointSheetOn = true;
+`;
+
 const MEMO_PATCHES: SourcePatch[] = [
   {
     suffix: '/@open3cl/engine/utils.js',
@@ -110,6 +459,83 @@ const MEMO_PATCHES: SourcePatch[] = [
     ],
     append: BAIE_SNIPPET,
     marker: '__dpeSimUgMemo',
+  },
+  {
+    suffix: '/@open3cl/engine/utils.js',
+    replace: [
+      [ENUM_NAME_ID_FROM, ENUM_NAME_ID_TO],
+      [ENUM_NAME_FROM, ENUM_NAME_TO],
+      [ENUM_IDS_FROM_ID, ENUM_IDS_TO_ID],
+      [ENUM_IDS_FROM, ENUM_IDS_TO],
+    ],
+    append: UTILS_MORE_SNIPPET,
+    marker: '__dpeSimEnumIds',
+  },
+  {
+    suffix: '/@open3cl/engine/3.1_b.js',
+    replace: [[B_ADJACENCE_FROM, ''], ...B_BOUND_FORMATS],
+    append: B_SNIPPET,
+    marker: '__dpeSimBAdjacence',
+  },
+  {
+    suffix: '/@open3cl/engine/3.4_pont_thermique.js',
+    replace: [
+      [PT_WALL_SEARCH_FROM, PT_WALL_SEARCH_TO],
+      [PT_WINDOW_FROM, PT_WINDOW_TO],
+      [PT_REF_MUR_FROM, PT_REF_MUR_TO],
+      [PT_REF_PLANCHER_FROM, PT_REF_PLANCHER_TO],
+      [PT_REF_MEN_FROM, PT_REF_MEN_TO],
+    ],
+    append: PT_SNIPPET,
+    marker: '__dpeSimBvPtOnce',
+  },
+  {
+    suffix: '/@open3cl/engine/3_deperdition.js',
+    replace: [
+      [DECLARED_MURS_FROM, DECLARED_MURS_TO],
+      [DECLARED_PT_FROM, DECLARED_PT_TO],
+    ],
+    append: DEPERDITION_SNIPPET,
+    marker: '__dpeSimDeclaredCopies',
+  },
+  {
+    suffix: '/@open3cl/engine/engine.js',
+    replace: [
+      [JOINT_LOOP_FROM, JOINT_LOOP_TO],
+      [JOINT_SHEET_FROM, JOINT_SHEET_TO],
+    ],
+    append: JOINT_SNIPPET,
+    marker: '__dpeSimJointSheet',
+  },
+  {
+    suffix: '/@open3cl/engine/9_generateur_ch.js',
+    replace: [
+      [GEN_CH_LIST_FROM, GEN_CH_LIST_TO],
+      [GEN_CH_IDS_FROM, GEN_CH_IDS_TO],
+    ],
+    append: GEN_CH_SNIPPET,
+    marker: '__dpeSimChEcs',
+  },
+  {
+    suffix: '/@open3cl/engine/14_generateur_ecs.js',
+    replace: [
+      [GEN_ECS_LIST_FROM, GEN_ECS_LIST_TO],
+      [GEN_ECS_IDS_FROM, GEN_ECS_IDS_TO],
+    ],
+    append: GEN_ECS_SNIPPET,
+    marker: '__dpeSimEcsCh',
+  },
+  {
+    suffix: '/@open3cl/engine/6.2_surface_sud_equivalente.js',
+    replace: [[SSD_KEY_FROM, SSD_KEY_TO]],
+    append: SSD_SNIPPET,
+    marker: '__dpeSimOiOn',
+  },
+  {
+    suffix: '/@open3cl/engine/3.3_baie_vitree.js',
+    replace: [[UG_RANGE_FROM, UG_RANGE_TO]],
+    append: UG_RANGE_SNIPPET,
+    marker: '__dpeSimUgRange',
   },
 ];
 

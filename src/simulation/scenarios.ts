@@ -149,9 +149,11 @@ class Predictor {
     let best = this.anchors[0] as (typeof this.anchors)[number];
     let bestDistance = Infinity;
     for (const a of this.anchors) {
+      // the last anchor at the smallest distance wins: counting stops once past it
       let distance = 0;
-      for (const id of ids) if (!a.ids.has(id)) distance++;
-      for (const id of a.ids) if (!ids.has(id)) distance++;
+      for (const id of ids) if (!a.ids.has(id) && ++distance > bestDistance) break;
+      if (distance > bestDistance) continue;
+      for (const id of a.ids) if (!ids.has(id) && ++distance > bestDistance) break;
       if (distance <= bestDistance) {
         best = a;
         bestDistance = distance;

@@ -87,6 +87,25 @@ export function engineQ4paRow(
   return best;
 }
 
+/** The engine's row for the original DPE, per original (never modified), baseline and table. */
+const originalRows = new WeakMap<
+  RawDpe,
+  { computed: RawDpe; rows: readonly Fields[]; row: Fields | undefined }
+>();
+
+function originalRow(
+  original: RawDpe,
+  computed: RawDpe,
+  rows: readonly Fields[],
+  find: () => Fields | undefined,
+): Fields | undefined {
+  const known = originalRows.get(original);
+  if (known && known.computed === computed && known.rows === rows) return known.row;
+  const row = find();
+  originalRows.set(original, { computed, rows, row });
+  return row;
+}
+
 /**
  * After works on `dpe` (a copy of `original`): drops the declared Q4Pa,conv id of each
  * ventilation whose declared row was the engine's own choice before the works, when the works
@@ -101,7 +120,9 @@ export function followAirtightness(
   const cg = original.logement?.caracteristique_generale ?? {};
   const period = str(cg.enum_periode_construction_id);
   const method = str(cg.enum_methode_application_dpe_log_id);
-  const before = engineQ4paRow(rows, period, method, q4paCriteria(original, computed));
+  const before = originalRow(original, computed, rows, () =>
+    engineQ4paRow(rows, period, method, q4paCriteria(original, computed)),
+  );
   const after = engineQ4paRow(rows, period, method, q4paCriteria(dpe, computed));
   if (!before || !after || before.tv_q4pa_conv_id === after.tv_q4pa_conv_id) return;
   for (const v of elementsOf(dpe, 'ventilation')) {

@@ -12,6 +12,7 @@ import { CATALOGUE, optionsFor, type WorksOptionRow } from './catalogue.js';
 import { followAirtightness } from './airtightness.js';
 import { followDeclaredInputs } from './declared-inputs.js';
 import { makeWorksContext } from './context.js';
+import { frozenOriginal, isFrozenWrite, worksCopy } from './works-copy.js';
 import type { CostTable } from './costs.js';
 import { scopeOf } from '../dpe/building.js';
 import { areaOf, priceOption, scopeRefusal, type Price } from './pricing.js';
@@ -255,7 +256,9 @@ export function resolveChanges(
 function computedInertia(engine: Engine, env: RawEnveloppe): number {
   try {
     return num(engine.inertiaOf(env).enum_classe_inertie_id) ?? NaN;
-  } catch {
+  } catch (err) {
+    // a write into the shared original (works-copy.ts) is not a missing collection
+    if (isFrozenWrite(err)) throw err;
     return NaN; // an envelope without one of the collections
   }
 }
@@ -287,7 +290,31 @@ export function applyWorks(
   costs: CostTable,
 ): WorksResult {
   if (resolved.length === 0) return { raw: prep.raw, applied: [], cout: 0, perteSurface: 0 };
-  const raw = copyRaw(prep.raw);
+  // on a copy sharing what the works leave alone (works-copy.ts); a recipe that writes into a
+  // shared part throws, and the works are applied again on a whole copy: the same result
+  const shared = worksCopy(prep.raw, resolved);
+  if (shared) {
+    try {
+      return applyWorksOn(engine, prep, resolved, costs, shared);
+    } catch (err) {
+      if (!isFrozenWrite(err)) throw err;
+      sharedCopyFallbacks++;
+    }
+  }
+  return applyWorksOn(engine, prep, resolved, costs, copyRaw(prep.raw));
+}
+
+/** Times a works copy met a write into a shared part (the benchmarks print it). */
+export let sharedCopyFallbacks = 0;
+
+/** Applies the changes to `raw`, a copy of the DPE (whole, or from `worksCopy`). */
+export function applyWorksOn(
+  engine: Engine,
+  prep: WorksBase,
+  resolved: readonly Resolved[],
+  costs: CostTable,
+  raw: RawDpe,
+): WorksResult {
   const ctx = makeWorksContext(raw, prep.base.output);
   const applied: AppliedWork[] = [];
   for (const r of resolved) {
@@ -307,7 +334,8 @@ export function applyWorks(
     });
   }
   followAirtightness(prep.raw, raw, prep.base.output, engine.q4paConvRows());
-  followDeclaredInputs(prep.raw, raw);
+  // (against the frozen copy of the original: the elements the works copy shares are its own)
+  followDeclaredInputs(frozenOriginal(prep.raw), raw);
   return {
     raw,
     applied,

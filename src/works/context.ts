@@ -67,13 +67,23 @@ export function methodeApplication(dpe: RawDpe): string {
   return s(dpe.logement?.caracteristique_generale?.enum_methode_application_dpe_log_id);
 }
 
+const cleanRefs = new Map<string, string>();
+
 /** References compared the way software writes them (case, accents and spaces ignored). */
 export function cleanRef(r: unknown): string {
-  return s(r)
-    .toLowerCase()
-    .normalize('NFD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .replace(/\s+/g, '');
+  const text = s(r);
+  let clean = cleanRefs.get(text);
+  if (clean === undefined) {
+    // bounded: a long batch meets many references
+    if (cleanRefs.size >= 20000) cleanRefs.clear();
+    clean = text
+      .toLowerCase()
+      .normalize('NFD')
+      .replace(/[\u0300-\u036f]/g, '')
+      .replace(/\s+/g, '');
+    cleanRefs.set(text, clean);
+  }
+  return clean;
 }
 
 function pair(index: Map<RawElement, RawElement>, a: RawElement[], b: RawElement[]): void {

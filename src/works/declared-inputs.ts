@@ -16,20 +16,92 @@
  */
 import type { RawDpe } from '../dpe/raw.js';
 import { cleanRef, envelopeList, type EnvelopeKind } from './context.js';
+import { ownElement } from './works-copy.js';
 
 const JOINED: EnvelopeKind[] = ['mur', 'plancher_bas', 'plancher_haut', 'baie_vitree', 'porte'];
 
-/** References of the envelope elements whose inputs differ between `original` and `dpe`. */
+/** A value JSON.stringify leaves out of an object (and writes `null` for in an array). */
+function isOmitted(v: unknown): boolean {
+  return v === undefined || typeof v === 'function' || typeof v === 'symbol';
+}
+
+/** Met a value with a `toJSON` method: the texts are then written and compared. */
+const HAS_TO_JSON = Symbol('toJSON');
+
+function hasToJson(v: unknown): boolean {
+  return (
+    v !== null && typeof v === 'object' && typeof (v as { toJSON?: unknown }).toJSON === 'function'
+  );
+}
+
+/** Whether `JSON.stringify(a) === JSON.stringify(b)`, for plain data, without writing the text. */
+export function jsonEqual(a: unknown, b: unknown): boolean {
+  if (isOmitted(a) || isOmitted(b)) return isOmitted(a) && isOmitted(b);
+  try {
+    return sameJson(a, b);
+  } catch (e) {
+    if (e === HAS_TO_JSON) return JSON.stringify(a) === JSON.stringify(b);
+    throw e;
+  }
+}
+
+function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (hasToJson(a) || hasToJson(b)) throw HAS_TO_JSON;
+  // non-finite numbers are written `null`
+  const x = typeof a === 'number' && !Number.isFinite(a) ? null : a;
+  const y = typeof b === 'number' && !Number.isFinite(b) ? null : b;
+  if (x === null || typeof x !== 'object' || y === null || typeof y !== 'object') return x === y;
+  if (Array.isArray(x) || Array.isArray(y)) {
+    if (!Array.isArray(x) || !Array.isArray(y) || x.length !== y.length) return false;
+    for (let i = 0; i < x.length; i++) {
+      const u: unknown = x[i];
+      const v: unknown = y[i];
+      if (!sameJson(isOmitted(u) ? null : u, isOmitted(v) ? null : v)) return false;
+    }
+    return true;
+  }
+  const xo = x as Record<string, unknown>;
+  const yo = y as Record<string, unknown>;
+  const xk = Object.keys(xo).filter((k) => !isOmitted(xo[k]));
+  const yk = Object.keys(yo).filter((k) => !isOmitted(yo[k]));
+  // (a toJSON may leave its key out: met before the keys are counted)
+  if (xk.some((k) => hasToJson(xo[k])) || yk.some((k) => hasToJson(yo[k]))) throw HAS_TO_JSON;
+  if (xk.length !== yk.length) return false;
+  for (let i = 0; i < xk.length; i++) {
+    const k = xk[i] as string;
+    if (k !== yk[i] || !sameJson(xo[k], yo[k])) return false;
+  }
+  return true;
+}
+
+/** Per original DPE: its envelope elements' inputs by reference (the last one of a reference). */
+const inputsByRef = new WeakMap<RawDpe, Map<string, unknown>>();
+
+function originalInputs(original: RawDpe): Map<string, unknown> {
+  let before = inputsByRef.get(original);
+  if (!before) {
+    before = new Map();
+    for (const kind of JOINED)
+      for (const el of envelopeList(original, kind))
+        before.set(cleanRef(el.donnee_entree.reference), el.donnee_entree);
+    inputsByRef.set(original, before);
+  }
+  return before;
+}
+
+/**
+ * References of the envelope elements whose inputs differ between `original` and `dpe` (as
+ * their JSON texts differ; `original` is never modified: the prepared DPE).
+ */
 function changedReferences(original: RawDpe, dpe: RawDpe): Set<string> {
-  const before = new Map<string, string>();
-  for (const kind of JOINED)
-    for (const el of envelopeList(original, kind))
-      before.set(cleanRef(el.donnee_entree.reference), JSON.stringify(el.donnee_entree));
+  const before = originalInputs(original);
   const changed = new Set<string>();
   for (const kind of JOINED)
     for (const el of envelopeList(dpe, kind)) {
       const ref = cleanRef(el.donnee_entree.reference);
-      if (ref && before.get(ref) !== JSON.stringify(el.donnee_entree)) changed.add(ref);
+      if (ref && (!before.has(ref) || !jsonEqual(before.get(ref), el.donnee_entree)))
+        changed.add(ref);
     }
   return changed;
 }
@@ -43,13 +115,15 @@ export function followDeclaredInputs(original: RawDpe, dpe: RawDpe): void {
   envelopeList(dpe, 'plancher_bas').forEach((pb, i) => {
     // by position: the works keep the collections in order (a floor may have no reference)
     const before = floorsBefore[i]?.donnee_entree;
-    if (JSON.stringify(before) !== JSON.stringify(pb.donnee_entree)) delete pb.donnee_entree.ue;
+    if (!jsonEqual(before, pb.donnee_entree)) delete pb.donnee_entree.ue;
   });
   const changed = changedReferences(original, dpe);
   if (changed.size === 0) return;
-  for (const pt of envelopeList(dpe, 'pont_thermique')) {
+  const bridges = envelopeList(dpe, 'pont_thermique');
+  bridges.forEach((pt, i) => {
     const d = pt.donnee_entree;
     if (changed.has(cleanRef(d.reference_1)) || changed.has(cleanRef(d.reference_2)))
-      delete d.tv_pont_thermique_id;
-  }
+      // (a bridge shared with the original gets its own copy first: works-copy.ts)
+      delete ownElement(bridges, i).donnee_entree.tv_pont_thermique_id;
+  });
 }

@@ -176,7 +176,7 @@ function insulateOpaque(
 // ---------------------------------------------------------------------------- walls
 
 /** Windows and doors in a wall: by reference_paroi, or by a "menuiserie / mur" thermal bridge. */
-function openingsOfWall(mur: RawElement, dpe: RawDpe): RawElement[] {
+export function openingsOfWall(mur: RawElement, dpe: RawDpe): RawElement[] {
   const ref = cleanRef(mur.donnee_entree.reference);
   if (!ref) return [];
   const linked = new Set<string>();

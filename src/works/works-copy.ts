@@ -1,0 +1,130 @@
+/**
+ * The copy of a DPE that works are applied to before an engine run, made cheaply.
+ *
+ * A works run used to copy the whole DPE (rfdc, ~1 ms on the 28-flat 2535E0426429Q, then the
+ * engine's sanitizer copies it again). The engine never writes into its input beyond the
+ * collections it creates when missing (its sanitizer copies the rest first), so only what the
+ * recipes write needs a copy of its own. `worksCopy` gives a DPE that shares every element with
+ * a deep-frozen copy of the original (one per original: `frozenOriginal`), except:
+ * - the containers down to each collection's array (the root, `logement`, `enveloppe`, each
+ *   `…_collection` and its arrays): new objects holding the same elements;
+ * - the elements the works change, the openings of the walls they insulate (their reveals are
+ *   insulated with the wall), every ventilation (airtightness.ts), every installation when the works
+ *   change one (the system recipes reach across them): deep copies of their own.
+ * Anything else a recipe writes is frozen: the write throws, and `applyWorks` starts again on a
+ * whole copy (`isFrozenWrite`), so the result is always the one a whole copy gives.
+ */
+import { elementsOf } from '../dpe/elements.js';
+import type { Category } from '../contract/schemas.js';
+import type { RawDpe, RawElement } from '../dpe/raw.js';
+import { copyRaw } from '../dpe/raw.js';
+import { openingsOfWall } from './recipes.js';
+
+type Obj = Record<string, unknown>;
+
+const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object';
+
+function deepFreeze<T>(v: T): T {
+  if (isObj(v) && !Object.isFrozen(v)) {
+    Object.freeze(v);
+    for (const k of Object.keys(v)) deepFreeze(v[k]);
+  }
+  return v;
+}
+
+const frozen = new WeakMap<RawDpe, RawDpe>();
+
+/** A deep-frozen deep copy of `original` (kept per original, which is never modified). */
+export function frozenOriginal(original: RawDpe): RawDpe {
+  let f = frozen.get(original);
+  if (!f) {
+    f = deepFreeze(copyRaw(original));
+    frozen.set(original, f);
+  }
+  return f;
+}
+
+/** A collection (`{ mur: [...] }`) with its own arrays, holding the same elements. */
+function collectionCopy(c: Obj): Obj {
+  const out: Obj = { ...c };
+  for (const k of Object.keys(out)) {
+    const v = out[k];
+    if (Array.isArray(v)) out[k] = v.slice();
+  }
+  return out;
+}
+
+/** `o` with its own `…_collection` objects and arrays (the elements shared). */
+function withCollections(o: Obj): Obj {
+  const out: Obj = { ...o };
+  for (const k of Object.keys(out)) {
+    const v = out[k];
+    if (k.endsWith('_collection') && isObj(v) && !Array.isArray(v)) out[k] = collectionCopy(v);
+  }
+  return out;
+}
+
+/** Replaces the elements of `list` at `indexes` (all when undefined) by deep copies of their own. */
+function ownElements(list: unknown, indexes?: Iterable<number>): void {
+  if (!Array.isArray(list)) return;
+  const items = list as unknown[];
+  for (const i of indexes ?? items.keys())
+    if (isObj(items[i]) && Object.isFrozen(items[i])) items[i] = copyRaw(items[i]);
+}
+
+/** Categories whose recipes reach across all of them (mixed generators, emitters, networks). */
+const SYSTEMS: Category[] = ['installation_chauffage', 'installation_ecs'];
+
+/**
+ * A copy of `original` for works on the elements `targets` (category, index): see the module's
+ * comment. Undefined when the DPE has no `logement` object (the whole copy is used).
+ */
+export function worksCopy(
+  original: RawDpe,
+  targets: readonly { category: Category; index: number }[],
+): RawDpe | undefined {
+  const f = frozenOriginal(original);
+  if (!isObj(f.logement)) return undefined;
+  const root: Obj = { ...f };
+  const logement = withCollections(f.logement as Obj);
+  root.logement = logement;
+  if (isObj(logement.enveloppe) && !Array.isArray(logement.enveloppe))
+    logement.enveloppe = withCollections(logement.enveloppe);
+  const dpe = root as RawDpe;
+  // the ventilations: airtightness.ts may drop their declared Q4Pa,conv row after any works
+  ownElements(elementsOf(dpe, 'ventilation'));
+  if (targets.some((t) => SYSTEMS.includes(t.category)))
+    for (const category of SYSTEMS) ownElements(elementsOf(dpe, category));
+  for (const t of targets) {
+    const list = elementsOf(dpe, t.category);
+    ownElements(list, [t.index]);
+    const el = list[t.index];
+    if (t.category === 'mur' && el) {
+      const openings = new Set<RawElement>(openingsOfWall(el, dpe));
+      for (const kind of ['baie_vitree', 'porte'] as const) {
+        const others = elementsOf(dpe, kind);
+        ownElements(
+          others,
+          [...others.keys()].filter((i) => openings.has(others[i] as RawElement)),
+        );
+      }
+    }
+  }
+  return dpe;
+}
+
+/** Makes `list[i]` an element of its own (a deep copy when it is shared and frozen); returns it. */
+export function ownElement(list: RawElement[], i: number): RawElement {
+  ownElements(list, [i]);
+  return list[i] as RawElement;
+}
+
+/** Whether `err` is a write into a frozen object (strict mode: a TypeError). */
+export function isFrozenWrite(err: unknown): boolean {
+  return (
+    err instanceof TypeError &&
+    /read only|not extensible|Cannot delete property|Cannot (add|define) property|sealed|frozen/i.test(
+      err.message,
+    )
+  );
+}
