@@ -11,9 +11,15 @@ const LONG_FIRST = [
   'corpus',
   'stop-signals',
   'cli-terminal',
-  'engine',
   'server-e2e',
+  'number-format',
   'cli-simulation',
+  'audit',
+  'cli-registry',
+  'engine',
+  'search',
+  'engine-pool',
+  'queue',
 ];
 const rank = (spec: TestSpecification) => {
   const i = LONG_FIRST.findIndex((name) => spec.moduleId.endsWith(`/test/${name}.test.ts`));

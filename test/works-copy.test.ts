@@ -10,16 +10,14 @@
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { EditableChange } from '../src/contract/schemas.js';
-import { CATEGORIES } from '../src/contract/constants.js';
-import { elementsOf, referenceId } from '../src/dpe/elements.js';
 import { copyRaw } from '../src/dpe/raw.js';
 import { readDpeFile } from '../src/dpe/source.js';
 import { loadEngine, type Engine } from '../src/engine/engine.js';
 import { prepare, type PreparedDpe } from '../src/simulation/prepared.js';
+import { optionChanges } from '../src/simulation/structure.js';
 import {
   applyWorks,
   applyWorksOn,
-  offeredOptions,
   resolveChanges,
   sharedCopyFallbacks,
 } from '../src/works/apply.js';
@@ -50,16 +48,7 @@ beforeAll(async () => {
 
 /** Every single works option of the DPE, and a few combinations. */
 function changeSets(prep: PreparedDpe): EditableChange[][] {
-  const singles: EditableChange[] = [];
-  for (const category of CATEGORIES)
-    elementsOf(prep.raw, category).forEach((el, index) => {
-      for (const row of offeredOptions(prep, category, el))
-        singles.push({
-          referenceId: referenceId(category, index),
-          editableKey: row.key,
-          editableValue: row.code,
-        });
-    });
+  const singles = optionChanges(prep);
   // per kind of element: the first option of each element of that kind, together, with the
   // first option of every other kind (walls with their windows, a heat pump with insulation)
   const firsts = new Map<string, EditableChange>();
