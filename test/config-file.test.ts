@@ -70,6 +70,7 @@ describe('the config file', () => {
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stderr).toContain(`the config file ${file} is not valid JSON`);
       expect(r.stderr).toContain('fix it, or move it away');
+      expect(r.stderr).toContain(`hint: open ${file} in an editor`);
     }
     expect(readFileSync(file, 'utf8')).toBe(broken);
   });

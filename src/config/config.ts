@@ -95,12 +95,18 @@ export class ConfigStore {
       throw new DpeSimError(
         'invalid-input',
         `the config file ${this.file} is not valid JSON (${(err as Error).message}): fix it, or move it away to start from no settings`,
+        {
+          hint: `open ${this.file} in an editor, or point DPE_SIM_CONFIG_DIR at another directory`,
+        },
       );
     }
     if (data === null || typeof data !== 'object' || Array.isArray(data))
       throw new DpeSimError(
         'invalid-input',
         `the config file ${this.file} is not a JSON object: fix it, or move it away to start from no settings`,
+        {
+          hint: `open ${this.file} in an editor, or point DPE_SIM_CONFIG_DIR at another directory`,
+        },
       );
     return data as ConfShape;
   }
