@@ -93,9 +93,9 @@ function missingIdentityError(missing: readonly ('customerId' | 'userId')[]): Dp
 }
 
 /**
- * What a command wants of its backend. `startEngine`: the command computes (pre, initial, calc),
- * so the local engine threads start loading at once. `engineThreads`: locally, how many
- * (default 1; `initial` takes one per core: it splits its works options among them).
+ * What a command wants of its backend. `startEngine`: the command computes (pre, initial, calc,
+ * audit), so the local engine threads start loading at once. `engineThreads`: locally, how many
+ * (default 1; the pool splits an `initial`'s works options among its threads).
  */
 export interface BackendNeeds {
   startEngine?: boolean;
