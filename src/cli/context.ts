@@ -92,16 +92,6 @@ function missingIdentityError(missing: readonly ('customerId' | 'userId')[]): Dp
   );
 }
 
-/**
- * What a command wants of its backend. `startEngine`: the command computes (pre, initial, calc,
- * audit), so the local engine threads start loading at once. `engineThreads`: locally, how many
- * (default 1; the pool splits an `initial`'s works options among its threads).
- */
-export interface BackendNeeds {
-  startEngine?: boolean;
-  engineThreads?: number;
-}
-
 export class Context {
   private composed: Promise<ComposedBackend> | undefined;
   private services: Promise<LocalServices> | undefined;
@@ -179,10 +169,26 @@ export class Context {
     };
   }
 
-  /** The backend of this command, composed on the first call with that call's needs. */
-  backend(opts: BackendNeeds = {}): Promise<Backend> {
-    this.composed ??= this.openBackend(opts.startEngine === true, opts.engineThreads ?? 1);
+  /**
+   * The backend of this command, composed on the first call. `startEngine`: the command
+   * computes, so the local engine thread starts loading now (see `computing`).
+   */
+  backend(opts: { startEngine?: boolean } = {}): Promise<Backend> {
+    this.composed ??= this.openBackend(opts.startEngine === true);
     return this.composed.then((c) => c.backend);
+  }
+
+  /**
+   * A command that computes (pre, initial, calc, audit): its DPE argument and its backend, with
+   * the local engine thread started by the backend's first use, before the store is opened
+   * (reading a file is such a use: the engine loads meanwhile). One engine thread, not one per
+   * core: the exact scenario search, most of an `initial` on a large DPE, runs on one thread,
+   * and a second one (its own engine load and preparation, for half the options) made a cold
+   * `initial` slower and costlier on a 2-core machine (docs/startup.md).
+   */
+  async computing(dpeArg: string): Promise<{ dpeId: string; backend: Backend }> {
+    const dpeId = await this.dpeArg(dpeArg, { startEngine: true });
+    return { dpeId, backend: await this.backend({ startEngine: true }) };
   }
 
   /** The local services (store of --data-dir): `serve` and `keys`. */
@@ -217,14 +223,14 @@ export class Context {
     };
   }
 
-  private async openBackend(startEngine: boolean, threads: number): Promise<ComposedBackend> {
+  private async openBackend(startEngine: boolean): Promise<ComposedBackend> {
     const compose = await import('../compose.js');
     if (this.settings.backend === 'remote') return compose.composeRemoteBackend(this.remoteConfig);
     // the engine on a thread of its own: this one stays free to hear Ctrl-C (started now for a
     // command that computes, else on first use)
     return compose.composeLocalBackend({
       ...this.localConfig,
-      engineThreads: threads,
+      engineThreads: 1,
       ...(startEngine ? { engineEager: true } : {}),
     });
   }
@@ -232,10 +238,9 @@ export class Context {
   /**
    * The positional DPE argument: a registry number, a path to an XML file, or `-` for stdin.
    * Returns the dpeId to send to the backend (a file is made known to the local backend).
-   * `needs`: what the command wants of the backend (the first call composes it: a command that
-   * computes starts its engine threads here, while the file is read).
+   * `needs`: what the command wants of the backend, if this composes it (see `computing`).
    */
-  async dpeArg(arg: string, needs: BackendNeeds = {}): Promise<string> {
+  async dpeArg(arg: string, needs: { startEngine?: boolean } = {}): Promise<string> {
     if (DPE_ID_REGEX.test(arg)) return arg;
     const isPathLike =
       arg === '-' ||

@@ -113,9 +113,7 @@ export async function interactiveCalc(
 }
 
 async function guidedCalc(ctx: Context, dpeArg: string, opts: InteractiveOptions): Promise<number> {
-  const needs = { startEngine: true };
-  const dpeId = await ctx.dpeArg(dpeArg, needs);
-  const backend = await ctx.backend(needs);
+  const { dpeId, backend } = await ctx.computing(dpeArg);
   const identity = ctx.identity;
   const query = {
     coef2026: opts.coef,

@@ -14,14 +14,7 @@ export interface AuditFlags extends SimulationFlags {
 export async function auditCommand(ctx: Context, dpeArg: string, flags: AuditFlags): Promise<void> {
   const coef = coefOption(flags.coef);
   const identity = checkIdentity(ctx.identity);
-  // one engine thread, started with the first use of the backend (reading a file is one: it
-  // loads the engine meanwhile). Not one per core: the exact scenario search, most of the time
-  // on large DPEs, runs on one thread, and a second one, loading the engine and preparing the
-  // DPE again for half the options, made a cold `initial` slower on a 2-core machine (28-flat
-  // 2535E0426429Q 2.86–3.43 s → 2.73 s, a house 0.86–0.91 s → 0.77–0.84 s, less CPU too)
-  const needs = { startEngine: true };
-  const dpeId = await ctx.dpeArg(dpeArg, needs);
-  const backend = await ctx.backend(needs);
+  const { dpeId, backend } = await ctx.computing(dpeArg);
   // loaded here, not at start-up: `--help` loads no renderer
   const { progressLine } = await import('../progress.js');
   const progress = progressLine('audit', { json: ctx.out.json });

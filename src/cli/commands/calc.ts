@@ -66,10 +66,7 @@ export async function calcCommand(
       hint: `name works with --work REF=KEY:VALUE (dpe-sim initial ${dpeArg} lists them), --works FILE, -i to pick them, or --scenario-from 1`,
     });
   }
-  // the engine threads start with the first use of the backend, while the file is read
-  const needs = { startEngine: true };
-  const dpeId = await ctx.dpeArg(dpeArg, needs);
-  const backend = await ctx.backend(needs);
+  const { dpeId, backend } = await ctx.computing(dpeArg);
   let scenarioName = scenario;
   if (flags.scenarioFrom !== undefined) {
     const n = Number(flags.scenarioFrom);

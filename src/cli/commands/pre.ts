@@ -13,10 +13,7 @@ export async function preCommand(ctx: Context, dpeArg: string, flags: PreFlags):
   const coef = coefOption(flags.coef);
   const expireInMinutes = minutesOption(flags.expire);
   const identity = checkIdentity(ctx.identity);
-  // the engine threads start with the first use of the backend, while the file is read
-  const needs = { startEngine: true };
-  const dpeId = await ctx.dpeArg(dpeArg, needs);
-  const backend = await ctx.backend(needs);
+  const { dpeId, backend } = await ctx.computing(dpeArg);
   const body = await backend.pre({
     ...identity,
     dpeId,
