@@ -181,6 +181,17 @@ export async function runInitialBench() {
       `    ${path.basename(c.file, '.xml').padEnd(18)} ${x(c.initial.ms / c.bareProcess.ms).padStart(7)}   initial ${c.initial.ms.toFixed(0)} ms, bare ${c.bareProcess.ms.toFixed(0)} ms; CPU ${x(c.initial.cpuMs / c.bareProcess.cpuMs)}`,
     );
   }
+  const ratios = cold.map((c) => c.initial.ms / c.bareProcess.ms);
+  console.log(
+    `    over all ${cold.length}: median ${x(quantile(ratios, 0.5))}, p90 ${x(quantile(ratios, 0.9))}, max ${x(Math.max(...ratios))}${
+      overBare
+        ? `; over 2: ${byBare
+            .slice(0, overBare)
+            .map((c) => path.basename(c.file, '.xml'))
+            .join(' ')}`
+        : ''
+    }`,
+  );
   return {
     median: quantile(times, 0.5),
     p95: quantile(times, 0.95),
