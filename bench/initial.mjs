@@ -6,8 +6,9 @@
 //    a fresh preparation, as ratios to the bare engine's time per DPE; this ranks the DPEs;
 // 3. as a user runs them, cold processes with their own data dir: `dpe-sim pre FILE --json`,
 //    `dpe-sim initial FILE --json` and `bare-engine.mjs FILE`, on the BENCH_INITIAL_TOP (8)
-//    DPEs whose `initial` ranked slowest in 2 (or all with BENCH_INITIAL_ALL=1): initial ÷ cold
-//    pre per DPE (target ≤ 3), the worst five printed; each process's CPU time too (user +
+//    DPEs whose `initial` ranked slowest in 2 (or all with BENCH_INITIAL_ALL=1): initial ÷ a cold
+//    bare engine process per DPE (issue 26: ≤ 2), and initial ÷ cold pre, the worst five of each
+//    printed; each process's CPU time too (user +
 //    system, read at its exit), a ratio that a machine loaded by other programs moves less.
 //    BENCH_INITIAL_ONLY=id,id,… limits the run to those corpus DPEs.
 //
@@ -21,7 +22,13 @@ import { bareEngine, corpusFiles } from './variants.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = path.join(ROOT, 'bin', 'dpe-sim.js');
-const TARGET = 3;
+/**
+ * Issue 15's bar for initial ÷ cold pre, set when `pre` took about 0.7 s; since issue 26's
+ * start-up work `pre` takes about 0.3 s (0.25-0.3× the bare engine process), so this ratio grew
+ * without `initial` getting slower: printed for comparison, the bar is now initial ÷ a cold bare
+ * engine process ≤ 2 (below).
+ */
+const PRE_RATIO_OF_ISSUE_15 = 3;
 
 function quantile(xs, q) {
   const s = [...xs].sort((a, b) => a - b);
@@ -156,9 +163,9 @@ export async function runInitialBench() {
     cold.push({ ...r, bareProcess, pre, initial, ratio: initial.ms / pre.ms });
   }
   cold.sort((a, b) => b.ratio - a.ratio);
-  const over = cold.filter((c) => c.ratio > TARGET).length;
+  const over = cold.filter((c) => c.ratio > PRE_RATIO_OF_ISSUE_15).length;
   console.log(
-    `  cold processes (${all ? 'every DPE' : `the ${picked.length} slowest DPEs in one process`}): initial ÷ cold pre, target ≤ ${TARGET}: ${over} over; worst five:`,
+    `  cold processes (${all ? 'every DPE' : `the ${picked.length} slowest DPEs in one process`}): initial ÷ cold pre (issue 15's ≤ ${PRE_RATIO_OF_ISSUE_15}, when pre took 0.7 s: no longer the bar) ${over} over; worst five:`,
   );
   console.log(
     '    DPE                initial/pre   initial     pre         ÷ bare process: initial, pre   CPU time: initial/pre (initial, pre)',
