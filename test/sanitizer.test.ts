@@ -24,6 +24,7 @@ import { loadEngine, type Engine } from '../src/engine/engine.js';
 import { prepare } from '../src/simulation/prepared.js';
 import { optionChanges } from '../src/simulation/structure.js';
 import { applyWorks, resolveChanges, sharedCopyFallbacks } from '../src/works/apply.js';
+import { frozenOriginal } from '../src/works/works-copy.js';
 import { defaultCosts } from '../src/works/costs.js';
 import { CORPUS, FIXTURES, HAS_CORPUS, ROOT } from './helpers.js';
 
@@ -44,6 +45,7 @@ interface Sanitizer {
 interface SanitizerModule {
   default: new () => Sanitizer;
   __dpeSimSanitizer?: true;
+  __dpeSimSanitizedKept?: (obj: object) => boolean;
 }
 
 const require = createRequire(import.meta.url);
@@ -128,6 +130,15 @@ function ownPrototypes(v: unknown, at = '$', into: [string, unknown][] = []): [s
   return into;
 }
 
+/** Writes into every object of `v` (as the engine writes into the sanitized copy). */
+function scribble(v: unknown): void {
+  if (typeof v !== 'object' || v === null || Object.isFrozen(v)) return;
+  for (const k of Object.keys(v)) {
+    scribble(v[k as keyof typeof v]);
+    (v as Record<string, unknown>)[k] = 'written';
+  }
+}
+
 /** The original and the patched `execute` of `mod`, each on its own copy made by `copy`. */
 function expectSame(mod: SanitizerModule, copy: () => unknown, what: string): void {
   const a = copy();
@@ -145,10 +156,35 @@ function expectSame(mod: SanitizerModule, copy: () => unknown, what: string): vo
   const protos = ownPrototypes(got.out);
   expect(isDeepStrictEqual(protos, ownPrototypes(want.out)), what).toBe(true);
   expect(isDeepStrictEqual(got.out, want.out), what).toBe(true);
+  // the engine writes into its copy: a copy kept for the next runs must not be this one
+  scribble(got.out);
   // the writes into the input (the collections created when missing)
   expect(isDeepStrictEqual(got.input, want.input), what).toBe(true);
   expect(layout(got.input, new Set()), what).toEqual(layout(want.input, new Set()));
 }
+
+function deepFreeze<T>(v: T): T {
+  if (typeof v === 'object' && v !== null && !Object.isFrozen(v)) {
+    Object.freeze(v);
+    for (const k of Object.keys(v)) deepFreeze(v[k as keyof typeof v]);
+  }
+  return v;
+}
+
+/** Frozen parts given again and again (as works copies share the original's): kept as literals. */
+const FROZEN = deepFreeze({
+  a: { x: '12.5', y: '', z: null, u: undefined, t: true, n: NaN, m: -0, i: 'Infinity', b: 12n },
+  e: { enum_x_id: 3, enum_y_id: '03', enum_w_id: { a: '1' }, original_enum_q_id: -0, enum_n: null },
+  l: { one: [5], text: ['5'], two: ['1', '2'], mixed: [true, 'a', 7, undefined, -0, 3n], e: [] },
+  m: { installation_ecs: { a: '1' }, generateur_ecs: [{ b: '2' }], sortie_par_energie: 'x' },
+  s: { 'a "quote"': 'line\nbreak \u2028 \ud800', 2: '2', 10: 'ten', é: 'é' },
+  list: [{ a: '1' }, ['2', { b: '' }], '3', 4],
+  // not kept: a function, a hole, a __proto__ key, a part not frozen
+  fn: { f: () => 1 },
+  hole: { h: [, '1'] }, // eslint-disable-line no-sparse-arrays
+  proto: JSON.parse('{"__proto__": {"z": "3"}}') as object,
+});
+const OPEN = { o: { a: '1' } };
 
 /** Hand-made values for every branch of the engine's value function. */
 function edgeCases(): [string, () => unknown][] {
@@ -289,6 +325,19 @@ describe('engine sanitizer, patched', () => {
   });
 
   it.each(VARIANTS)(
+    '%s: frozen parts given again give what the engine’s execute gives, kept when plain data',
+    (_name, mod) => {
+      const make = () => ({ ...FROZEN, open: { ...OPEN, frozen: FROZEN.a } });
+      for (let i = 0; i < 4; i++) expectSame(mod(), make, `run ${i}`);
+      const kept = mod().__dpeSimSanitizedKept as (obj: object) => boolean;
+      for (const k of ['a', 'e', 'l', 'm', 's', 'list'] as const)
+        expect(kept(FROZEN[k]), k).toBe(true);
+      for (const k of ['fn', 'hole', 'proto'] as const) expect(kept(FROZEN[k]), k).toBe(false);
+      expect(kept(OPEN.o)).toBe(false);
+    },
+  );
+
+  it.each(VARIANTS)(
     '%s: fixtures and corpus DPEs, as parsed, give what the engine’s execute gives',
     (_name, mod) => {
       const files = dpeFiles();
@@ -319,9 +368,15 @@ describe('engine sanitizer, patched', () => {
         for (const [name, mod] of VARIANTS)
           expectSame(mod(), copy, `${name} ${JSON.stringify(changes)}`);
       }
-      // the copies did share frozen parts with the original (no fallback to a whole copy)
+      // the copies did share frozen parts with the original (no fallback to a whole copy), whose
+      // sanitized copies were kept as literals
       expect(sharedCopyFallbacks).toBe(fallbacks);
       expect(frozenParts).toBe(sets.length);
+      const parts = [...objectsOf(frozenOriginal(prep.dpe.raw))] as object[];
+      for (const [name, mod] of VARIANTS) {
+        const kept = mod().__dpeSimSanitizedKept as (obj: object) => boolean;
+        expect(parts.filter((o) => kept(o)).length, name).toBeGreaterThan(0);
+      }
     },
     120_000,
   );
