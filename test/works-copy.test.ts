@@ -145,6 +145,32 @@ function expectCopies(v: unknown, times: number, what: string): void {
   }
 }
 
+describe('works that write into elements they do not target', () => {
+  it.skipIf(!HAS_CORPUS)(
+    '2459E1831723H: heat pumps on both installations (effet-Joule pins dropped from every wall) own the walls, no whole copy',
+    async () => {
+      const prep = prepare(engine, await readDpeFile(path.join(CORPUS, '2459E1831723H.xml')));
+      if (!prep.ok) throw new Error('2459E1831723H blocked');
+      const changes: EditableChange[] = [0, 1].map((i) => ({
+        referenceId: `installation_chauffage:${i}`,
+        editableKey: 'ReplaceGEN',
+        editableValue: 'PACAirAir',
+      }));
+      const resolved = resolveChanges(prep.dpe, changes);
+      const before = JSON.stringify(prep.dpe.raw);
+      const fallbacks = sharedCopyFallbacks;
+      const shared = applyWorks(engine, prep.dpe, resolved, defaultCosts());
+      const whole = applyWorksOn(engine, prep.dpe, resolved, defaultCosts(), copyRaw(prep.dpe.raw));
+      expect(sharedCopyFallbacks).toBe(fallbacks);
+      expect(JSON.stringify(shared.raw)).toBe(JSON.stringify(whole.raw));
+      // the pins were there, and are gone
+      expect(before).toContain('tv_umur_id');
+      expect(JSON.stringify(shared.raw)).not.toContain('tv_umur_id');
+      expect(JSON.stringify(prep.dpe.raw)).toBe(before);
+    },
+  );
+});
+
 describe('copies of the frozen original’s elements', () => {
   it('are rfdc’s copies on hand-made values, kept as a literal or not', () => {
     const freeze = <T>(v: T): T => {
