@@ -10,7 +10,8 @@
  *   `…_collection` and its arrays): new objects holding the same elements;
  * - the elements the works change, the openings of the walls they insulate (their reveals are
  *   insulated with the wall), every ventilation (airtightness.ts), every installation when the works
- *   change one (the system recipes reach across them): deep copies of their own.
+ *   change one (the system recipes reach across them): deep copies of their own (frozen-copy.ts;
+ *   a recipe that writes elsewhere owns the element first, as generators.ts's effet-Joule pins).
  * Anything else a recipe writes is frozen: the write throws, and `applyWorks` starts again on a
  * whole copy (`isFrozenWrite`), so the result is always the one a whole copy gives.
  */
