@@ -8,6 +8,7 @@
  * 28-flat building 2535E0426429Q among them) when the corpus is present.
  */
 import path from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { EditableChange } from '../src/contract/schemas.js';
 import { copyRaw } from '../src/dpe/raw.js';
@@ -22,6 +23,9 @@ import {
   sharedCopyFallbacks,
 } from '../src/works/apply.js';
 import { defaultCosts } from '../src/works/costs.js';
+import { copiedFromLiteral, copyOfFrozen, frozenOriginal } from '../src/works/works-copy.js';
+import { elementsOf } from '../src/dpe/elements.js';
+import { CATEGORIES } from '../src/contract/constants.js';
 import { CORPUS, FLAT, HAS_CORPUS, HOUSE, STUDIO } from './helpers.js';
 
 const CORPUS_DPES = ['2535E0426429Q', '2287E0793758O', '2187E0981996L', '2463E3164679Z'];
@@ -89,6 +93,141 @@ describe('works copy', () => {
       }
       expect(sharedCopyFallbacks).toBe(fallbacks);
       expect(JSON.stringify(prep.raw)).toBe(before);
+    },
+  );
+});
+
+/** Every object in `v`. */
+function objectsIn(v: unknown, into = new Set<unknown>()): Set<unknown> {
+  if (typeof v === 'object' && v !== null && !into.has(v)) {
+    into.add(v);
+    for (const k of Object.keys(v)) objectsIn(v[k as keyof typeof v], into);
+  }
+  return into;
+}
+
+/** Each path with its keys in order (util's strict equality does not look at the order). */
+function keyOrder(v: unknown, at = '$', into: string[] = []): string[] {
+  if (typeof v !== 'object' || v === null) return into;
+  into.push(`${at} ${JSON.stringify(Object.keys(v))} ${Object.isFrozen(v)}`);
+  for (const k of Object.keys(v)) keyOrder(v[k as keyof typeof v], `${at}.${k}`, into);
+  return into;
+}
+
+/**
+ * The prototypes other than Object's and Array's (an own `__proto__` key sets one in a copy), by
+ * path; each is then made Object's, util's strict equality comparing prototypes by identity.
+ */
+function ownPrototypes(v: unknown, at = '$', into: [string, unknown][] = []): [string, unknown][] {
+  if (typeof v !== 'object' || v === null || Object.isFrozen(v)) return into;
+  const proto: unknown = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== Array.prototype) {
+    into.push([at, proto]);
+    Object.setPrototypeOf(v, Object.prototype);
+  }
+  for (const k of Object.keys(v)) ownPrototypes(v[k as keyof typeof v], `${at}.${k}`, into);
+  return into;
+}
+
+/** copyOfFrozen(v), called `times` times, each equal to copyRaw(v) and made of new objects. */
+function expectCopies(v: unknown, times: number, what: string): void {
+  const want = copyRaw(v);
+  const wantProtos = ownPrototypes(want);
+  const before = objectsIn(v);
+  for (let i = 0; i < times; i++) {
+    const got = copyOfFrozen(v);
+    expect(isDeepStrictEqual(ownPrototypes(got), wantProtos), `${what} #${i}`).toBe(true);
+    expect(isDeepStrictEqual(got, want), `${what} #${i}`).toBe(true);
+    expect(keyOrder(got), `${what} #${i}`).toEqual(keyOrder(want));
+    for (const o of objectsIn(got)) expect(before.has(o), `${what} #${i}: shared`).toBe(false);
+    // written into as a recipe would: the next copy must not see it
+    if (typeof got === 'object' && got !== null) (got as Record<string, unknown>).written = 1;
+  }
+}
+
+describe('works that write into elements they do not target', () => {
+  it.skipIf(!HAS_CORPUS)(
+    '2459E1831723H: heat pumps on both installations (effet-Joule pins dropped from every wall) own the walls, no whole copy',
+    async () => {
+      const prep = prepare(engine, await readDpeFile(path.join(CORPUS, '2459E1831723H.xml')));
+      if (!prep.ok) throw new Error('2459E1831723H blocked');
+      const changes: EditableChange[] = [0, 1].map((i) => ({
+        referenceId: `installation_chauffage:${i}`,
+        editableKey: 'ReplaceGEN',
+        editableValue: 'PACAirAir',
+      }));
+      const resolved = resolveChanges(prep.dpe, changes);
+      const before = JSON.stringify(prep.dpe.raw);
+      const fallbacks = sharedCopyFallbacks;
+      const shared = applyWorks(engine, prep.dpe, resolved, defaultCosts());
+      const whole = applyWorksOn(engine, prep.dpe, resolved, defaultCosts(), copyRaw(prep.dpe.raw));
+      expect(sharedCopyFallbacks).toBe(fallbacks);
+      expect(JSON.stringify(shared.raw)).toBe(JSON.stringify(whole.raw));
+      // the pins were there, and are gone
+      expect(before).toContain('tv_umur_id');
+      expect(JSON.stringify(shared.raw)).not.toContain('tv_umur_id');
+      expect(JSON.stringify(prep.dpe.raw)).toBe(before);
+    },
+  );
+});
+
+describe('copies of the frozen original’s elements', () => {
+  it('are rfdc’s copies on hand-made values, kept as a literal or not', () => {
+    const freeze = <T>(v: T): T => {
+      if (typeof v === 'object' && v !== null && !Object.isFrozen(v)) {
+        Object.freeze(v);
+        for (const k of Object.keys(v)) freeze(v[k as keyof typeof v]);
+      }
+      return v;
+    };
+    const cases: [string, unknown][] = [
+      [
+        'values',
+        freeze({
+          a: '12.5',
+          b: '',
+          c: null,
+          d: undefined,
+          e: true,
+          n: NaN,
+          m: -0,
+          i: Infinity,
+          s: 'line\nbreak \u2028 \ud800 "q" é',
+          2: 'two',
+          10: 'ten',
+          list: [1, '2', [3, { x: -0 }], null, undefined],
+          deep: { e: [], o: {} },
+        }),
+      ],
+      ['a hole', freeze({ h: [, '1'] })], // eslint-disable-line no-sparse-arrays
+      ['a __proto__ key', freeze(JSON.parse('{"a": "1", "__proto__": {"z": "3"}}') as object)],
+      ['a function', freeze({ f: () => 1 })],
+      ['a part not frozen', Object.freeze({ open: { a: '1' } })],
+      [
+        'an accessor',
+        Object.freeze(Object.defineProperty({}, 'g', { get: () => 'x', enumerable: true })),
+      ],
+      ['not frozen', { a: '1' }],
+    ];
+    for (const [what, v] of cases) expectCopies(v, 4, what);
+    const kept = cases.filter(([, v]) => copiedFromLiteral(v as object)).map(([what]) => what);
+    expect(kept).toEqual(['values']);
+  });
+
+  it.each(FILES.map((f) => [path.basename(f, '.xml'), f]))(
+    '%s: every element of the frozen original, copied again and again, is rfdc’s copy',
+    (_id, file) => {
+      const f = frozenOriginal((prepared.get(file) as PreparedDpe).raw);
+      let n = 0;
+      let kept = 0;
+      for (const category of CATEGORIES)
+        for (const el of elementsOf(f, category)) {
+          expectCopies(el, 3, `${category} ${n}`);
+          n++;
+          if (copiedFromLiteral(el)) kept++;
+        }
+      expect(n).toBeGreaterThan(3);
+      expect(kept).toBe(n);
     },
   );
 });

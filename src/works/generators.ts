@@ -23,6 +23,7 @@ import {
   type WorksContext,
 } from './context.js';
 import type { Applicability, HeatingGenerator, HotWaterGenerator } from './generator-kinds.js';
+import { ownElement } from './frozen-copy.js';
 
 const INDIVIDUELLE = '1'; // enum_type_installation_id
 const COLLECTIVE = '2';
@@ -237,8 +238,14 @@ function withEffetJoule(dpe: RawDpe, mutate: () => void): void {
     ['mur', 'tv_umur_id'],
     ['plancher_haut', 'tv_uph_id'],
     ['plancher_bas', 'tv_upb_id'],
-  ] as const)
-    for (const el of envelopeList(dpe, kind)) delete el.donnee_entree[id];
+  ] as const) {
+    const list = envelopeList(dpe, kind);
+    // an element the works copy shares with the original gets its own copy first
+    // (works-copy.ts); one without the pin is left as it is (deleting it is nothing)
+    list.forEach((el, i) => {
+      if (Object.hasOwn(el.donnee_entree, id)) delete ownElement(list, i).donnee_entree[id];
+    });
+  }
 }
 
 /** Replaces `old` (members of `list`) by `item`, at the place of the first one. */

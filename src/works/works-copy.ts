@@ -10,7 +10,8 @@
  *   `…_collection` and its arrays): new objects holding the same elements;
  * - the elements the works change, the openings of the walls they insulate (their reveals are
  *   insulated with the wall), every ventilation (airtightness.ts), every installation when the works
- *   change one (the system recipes reach across them): deep copies of their own.
+ *   change one (the system recipes reach across them): deep copies of their own (frozen-copy.ts;
+ *   a recipe that writes elsewhere owns the element first, as generators.ts's effet-Joule pins).
  * Anything else a recipe writes is frozen: the write throws, and `applyWorks` starts again on a
  * whole copy (`isFrozenWrite`), so the result is always the one a whole copy gives.
  */
@@ -19,6 +20,9 @@ import type { Category } from '../contract/schemas.js';
 import type { RawDpe, RawElement } from '../dpe/raw.js';
 import { copyRaw } from '../dpe/raw.js';
 import { openingsOfWall } from './recipes.js';
+import { ownElements } from './frozen-copy.js';
+
+export { copiedFromLiteral, copyOfFrozen, ownElement } from './frozen-copy.js';
 
 type Obj = Record<string, unknown>;
 
@@ -64,12 +68,30 @@ function withCollections(o: Obj): Obj {
   return out;
 }
 
-/** Replaces the elements of `list` at `indexes` (all when undefined) by deep copies of their own. */
-function ownElements(list: unknown, indexes?: Iterable<number>): void {
-  if (!Array.isArray(list)) return;
-  const items = list as unknown[];
-  for (const i of indexes ?? items.keys())
-    if (isObj(items[i]) && Object.isFrozen(items[i])) items[i] = copyRaw(items[i]);
+/**
+ * The positions of the windows and doors in wall `index` of the frozen original `f`
+ * (`openingsOfWall`), per original and wall: they depend on the original only.
+ */
+const openingsAt = new WeakMap<RawDpe, Map<number, Record<'baie_vitree' | 'porte', number[]>>>();
+
+function openingIndexes(f: RawDpe, index: number): Record<'baie_vitree' | 'porte', number[]> {
+  let byWall = openingsAt.get(f);
+  if (!byWall) {
+    byWall = new Map();
+    openingsAt.set(f, byWall);
+  }
+  let at = byWall.get(index);
+  if (!at) {
+    const wall = elementsOf(f, 'mur')[index];
+    const openings = new Set<RawElement>(wall ? openingsOfWall(wall, f) : []);
+    const of = (kind: 'baie_vitree' | 'porte') => {
+      const list = elementsOf(f, kind);
+      return [...list.keys()].filter((i) => openings.has(list[i] as RawElement));
+    };
+    at = { baie_vitree: of('baie_vitree'), porte: of('porte') };
+    byWall.set(index, at);
+  }
+  return at;
 }
 
 /** Categories whose recipes reach across all of them (mixed generators, emitters, networks). */
@@ -98,25 +120,15 @@ export function worksCopy(
   for (const t of targets) {
     const list = elementsOf(dpe, t.category);
     ownElements(list, [t.index]);
-    const el = list[t.index];
-    if (t.category === 'mur' && el) {
-      const openings = new Set<RawElement>(openingsOfWall(el, dpe));
-      for (const kind of ['baie_vitree', 'porte'] as const) {
-        const others = elementsOf(dpe, kind);
-        ownElements(
-          others,
-          [...others.keys()].filter((i) => openings.has(others[i] as RawElement)),
-        );
-      }
+    // the openings of a wall: found on the original, whose elements the copy holds at the same
+    // positions (or copies of them, equal until the recipes run)
+    if (t.category === 'mur' && list[t.index]) {
+      const at = openingIndexes(f, t.index);
+      for (const kind of ['baie_vitree', 'porte'] as const)
+        ownElements(elementsOf(dpe, kind), at[kind]);
     }
   }
   return dpe;
-}
-
-/** Makes `list[i]` an element of its own (a deep copy when it is shared and frozen); returns it. */
-export function ownElement(list: RawElement[], i: number): RawElement {
-  ownElements(list, [i]);
-  return list[i] as RawElement;
 }
 
 /** Whether `err` is a write into a frozen object (strict mode: a TypeError). */
