@@ -119,7 +119,16 @@ export function shortfall(o: Outcome, t: Thresholds, target: ClassLetter): numbe
   return shortfallOf(o.after, t, target);
 }
 
-const changeId = (c: EditableChange): string => `${c.referenceId}|${c.editableValue}`;
+/** A change's id for the predictor, made once per change object (the search asks it often). */
+const changeIds = new WeakMap<EditableChange, string>();
+const changeId = (c: EditableChange): string => {
+  let id = changeIds.get(c);
+  if (id === undefined) {
+    id = `${c.referenceId}|${c.editableValue}`;
+    changeIds.set(c, id);
+  }
+  return id;
+};
 
 /**
  * Predicts a combination's figures from the nearest combination already run (the anchor: the

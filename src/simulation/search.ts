@@ -270,8 +270,16 @@ export interface Evaluated {
   figures: EngineFigures;
 }
 
-const changeId = (c: EditableChange): string =>
-  `${c.referenceId}|${c.editableKey}|${c.editableValue}`;
+/** A change's memo id, made once per change object (every evaluation asks it, hits included). */
+const changeIds = new WeakMap<EditableChange, string>();
+const changeId = (c: EditableChange): string => {
+  let id = changeIds.get(c);
+  if (id === undefined) {
+    id = `${c.referenceId}|${c.editableKey}|${c.editableValue}`;
+    changeIds.set(c, id);
+  }
+  return id;
+};
 
 /**
  * Runs combinations in a frame and counts the distinct change sets it was asked for (memo hits
