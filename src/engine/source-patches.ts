@@ -639,6 +639,44 @@ export function __dpeSimSanitizedKept(obj) {
 export const __dpeSimSanitizer = true;
 `;
 
+/**
+ * `6.2_surface_sud_equivalente.js`, `calc_sse_j` (a month's south-equivalent glazed area, every
+ * window's solar factor and shading): a run asks it for each month four times with the same
+ * windows (the cooling need, the solar gains, the south-equivalent area, the heating need),
+ * nothing writing into the windows between (they are computed with the envelope, before).
+ * The first answer for a window list, veranda and month is kept for the later calls with that
+ * same list: a run's list is a new array (the engine's sanitized copy), so nothing is kept from
+ * one run to the next. 8.7% of engine time on 2535E0426429Q (62 windows), three quarters saved.
+ */
+const SSE_SNIPPET = `
+;{
+  const compute = calc_sse_j;
+  const memo = new WeakMap();
+  calc_sse_j = function calc_sse_j(bv_list, ets, ca, zc, mois) {
+    if (!Array.isArray(bv_list) || typeof mois !== 'string' || (typeof zc !== 'string' && typeof zc !== 'number'))
+      return compute(bv_list, ets, ca, zc, mois);
+    let byEts = memo.get(bv_list);
+    if (byEts === undefined) {
+      byEts = new Map();
+      memo.set(bv_list, byEts);
+    }
+    let byMonth = byEts.get(ets);
+    if (byMonth === undefined) {
+      byMonth = new Map();
+      byEts.set(ets, byMonth);
+    }
+    const key = typeof zc + '\\u0001' + zc + '\\u0001' + mois;
+    let v = byMonth.get(key);
+    if (v === undefined) {
+      v = compute(bv_list, ets, ca, zc, mois);
+      byMonth.set(key, v);
+    }
+    return v;
+  };
+}
+export const __dpeSimSseMonth = true;
+`;
+
 const MEMO_PATCHES: SourcePatch[] = [
   {
     suffix: '/@open3cl/engine/utils.js',
@@ -725,6 +763,12 @@ const MEMO_PATCHES: SourcePatch[] = [
     replace: [[SSD_KEY_FROM, SSD_KEY_TO]],
     append: SSD_SNIPPET,
     marker: '__dpeSimOiOn',
+  },
+  {
+    suffix: '/@open3cl/engine/6.2_surface_sud_equivalente.js',
+    replace: [],
+    append: SSE_SNIPPET,
+    marker: '__dpeSimSseMonth',
   },
   {
     suffix: '/@open3cl/engine/3.3_baie_vitree.js',
