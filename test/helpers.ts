@@ -168,3 +168,23 @@ export function drivePty(
     });
   });
 }
+
+/**
+ * The prototypes other than Object's and Array's in `v` (an own `__proto__` key of a copied input
+ * sets one), by path; each is then made Object's (frozen objects are left as they are), so that
+ * util's strict equality, which compares prototypes by identity, compares the rest.
+ */
+export function ownPrototypes(
+  v: unknown,
+  at = '$',
+  into: [string, unknown][] = [],
+): [string, unknown][] {
+  if (typeof v !== 'object' || v === null || Object.isFrozen(v)) return into;
+  const proto: unknown = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== Array.prototype) {
+    into.push([at, proto]);
+    Object.setPrototypeOf(v, Object.prototype);
+  }
+  for (const k of Object.keys(v)) ownPrototypes(v[k as keyof typeof v], `${at}.${k}`, into);
+  return into;
+}

@@ -26,7 +26,7 @@ import { optionChanges } from '../src/simulation/structure.js';
 import { applyWorks, resolveChanges, sharedCopyFallbacks } from '../src/works/apply.js';
 import { frozenOriginal } from '../src/works/works-copy.js';
 import { defaultCosts } from '../src/works/costs.js';
-import { CORPUS, FIXTURES, HAS_CORPUS, ROOT } from './helpers.js';
+import { CORPUS, FIXTURES, HAS_CORPUS, ownPrototypes, ROOT } from './helpers.js';
 
 const CORPUS_DPES = [
   '2535E0426429Q',
@@ -111,22 +111,6 @@ function layout(
   const keys = Object.keys(v);
   into.push(`${at}: ${Array.isArray(v) ? 'array' : 'object'} ${JSON.stringify(keys)}`);
   for (const k of keys) layout(v[k as keyof typeof v], inputs, `${at}.${k}`, seen, into);
-  return into;
-}
-
-/**
- * The prototypes other than Object's and Array's in `v` (an own `__proto__` key of the input sets
- * one, in the engine's copy as in the patched one), by path; each is then made Object's, so that
- * util's strict equality (which compares prototypes by identity) compares the rest.
- */
-function ownPrototypes(v: unknown, at = '$', into: [string, unknown][] = []): [string, unknown][] {
-  if (typeof v !== 'object' || v === null) return into;
-  const proto: unknown = Object.getPrototypeOf(v);
-  if (proto !== Object.prototype && proto !== Array.prototype) {
-    into.push([at, proto]);
-    Object.setPrototypeOf(v, Object.prototype);
-  }
-  for (const k of Object.keys(v)) ownPrototypes(v[k as keyof typeof v], `${at}.${k}`, into);
   return into;
 }
 

@@ -26,7 +26,7 @@ import { defaultCosts } from '../src/works/costs.js';
 import { copiedFromLiteral, copyOfFrozen, frozenOriginal } from '../src/works/works-copy.js';
 import { elementsOf } from '../src/dpe/elements.js';
 import { CATEGORIES } from '../src/contract/constants.js';
-import { CORPUS, FLAT, HAS_CORPUS, HOUSE, STUDIO } from './helpers.js';
+import { CORPUS, FLAT, HAS_CORPUS, HOUSE, ownPrototypes, STUDIO } from './helpers.js';
 
 const CORPUS_DPES = ['2535E0426429Q', '2287E0793758O', '2187E0981996L', '2463E3164679Z'];
 if (!HAS_CORPUS)
@@ -111,21 +111,6 @@ function keyOrder(v: unknown, at = '$', into: string[] = []): string[] {
   if (typeof v !== 'object' || v === null) return into;
   into.push(`${at} ${JSON.stringify(Object.keys(v))} ${Object.isFrozen(v)}`);
   for (const k of Object.keys(v)) keyOrder(v[k as keyof typeof v], `${at}.${k}`, into);
-  return into;
-}
-
-/**
- * The prototypes other than Object's and Array's (an own `__proto__` key sets one in a copy), by
- * path; each is then made Object's, util's strict equality comparing prototypes by identity.
- */
-function ownPrototypes(v: unknown, at = '$', into: [string, unknown][] = []): [string, unknown][] {
-  if (typeof v !== 'object' || v === null || Object.isFrozen(v)) return into;
-  const proto: unknown = Object.getPrototypeOf(v);
-  if (proto !== Object.prototype && proto !== Array.prototype) {
-    into.push([at, proto]);
-    Object.setPrototypeOf(v, Object.prototype);
-  }
-  for (const k of Object.keys(v)) ownPrototypes(v[k as keyof typeof v], `${at}.${k}`, into);
   return into;
 }
 
