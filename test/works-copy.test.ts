@@ -23,7 +23,8 @@ import {
   sharedCopyFallbacks,
 } from '../src/works/apply.js';
 import { defaultCosts } from '../src/works/costs.js';
-import { copiedFromLiteral, copyOfFrozen, frozenOriginal } from '../src/works/works-copy.js';
+import { copiedFromLiteral, copyOfFrozen } from '../src/works/frozen-copy.js';
+import { frozenOriginal } from '../src/works/works-copy.js';
 import { elementsOf } from '../src/dpe/elements.js';
 import { CATEGORIES } from '../src/contract/constants.js';
 import { CORPUS, FLAT, HAS_CORPUS, HOUSE, ownPrototypes, STUDIO } from './helpers.js';

@@ -16,7 +16,7 @@
  */
 import type { RawDpe } from '../dpe/raw.js';
 import { cleanRef, envelopeList, type EnvelopeKind } from './context.js';
-import { ownElement } from './works-copy.js';
+import { ownElement } from './frozen-copy.js';
 
 const JOINED: EnvelopeKind[] = ['mur', 'plancher_bas', 'plancher_haut', 'baie_vitree', 'porte'];
 

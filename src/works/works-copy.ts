@@ -22,8 +22,6 @@ import { copyRaw } from '../dpe/raw.js';
 import { openingsOfWall } from './recipes.js';
 import { ownElements } from './frozen-copy.js';
 
-export { copiedFromLiteral, copyOfFrozen, ownElement } from './frozen-copy.js';
-
 type Obj = Record<string, unknown>;
 
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object';
