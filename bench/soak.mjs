@@ -114,6 +114,7 @@ export async function runSoakBench({
     const sampler = setInterval(sample, 5000);
     let next = 0;
     let passes = 0;
+    const serverErrors = [];
     const byOperation = Object.fromEntries(OPERATIONS.map((op) => [op, 0]));
     let result;
     try {
@@ -126,7 +127,7 @@ export async function runSoakBench({
         requests: [
           {
             method: 'POST',
-            setupRequest: (req) => {
+            setupRequest: (req, context) => {
               const i = next++;
               const op = OPERATIONS[i % OPERATIONS.length];
               const k = Math.floor(i / OPERATIONS.length) % ids.length;
@@ -141,7 +142,13 @@ export async function runSoakBench({
                 op === 'calc'
                   ? { ...IDENTITY, dpeId: ids[k], params: { editablesChanges: WORKS } }
                   : { ...IDENTITY, dpeId: ids[k] };
+              context.what = `${op} ${ids[k]}`;
               return { ...req, path: `/partners/dpe/${op}`, body: JSON.stringify(body) };
+            },
+            // the first few server errors, to say what they were
+            onResponse: (status, body, context) => {
+              if (status >= 500 && serverErrors.length < 5)
+                serverErrors.push(`${status} ${context.what}: ${String(body).slice(0, 300)}`);
             },
           },
         ],
@@ -168,6 +175,7 @@ export async function runSoakBench({
       p99: result.latency.p99,
       max: result.latency.max,
       statuses: { '2xx': result['2xx'], '4xx': result['4xx'], '5xx': result['5xx'] },
+      serverErrors,
       errors: result.errors,
       timeouts: result.timeouts,
       rss: {
@@ -201,6 +209,7 @@ export function formatBench(r) {
     `  latency p50 ${r.p50} ms, p99 ${r.p99} ms, max ${r.max} ms`,
     `  RSS: start ${mb(r.rss.start)}, 1 min ${mb(r.rss.min1)}, 5 min ${mb(r.rss.min5)}, 10 min ${mb(r.rss.min10)}, peak ${mb(r.rss.peak)}; 10 min ÷ 5 min ${level.toFixed(2)}`,
     `  RSS per minute (s, MB): ${r.rss.perMinute.map(([s, m]) => `${s}:${m}`).join(' ')}`,
+    ...r.serverErrors.map((e) => `  server error: ${e}`),
     `  target: RSS < ${TARGET.rssMb} MB and level (10 min ÷ 5 min < ${TARGET.levelRatio}), no 5xx, no error: ${ok ? 'met' : 'NOT met'}`,
   ].join('\n');
   return { text, ok };
