@@ -30,7 +30,7 @@ function runKey(resolved: readonly Resolved[]): string {
     .join(';');
 }
 
-/** Number of distinct works runs made so far on this DPE (for the benchmarks). */
+/** Number of distinct works runs made so far on this DPE (their memo's size: the prepared-DPE cache counts it). */
 export function runCount(prep: PreparedDpe): number {
   return caches.get(prep)?.size ?? 0;
 }
