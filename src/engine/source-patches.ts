@@ -166,6 +166,8 @@ function __dpeSimEnumIds(field) {
   if (ids === undefined) {
     ids = Object.keys(enums[field]);
     __dpeSimEnumIdsMemo.set(field, ids);
+    // one array for every caller: the element memo's replays refer to it (source-patches.ts)
+    (globalThis[Symbol.for('dpe-sim.shared-values')] ??= new WeakSet()).add(ids);
   }
   return ids;
 }
@@ -490,10 +492,10 @@ const SANITIZE_TO = '    return __dpeSimSanitize(dpe);';
  * The walk of `__dpeSimSanitize` as JavaScript text, named `name`, recursing through `recurse`
  * (objects) and `item` (an array's elements, map's index and array not passed on).
  */
-function sanitizeWalk(name: string, recurse: string, item: string): string {
+function sanitizeWalk(name: string, recurse: string, item: string, arrays: string): string {
   return `
 function ${name}(obj) {
-  if (Array.isArray(obj)) return obj.map(${item});
+  if (Array.isArray(obj)) return ${arrays}(obj, obj.map(${item}));
   if (typeof obj !== 'object') return obj;
   const keys = Object.keys(obj);
   const acc = {};
@@ -532,6 +534,369 @@ function ${item}(val) {
 }
 
 /**
+ * The element memo: the envelope elements a works copy shares with the original (deep-frozen,
+ * src/works/works-copy.ts) reach the engine as the sanitizer's copies of the same frozen objects
+ * at every run, so `calc_mur`, `calc_ph`, `calc_bv`, `calc_porte` and `calc_pont_thermique` give
+ * them the same values at every run with the same arguments: 25% of the engine's time on the
+ * 28-flat 2535E0426429Q (62 windows, 75 thermal bridges) went to computing them again.
+ *
+ * A copy's state when the function is called is a function of its frozen source (the sanitizer's
+ * copy), of what `calcul_3cl` writes into elements before `calc_deperdition` (`add_references`:
+ * `reference`; the joint loop: a window's `presence_joint`, both in the key) and nothing else.
+ * The second time a (source, key) pair is met, the call is made while recording: every object
+ * of the element before the call (keys and values), the console calls made, the return value;
+ * after it, the changes (keys set, replaced or deleted, in the order the function left them) are
+ * written as the statements of one function, compiled once (`new Function`, values as literals,
+ * new objects each time). Later calls with that pair run those statements on the new copy and
+ * make the same console calls. Anything the statements cannot say exactly (a change inside an
+ * array, an object shared between places or with the element's earlier state, a `__proto__`
+ * key, an object returned, a console argument that is not a primitive, keys left in another
+ * order) is not kept: the function is called each time, as before. A thermal bridge also reads
+ * the walls, floors, windows and doors it joins (found by reference) and writes their
+ * `donnee_utilisateur`: its key adds those elements' identities (source, or the text of their
+ * inputs when the run changed them) under the same references in every list; writes anywhere
+ * else and the pair is not kept. `bug_for_bug_compat` is not in the keys: engine.ts sets it once
+ * when the engine loads, before any run.
+ */
+const ELEMENT_MEMO_KIT = `
+/** the sanitizer's copy of an array holding frozen elements → that array (the same indexes) */
+const __dpeSimListSources = new WeakMap();
+const __dpeSimSourceIds = new WeakMap();
+let __dpeSimNextId = 1;
+/** texts (inputs of elements a run changed, reference lists) → ids; ids are never reused */
+const __dpeSimTextIds = new Map();
+function __dpeSimTextId(text) {
+  let id = __dpeSimTextIds.get(text);
+  if (id === undefined) {
+    if (__dpeSimTextIds.size >= 20000) __dpeSimTextIds.clear();
+    id = __dpeSimNextId++;
+    __dpeSimTextIds.set(text, id);
+  }
+  return id;
+}
+function __dpeSimSourceId(src) {
+  let id = __dpeSimSourceIds.get(src);
+  if (id === undefined) {
+    id = __dpeSimNextId++;
+    __dpeSimSourceIds.set(src, id);
+  }
+  return id;
+}
+/** a primitive as key text (type and value: 1 and '1' differ) */
+function __dpeSimKeyPart(v) {
+  switch (typeof v) {
+    case 'string':
+      return 's' + v.length + ':' + v;
+    case 'number':
+      return Object.is(v, -0) ? 'n-0;' : 'n' + v + ';';
+    case 'undefined':
+      return 'u;';
+    case 'boolean':
+      return v ? 't;' : 'f;';
+    default:
+      return v === null ? 'l;' : undefined;
+  }
+}
+/** every object reachable from v → its keys and values before the call */
+function __dpeSimSnapshot(v, into) {
+  if (v === null || typeof v !== 'object' || into.has(v)) return;
+  const keys = Object.keys(v);
+  const values = new Array(keys.length);
+  for (let i = 0; i < keys.length; i++) values[i] = v[keys[i]];
+  into.set(v, { keys, values });
+  for (let i = 0; i < values.length; i++) __dpeSimSnapshot(values[i], into);
+}
+/** the engine's arrays shared by every caller (enum id lists): a replay refers to the same one */
+const __dpeSimShared = (globalThis[Symbol.for('dpe-sim.shared-values')] ??= new WeakSet());
+/**
+ * The text of v for a replay: a literal of new data (nothing of the earlier state when pre is
+ * given, nothing met twice), V[n] for a shared array (pushed onto V); undefined when it cannot.
+ */
+function __dpeSimValueText(v, pre, V, seen) {
+  if (v === null || typeof v !== 'object') return __dpeSimLiteral(v);
+  if (__dpeSimShared.has(v)) {
+    V.push(v);
+    return 'V[' + (V.length - 1) + ']';
+  }
+  if ((pre !== null && pre.has(v)) || seen.has(v)) return undefined;
+  seen.add(v);
+  const proto = Object.getPrototypeOf(v);
+  const parts = [];
+  if (Array.isArray(v)) {
+    if (proto !== Array.prototype || Object.keys(v).length !== v.length) return undefined;
+    for (let i = 0; i < v.length; i++) {
+      const p = i in v ? __dpeSimValueText(v[i], pre, V, seen) : undefined;
+      if (p === undefined) return undefined;
+      parts.push(p);
+    }
+    return '[' + parts.join(',') + ']';
+  }
+  if (proto !== Object.prototype) return undefined;
+  for (const k of Object.keys(v)) {
+    const p = k === '__proto__' ? undefined : __dpeSimValueText(v[k], pre, V, seen);
+    if (p === undefined) return undefined;
+    parts.push(JSON.stringify(k) + ':' + p);
+  }
+  return '{' + parts.join(',') + '}';
+}
+/**
+ * Whether an array of primitives is as it was (the engine's enum id lists are one array shared
+ * by every element that asked for them: met more than once, never written).
+ */
+function __dpeSimSameFlat(arr, keys, snap) {
+  if (keys.length !== snap.keys.length) return false;
+  for (let i = 0; i < keys.length; i++) {
+    const v = arr[keys[i]];
+    if (keys[i] !== snap.keys[i] || !Object.is(v, snap.values[i]) || (v !== null && typeof v === 'object')) return false;
+  }
+  return true;
+}
+/**
+ * Pushes onto out the statements that turn obj's state before the call (pre) into its state
+ * now, obj being reached by the expression expr; false when they cannot say it exactly.
+ */
+function __dpeSimDiff(obj, expr, pre, out, seen, V) {
+  const snap = pre.get(obj);
+  if (snap === undefined) return false;
+  const keys = Object.keys(obj);
+  if (Array.isArray(obj) && __dpeSimSameFlat(obj, keys, snap)) return true;
+  if (seen.has(obj)) return false;
+  seen.add(obj);
+  if (Array.isArray(obj)) {
+    if (keys.length !== snap.keys.length) return false;
+    for (let i = 0; i < keys.length; i++) {
+      const v = obj[keys[i]];
+      if (keys[i] !== snap.keys[i] || v !== snap.values[i]) return false;
+      if (v !== null && typeof v === 'object' && !__dpeSimDiff(v, expr + '[' + i + ']', pre, out, seen, V)) return false;
+    }
+    return true;
+  }
+  let j = 0;
+  for (let i = 0; i < snap.keys.length; i++) {
+    const k = snap.keys[i];
+    if (k === '__proto__') return false;
+    const at = expr + '[' + JSON.stringify(k) + ']';
+    if (!Object.prototype.hasOwnProperty.call(obj, k)) {
+      out.push('delete ' + at + ';');
+      continue;
+    }
+    if (keys[j++] !== k) return false;
+    const v = obj[k];
+    const old = snap.values[i];
+    if (v !== null && typeof v === 'object' && v === old) {
+      if (!__dpeSimDiff(v, at, pre, out, seen, V)) return false;
+    } else if (!Object.is(v, old)) {
+      const text = __dpeSimValueText(v, pre, V, new Set());
+      if (text === undefined) return false;
+      out.push(at + ' = ' + text + ';');
+    }
+  }
+  for (; j < keys.length; j++) {
+    const k = keys[j];
+    if (k === '__proto__' || pre.get(obj).keys.includes(k)) return false;
+    const text = __dpeSimValueText(obj[k], pre, V, new Set());
+    if (text === undefined) return false;
+    out.push(expr + '[' + JSON.stringify(k) + '] = ' + text + ';');
+  }
+  return true;
+}
+const __dpeSimConsole = ['log', 'info', 'warn', 'error', 'debug', 'trace'];
+/**
+ * Calls compute(...args) and says how to make its effect again: on el and, for a thermal
+ * bridge, on the elements others (each [kind, index, element]; every list element's
+ * donnee_utilisateur, watched); null when it cannot.
+ */
+function __dpeSimRecord(compute, args, el, others, watched) {
+  const pre = new Map();
+  __dpeSimSnapshot(el, pre);
+  for (const o of others) __dpeSimSnapshot(o[2], pre);
+  const watchedBefore = [];
+  for (const w of watched) {
+    const du = w.donnee_utilisateur;
+    watchedBefore.push(du, du !== null && typeof du === 'object' ? Object.keys(du).length : -1);
+  }
+  // the writes into the others' donnee_utilisateur, as made (the same value written again too)
+  const writes = [];
+  const proxies = [];
+  let unusual = false;
+  others.forEach((o, n) => {
+    const d = o[2].donnee_utilisateur;
+    if (d === null || typeof d !== 'object' || Array.isArray(d)) return;
+    const proxy = new Proxy(d, {
+      set(target, k, v) {
+        if (typeof k !== 'string') unusual = true;
+        writes.push([n, k, v]);
+        return Reflect.set(target, k, v);
+      },
+      defineProperty(target, k, desc) {
+        unusual = true;
+        return Reflect.defineProperty(target, k, desc);
+      },
+      deleteProperty(target, k) {
+        unusual = true;
+        return Reflect.deleteProperty(target, k);
+      },
+    });
+    o[2].donnee_utilisateur = proxy;
+    proxies.push([o[2], d, proxy]);
+  });
+  const calls = [];
+  const saved = __dpeSimConsole.map((m) => console[m]);
+  __dpeSimConsole.forEach((m, i) => {
+    console[m] = (...a) => {
+      calls.push([m, a]);
+      return saved[i].apply(console, a);
+    };
+  });
+  let ret;
+  try {
+    ret = compute(...args);
+  } finally {
+    __dpeSimConsole.forEach((m, i) => {
+      console[m] = saved[i];
+    });
+    for (const [o, d, proxy] of proxies) {
+      if (o.donnee_utilisateur === proxy) o.donnee_utilisateur = d;
+      else unusual = true;
+    }
+  }
+  const no = { rec: null, ret };
+  if (unusual) return no;
+  if (ret !== null && (typeof ret === 'object' || typeof ret === 'function')) return no;
+  for (const [, a] of calls) for (const x of a) if (x !== null && (typeof x === 'object' || typeof x === 'function')) return no;
+  const out = [];
+  const seen = new Set();
+  const V = [];
+  if (!__dpeSimDiff(el, 'el', pre, out, seen, V)) return no;
+  for (const [kind, index, o] of others) {
+    // only its donnee_utilisateur may have changed: by the writes logged
+    const at = 'L[' + JSON.stringify(kind) + '][' + index + ']';
+    const changes = [];
+    if (!__dpeSimDiff(o, at, pre, changes, seen, V)) return no;
+    if (changes.some((c) => !c.startsWith(at + '["donnee_utilisateur"]['))) return no;
+  }
+  for (const [n, k, v] of writes) {
+    const [kind, index] = others[n];
+    const text = k === '__proto__' ? undefined : __dpeSimValueText(v, null, V, new Set());
+    if (text === undefined) return no;
+    out.push('L[' + JSON.stringify(kind) + '][' + index + ']["donnee_utilisateur"][' + JSON.stringify(k) + '] = ' + text + ';');
+  }
+  // an element that is not among the others: its donnee_utilisateur left as it was
+  for (let i = 0; i < watched.length; i++) {
+    const w = watched[i];
+    if (seen.has(w)) continue;
+    const du = w.donnee_utilisateur;
+    const n = du !== null && typeof du === 'object' ? Object.keys(du).length : -1;
+    if (du !== watchedBefore[2 * i] || n !== watchedBefore[2 * i + 1]) return no;
+  }
+  let fn;
+  try {
+    fn = new Function('el', 'L', 'V', out.join('\\n'));
+  } catch {
+    return no;
+  }
+  return { rec: { fn, V, calls, ret }, ret };
+}
+/** at most this many keys kept per frozen element (a bridge's key holds its neighbours') */
+const __dpeSimMemoKeys = 64;
+/**
+ * compute(el) for el, a copy of the frozen src, under key: made again from the record of an
+ * earlier call when there is one (see above), if el's reference and presence_joint are those the
+ * record was made on. others: [kind, index, element] of the other elements it reads and writes,
+ * lists: those lists by kind, watched: every element it could write into.
+ */
+function __dpeSimMemoCall(memo, src, key, compute, el, others, lists, watched) {
+  let byKey = memo.get(src);
+  if (byKey === undefined) {
+    byKey = new Map();
+    memo.set(src, byKey);
+  }
+  const rec = byKey.get(key);
+  const de = el.donnee_entree;
+  if (rec !== undefined && rec !== null && rec !== 1) {
+    if (de.reference !== rec.ref || de.presence_joint !== rec.joint) return compute(el);
+    if (__dpeSimMemoCheck.on) return __dpeSimMemoChecked(rec, compute, el, others, lists);
+    __dpeSimMemoStats.replays++;
+    rec.fn(el, lists, rec.V);
+    const calls = rec.calls;
+    for (let i = 0; i < calls.length; i++) console[calls[i][0]](...calls[i][1]);
+    return rec.ret;
+  }
+  if (rec === null) return compute(el);
+  if (rec === undefined) {
+    if (byKey.size < __dpeSimMemoKeys) byKey.set(key, 1);
+    return compute(el);
+  }
+  const ref = de.reference;
+  const joint = de.presence_joint;
+  const r = __dpeSimRecord(compute, [el], el, others, watched);
+  if (r.rec !== null) {
+    __dpeSimMemoStats.records++;
+    r.rec.ref = ref;
+    r.rec.joint = joint;
+  }
+  byKey.set(key, r.rec);
+  return r.ret;
+}
+/**
+ * calc(el) for each element of list (as list.forEach), the sanitizer's copy of a works copy's
+ * collection: an element copied from a frozen one through the element memo under key (the
+ * run's arguments), the others computed.
+ */
+function __dpeSimEachElement(memo, list, key, calc) {
+  const sources = __dpeSimListSources.get(list);
+  if (sources === undefined || sources.length !== list.length || typeof key !== 'string') return list.forEach((el) => calc(el));
+  for (let i = 0; i < list.length; i++) {
+    if (!(i in list)) continue;
+    const el = list[i];
+    const src = sources[i];
+    const de = el !== null && typeof el === 'object' ? el.donnee_entree : undefined;
+    if (src === null || typeof src !== 'object' || !Object.isFrozen(src) || de === null || typeof de !== 'object') calc(el);
+    else __dpeSimMemoCall(memo, src, key, calc, el, [], undefined, []);
+  }
+}
+const __dpeSimMemoStats = { replays: 0, records: 0 };
+/** the tests' check: each replay against the call itself, on copies */
+const __dpeSimMemoCheck = { on: false, replays: 0, differ: [] };
+function __dpeSimMemoChecked(rec, compute, el, others, lists) {
+  const copyOf = (v) => structuredClone(v);
+  const replayed = copyOf(el);
+  const replayedLists = {};
+  for (const k of Object.keys(lists ?? {})) replayedLists[k] = lists[k].map(copyOf);
+  rec.fn(replayed, replayedLists, rec.V);
+  const ret = compute(el);
+  __dpeSimMemoCheck.replays++;
+  const same = (a, b) => __dpeSimLiteral(a) === __dpeSimLiteral(b);
+  let ok = same(replayed, el) && Object.is(ret, rec.ret);
+  for (const [kind, index] of others ?? []) ok = ok && same(replayedLists[kind][index], lists[kind][index]);
+  if (!ok && __dpeSimMemoCheck.differ.length < 20) __dpeSimMemoCheck.differ.push(__dpeSimLiteral(el));
+  return ret;
+}
+/** the element memo's kit, for 3_deperdition.js (its snippet imports this module's namespace) */
+export const __dpeSimElementMemoKit = {
+  sources: (list) => __dpeSimListSources.get(list),
+  sourceId: __dpeSimSourceId,
+  textId: __dpeSimTextId,
+  /** the key text of primitives, undefined when one is not */
+  key(...vs) {
+    let k = '';
+    for (const v of vs) {
+      const p = __dpeSimKeyPart(v);
+      if (p === undefined) return undefined;
+      k += p;
+    }
+    return k;
+  },
+  literal: __dpeSimLiteral,
+  call: __dpeSimMemoCall,
+  each: __dpeSimEachElement,
+  check: __dpeSimMemoCheck,
+  /** replays made and records kept (the tests ask) */
+  stats: __dpeSimMemoStats,
+};
+`;
+
+/**
  * Works runs give the engine a DPE that shares most of its elements with a deep-frozen copy of
  * the original (src/works/works-copy.ts): the sanitized copy of such a frozen subtree is the same
  * at every run (its content cannot change). From the second time a frozen object is met, its
@@ -553,16 +918,33 @@ function __dpeSimSanitize(obj) {
   if (obj !== null && typeof obj === 'object' && Object.isFrozen(obj)) return __dpeSimSanitizeFrozen(obj);
   return __dpeSimSanitizeWalk(obj);
 }
-${sanitizeWalk('__dpeSimSanitizeWalk', '__dpeSimSanitize', '__dpeSimSanitizeItem')}
-${sanitizeWalk('__dpeSimSanitizePlain', '__dpeSimSanitizePlain', '__dpeSimSanitizePlainItem')}
+${sanitizeWalk('__dpeSimSanitizeWalk', '__dpeSimSanitize', '__dpeSimSanitizeItem', '__dpeSimListCopy')}
+${sanitizeWalk('__dpeSimSanitizePlain', '__dpeSimSanitizePlain', '__dpeSimSanitizePlainItem', '__dpeSimPlainList')}
+/** a copy of an array (not itself frozen): the element memo finds each element's frozen source */
+function __dpeSimListCopy(list, out) {
+  for (let i = 0; i < list.length; i++) {
+    const v = list[i];
+    if (v !== null && typeof v === 'object' && Object.isFrozen(v)) {
+      __dpeSimListSources.set(out, list);
+      break;
+    }
+  }
+  return out;
+}
+function __dpeSimPlainList(list, out) {
+  return out;
+}
 /** frozen object → 1 (met once), its copy's builder, or null (not kept) */
 const __dpeSimSanitized = new WeakMap();
 function __dpeSimSanitizeFrozen(obj) {
   const known = __dpeSimSanitized.get(obj);
-  if (typeof known === 'function') return known();
-  const out = __dpeSimSanitizePlain(obj);
-  if (known === undefined) __dpeSimSanitized.set(obj, 1);
-  else if (known === 1) __dpeSimSanitized.set(obj, __dpeSimBuilder(obj, out));
+  let out;
+  if (typeof known === 'function') out = known();
+  else {
+    out = __dpeSimSanitizePlain(obj);
+    if (known === undefined) __dpeSimSanitized.set(obj, 1);
+    else if (known === 1) __dpeSimSanitized.set(obj, __dpeSimBuilder(obj, out));
+  }
   return out;
 }
 /** whether everything in v is frozen plain data (data properties, no __proto__ key) */
@@ -637,6 +1019,7 @@ export function __dpeSimSanitizedKept(obj) {
   return typeof __dpeSimSanitized.get(obj) === 'function';
 }
 export const __dpeSimSanitizer = true;
+${ELEMENT_MEMO_KIT}
 `;
 
 /**
@@ -677,6 +1060,179 @@ const SSE_SNIPPET = `
 export const __dpeSimSseMonth = true;
 `;
 
+/**
+ * `calc_deperdition` with the element memo (the kit: ELEMENT_MEMO_KIT, with the sanitizer): the
+ * walls, roofs, windows, doors and thermal bridges of the works copy's collections.
+ */
+const ELEMENT_MEMO_REPLACE: [string, string][] = [
+  [
+    '  mur_list.forEach((mur) => calc_mur(mur, zc, pc, effetJoule));',
+    '  const __dpeSimKit = __dpeSimSanitizerModule.__dpeSimElementMemoKit;\n' +
+      '  const __dpeSimKey = __dpeSimKit?.key(zc, pc, effetJoule);\n' +
+      '  if (__dpeSimKit === undefined) mur_list.forEach((mur) => calc_mur(mur, zc, pc, effetJoule));\n' +
+      '  else __dpeSimKit.each(__dpeSimMemoMur, mur_list, __dpeSimKey, (mur) => calc_mur(mur, zc, pc, effetJoule));',
+  ],
+  [
+    '  ph_list.forEach((ph) => calc_ph(ph, zc, pc, effetJoule));',
+    '  if (__dpeSimKit === undefined) ph_list.forEach((ph) => calc_ph(ph, zc, pc, effetJoule));\n' +
+      '  else __dpeSimKit.each(__dpeSimMemoPh, ph_list, __dpeSimKey, (ph) => calc_ph(ph, zc, pc, effetJoule));',
+  ],
+  [
+    '  bv_list.forEach((bv) => calc_bv(bv, zc));',
+    '  if (__dpeSimKit === undefined) bv_list.forEach((bv) => calc_bv(bv, zc));\n' +
+      '  else __dpeSimKit.each(__dpeSimMemoBv, bv_list, __dpeSimKey, (bv) => calc_bv(bv, zc));',
+  ],
+  [
+    '  porte_list.forEach((porte) => calc_porte(porte, zc));',
+    '  if (__dpeSimKit === undefined) porte_list.forEach((porte) => calc_porte(porte, zc));\n' +
+      '  else __dpeSimKit.each(__dpeSimMemoPorte, porte_list, __dpeSimKey, (porte) => calc_porte(porte, zc));',
+  ],
+  [
+    '  pt_list.forEach((pt) => calc_pont_thermique(pt, pc, logement));',
+    '  if (__dpeSimKit === undefined) pt_list.forEach((pt) => calc_pont_thermique(pt, pc, logement));\n' +
+      '  else __dpeSimEachBridge(__dpeSimKit, pt_list, logement, __dpeSimKit.key(pc), (pt) => calc_pont_thermique(pt, pc, logement));',
+  ],
+];
+
+/**
+ * A thermal bridge also reads the walls, floors, windows and doors it joins and writes their
+ * `donnee_utilisateur`. `tv_k` finds them by reference: the first wall whose reference is the
+ * bridge's `reference_1` or `reference_2` (cleaned: case, accents and spaces ignored) or, in
+ * bug-for-bug mode, whose position is the `reference_paroi` of the first window whose reference is
+ * `reference_1`; the first such roof or floor, window or door. So a bridge's key adds, in this
+ * run: the position and frozen source of every element under either reference, and the position
+ * of that first window with its `reference_paroi` (and the wall there). Those answer every
+ * search the same way and give the same elements to read; a bridge one of whose elements the run
+ * changed (not a frozen one's copy), or without `reference_1` (found by its description), is
+ * computed. The writes into those elements' `donnee_utilisateur` are logged as made (a Proxy
+ * during the recorded call) and made again; a write into any other element and nothing is kept.
+ */
+const ELEMENT_MEMO_SNIPPET = `
+import { cleanReference as __dpeSimCleanRef } from './utils.js';
+import * as __dpeSimSanitizerModule from './dpe-sanitizer.service.js';
+const __dpeSimMemoMur = new WeakMap();
+const __dpeSimMemoPh = new WeakMap();
+const __dpeSimMemoBv = new WeakMap();
+const __dpeSimMemoPorte = new WeakMap();
+const __dpeSimMemoPt = new WeakMap();
+const __dpeSimKinds = ['mur', 'plancher_bas', 'plancher_haut', 'baie_vitree', 'porte'];
+/** the run's lists, their frozen sources, and each cleaned reference's [kind, index, …] */
+function __dpeSimBridgeRun(kit, logement, pcKey) {
+  const env = logement.enveloppe;
+  if (env === null || typeof env !== 'object' || pcKey === undefined) return null;
+  const lists = {};
+  const sources = {};
+  const byRef = new Map();
+  const watched = [];
+  for (const kind of __dpeSimKinds) {
+    const list = env[kind + '_collection']?.[kind] || [];
+    if (!Array.isArray(list)) return null;
+    lists[kind] = list;
+    const src = kit.sources(list);
+    sources[kind] = src !== undefined && src.length === list.length ? src : null;
+    for (let i = 0; i < list.length; i++) {
+      const el = list[i];
+      const de = el !== null && typeof el === 'object' ? el.donnee_entree : undefined;
+      if (de === null || typeof de !== 'object') return null;
+      watched.push(el);
+      const r = __dpeSimCleanRef(de.reference);
+      const at = byRef.get(r);
+      if (at === undefined) byRef.set(r, [kind, i]);
+      else at.push(kind, i);
+    }
+  }
+  let firstBv;
+  return {
+    kit,
+    lists,
+    sources,
+    byRef,
+    watched,
+    pcKey,
+    /** the index of the first window whose reference is ref (as tv_k compares them), or -1 */
+    firstBv(ref) {
+      if (firstBv === undefined) {
+        firstBv = new Map();
+        lists.baie_vitree.forEach((bv, i) => {
+          const r = bv.donnee_entree.reference;
+          if (!firstBv.has(r)) firstBv.set(r, i);
+        });
+      }
+      const i = firstBv.get(ref);
+      return i === undefined ? -1 : i;
+    },
+  };
+}
+/**
+ * A bridge's key in this run (the elements tv_k can find, by position and frozen source), with
+ * those elements as [kind, index, element]; undefined when one of them is not a frozen one's copy.
+ */
+const __dpeSimBridgePlans = new WeakMap();
+/** pushes [kind, i, element] onto others and gives its frozen source's id, or -1 */
+function __dpeSimBridgeDep(run, kind, i, others) {
+  const src = run.sources[kind]?.[i];
+  if (src === null || typeof src !== 'object' || !Object.isFrozen(src)) return -1;
+  const el = run.lists[kind][i];
+  if (!others.some((o) => o[2] === el)) others.push([kind, i, el]);
+  return run.kit.sourceId(src);
+}
+function __dpeSimBridgeKey(run, src, de, others) {
+  let plan = __dpeSimBridgePlans.get(src);
+  if (plan === undefined || plan.r1 !== de.reference_1 || plan.r2 !== de.reference_2) {
+    const c1 = __dpeSimCleanRef(de.reference_1);
+    const c2 = __dpeSimCleanRef(de.reference_2);
+    plan = { r1: de.reference_1, r2: de.reference_2, c1, c2: c2 === c1 ? undefined : c2, only1: c2 === c1 };
+    __dpeSimBridgePlans.set(src, plan);
+  }
+  let key = run.pcKey;
+  const refs1 = run.byRef.get(plan.c1);
+  if (refs1 !== undefined)
+    for (let k = 0; k < refs1.length; k += 2) {
+      const id = __dpeSimBridgeDep(run, refs1[k], refs1[k + 1], others);
+      if (id < 0) return undefined;
+      key += refs1[k] + refs1[k + 1] + '=' + id + ';';
+    }
+  const refs2 = plan.only1 ? undefined : run.byRef.get(plan.c2);
+  if (refs2 !== undefined)
+    for (let k = 0; k < refs2.length; k += 2) {
+      const id = __dpeSimBridgeDep(run, refs2[k], refs2[k + 1], others);
+      if (id < 0) return undefined;
+      key += refs2[k] + refs2[k + 1] + '=' + id + ';';
+    }
+  // bug-for-bug: the wall at the reference_paroi of the first window under reference_1
+  const b = run.firstBv(de.reference_1);
+  if (b >= 0) {
+    const paroi = Number(run.lists.baie_vitree[b].donnee_entree.reference_paroi);
+    key += 'bv' + b + '>' + paroi + ';';
+    if (Number.isInteger(paroi) && paroi >= 0 && paroi < run.lists.mur.length) {
+      const id = __dpeSimBridgeDep(run, 'mur', paroi, others);
+      if (id < 0) return undefined;
+      key += '=' + id + ';';
+    }
+  }
+  return key;
+}
+function __dpeSimEachBridge(kit, pts, logement, pcKey, calc) {
+  const sources = kit.sources(pts);
+  const run = sources === undefined || sources.length !== pts.length ? null : __dpeSimBridgeRun(kit, logement, pcKey);
+  if (run === null) return pts.forEach((pt) => calc(pt));
+  for (let i = 0; i < pts.length; i++) {
+    if (!(i in pts)) continue;
+    const pt = pts[i];
+    const src = sources[i];
+    const de = pt !== null && typeof pt === 'object' ? pt.donnee_entree : undefined;
+    if (src === null || typeof src !== 'object' || !Object.isFrozen(src) || de === null || typeof de !== 'object' || !de.reference_1) {
+      calc(pt);
+      continue;
+    }
+    const others = [];
+    const key = __dpeSimBridgeKey(run, src, de, others);
+    if (key === undefined) calc(pt);
+    else kit.call(__dpeSimMemoPt, src, key, calc, pt, others, run.lists, run.watched);
+  }
+}
+export const __dpeSimElementMemo = true;
+`;
 const MEMO_PATCHES: SourcePatch[] = [
   {
     suffix: '/@open3cl/engine/utils.js',
@@ -781,6 +1337,12 @@ const MEMO_PATCHES: SourcePatch[] = [
     replace: [[SANITIZE_FROM, SANITIZE_TO]],
     append: SANITIZE_SNIPPET,
     marker: '__dpeSimSanitizer',
+  },
+  {
+    suffix: '/@open3cl/engine/3_deperdition.js',
+    replace: ELEMENT_MEMO_REPLACE,
+    append: ELEMENT_MEMO_SNIPPET,
+    marker: '__dpeSimElementMemo',
   },
 ];
 
