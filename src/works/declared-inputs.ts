@@ -16,7 +16,7 @@
  */
 import type { RawDpe } from '../dpe/raw.js';
 import { cleanRef, envelopeList, type EnvelopeKind } from './context.js';
-import { ownElement } from './frozen-copy.js';
+import { editShared } from './frozen-copy.js';
 
 const JOINED: EnvelopeKind[] = ['mur', 'plancher_bas', 'plancher_haut', 'baie_vitree', 'porte'];
 
@@ -112,10 +112,15 @@ function changedReferences(original: RawDpe, dpe: RawDpe): Set<string> {
  */
 export function followDeclaredInputs(original: RawDpe, dpe: RawDpe): void {
   const floorsBefore = envelopeList(original, 'plancher_bas');
-  envelopeList(dpe, 'plancher_bas').forEach((pb, i) => {
+  const floors = envelopeList(dpe, 'plancher_bas');
+  floors.forEach((pb, i) => {
     // by position: the works keep the collections in order (a floor may have no reference)
     const before = floorsBefore[i]?.donnee_entree;
-    if (!jsonEqual(before, pb.donnee_entree)) delete pb.donnee_entree.ue;
+    // (a floor the works copy shares, edited elsewhere: generators.ts's effet-Joule pin)
+    if (!jsonEqual(before, pb.donnee_entree))
+      editShared(floors, i, 'ue', (x) => {
+        delete x.donnee_entree.ue;
+      });
   });
   const changed = changedReferences(original, dpe);
   if (changed.size === 0) return;
@@ -123,7 +128,9 @@ export function followDeclaredInputs(original: RawDpe, dpe: RawDpe): void {
   bridges.forEach((pt, i) => {
     const d = pt.donnee_entree;
     if (changed.has(cleanRef(d.reference_1)) || changed.has(cleanRef(d.reference_2)))
-      // (a bridge shared with the original gets its own copy first: works-copy.ts)
-      delete ownElement(bridges, i).donnee_entree.tv_pont_thermique_id;
+      // (a bridge shared with the original: a frozen copy without it, the same at every run)
+      editShared(bridges, i, 'tv_pont_thermique_id', (pt) => {
+        delete pt.donnee_entree.tv_pont_thermique_id;
+      });
   });
 }

@@ -96,3 +96,47 @@ export function ownElement(list: RawElement[], i: number): RawElement {
   ownElements(list, [i]);
   return list[i] as RawElement;
 }
+
+/** Freezes `v` and everything reachable from it. */
+export function deepFreeze<T>(v: T): T {
+  if (isObj(v) && !Object.isFrozen(v)) {
+    Object.freeze(v);
+    for (const k of Object.keys(v)) deepFreeze((v as Record<string, unknown>)[k]);
+  }
+  return v;
+}
+
+/** shared frozen element → its edited variants by key */
+const variants = new WeakMap<object, Map<string, RawElement>>();
+
+/**
+ * Edits `list[i]`: an element of its own in place; a shared frozen element is replaced by a
+ * deep-frozen copy of it edited by `edit`, made once per element and `key` (the edit must depend
+ * on nothing else), so that every run gets the same object, as for the elements it shares (the
+ * engine's sanitizer and element memo then know it: src/engine/source-patches.ts).
+ */
+export function editShared(
+  list: RawElement[],
+  i: number,
+  key: string,
+  edit: (el: RawElement) => void,
+): void {
+  const el = list[i];
+  if (!isObj(el) || !Object.isFrozen(el)) {
+    edit(el as RawElement);
+    return;
+  }
+  let byKey = variants.get(el);
+  if (!byKey) {
+    byKey = new Map();
+    variants.set(el, byKey);
+  }
+  let variant = byKey.get(key);
+  if (!variant) {
+    variant = copyRaw(el);
+    edit(variant);
+    deepFreeze(variant);
+    byKey.set(key, variant);
+  }
+  list[i] = variant;
+}

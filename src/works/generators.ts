@@ -23,7 +23,7 @@ import {
   type WorksContext,
 } from './context.js';
 import type { Applicability, HeatingGenerator, HotWaterGenerator } from './generator-kinds.js';
-import { ownElement } from './frozen-copy.js';
+import { editShared } from './frozen-copy.js';
 
 const INDIVIDUELLE = '1'; // enum_type_installation_id
 const COLLECTIVE = '2';
@@ -240,10 +240,13 @@ function withEffetJoule(dpe: RawDpe, mutate: () => void): void {
     ['plancher_bas', 'tv_upb_id'],
   ] as const) {
     const list = envelopeList(dpe, kind);
-    // an element the works copy shares with the original gets its own copy first
-    // (works-copy.ts); one without the pin is left as it is (deleting it is nothing)
+    // an element the works copy shares with the original: a frozen copy without the pin, the
+    // same at every run (frozen-copy.ts); one without the pin is left as it is
     list.forEach((el, i) => {
-      if (Object.hasOwn(el.donnee_entree, id)) delete ownElement(list, i).donnee_entree[id];
+      if (Object.hasOwn(el.donnee_entree, id))
+        editShared(list, i, id, (x) => {
+          delete x.donnee_entree[id];
+        });
     });
   }
 }

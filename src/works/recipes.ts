@@ -29,6 +29,7 @@ import {
 import type { Applicability, HeatingGenerator, HotWaterGenerator } from './generator-kinds.js';
 import { heatingApplies, heatingApply, hotWaterApplies, hotWaterApply } from './generators.js';
 import { distributionApplies, distributionApply, type DistributionWork } from './distribution.js';
+import { editShared } from './frozen-copy.js';
 
 export type { WorksContext } from './context.js';
 export { makeWorksContext } from './context.js';
@@ -215,7 +216,17 @@ function wallApply(el: RawElement, r: Extract<Recipe, { kind: 'wall' }>, ctx: Wo
   insulateOpaque(el, ctx, 'mur', r.r, r.position);
   // the reveals are insulated with the wall (thermal bridge "menuiserie / mur"; for ITE without
   // it, k 0.9 for windows "nu intérieur", i.e. worse than before the works)
-  for (const o of openingsOfWall(el, ctx.dpe)) o.donnee_entree.presence_retour_isolation = 1;
+  const openings = new Set(openingsOfWall(el, ctx.dpe));
+  for (const kind of ['baie_vitree', 'porte'] as const) {
+    const list = envelopeList(ctx.dpe, kind);
+    // (an opening the works copy shares: a frozen copy with the reveals insulated, works-copy.ts)
+    list.forEach((o, i) => {
+      if (openings.has(o))
+        editShared(list, i, 'presence_retour_isolation', (x) => {
+          x.donnee_entree.presence_retour_isolation = 1;
+        });
+    });
+  }
 }
 
 // ---------------------------------------------------------------------------- roofs

@@ -8,31 +8,26 @@
  * a deep-frozen copy of the original (one per original: `frozenOriginal`), except:
  * - the containers down to each collection's array (the root, `logement`, `enveloppe`, each
  *   `…_collection` and its arrays): new objects holding the same elements;
- * - the elements the works change, the openings of the walls they insulate (their reveals are
- *   insulated with the wall), every ventilation (airtightness.ts), every installation when the works
- *   change one (the system recipes reach across them): deep copies of their own (frozen-copy.ts;
- *   a recipe that writes elsewhere owns the element first, as generators.ts's effet-Joule pins).
+ * - the elements the works change, every ventilation (airtightness.ts), every installation when
+ *   the works change one (the system recipes reach across them): deep copies of their own
+ *   (frozen-copy.ts).
+ * A recipe that writes into another element edits it with `editShared` (frozen-copy.ts): the
+ * reveals of a wall's openings (recipes.ts), the effet-Joule pins (generators.ts), a thermal
+ * bridge's declared row (declared-inputs.ts). A shared element is then replaced by a frozen
+ * copy of it so edited, made once per element and edit: every run gets the same object, which
+ * the engine's sanitizer and element memo know (src/engine/source-patches.ts).
  * Anything else a recipe writes is frozen: the write throws, and `applyWorks` starts again on a
  * whole copy (`isFrozenWrite`), so the result is always the one a whole copy gives.
  */
 import { elementsOf } from '../dpe/elements.js';
 import type { Category } from '../contract/schemas.js';
-import type { RawDpe, RawElement } from '../dpe/raw.js';
+import type { RawDpe } from '../dpe/raw.js';
 import { copyRaw } from '../dpe/raw.js';
-import { openingsOfWall } from './recipes.js';
-import { ownElements } from './frozen-copy.js';
+import { deepFreeze, ownElements } from './frozen-copy.js';
 
 type Obj = Record<string, unknown>;
 
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object';
-
-function deepFreeze<T>(v: T): T {
-  if (isObj(v) && !Object.isFrozen(v)) {
-    Object.freeze(v);
-    for (const k of Object.keys(v)) deepFreeze(v[k]);
-  }
-  return v;
-}
 
 const frozen = new WeakMap<RawDpe, RawDpe>();
 
@@ -66,32 +61,6 @@ function withCollections(o: Obj): Obj {
   return out;
 }
 
-/**
- * The positions of the windows and doors in wall `index` of the frozen original `f`
- * (`openingsOfWall`), per original and wall: they depend on the original only.
- */
-const openingsAt = new WeakMap<RawDpe, Map<number, Record<'baie_vitree' | 'porte', number[]>>>();
-
-function openingIndexes(f: RawDpe, index: number): Record<'baie_vitree' | 'porte', number[]> {
-  let byWall = openingsAt.get(f);
-  if (!byWall) {
-    byWall = new Map();
-    openingsAt.set(f, byWall);
-  }
-  let at = byWall.get(index);
-  if (!at) {
-    const wall = elementsOf(f, 'mur')[index];
-    const openings = new Set<RawElement>(wall ? openingsOfWall(wall, f) : []);
-    const of = (kind: 'baie_vitree' | 'porte') => {
-      const list = elementsOf(f, kind);
-      return [...list.keys()].filter((i) => openings.has(list[i] as RawElement));
-    };
-    at = { baie_vitree: of('baie_vitree'), porte: of('porte') };
-    byWall.set(index, at);
-  }
-  return at;
-}
-
 /** Categories whose recipes reach across all of them (mixed generators, emitters, networks). */
 const SYSTEMS: Category[] = ['installation_chauffage', 'installation_ecs'];
 
@@ -118,13 +87,6 @@ export function worksCopy(
   for (const t of targets) {
     const list = elementsOf(dpe, t.category);
     ownElements(list, [t.index]);
-    // the openings of a wall: found on the original, whose elements the copy holds at the same
-    // positions (or copies of them, equal until the recipes run)
-    if (t.category === 'mur' && list[t.index]) {
-      const at = openingIndexes(f, t.index);
-      for (const kind of ['baie_vitree', 'porte'] as const)
-        ownElements(elementsOf(dpe, kind), at[kind]);
-    }
   }
   return dpe;
 }
