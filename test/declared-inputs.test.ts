@@ -6,7 +6,11 @@
  * numbers, key order, -0, toJSON).
  */
 import { describe, expect, it } from 'vitest';
-import { jsonEqual } from '../src/works/declared-inputs.js';
+import { elementsOf } from '../src/dpe/elements.js';
+import { copyRaw, type RawDpe, type RawElement } from '../src/dpe/raw.js';
+import { envelopeList } from '../src/works/context.js';
+import { followDeclaredInputs, jsonEqual } from '../src/works/declared-inputs.js';
+import { frozenOriginal, worksCopy } from '../src/works/works-copy.js';
 
 const values: unknown[] = [
   undefined,
@@ -86,5 +90,59 @@ describe('jsonEqual', () => {
     expect(jsonEqual(de, { ...de, nested: { uw: 1.3, list: [1, 3] } })).toBe(false);
     const reordered = { surface_totale_baie: 2.4, reference: 'Baie 3', nested: de.nested };
     expect(jsonEqual(de, reordered)).toBe(false);
+  });
+});
+
+/** A hand-made envelope: two walls under one reference (different inputs), bridges to each. */
+function envelope(): RawDpe {
+  const wall = (reference: string, surface: string) => ({
+    donnee_entree: { reference, surface_paroi_opaque: surface, enum_type_adjacence_id: '1' },
+  });
+  const bridge = (reference_1: string, reference_2: string, id: string) => ({
+    donnee_entree: { reference_1, reference_2, tv_pont_thermique_id: id },
+  });
+  return {
+    logement: {
+      enveloppe: {
+        mur_collection: {
+          mur: [wall('Mur 1', '40'), wall('Mur 1', '12'), wall('Mur 2', '30'), wall('Mûr 3 ', '9')],
+        },
+        plancher_bas_collection: { plancher_bas: [wall('Plancher', '50')] },
+        pont_thermique_collection: {
+          pont_thermique: [
+            bridge('mur 1', 'Plancher', '11'),
+            bridge('Mur 2', 'Plancher', '12'),
+            bridge('Plancher', 'mur3', '13'),
+          ],
+        },
+      },
+    },
+  } as unknown as RawDpe;
+}
+
+describe('followDeclaredInputs on a works copy sharing the frozen original', () => {
+  it('drops what it drops on a whole copy, run after run (verdicts kept per frozen original)', () => {
+    const raw = envelope();
+    const whole = copyRaw(raw);
+    followDeclaredInputs(raw, whole);
+    // (the first 'Mur 1' differs from the last one of that reference: its bridge loses its row)
+    const ids = (d: RawDpe) =>
+      envelopeList(d, 'pont_thermique').map((p) => p.donnee_entree.tv_pont_thermique_id);
+    expect(ids(whole)).toEqual([undefined, '12', '13']);
+    for (const targets of [[], [], [{ category: 'mur', index: 2 }], []] as const) {
+      const shared = worksCopy(raw, targets) as RawDpe;
+      if (targets.length)
+        (elementsOf(shared, 'mur')[2] as RawElement).donnee_entree.surface_paroi_opaque = '31';
+      const wholeToo = copyRaw(raw);
+      if (targets.length)
+        (elementsOf(wholeToo, 'mur')[2] as RawElement).donnee_entree.surface_paroi_opaque = '31';
+      followDeclaredInputs(frozenOriginal(raw), shared);
+      followDeclaredInputs(raw, wholeToo);
+      expect(JSON.stringify(shared)).toBe(JSON.stringify(wholeToo));
+      expect(ids(shared)).toEqual(
+        targets.length ? [undefined, undefined, '13'] : [undefined, '12', '13'],
+      );
+    }
+    expect(JSON.stringify(raw)).toBe(JSON.stringify(envelope()));
   });
 });

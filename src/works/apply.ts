@@ -282,6 +282,49 @@ function withInertia(engine: Engine, raw: RawDpe, mutate: () => void): void {
   if (next !== declared) env.inertie = { ...env.inertie, enum_classe_inertie_id: String(next) };
 }
 
+interface Priced {
+  price: Price;
+  perteSurface: number;
+}
+
+/**
+ * The price and floor loss of each option already priced, per DPE, cost table, option, element
+ * of the DPE and its baseline counterpart: `priceOption` and `perteSurfaceOf` read nothing else
+ * (the DPE, its elements and the engine's baseline output are never modified: the prepared DPE;
+ * no code modifies a cost table once made: costs.ts), so a kept price is the one they would
+ * give again. The costs are a key of their own: a price never crosses cost tables or DPEs.
+ */
+const priced = new WeakMap<
+  RawDpe,
+  WeakMap<CostTable, Map<WorksOptionRow, Map<RawElement, Map<RawElement | undefined, Priced>>>>
+>();
+
+function pricedOn(
+  dpe: RawDpe,
+  costs: CostTable,
+  option: WorksOptionRow,
+  el: RawElement,
+  computed: RawElement | undefined,
+): Priced {
+  let byCosts = priced.get(dpe);
+  if (!byCosts) priced.set(dpe, (byCosts = new WeakMap()));
+  let byOption = byCosts.get(costs);
+  if (!byOption) byCosts.set(costs, (byOption = new Map()));
+  let byElement = byOption.get(option);
+  if (!byElement) byOption.set(option, (byElement = new Map()));
+  let byComputed = byElement.get(el);
+  if (!byComputed) byElement.set(el, (byComputed = new Map()));
+  let known = byComputed.get(computed);
+  if (!known) {
+    known = {
+      price: priceOption(option, el, dpe, costs, computed),
+      perteSurface: perteSurfaceOf(option, el, dpe),
+    };
+    byComputed.set(computed, known);
+  }
+  return known;
+}
+
 /** Applies changes already checked by `resolveChanges` to a copy of the DPE. */
 export function applyWorks(
   engine: Engine,
@@ -323,14 +366,20 @@ export function applyWorksOn(
     if (isInternalInsulation(r.option.recipe))
       withInertia(engine, raw, () => applyRecipe(r.option.recipe, el, ctx));
     else applyRecipe(r.option.recipe, el, ctx);
-    const price = priceOption(r.option, original, prep.raw, costs, ctx.computed.get(el));
+    const { price, perteSurface } = pricedOn(
+      prep.raw,
+      costs,
+      r.option,
+      original,
+      ctx.computed.get(el),
+    );
     applied.push({
       change: r.change,
       option: r.option,
       cout: price.eur,
       coutDetail: price.detail,
       ...(price.whole !== undefined ? { coutBatiment: price.whole } : {}),
-      perteSurface: perteSurfaceOf(r.option, original, prep.raw),
+      perteSurface,
     });
   }
   followAirtightness(prep.raw, raw, prep.base.output, engine.q4paConvRows());
