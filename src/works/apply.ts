@@ -152,6 +152,32 @@ function allowedKeysMessage(
   return `allowed on ${ref}: ${[...byKey].map(([k, codes]) => `${k} (${codes.join(', ')})`).join('; ')}`;
 }
 
+/** What checking a change found: its catalogue option and its element. */
+type Checked = Omit<Resolved, 'change'>;
+
+/**
+ * The changes already checked on each prepared DPE, by referenceId, editableKey and
+ * editableValue. A check reads only the change, the catalogue (constant) and the prepared DPE
+ * with its baseline (never modified; `checkContext` keeps its context the same way), so a change
+ * that passed passes again with the same option and element: `resolveChanges` makes its result
+ * from what is kept, with a new change object. Only changes that passed are kept (an error's
+ * message names the change's position in its list).
+ */
+const checkedChanges = new WeakMap<WorksBase, Map<string, Checked>>();
+
+function checkedOn(prep: WorksBase): Map<string, Checked> {
+  let checked = checkedChanges.get(prep);
+  if (!checked) checkedChanges.set(prep, (checked = new Map()));
+  return checked;
+}
+
+/** The key of a change whose three fields are strings (the lengths keep it unambiguous). */
+function checkedKey(c: EditableChange): string | undefined {
+  const { referenceId: r, editableKey: k, editableValue: v } = c as Record<string, unknown>;
+  if (typeof r !== 'string' || typeof k !== 'string' || typeof v !== 'string') return undefined;
+  return `${r.length}:${k.length}:${r}${k}${v}`;
+}
+
 /**
  * Checks every change against the DPE before anything is computed. The last change for a given
  * (referenceId, editableKey) wins, so the same change given twice is the change once. Pass the
@@ -164,8 +190,29 @@ export function resolveChanges(
 ): Resolved[] {
   const ctx = checkContext(source);
   const dpe = ctx.dpe;
+  const checked = isPrepared(source) ? checkedOn(source) : undefined;
   const byTarget = new Map<string, Resolved>();
+  const add = (change: EditableChange, found: Checked) => {
+    const target = `${change.referenceId}|${change.editableKey}`;
+    byTarget.delete(target);
+    byTarget.set(target, {
+      change: {
+        referenceId: change.referenceId,
+        editableKey: change.editableKey,
+        editableValue: change.editableValue,
+      },
+      option: found.option,
+      category: found.category,
+      index: found.index,
+    });
+  };
   for (const [i, change] of changes.entries()) {
+    const key = checkedKey(change);
+    const known = key === undefined ? undefined : checked?.get(key);
+    if (known) {
+      add(change, known);
+      continue;
+    }
     const at = `params.editablesChanges[${i}]`;
     const ref = parseReferenceId(change.referenceId);
     if (!ref) {
@@ -236,18 +283,9 @@ export function resolveChanges(
         },
       );
     }
-    const target = `${change.referenceId}|${change.editableKey}`;
-    byTarget.delete(target);
-    byTarget.set(target, {
-      change: {
-        referenceId: change.referenceId,
-        editableKey: change.editableKey,
-        editableValue: change.editableValue,
-      },
-      option: row,
-      category: ref.category,
-      index: ref.index,
-    });
+    const found: Checked = { option: row, category: ref.category, index: ref.index };
+    if (key !== undefined) checked?.set(key, found);
+    add(change, found);
   }
   return [...byTarget.values()];
 }
