@@ -43,6 +43,15 @@ const values: unknown[] = [
   { b: 2, a: 1 },
   { a: null },
   { a: NaN },
+  { a: 0 },
+  { a: -0 },
+  { a: Infinity },
+  { a: true, b: null, c: 'x', d: 2.5 },
+  { a: true, b: null, c: 'x', d: '2.5' },
+  { a: 1, b: { toJSON: () => undefined } },
+  { a: 2, b: { toJSON: () => undefined } },
+  { a: 1, z: undefined, b: { toJSON: () => 'b' } },
+  { f: () => 1, a: 1 },
   { a: () => 1 },
   { a: [1, { b: 2 }] },
   { a: [1, { b: '2' }] },
@@ -82,6 +91,67 @@ describe('jsonEqual', () => {
         pairs++;
       }
     expect(pairs).toBe(values.length ** 2);
+  });
+
+  it('says the same of copies of each value (distinct objects, equal or not)', () => {
+    const copy = (v: unknown): unknown =>
+      Array.isArray(v)
+        ? v.map(copy)
+        : v !== null &&
+            typeof v === 'object' &&
+            typeof (v as { toJSON?: unknown }).toJSON !== 'function'
+          ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, copy(x)]))
+          : v;
+    for (const a of values)
+      for (const b of values)
+        expect(jsonEqual(a, copy(b)), `${JSON.stringify(a)} vs copy of ${JSON.stringify(b)}`).toBe(
+          JSON.stringify(a) === JSON.stringify(b),
+        );
+  });
+
+  it('says equal exactly when JSON.stringify does, on random nested values and their edits', () => {
+    let seed = 26;
+    const next = () => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return seed / 2 ** 32;
+    };
+    const leaves: unknown[] = [undefined, null, 0, -0, 1, '1', '', NaN, true, () => 1];
+    const leaf = () => leaves[Math.floor(next() * leaves.length)];
+    const make = (depth: number): unknown => {
+      const r = next();
+      if (depth > 2 || r < 0.4) return leaf();
+      if (r < 0.5) {
+        const text = next() < 0.5 ? undefined : 'j';
+        return { toJSON: () => text };
+      }
+      if (r < 0.7) return Array.from({ length: Math.floor(next() * 3) }, () => make(depth + 1));
+      const o: Record<string, unknown> = {};
+      for (const k of ['a', 'b', 'c', '1'].filter(() => next() < 0.6)) o[k] = make(depth + 1);
+      return o;
+    };
+    /** a copy with, now and then, a value replaced or a key dropped */
+    const edit = (v: unknown): unknown => {
+      if (next() < 0.08) return leaf();
+      if (Array.isArray(v)) return v.map(edit);
+      if (v !== null && typeof v === 'object' && !('toJSON' in v)) {
+        const out: Record<string, unknown> = {};
+        for (const [k, x] of Object.entries(v)) if (next() > 0.05) out[k] = edit(x);
+        return out;
+      }
+      return v;
+    };
+    let equal = 0;
+    for (let n = 0; n < 3000; n++) {
+      // (inside an object, as the inputs compared are: at the top, a toJSON giving undefined
+      // against an omitted value is a corner jsonEqual leaves to its caller)
+      const a = { v: make(0) };
+      const b = edit(a);
+      const same = JSON.stringify(a) === JSON.stringify(b);
+      expect(jsonEqual(a, b), `${JSON.stringify(a)} vs ${JSON.stringify(b)}`).toBe(same);
+      if (same) equal++;
+    }
+    expect(equal).toBeGreaterThan(300);
+    expect(equal).toBeLessThan(2700);
   });
 
   it('compares copies of the same data as equal and a changed field as different', () => {
