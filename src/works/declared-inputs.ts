@@ -64,14 +64,35 @@ function sameJson(a: unknown, b: unknown): boolean {
   }
   const xo = x as Record<string, unknown>;
   const yo = y as Record<string, unknown>;
-  const xk = Object.keys(xo).filter((k) => !isOmitted(xo[k]));
-  const yk = Object.keys(yo).filter((k) => !isOmitted(yo[k]));
-  // (a toJSON may leave its key out: met before the keys are counted)
-  if (xk.some((k) => hasToJson(xo[k])) || yk.some((k) => hasToJson(yo[k]))) throw HAS_TO_JSON;
-  if (xk.length !== yk.length) return false;
-  for (let i = 0; i < xk.length; i++) {
+  // the keys in step, those left out skipped: the texts are the same up to the pair compared,
+  // so a different key or value makes them differ whatever follows; a toJSON met (which may
+  // leave its key out) hands over to the texts before anything is decided on its pair
+  const xk = Object.keys(xo);
+  const yk = Object.keys(yo);
+  let i = 0;
+  let j = 0;
+  for (;;) {
+    while (i < xk.length && isOmitted(xo[xk[i] as string])) i++;
+    while (j < yk.length && isOmitted(yo[yk[j] as string])) j++;
+    if (i === xk.length || j === yk.length) break;
     const k = xk[i] as string;
-    if (k !== yk[i] || !sameJson(xo[k], yo[k])) return false;
+    const u = xo[k];
+    const v = yo[yk[j] as string];
+    if (hasToJson(u) || hasToJson(v)) throw HAS_TO_JSON;
+    if (k !== yk[j] || !sameJson(u, v)) return false;
+    i++;
+    j++;
+  }
+  // one side is through: the other must have no key left that is written
+  for (; i < xk.length; i++) {
+    const u = xo[xk[i] as string];
+    if (hasToJson(u)) throw HAS_TO_JSON;
+    if (!isOmitted(u)) return false;
+  }
+  for (; j < yk.length; j++) {
+    const v = yo[yk[j] as string];
+    if (hasToJson(v)) throw HAS_TO_JSON;
+    if (!isOmitted(v)) return false;
   }
   return true;
 }
