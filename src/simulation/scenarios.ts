@@ -41,6 +41,7 @@ import { round2 } from './comparison.js';
 import type { PreparedDpe } from './prepared.js';
 import { figuresOf, runWorks } from './runs.js';
 import { cheapestReaching, Evaluator, type Candidate, type Evaluated } from './search.js';
+import { Anchors, type Anchor } from './anchors.js';
 
 export type { Candidate } from './search.js';
 
@@ -141,35 +142,25 @@ const changeId = (c: EditableChange): string => {
  */
 class Predictor {
   private error = 0;
-  private readonly anchors: { ids: Set<string>; figures: PerM2 }[] = [];
+  /** the baseline first, then each single option, then each combination run (anchors.ts) */
+  private readonly anchors = new Anchors<PerM2>();
   private readonly candidates = new Map<string, Candidate>();
 
   constructor(base: Outcome, elements: Map<string, Candidate[]>) {
-    this.anchors.push({ ids: new Set(), figures: base.after });
+    this.anchors.add(new Set(), base.after);
     for (const list of elements.values())
       for (const c of list) {
         this.candidates.set(changeId(c.change), c);
-        this.anchors.push({ ids: new Set([changeId(c.change)]), figures: c.single.after });
+        this.anchors.add(new Set([changeId(c.change)]), c.single.after);
       }
   }
 
   predict(combo: readonly Candidate[]): PerM2 {
     const ids = new Set(combo.map((c) => changeId(c.change)));
-    let best = this.anchors[0] as (typeof this.anchors)[number];
-    let bestDistance = Infinity;
-    for (const a of this.anchors) {
-      // the last anchor at the smallest distance wins: counting stops once past it
-      let distance = 0;
-      for (const id of ids) if (!a.ids.has(id) && ++distance > bestDistance) break;
-      if (distance > bestDistance) continue;
-      for (const id of a.ids) if (!ids.has(id) && ++distance > bestDistance) break;
-      if (distance <= bestDistance) {
-        best = a;
-        bestDistance = distance;
-      }
-    }
-    let ep = best.figures.epM2;
-    let ges = best.figures.gesM2;
+    // the last anchor at the smallest distance (there is always one: the baseline)
+    const best = this.anchors.nearest(ids) as Anchor<PerM2>;
+    let ep = best.value.epM2;
+    let ges = best.value.gesM2;
     for (const c of combo)
       if (!best.ids.has(changeId(c.change))) {
         ep *= ratio(c.single.after.ep, c.single.before.ep);
@@ -194,10 +185,7 @@ class Predictor {
       rel(predicted.epM2, actual.after.epM2),
       rel(predicted.gesM2, actual.after.gesM2),
     );
-    this.anchors.push({
-      ids: new Set(combo.map((c) => changeId(c.change))),
-      figures: actual.after,
-    });
+    this.anchors.add(new Set(combo.map((c) => changeId(c.change))), actual.after);
   }
 
   get slack(): number {
@@ -213,7 +201,16 @@ function reaches(o: Outcome, target: ClassLetter): boolean {
   return classIndex(o.classesAfter.dpe) <= classIndex(target);
 }
 
-const slotOf = (c: Candidate): string => groupKey(c.change.referenceId, c.change.editableKey);
+/** A candidate's group, made once per change object (the local search asks it often). */
+const slots = new WeakMap<EditableChange, string>();
+const slotOf = (c: Candidate): string => {
+  let slot = slots.get(c.change);
+  if (slot === undefined) {
+    slot = groupKey(c.change.referenceId, c.change.editableKey);
+    slots.set(c.change, slot);
+  }
+  return slot;
+};
 
 /** The key of a group of candidates: an element and a works key. */
 export function groupKey(referenceId: string, editableKey: string): string {
@@ -629,12 +626,13 @@ function improve(
       improved = true;
       continue;
     }
-    // swap one for a cheaper option
-    const used = () => new Set(chosen.map(slotOf));
+    // swap one for a cheaper option (`chosen` changes only when a try succeeds, which ends the
+    // loops: its groups are the same all through them)
+    const used = new Set(chosen.map(slotOf));
     outer: for (const c of [...chosen].sort((a, b) => b.cout - a.cout)) {
       for (const d of all) {
         if (d.cout >= c.cout) break;
-        if (slotOf(d) !== slotOf(c) && used().has(slotOf(d))) continue;
+        if (slotOf(d) !== slotOf(c) && used.has(slotOf(d))) continue;
         if (tryCombo(chosen.map((x) => (x === c ? d : x)))) {
           improved = true;
           break outer;
@@ -647,10 +645,12 @@ function improve(
       for (let j = i + 1; j < chosen.length; j++) {
         const a = chosen[i] as Candidate;
         const b = chosen[j] as Candidate;
+        // (the same for every d: `chosen` changes only when a try succeeds, which ends the loops)
+        const rest = chosen.filter((x) => x !== a && x !== b);
+        const restSlots = new Set(rest.map(slotOf));
         for (const d of all) {
           if (d.cout >= a.cout + b.cout) break;
-          const rest = chosen.filter((x) => x !== a && x !== b);
-          if (rest.some((x) => slotOf(x) === slotOf(d))) continue;
+          if (restSlots.has(slotOf(d))) continue;
           if (tryCombo([...rest, d])) {
             improved = true;
             break outer2;

@@ -374,8 +374,10 @@ function strongest(
   below = Infinity,
   preferExternal = false,
 ): Candidate | null {
-  const external = list.filter((c) => c.cout < below && isExternalWall(c));
-  if (preferExternal && external.length) return strongest(external, figure);
+  if (preferExternal) {
+    const external = list.filter((c) => c.cout < below && isExternalWall(c));
+    if (external.length) return strongest(external, figure);
+  }
   let pick: Candidate | null = null;
   let value = list[0]?.single.before[figure] ?? Infinity;
   for (const c of list)

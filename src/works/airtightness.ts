@@ -87,6 +87,36 @@ export function engineQ4paRow(
   return best;
 }
 
+/**
+ * The engine's row per table (the engine's own, never modified), period, method and criteria:
+ * `engineQ4paRow` reads nothing else, and a DPE has one period and one method while the criteria
+ * take four values, so each works run after the first finds its row here instead of splitting
+ * every row's lists again.
+ */
+const rowsFound = new WeakMap<
+  readonly Fields[],
+  Map<string | undefined, Map<string | undefined, Map<string, Fields | undefined>>>
+>();
+
+export function engineRowOf(
+  rows: readonly Fields[],
+  period: string | undefined,
+  method: string | undefined,
+  c: Q4paCriteria,
+): Fields | undefined {
+  let byPeriod = rowsFound.get(rows);
+  if (!byPeriod) rowsFound.set(rows, (byPeriod = new Map()));
+  let byMethod = byPeriod.get(period);
+  if (!byMethod) byPeriod.set(period, (byMethod = new Map()));
+  let byCriteria = byMethod.get(method);
+  if (!byCriteria) byMethod.set(method, (byCriteria = new Map()));
+  const key = `${c.isolation}${c.joints}`;
+  if (byCriteria.has(key)) return byCriteria.get(key);
+  const row = engineQ4paRow(rows, period, method, c);
+  byCriteria.set(key, row);
+  return row;
+}
+
 /** The engine's row for the original DPE, per original (never modified), baseline and table. */
 const originalRows = new WeakMap<
   RawDpe,
@@ -121,9 +151,9 @@ export function followAirtightness(
   const period = str(cg.enum_periode_construction_id);
   const method = str(cg.enum_methode_application_dpe_log_id);
   const before = originalRow(original, computed, rows, () =>
-    engineQ4paRow(rows, period, method, q4paCriteria(original, computed)),
+    engineRowOf(rows, period, method, q4paCriteria(original, computed)),
   );
-  const after = engineQ4paRow(rows, period, method, q4paCriteria(dpe, computed));
+  const after = engineRowOf(rows, period, method, q4paCriteria(dpe, computed));
   if (!before || !after || before.tv_q4pa_conv_id === after.tv_q4pa_conv_id) return;
   for (const v of elementsOf(dpe, 'ventilation')) {
     if (str(v.donnee_entree.tv_q4pa_conv_id) === str(before.tv_q4pa_conv_id))

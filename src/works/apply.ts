@@ -152,6 +152,32 @@ function allowedKeysMessage(
   return `allowed on ${ref}: ${[...byKey].map(([k, codes]) => `${k} (${codes.join(', ')})`).join('; ')}`;
 }
 
+/** What checking a change found: its catalogue option and its element. */
+type Checked = Omit<Resolved, 'change'>;
+
+/**
+ * The changes already checked on each prepared DPE, by referenceId, editableKey and
+ * editableValue. A check reads only the change, the catalogue (constant) and the prepared DPE
+ * with its baseline (never modified; `checkContext` keeps its context the same way), so a change
+ * that passed passes again with the same option and element: `resolveChanges` makes its result
+ * from what is kept, with a new change object. Only changes that passed are kept (an error's
+ * message names the change's position in its list).
+ */
+const checkedChanges = new WeakMap<WorksBase, Map<string, Checked>>();
+
+function checkedOn(prep: WorksBase): Map<string, Checked> {
+  let checked = checkedChanges.get(prep);
+  if (!checked) checkedChanges.set(prep, (checked = new Map()));
+  return checked;
+}
+
+/** The key of a change whose three fields are strings (the lengths keep it unambiguous). */
+function checkedKey(c: EditableChange): string | undefined {
+  const { referenceId: r, editableKey: k, editableValue: v } = c as Record<string, unknown>;
+  if (typeof r !== 'string' || typeof k !== 'string' || typeof v !== 'string') return undefined;
+  return `${r.length}:${k.length}:${r}${k}${v}`;
+}
+
 /**
  * Checks every change against the DPE before anything is computed. The last change for a given
  * (referenceId, editableKey) wins, so the same change given twice is the change once. Pass the
@@ -164,8 +190,29 @@ export function resolveChanges(
 ): Resolved[] {
   const ctx = checkContext(source);
   const dpe = ctx.dpe;
+  const checked = isPrepared(source) ? checkedOn(source) : undefined;
   const byTarget = new Map<string, Resolved>();
+  const add = (change: EditableChange, found: Checked) => {
+    const target = `${change.referenceId}|${change.editableKey}`;
+    byTarget.delete(target);
+    byTarget.set(target, {
+      change: {
+        referenceId: change.referenceId,
+        editableKey: change.editableKey,
+        editableValue: change.editableValue,
+      },
+      option: found.option,
+      category: found.category,
+      index: found.index,
+    });
+  };
   for (const [i, change] of changes.entries()) {
+    const key = checkedKey(change);
+    const known = key === undefined ? undefined : checked?.get(key);
+    if (known) {
+      add(change, known);
+      continue;
+    }
     const at = `params.editablesChanges[${i}]`;
     const ref = parseReferenceId(change.referenceId);
     if (!ref) {
@@ -236,18 +283,9 @@ export function resolveChanges(
         },
       );
     }
-    const target = `${change.referenceId}|${change.editableKey}`;
-    byTarget.delete(target);
-    byTarget.set(target, {
-      change: {
-        referenceId: change.referenceId,
-        editableKey: change.editableKey,
-        editableValue: change.editableValue,
-      },
-      option: row,
-      category: ref.category,
-      index: ref.index,
-    });
+    const found: Checked = { option: row, category: ref.category, index: ref.index };
+    if (key !== undefined) checked?.set(key, found);
+    add(change, found);
   }
   return [...byTarget.values()];
 }
@@ -280,6 +318,49 @@ function withInertia(engine: Engine, raw: RawDpe, mutate: () => void): void {
   if (!(after > before) || !(declared > 0)) return;
   const next = Math.min(4, declared + (after - before));
   if (next !== declared) env.inertie = { ...env.inertie, enum_classe_inertie_id: String(next) };
+}
+
+interface Priced {
+  price: Price;
+  perteSurface: number;
+}
+
+/**
+ * The price and floor loss of each option already priced, per DPE, cost table, option, element
+ * of the DPE and its baseline counterpart: `priceOption` and `perteSurfaceOf` read nothing else
+ * (the DPE, its elements and the engine's baseline output are never modified: the prepared DPE;
+ * no code modifies a cost table once made: costs.ts), so a kept price is the one they would
+ * give again. The costs are a key of their own: a price never crosses cost tables or DPEs.
+ */
+const priced = new WeakMap<
+  RawDpe,
+  WeakMap<CostTable, Map<WorksOptionRow, Map<RawElement, Map<RawElement | undefined, Priced>>>>
+>();
+
+function pricedOn(
+  dpe: RawDpe,
+  costs: CostTable,
+  option: WorksOptionRow,
+  el: RawElement,
+  computed: RawElement | undefined,
+): Priced {
+  let byCosts = priced.get(dpe);
+  if (!byCosts) priced.set(dpe, (byCosts = new WeakMap()));
+  let byOption = byCosts.get(costs);
+  if (!byOption) byCosts.set(costs, (byOption = new Map()));
+  let byElement = byOption.get(option);
+  if (!byElement) byOption.set(option, (byElement = new Map()));
+  let byComputed = byElement.get(el);
+  if (!byComputed) byElement.set(el, (byComputed = new Map()));
+  let known = byComputed.get(computed);
+  if (!known) {
+    known = {
+      price: priceOption(option, el, dpe, costs, computed),
+      perteSurface: perteSurfaceOf(option, el, dpe),
+    };
+    byComputed.set(computed, known);
+  }
+  return known;
 }
 
 /** Applies changes already checked by `resolveChanges` to a copy of the DPE. */
@@ -323,14 +404,20 @@ export function applyWorksOn(
     if (isInternalInsulation(r.option.recipe))
       withInertia(engine, raw, () => applyRecipe(r.option.recipe, el, ctx));
     else applyRecipe(r.option.recipe, el, ctx);
-    const price = priceOption(r.option, original, prep.raw, costs, ctx.computed.get(el));
+    const { price, perteSurface } = pricedOn(
+      prep.raw,
+      costs,
+      r.option,
+      original,
+      ctx.computed.get(el),
+    );
     applied.push({
       change: r.change,
       option: r.option,
       cout: price.eur,
       coutDetail: price.detail,
       ...(price.whole !== undefined ? { coutBatiment: price.whole } : {}),
-      perteSurface: perteSurfaceOf(r.option, original, prep.raw),
+      perteSurface,
     });
   }
   followAirtightness(prep.raw, raw, prep.base.output, engine.q4paConvRows());

@@ -14,9 +14,10 @@
  * `plancher-bas-ue-declared` the engine uses the Ue the DPE declares (`donnee_entree.ue`). A
  * floor the works change has its Ue dropped, so that the engine computes it from the new Upb.
  */
-import type { RawDpe } from '../dpe/raw.js';
+import type { RawDpe, RawElement } from '../dpe/raw.js';
 import { cleanRef, envelopeList, type EnvelopeKind } from './context.js';
 import { editShared } from './frozen-copy.js';
+import { isFrozenOriginal } from './works-copy.js';
 
 const JOINED: EnvelopeKind[] = ['mur', 'plancher_bas', 'plancher_haut', 'baie_vitree', 'porte'];
 
@@ -63,14 +64,35 @@ function sameJson(a: unknown, b: unknown): boolean {
   }
   const xo = x as Record<string, unknown>;
   const yo = y as Record<string, unknown>;
-  const xk = Object.keys(xo).filter((k) => !isOmitted(xo[k]));
-  const yk = Object.keys(yo).filter((k) => !isOmitted(yo[k]));
-  // (a toJSON may leave its key out: met before the keys are counted)
-  if (xk.some((k) => hasToJson(xo[k])) || yk.some((k) => hasToJson(yo[k]))) throw HAS_TO_JSON;
-  if (xk.length !== yk.length) return false;
-  for (let i = 0; i < xk.length; i++) {
+  // the keys in step, those left out skipped: the texts are the same up to the pair compared,
+  // so a different key or value makes them differ whatever follows; a toJSON met (which may
+  // leave its key out) hands over to the texts before anything is decided on its pair
+  const xk = Object.keys(xo);
+  const yk = Object.keys(yo);
+  let i = 0;
+  let j = 0;
+  for (;;) {
+    while (i < xk.length && isOmitted(xo[xk[i] as string])) i++;
+    while (j < yk.length && isOmitted(yo[yk[j] as string])) j++;
+    if (i === xk.length || j === yk.length) break;
     const k = xk[i] as string;
-    if (k !== yk[i] || !sameJson(xo[k], yo[k])) return false;
+    const u = xo[k];
+    const v = yo[yk[j] as string];
+    if (hasToJson(u) || hasToJson(v)) throw HAS_TO_JSON;
+    if (k !== yk[j] || !sameJson(u, v)) return false;
+    i++;
+    j++;
+  }
+  // one side is through: the other must have no key left that is written
+  for (; i < xk.length; i++) {
+    const u = xo[xk[i] as string];
+    if (hasToJson(u)) throw HAS_TO_JSON;
+    if (!isOmitted(u)) return false;
+  }
+  for (; j < yk.length; j++) {
+    const v = yo[yk[j] as string];
+    if (hasToJson(v)) throw HAS_TO_JSON;
+    if (!isOmitted(v)) return false;
   }
   return true;
 }
@@ -90,18 +112,65 @@ function originalInputs(original: RawDpe): Map<string, unknown> {
   return before;
 }
 
+/** The clean reference of an envelope element's inputs, and whether they count as changed. */
+interface Verdict {
+  ref: string;
+  changed: boolean;
+}
+
+function verdictOf(before: Map<string, unknown>, inputs: RawElement['donnee_entree']): Verdict {
+  const ref = cleanRef(inputs.reference);
+  return { ref, changed: ref !== '' && (!before.has(ref) || !jsonEqual(before.get(ref), inputs)) };
+}
+
+/**
+ * Per frozen original (works-copy.ts `frozenOriginal`): the verdict of each of its envelope
+ * elements' inputs, and the clean references of each of its thermal bridges' inputs. A works
+ * copy shares most of these very objects; as everything in a frozen original is frozen, what
+ * `verdictOf` and `cleanRef` say of them never changes (the inputs by reference they are
+ * compared with are the frozen original's too), so they are worked out once per original and
+ * only the elements the works copy owns are compared at each run.
+ */
+interface FrozenVerdicts {
+  inputs: Map<unknown, Verdict>;
+  bridges: Map<unknown, readonly [string, string]>;
+}
+
+const frozenVerdicts = new WeakMap<RawDpe, FrozenVerdicts>();
+
+function verdictsOf(original: RawDpe): FrozenVerdicts | undefined {
+  if (!isFrozenOriginal(original)) return undefined;
+  let known = frozenVerdicts.get(original);
+  if (!known) {
+    const before = originalInputs(original);
+    known = { inputs: new Map(), bridges: new Map() };
+    for (const kind of JOINED)
+      for (const el of envelopeList(original, kind))
+        known.inputs.set(el.donnee_entree, verdictOf(before, el.donnee_entree));
+    for (const pt of envelopeList(original, 'pont_thermique')) {
+      const d = pt.donnee_entree;
+      known.bridges.set(d, [cleanRef(d.reference_1), cleanRef(d.reference_2)]);
+    }
+    frozenVerdicts.set(original, known);
+  }
+  return known;
+}
+
 /**
  * References of the envelope elements whose inputs differ between `original` and `dpe` (as
- * their JSON texts differ; `original` is never modified: the prepared DPE).
+ * their JSON texts differ; `original` is never modified: the prepared DPE, or its frozen copy).
  */
-function changedReferences(original: RawDpe, dpe: RawDpe): Set<string> {
+function changedReferences(
+  original: RawDpe,
+  dpe: RawDpe,
+  frozen: FrozenVerdicts | undefined,
+): Set<string> {
   const before = originalInputs(original);
   const changed = new Set<string>();
   for (const kind of JOINED)
     for (const el of envelopeList(dpe, kind)) {
-      const ref = cleanRef(el.donnee_entree.reference);
-      if (ref && (!before.has(ref) || !jsonEqual(before.get(ref), el.donnee_entree)))
-        changed.add(ref);
+      const v = frozen?.inputs.get(el.donnee_entree) ?? verdictOf(before, el.donnee_entree);
+      if (v.changed) changed.add(v.ref);
     }
   return changed;
 }
@@ -122,12 +191,14 @@ export function followDeclaredInputs(original: RawDpe, dpe: RawDpe): void {
         delete x.donnee_entree.ue;
       });
   });
-  const changed = changedReferences(original, dpe);
+  const frozen = verdictsOf(original);
+  const changed = changedReferences(original, dpe, frozen);
   if (changed.size === 0) return;
   const bridges = envelopeList(dpe, 'pont_thermique');
   bridges.forEach((pt, i) => {
     const d = pt.donnee_entree;
-    if (changed.has(cleanRef(d.reference_1)) || changed.has(cleanRef(d.reference_2)))
+    const [r1, r2] = frozen?.bridges.get(d) ?? [cleanRef(d.reference_1), cleanRef(d.reference_2)];
+    if (changed.has(r1) || changed.has(r2))
       // (a bridge shared with the original: a frozen copy without it, the same at every run)
       editShared(bridges, i, 'tv_pont_thermique_id', (pt) => {
         delete pt.donnee_entree.tv_pont_thermique_id;

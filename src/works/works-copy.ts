@@ -30,6 +30,13 @@ type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object';
 
 const frozen = new WeakMap<RawDpe, RawDpe>();
+/** The frozen originals `frozenOriginal` made (deep-frozen all through: nothing in them changes). */
+const frozenOriginals = new WeakSet<RawDpe>();
+
+/** Whether `dpe` is a frozen original (`frozenOriginal`): every object in it is frozen. */
+export function isFrozenOriginal(dpe: RawDpe): boolean {
+  return frozenOriginals.has(dpe);
+}
 
 /** A deep-frozen deep copy of `original` (kept per original, which is never modified). */
 export function frozenOriginal(original: RawDpe): RawDpe {
@@ -37,6 +44,7 @@ export function frozenOriginal(original: RawDpe): RawDpe {
   if (!f) {
     f = deepFreeze(copyRaw(original));
     frozen.set(original, f);
+    frozenOriginals.add(f);
   }
   return f;
 }
