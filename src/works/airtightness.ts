@@ -11,6 +11,7 @@
 import { elementsOf } from '../dpe/elements.js';
 import type { Fields, RawDpe, RawElement } from '../dpe/raw.js';
 import { num, str } from '../dpe/raw.js';
+import { entryOf } from './memo.js';
 
 export interface Q4paCriteria {
   isolation: '0' | '1';
@@ -104,12 +105,12 @@ export function engineRowOf(
   method: string | undefined,
   c: Q4paCriteria,
 ): Fields | undefined {
-  let byPeriod = rowsFound.get(rows);
-  if (!byPeriod) rowsFound.set(rows, (byPeriod = new Map()));
-  let byMethod = byPeriod.get(period);
-  if (!byMethod) byPeriod.set(period, (byMethod = new Map()));
-  let byCriteria = byMethod.get(method);
-  if (!byCriteria) byMethod.set(method, (byCriteria = new Map()));
+  const byPeriod = entryOf(rowsFound, rows, () => new Map());
+  const byCriteria = entryOf(
+    entryOf(byPeriod, period, () => new Map()),
+    method,
+    () => new Map<string, Fields | undefined>(),
+  );
   const key = `${c.isolation}${c.joints}`;
   if (byCriteria.has(key)) return byCriteria.get(key);
   const row = engineQ4paRow(rows, period, method, c);

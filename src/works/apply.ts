@@ -17,6 +17,7 @@ import type { CostTable } from './costs.js';
 import { scopeOf } from '../dpe/building.js';
 import { areaOf, priceOption, scopeRefusal, type Price } from './pricing.js';
 import { applicability, applyRecipe, isInternalInsulation, type WorksContext } from './recipes.js';
+import { entryOf } from './memo.js';
 
 export interface AppliedWork {
   change: EditableChange;
@@ -344,23 +345,20 @@ function pricedOn(
   el: RawElement,
   computed: RawElement | undefined,
 ): Priced {
-  let byCosts = priced.get(dpe);
-  if (!byCosts) priced.set(dpe, (byCosts = new WeakMap()));
-  let byOption = byCosts.get(costs);
-  if (!byOption) byCosts.set(costs, (byOption = new Map()));
-  let byElement = byOption.get(option);
-  if (!byElement) byOption.set(option, (byElement = new Map()));
-  let byComputed = byElement.get(el);
-  if (!byComputed) byElement.set(el, (byComputed = new Map()));
-  let known = byComputed.get(computed);
-  if (!known) {
-    known = {
+  const byCosts = entryOf(priced, dpe, () => new WeakMap());
+  const byElement = entryOf(
+    entryOf(byCosts, costs, () => new Map()),
+    option,
+    () => new Map(),
+  );
+  return entryOf(
+    entryOf(byElement, el, () => new Map<RawElement | undefined, Priced>()),
+    computed,
+    () => ({
       price: priceOption(option, el, dpe, costs, computed),
       perteSurface: perteSurfaceOf(option, el, dpe),
-    };
-    byComputed.set(computed, known);
-  }
-  return known;
+    }),
+  );
 }
 
 /** Applies changes already checked by `resolveChanges` to a copy of the DPE. */
