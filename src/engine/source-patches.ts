@@ -560,9 +560,9 @@ function ${item}(val) {
  * key, an object returned, a console argument that is not a primitive, keys left in another
  * order) is not kept: the function is called each time, as before. A thermal bridge also reads
  * the walls, floors, windows and doors it joins (found by reference) and writes their
- * `donnee_utilisateur`: its key adds those elements' identities (source, or the text of their
- * inputs when the run changed them) under the same references in every list; writes anywhere
- * else and the pair is not kept. `bug_for_bug_compat` is not in the keys: engine.ts sets it once
+ * `donnee_utilisateur`: its key adds those elements' positions and frozen sources (a bridge one
+ * of whose elements the run changed is computed; see ELEMENT_MEMO_SNIPPET); writes anywhere else
+ * and the pair is not kept. `bug_for_bug_compat` is not in the keys: engine.ts sets it once
  * when the engine loads, before any run.
  */
 const ELEMENT_MEMO_KIT = `
@@ -570,17 +570,6 @@ const ELEMENT_MEMO_KIT = `
 const __dpeSimListSources = new WeakMap();
 const __dpeSimSourceIds = new WeakMap();
 let __dpeSimNextId = 1;
-/** texts (inputs of elements a run changed, reference lists) → ids; ids are never reused */
-const __dpeSimTextIds = new Map();
-function __dpeSimTextId(text) {
-  let id = __dpeSimTextIds.get(text);
-  if (id === undefined) {
-    if (__dpeSimTextIds.size >= 20000) __dpeSimTextIds.clear();
-    id = __dpeSimNextId++;
-    __dpeSimTextIds.set(text, id);
-  }
-  return id;
-}
 function __dpeSimSourceId(src) {
   let id = __dpeSimSourceIds.get(src);
   if (id === undefined) {
@@ -883,7 +872,6 @@ function __dpeSimMemoChecked(rec, compute, el, others, lists) {
 export const __dpeSimElementMemoKit = {
   sources: (list) => __dpeSimListSources.get(list),
   sourceId: __dpeSimSourceId,
-  textId: __dpeSimTextId,
   /** the key text of primitives, undefined when one is not */
   key(...vs) {
     let k = '';
@@ -894,7 +882,6 @@ export const __dpeSimElementMemoKit = {
     }
     return k;
   },
-  literal: __dpeSimLiteral,
   call: __dpeSimMemoCall,
   each: __dpeSimEachElement,
   check: __dpeSimMemoCheck,
