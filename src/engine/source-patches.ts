@@ -609,31 +609,15 @@ const __dpeSimShared = (globalThis[Symbol.for('dpe-sim.shared-values')] ??= new 
  * given, nothing met twice), V[n] for a shared array (pushed onto V); undefined when it cannot.
  */
 function __dpeSimValueText(v, pre, V, seen) {
-  if (v === null || typeof v !== 'object') return __dpeSimLiteral(v);
-  if (__dpeSimShared.has(v)) {
-    V.push(v);
-    return 'V[' + (V.length - 1) + ']';
-  }
-  if ((pre !== null && pre.has(v)) || seen.has(v)) return undefined;
-  seen.add(v);
-  const proto = Object.getPrototypeOf(v);
-  const parts = [];
-  if (Array.isArray(v)) {
-    if (proto !== Array.prototype || Object.keys(v).length !== v.length) return undefined;
-    for (let i = 0; i < v.length; i++) {
-      const p = i in v ? __dpeSimValueText(v[i], pre, V, seen) : undefined;
-      if (p === undefined) return undefined;
-      parts.push(p);
+  return __dpeSimLiteral(v, (o) => {
+    if (__dpeSimShared.has(o)) {
+      V.push(o);
+      return 'V[' + (V.length - 1) + ']';
     }
-    return '[' + parts.join(',') + ']';
-  }
-  if (proto !== Object.prototype) return undefined;
-  for (const k of Object.keys(v)) {
-    const p = k === '__proto__' ? undefined : __dpeSimValueText(v[k], pre, V, seen);
-    if (p === undefined) return undefined;
-    parts.push(JSON.stringify(k) + ':' + p);
-  }
-  return '{' + parts.join(',') + '}';
+    if ((pre !== null && pre.has(o)) || seen.has(o)) return false;
+    seen.add(o);
+    return undefined;
+  });
 }
 /**
  * Whether an array of primitives is as it was (the engine's enum id lists are one array shared
@@ -954,8 +938,12 @@ function __dpeSimFrozenData(v) {
   }
   return true;
 }
-/** v as the text of a literal, or undefined when it cannot be written as one */
-function __dpeSimLiteral(v) {
+/**
+ * v as the text of a literal, or undefined when it cannot be written as one. objectText, when
+ * given, is asked first of each object met: a text to write instead, false to refuse it, or
+ * undefined to write it as a literal.
+ */
+function __dpeSimLiteral(v, objectText) {
   switch (typeof v) {
     case 'string':
       return JSON.stringify(v);
@@ -969,6 +957,11 @@ function __dpeSimLiteral(v) {
       return String(v) + 'n';
     case 'object': {
       if (v === null) return 'null';
+      if (objectText !== undefined) {
+        const text = objectText(v);
+        if (text === false) return undefined;
+        if (text !== undefined) return text;
+      }
       const proto = Object.getPrototypeOf(v);
       let text;
       if (Array.isArray(v)) {
@@ -976,7 +969,7 @@ function __dpeSimLiteral(v) {
         const parts = [];
         for (let i = 0; i < v.length; i++) {
           if (!(i in v)) return undefined;
-          const p = __dpeSimLiteral(v[i]);
+          const p = __dpeSimLiteral(v[i], objectText);
           if (p === undefined) return undefined;
           parts.push(p);
         }
@@ -987,7 +980,7 @@ function __dpeSimLiteral(v) {
       const parts = [];
       for (const k of Object.keys(v)) {
         if (k === '__proto__') return undefined;
-        const p = __dpeSimLiteral(v[k]);
+        const p = __dpeSimLiteral(v[k], objectText);
         if (p === undefined) return undefined;
         parts.push(JSON.stringify(k) + ':' + p);
       }
@@ -1058,29 +1051,31 @@ export const __dpeSimSseMonth = true;
  * `calc_deperdition` with the element memo (the kit: ELEMENT_MEMO_KIT, with the sanitizer): the
  * walls, roofs, windows, doors and thermal bridges of the works copy's collections.
  */
+/** `list.forEach((el) => call)` of calc_deperdition, through the kit's `each` under `memo` */
+function eachThroughMemo(list: string, el: string, call: string, memo: string): [string, string] {
+  const loop = `${list}.forEach((${el}) => ${call});`;
+  return [
+    `  ${loop}`,
+    `  if (__dpeSimKit === undefined) ${loop}\n` +
+      `  else __dpeSimKit.each(${memo}, ${list}, __dpeSimKey, (${el}) => ${call});`,
+  ];
+}
+const MUR = eachThroughMemo(
+  'mur_list',
+  'mur',
+  'calc_mur(mur, zc, pc, effetJoule)',
+  '__dpeSimMemoMur',
+);
 const ELEMENT_MEMO_REPLACE: [string, string][] = [
   [
-    '  mur_list.forEach((mur) => calc_mur(mur, zc, pc, effetJoule));',
+    MUR[0],
     '  const __dpeSimKit = __dpeSimSanitizerModule.__dpeSimElementMemoKit;\n' +
       '  const __dpeSimKey = __dpeSimKit?.key(zc, pc, effetJoule);\n' +
-      '  if (__dpeSimKit === undefined) mur_list.forEach((mur) => calc_mur(mur, zc, pc, effetJoule));\n' +
-      '  else __dpeSimKit.each(__dpeSimMemoMur, mur_list, __dpeSimKey, (mur) => calc_mur(mur, zc, pc, effetJoule));',
+      MUR[1],
   ],
-  [
-    '  ph_list.forEach((ph) => calc_ph(ph, zc, pc, effetJoule));',
-    '  if (__dpeSimKit === undefined) ph_list.forEach((ph) => calc_ph(ph, zc, pc, effetJoule));\n' +
-      '  else __dpeSimKit.each(__dpeSimMemoPh, ph_list, __dpeSimKey, (ph) => calc_ph(ph, zc, pc, effetJoule));',
-  ],
-  [
-    '  bv_list.forEach((bv) => calc_bv(bv, zc));',
-    '  if (__dpeSimKit === undefined) bv_list.forEach((bv) => calc_bv(bv, zc));\n' +
-      '  else __dpeSimKit.each(__dpeSimMemoBv, bv_list, __dpeSimKey, (bv) => calc_bv(bv, zc));',
-  ],
-  [
-    '  porte_list.forEach((porte) => calc_porte(porte, zc));',
-    '  if (__dpeSimKit === undefined) porte_list.forEach((porte) => calc_porte(porte, zc));\n' +
-      '  else __dpeSimKit.each(__dpeSimMemoPorte, porte_list, __dpeSimKey, (porte) => calc_porte(porte, zc));',
-  ],
+  eachThroughMemo('ph_list', 'ph', 'calc_ph(ph, zc, pc, effetJoule)', '__dpeSimMemoPh'),
+  eachThroughMemo('bv_list', 'bv', 'calc_bv(bv, zc)', '__dpeSimMemoBv'),
+  eachThroughMemo('porte_list', 'porte', 'calc_porte(porte, zc)', '__dpeSimMemoPorte'),
   [
     '  pt_list.forEach((pt) => calc_pont_thermique(pt, pc, logement));',
     '  if (__dpeSimKit === undefined) pt_list.forEach((pt) => calc_pont_thermique(pt, pc, logement));\n' +
