@@ -4,6 +4,7 @@
  */
 import type { RawElement } from '../dpe/raw.js';
 import { copyRaw } from '../dpe/raw.js';
+import { entryOf } from './memo.js';
 
 const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object';
 
@@ -126,17 +127,13 @@ export function editShared(
     edit(el as RawElement);
     return;
   }
-  let byKey = variants.get(el);
-  if (!byKey) {
-    byKey = new Map();
-    variants.set(el, byKey);
-  }
-  let variant = byKey.get(key);
-  if (!variant) {
-    variant = copyRaw(el);
-    edit(variant);
-    deepFreeze(variant);
-    byKey.set(key, variant);
-  }
-  list[i] = variant;
+  list[i] = entryOf(
+    entryOf(variants, el, () => new Map()),
+    key,
+    () => {
+      const variant = copyRaw(el);
+      edit(variant);
+      return deepFreeze(variant);
+    },
+  );
 }
