@@ -11,6 +11,7 @@ import { copyRaw, type RawDpe, type RawElement } from '../src/dpe/raw.js';
 import { envelopeList } from '../src/works/context.js';
 import { followDeclaredInputs, jsonEqual } from '../src/works/declared-inputs.js';
 import { frozenOriginal, worksCopy } from '../src/works/works-copy.js';
+import { editShared } from '../src/works/frozen-copy.js';
 
 const values: unknown[] = [
   undefined,
@@ -199,10 +200,16 @@ describe('followDeclaredInputs on a works copy sharing the frozen original', () 
     const ids = (d: RawDpe) =>
       envelopeList(d, 'pont_thermique').map((p) => p.donnee_entree.tv_pont_thermique_id);
     expect(ids(whole)).toEqual([undefined, '12', '13']);
-    for (const targets of [[], [], [{ category: 'mur', index: 2 }], []] as const) {
+    // (twice with the wall edited: the second run meets the same frozen edited copy, whose
+    // verdict is kept)
+    const mur2 = [{ category: 'mur', index: 2 }] as const;
+    for (const targets of [[], [], mur2, [], mur2] as const) {
       const shared = worksCopy(raw, targets) as RawDpe;
+      // as a recipe edits its wall (recipes.ts applyRecipeAt): a frozen edited copy
       if (targets.length)
-        (elementsOf(shared, 'mur')[2] as RawElement).donnee_entree.surface_paroi_opaque = '31';
+        editShared(elementsOf(shared, 'mur'), 2, 'test surface', (x) => {
+          x.donnee_entree.surface_paroi_opaque = '31';
+        });
       const wholeToo = copyRaw(raw);
       if (targets.length)
         (elementsOf(wholeToo, 'mur')[2] as RawElement).donnee_entree.surface_paroi_opaque = '31';

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { EditableChange } from '../src/contract/schemas.js';
-import { copyRaw } from '../src/dpe/raw.js';
+import { copyRaw, type RawDpe } from '../src/dpe/raw.js';
 import { readDpeFile } from '../src/dpe/source.js';
 import { loadEngine, type Engine } from '../src/engine/engine.js';
 import { prepare, type PreparedDpe } from '../src/simulation/prepared.js';
@@ -21,6 +21,7 @@ import {
   applyWorksOn,
   resolveChanges,
   sharedCopyFallbacks,
+  type Resolved,
 } from '../src/works/apply.js';
 import { defaultCosts } from '../src/works/costs.js';
 import { copiedFromLiteral, copyOfFrozen } from '../src/works/frozen-copy.js';
@@ -102,6 +103,28 @@ describe('works copy', () => {
       }
       expect(sharedCopyFallbacks).toBe(fallbacks);
       expect(JSON.stringify(prep.raw)).toBe(before);
+    },
+  );
+});
+
+describe('an envelope element the works change', () => {
+  it.each(FILES.map((f) => [path.basename(f, '.xml'), f]))(
+    '%s: is the same frozen edited copy at every run (the engine’s element memo knows it)',
+    (_id, file) => {
+      const prep = prepared.get(file) as PreparedDpe;
+      const envelope = optionChanges(prep).filter((c) =>
+        /^(mur|plancher_bas|plancher_haut|baie_vitree|porte):/.test(c.referenceId),
+      );
+      expect(envelope.length).toBeGreaterThan(0);
+      for (const change of envelope) {
+        const [resolved] = resolveChanges(prep, [change]) as [Resolved];
+        const target = (raw: RawDpe) => elementsOf(raw, resolved.category)[resolved.index];
+        const first = target(applyWorks(engine, prep, [resolved], defaultCosts()).raw);
+        const again = target(applyWorks(engine, prep, [resolved], defaultCosts()).raw);
+        expect(again, change.editableValue).toBe(first);
+        expect(Object.isFrozen(first)).toBe(true);
+        expect(first).not.toBe(target(frozenOriginal(prep.raw)));
+      }
     },
   );
 });

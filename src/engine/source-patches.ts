@@ -1017,11 +1017,61 @@ ${ELEMENT_MEMO_KIT}
  * The first answer for a window list, veranda and month is kept for the later calls with that
  * same list: a run's list is a new array (the engine's sanitized copy), so nothing is kept from
  * one run to the next. 8.7% of engine time on 2535E0426429Q (62 windows), three quarters saved.
+ * Without a veranda (the common case) a run's first call also reads once what `getSsd` reads of
+ * each window onto the outside (the table key of its orientation and tilt, its area, solar factor
+ * and shading factors), and each month's answer is the same sum in the same order of the same
+ * products, `surface × c1 × sw × fe1 × fe2`, read from those. A list holding anything else
+ * than plain windows with their intermediate values is computed as before.
  */
 const SSE_SNIPPET = `
 ;{
   const compute = calc_sse_j;
   const memo = new WeakMap();
+  /** a run's list → by zone: what getSsd reads of each window onto the outside, or null */
+  const outsideRows = new WeakMap();
+  const isObject = (v) => v !== null && typeof v === 'object';
+  function outsideRow(bv_list, zc) {
+    let byZone = outsideRows.get(bv_list);
+    if (byZone === undefined) {
+      byZone = new Map();
+      outsideRows.set(bv_list, byZone);
+    }
+    let row = byZone.get(zc);
+    if (row !== undefined) return row;
+    const c1z = tvs.c1[zc];
+    row = isObject(c1z) ? { c1z, oi: [], surface: [], sw: [], fe1: [], fe2: [] } : null;
+    for (let i = 0; row !== null && i < bv_list.length; i++) {
+      if (!(i in bv_list)) continue;
+      const bv = bv_list[i];
+      const de = isObject(bv) ? bv.donnee_entree : undefined;
+      const di = isObject(bv) ? bv.donnee_intermediaire : undefined;
+      if (!isObject(de) || !isObject(di)) row = null;
+      else if (de.enum_type_adjacence_id === '1') {
+        // getSsd's reads, in its order
+        const orientation = enums.orientation[de.enum_orientation_id];
+        const inclinaison = enums.inclinaison_vitrage[de.enum_inclinaison_vitrage_id ?? 3];
+        let oi = __dpeSimOi(orientation, inclinaison);
+        if (orientation === 'horizontal' || inclinaison === 'horizontal') oi = 'horizontal';
+        row.oi.push(oi);
+        row.surface.push(de.surface_totale_baie);
+        row.sw.push(di.sw);
+        row.fe1.push(di.fe1 ?? 1);
+        row.fe2.push(di.fe2 ?? 1);
+      }
+    }
+    byZone.set(zc, row);
+    return row;
+  }
+  /** compute(bv_list, ets, ca, zc, mois) without a veranda, from the windows' reads */
+  function outsideSum(bv_list, ets, ca, zc, mois) {
+    const row = outsideRow(bv_list, zc);
+    if (row === null) return compute(bv_list, ets, ca, zc, mois);
+    const c1m = row.c1z[mois];
+    const { oi, surface, sw, fe1, fe2 } = row;
+    let acc = 0;
+    for (let i = 0; i < oi.length; i++) acc = acc + surface[i] * c1m[oi[i]] * sw[i] * fe1[i] * fe2[i];
+    return acc;
+  }
   calc_sse_j = function calc_sse_j(bv_list, ets, ca, zc, mois) {
     if (!Array.isArray(bv_list) || typeof mois !== 'string' || (typeof zc !== 'string' && typeof zc !== 'number'))
       return compute(bv_list, ets, ca, zc, mois);
@@ -1030,16 +1080,21 @@ const SSE_SNIPPET = `
       byEts = new Map();
       memo.set(bv_list, byEts);
     }
-    let byMonth = byEts.get(ets);
+    // by zone, then month (a Map's keys: 1 and '1' apart)
+    let byZone = byEts.get(ets);
+    if (byZone === undefined) {
+      byZone = new Map();
+      byEts.set(ets, byZone);
+    }
+    let byMonth = byZone.get(zc);
     if (byMonth === undefined) {
       byMonth = new Map();
-      byEts.set(ets, byMonth);
+      byZone.set(zc, byMonth);
     }
-    const key = typeof zc + '\\u0001' + zc + '\\u0001' + mois;
-    let v = byMonth.get(key);
+    let v = byMonth.get(mois);
     if (v === undefined) {
-      v = compute(bv_list, ets, ca, zc, mois);
-      byMonth.set(key, v);
+      v = ets ? compute(bv_list, ets, ca, zc, mois) : outsideSum(bv_list, ets, ca, zc, mois);
+      byMonth.set(mois, v);
     }
     return v;
   };
@@ -1170,35 +1225,63 @@ function __dpeSimBridgeKey(run, src, de, others) {
   if (plan === undefined || plan.r1 !== de.reference_1 || plan.r2 !== de.reference_2) {
     const c1 = __dpeSimCleanRef(de.reference_1);
     const c2 = __dpeSimCleanRef(de.reference_2);
-    plan = { r1: de.reference_1, r2: de.reference_2, c1, c2: c2 === c1 ? undefined : c2, only1: c2 === c1 };
+    plan = { r1: de.reference_1, r2: de.reference_2, c1, c2: c2 === c1 ? undefined : c2, only1: c2 === c1, recent: [], next: 0 };
     __dpeSimBridgePlans.set(src, plan);
   }
-  let key = run.pcKey;
+  // [kind, index, source id] of each element under the references, then 'bv', window, paroi
+  // (and the wall's source id)
+  const parts = [];
   const refs1 = run.byRef.get(plan.c1);
   if (refs1 !== undefined)
     for (let k = 0; k < refs1.length; k += 2) {
       const id = __dpeSimBridgeDep(run, refs1[k], refs1[k + 1], others);
       if (id < 0) return undefined;
-      key += refs1[k] + refs1[k + 1] + '=' + id + ';';
+      parts.push(refs1[k], refs1[k + 1], id);
     }
   const refs2 = plan.only1 ? undefined : run.byRef.get(plan.c2);
   if (refs2 !== undefined)
     for (let k = 0; k < refs2.length; k += 2) {
       const id = __dpeSimBridgeDep(run, refs2[k], refs2[k + 1], others);
       if (id < 0) return undefined;
-      key += refs2[k] + refs2[k + 1] + '=' + id + ';';
+      parts.push(refs2[k], refs2[k + 1], id);
     }
   // bug-for-bug: the wall at the reference_paroi of the first window under reference_1
   const b = run.firstBv(de.reference_1);
   if (b >= 0) {
     const paroi = Number(run.lists.baie_vitree[b].donnee_entree.reference_paroi);
-    key += 'bv' + b + '>' + paroi + ';';
+    parts.push('bv', b, paroi);
     if (Number.isInteger(paroi) && paroi >= 0 && paroi < run.lists.mur.length) {
       const id = __dpeSimBridgeDep(run, 'mur', paroi, others);
       if (id < 0) return undefined;
-      key += '=' + id + ';';
+      parts.push(id);
     }
   }
+  return __dpeSimBridgeKeyText(plan, run.pcKey, parts);
+}
+/**
+ * The key's text: the same string as one of the bridge's last keys when its parts are the same
+ * (a Map then finds it by its hash, kept with the string, instead of hashing a new text again)
+ */
+function __dpeSimBridgeKeyText(plan, pcKey, parts) {
+  const recent = plan.recent;
+  search: for (let r = 0; r < recent.length; r++) {
+    const known = recent[r];
+    if (known.pcKey !== pcKey || known.parts.length !== parts.length) continue;
+    for (let j = 0; j < parts.length; j++) if (!Object.is(known.parts[j], parts[j])) continue search;
+    return known.key;
+  }
+  let key = pcKey;
+  for (let j = 0; j < parts.length; ) {
+    if (parts[j] === 'bv') {
+      key += 'bv' + parts[j + 1] + '>' + parts[j + 2] + ';';
+      if (j + 3 < parts.length) key += '=' + parts[j + 3] + ';';
+      break;
+    }
+    key += parts[j] + parts[j + 1] + '=' + parts[j + 2] + ';';
+    j += 3;
+  }
+  recent[plan.next] = { pcKey, parts, key };
+  plan.next = (plan.next + 1) % 8;
   return key;
 }
 function __dpeSimEachBridge(kit, pts, logement, pcKey, calc) {
@@ -1232,7 +1315,29 @@ export const __dpeSimElementMemo = true;
 const CONSO_KEYS_FROM =
   '  Object.keys(ret).forEach((key) => {\n    ret[`${prefix}_${key}`] = ret[key];\n    delete ret[key];\n  });\n  return ret;';
 const CONSO_KEYS_TO =
-  '  const __dpeSimOut = {};\n  for (const key of Object.keys(ret)) __dpeSimOut[`${prefix}_${key}`] = ret[key];\n  return __dpeSimOut;';
+  '  const __dpeSimOut = {};\n  for (const key of Object.keys(ret)) __dpeSimOut[__dpeSimPrefixed(prefix, key)] = ret[key];\n  return __dpeSimOut;';
+/**
+ * The prefixed names, made once per prefix and key and used again: a name made at each call was
+ * a new string to hash and look up as a key each time (three quarters of the function's time).
+ */
+const CONSO_KEYS_SNIPPET = `
+const __dpeSimPrefixedNames = new Map();
+function __dpeSimPrefixed(prefix, key) {
+  if (typeof prefix !== 'string') return \`\${prefix}_\${key}\`;
+  let names = __dpeSimPrefixedNames.get(prefix);
+  if (names === undefined) {
+    names = new Map();
+    __dpeSimPrefixedNames.set(prefix, names);
+  }
+  let name = names.get(key);
+  if (name === undefined) {
+    name = \`\${prefix}_\${key}\`;
+    names.set(key, name);
+  }
+  return name;
+}
+export const __dpeSimConsoKeys = true;
+`;
 
 const MEMO_PATCHES: SourcePatch[] = [
   {
@@ -1330,7 +1435,7 @@ const MEMO_PATCHES: SourcePatch[] = [
   {
     suffix: '/@open3cl/engine/conso.js',
     replace: [[CONSO_KEYS_FROM, CONSO_KEYS_TO]],
-    append: '\nexport const __dpeSimConsoKeys = true;\n',
+    append: CONSO_KEYS_SNIPPET,
     marker: '__dpeSimConsoKeys',
   },
   {

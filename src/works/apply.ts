@@ -11,12 +11,17 @@ import type { Engine } from '../engine/engine.js';
 import { CATALOGUE, optionsFor, type WorksOptionRow } from './catalogue.js';
 import { followAirtightness } from './airtightness.js';
 import { followDeclaredInputs } from './declared-inputs.js';
-import { makeWorksContext } from './context.js';
+import { computedOf, makeWorksContext } from './context.js';
 import { frozenOriginal, isFrozenWrite, worksCopy } from './works-copy.js';
 import type { CostTable } from './costs.js';
 import { scopeOf } from '../dpe/building.js';
 import { areaOf, priceOption, scopeRefusal, type Price } from './pricing.js';
-import { applicability, applyRecipe, isInternalInsulation, type WorksContext } from './recipes.js';
+import {
+  applicability,
+  applyRecipeAt,
+  isInternalInsulation,
+  type WorksContext,
+} from './recipes.js';
 import { entryOf } from './memo.js';
 
 export interface AppliedWork {
@@ -398,16 +403,17 @@ export function applyWorksOn(
   const applied: AppliedWork[] = [];
   for (const r of resolved) {
     const original = elementsOf(prep.raw, r.category)[r.index] as RawElement;
-    const el = elementsOf(raw, r.category)[r.index] as RawElement;
+    const list = elementsOf(raw, r.category);
+    const el = list[r.index] as RawElement;
     if (isInternalInsulation(r.option.recipe))
-      withInertia(engine, raw, () => applyRecipe(r.option.recipe, el, ctx));
-    else applyRecipe(r.option.recipe, el, ctx);
+      withInertia(engine, raw, () => applyRecipeAt(r.option.recipe, list, r.index, ctx));
+    else applyRecipeAt(r.option.recipe, list, r.index, ctx);
     const { price, perteSurface } = pricedOn(
       prep.raw,
       costs,
       r.option,
       original,
-      ctx.computed.get(el),
+      computedOf(el, ctx),
     );
     applied.push({
       change: r.change,

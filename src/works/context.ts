@@ -7,6 +7,7 @@
 import { elementsOf } from '../dpe/elements.js';
 import type { Fields, RawDpe, RawElement, RawGeneratorHolder } from '../dpe/raw.js';
 import { num, str } from '../dpe/raw.js';
+import { originOf } from './frozen-copy.js';
 
 export interface WorksContext {
   /** the DPE being modified (a copy, or the prepared DPE itself when only checking) */
@@ -115,7 +116,15 @@ export function makeWorksContext(dpe: RawDpe, baseline: RawDpe = dpe): WorksCont
   return { dpe, baseline, computed };
 }
 
+/**
+ * `el`'s counterpart in the baseline output: also for a frozen copy of a shared element edited
+ * by works (frozen-copy.ts `editShared`), whose counterpart is its original's.
+ */
+export function computedOf(el: RawElement, ctx: WorksContext): RawElement | undefined {
+  return ctx.computed.get(el) ?? ctx.computed.get(originOf(el));
+}
+
 /** The `donnee_intermediaire` the engine computed for `el` (falls back to the stored one). */
 export function computedDi(el: RawElement, ctx: WorksContext): Fields {
-  return ctx.computed.get(el)?.donnee_intermediaire ?? el.donnee_intermediaire ?? {};
+  return computedOf(el, ctx)?.donnee_intermediaire ?? el.donnee_intermediaire ?? {};
 }

@@ -129,7 +129,9 @@ function verdictOf(before: Map<string, unknown>, inputs: RawElement['donnee_entr
  * copy shares most of these very objects; as everything in a frozen original is frozen, what
  * `verdictOf` and `cleanRef` say of them never changes (the inputs by reference they are
  * compared with are the frozen original's too), so they are worked out once per original and
- * only the elements the works copy owns are compared at each run.
+ * only the elements the works copy owns are compared at each run. The frozen edited copies of
+ * its elements (frozen-copy.ts `editShared`: deep-frozen too, and kept with the original) have
+ * their verdict kept here too, from the first run that meets them.
  */
 interface FrozenVerdicts {
   inputs: Map<unknown, Verdict>;
@@ -169,7 +171,13 @@ function changedReferences(
   const changed = new Set<string>();
   for (const kind of JOINED)
     for (const el of envelopeList(dpe, kind)) {
-      const v = frozen?.inputs.get(el.donnee_entree) ?? verdictOf(before, el.donnee_entree);
+      const d = el.donnee_entree;
+      let v = frozen?.inputs.get(d);
+      if (v === undefined) {
+        v = verdictOf(before, d);
+        // a frozen edited copy's inputs (recipes.ts, frozen-copy.ts): their verdict is as fixed
+        if (frozen && Object.isFrozen(d)) frozen.inputs.set(d, v);
+      }
       if (v.changed) changed.add(v.ref);
     }
   return changed;

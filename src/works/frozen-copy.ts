@@ -110,6 +110,17 @@ export function deepFreeze<T>(v: T): T {
 /** shared frozen element → its edited variants by key */
 const variants = new WeakMap<object, Map<string, RawElement>>();
 
+/** an edited variant (and the copy being edited) → the element it was first made from */
+const origins = new WeakMap<object, RawElement>();
+
+/**
+ * The element `el` was made from by `editShared` (through any number of edits), or `el` itself:
+ * what the works context knows of it (its counterpart in the engine's baseline output).
+ */
+export function originOf(el: RawElement): RawElement {
+  return origins.get(el) ?? el;
+}
+
 /**
  * Edits `list[i]`: an element of its own in place; a shared frozen element is replaced by a
  * deep-frozen copy of it edited by `edit`, made once per element and `key` (the edit must depend
@@ -132,6 +143,7 @@ export function editShared(
     key,
     () => {
       const variant = copyRaw(el);
+      origins.set(variant, originOf(el));
       edit(variant);
       return deepFreeze(variant);
     },

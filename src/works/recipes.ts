@@ -214,6 +214,10 @@ function wallApplies(
 
 function wallApply(el: RawElement, r: Extract<Recipe, { kind: 'wall' }>, ctx: WorksContext): void {
   insulateOpaque(el, ctx, 'mur', r.r, r.position);
+  insulateReveals(el, ctx);
+}
+
+function insulateReveals(el: RawElement, ctx: WorksContext): void {
   // the reveals are insulated with the wall (thermal bridge "menuiserie / mur"; for ITE without
   // it, k 0.9 for windows "nu intérieur", i.e. worse than before the works)
   const openings = new Set(openingsOfWall(el, ctx.dpe));
@@ -496,6 +500,70 @@ export function applyRecipe(recipe: Recipe, el: RawElement, ctx: WorksContext): 
     case 'distribution':
       return distributionApply(el as RawGeneratorHolder, recipe.work);
   }
+}
+
+/** Recipes whose edit of their element reads nothing but it (`ownEdit`), by kind. */
+type OwnEditKind = 'wall' | 'roof' | 'floor' | 'window' | 'door';
+const OWN_EDIT_KINDS = new Set<Recipe['kind']>(['wall', 'roof', 'floor', 'window', 'door']);
+
+/**
+ * The recipe's edit of its own element, for the envelope's recipes: it reads the element, its
+ * counterpart in the baseline output (`computedDi`, through `originOf` for an edited copy) and
+ * the DPE's general data (`typeAfterExternal`'s construction period), nothing that works change;
+ * a wall's reveals are edited apart (`insulateReveals`).
+ */
+function ownEdit(
+  recipe: Extract<Recipe, { kind: OwnEditKind }>,
+  el: RawElement,
+  ctx: WorksContext,
+): void {
+  switch (recipe.kind) {
+    case 'wall':
+      return insulateOpaque(el, ctx, 'mur', recipe.r, recipe.position);
+    case 'roof':
+      return roofApply(el, recipe, ctx);
+    case 'floor':
+      return floorApply(el, recipe, ctx);
+    case 'window':
+      return windowApply(el, recipe);
+    case 'door':
+      return doorApply(el);
+  }
+}
+
+/**
+ * The key of a recipe's edited copies on a baseline output (one per prepared DPE): its number
+ * and the recipe's text (recipes are the catalogue's constants), the same string each time.
+ */
+const editKeys = new WeakMap<RawDpe, { id: number; keys: Map<Recipe, string> }>();
+let nextBaselineId = 1;
+
+function editKey(recipe: Recipe, baseline: RawDpe): string {
+  let on = editKeys.get(baseline);
+  if (on === undefined) editKeys.set(baseline, (on = { id: nextBaselineId++, keys: new Map() }));
+  let key = on.keys.get(recipe);
+  if (key === undefined) on.keys.set(recipe, (key = `recipe ${on.id} ${JSON.stringify(recipe)}`));
+  return key;
+}
+
+/**
+ * Applies `recipe` to `list[i]` of the DPE being modified. An envelope element the works copy
+ * shares with the frozen original (works-copy.ts) is replaced by a frozen copy of it so edited,
+ * made once per element, recipe and baseline (frozen-copy.ts `editShared`; the edit reads
+ * nothing else: `ownEdit`), so that every run meets the same object, which the engine's element
+ * memo knows (src/engine/source-patches.ts); the other elements it writes into (a wall's
+ * reveals) are edited after it, at each run, as before.
+ */
+export function applyRecipeAt(
+  recipe: Recipe,
+  list: RawElement[],
+  i: number,
+  ctx: WorksContext,
+): void {
+  if (!OWN_EDIT_KINDS.has(recipe.kind)) return applyRecipe(recipe, list[i] as RawElement, ctx);
+  const own = recipe as Extract<Recipe, { kind: OwnEditKind }>;
+  editShared(list, i, editKey(recipe, ctx.baseline), (x) => ownEdit(own, x, ctx));
+  if (own.kind === 'wall') insulateReveals(list[i] as RawElement, ctx);
 }
 
 /**

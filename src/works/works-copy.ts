@@ -8,14 +8,15 @@
  * a deep-frozen copy of the original (one per original: `frozenOriginal`), except:
  * - the containers down to each collection's array (the root, `logement`, `enveloppe`, each
  *   `…_collection` and its arrays): new objects holding the same elements;
- * - the elements the works change, every ventilation (airtightness.ts), every installation when
- *   the works change one (the system recipes reach across them): deep copies of their own
- *   (frozen-copy.ts).
- * A recipe that writes into another element edits it with `editShared` (frozen-copy.ts): the
- * reveals of a wall's openings (recipes.ts), the effet-Joule pins (generators.ts), a thermal
- * bridge's declared row (declared-inputs.ts). A shared element is then replaced by a frozen
- * copy of it so edited, made once per element and edit: every run gets the same object, which
- * the engine's sanitizer and element memo know (src/engine/source-patches.ts).
+ * - the ventilations (airtightness.ts), every installation when the works change one (the
+ *   system recipes reach across them), the other elements the works change but the envelope's:
+ *   deep copies of their own (frozen-copy.ts).
+ * A recipe edits its envelope element, and the other elements it writes into, with `editShared`
+ * (frozen-copy.ts): the wall, roof, floor, window or door it changes (recipes.ts
+ * `applyRecipeAt`), the reveals of a wall's openings, the effet-Joule pins (generators.ts), a
+ * thermal bridge's declared row (declared-inputs.ts). A shared element is then replaced by a
+ * frozen copy of it so edited, made once per element and edit: every run gets the same object,
+ * which the engine's sanitizer and element memo know (src/engine/source-patches.ts).
  * Anything else a recipe writes is frozen: the write throws, and `applyWorks` starts again on a
  * whole copy (`isFrozenWrite`), so the result is always the one a whole copy gives.
  */
@@ -69,6 +70,15 @@ function withCollections(o: Obj): Obj {
   return out;
 }
 
+/** Categories whose recipes edit their element through a frozen edited copy (recipes.ts). */
+const ENVELOPE_TARGETS = new Set<Category>([
+  'mur',
+  'plancher_bas',
+  'plancher_haut',
+  'baie_vitree',
+  'porte',
+]);
+
 /** Categories whose recipes reach across all of them (mixed generators, emitters, networks). */
 const SYSTEMS: Category[] = ['installation_chauffage', 'installation_ecs'];
 
@@ -92,7 +102,9 @@ export function worksCopy(
   ownElements(elementsOf(dpe, 'ventilation'));
   if (targets.some((t) => SYSTEMS.includes(t.category)))
     for (const category of SYSTEMS) ownElements(elementsOf(dpe, category));
+  // (the envelope's targets stay shared: recipes.ts `applyRecipeAt` puts frozen edited copies)
   for (const t of targets) {
+    if (ENVELOPE_TARGETS.has(t.category)) continue;
     const list = elementsOf(dpe, t.category);
     ownElements(list, [t.index]);
   }
