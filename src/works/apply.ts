@@ -177,11 +177,21 @@ function checkedOn(prep: WorksBase): Map<string, Checked> {
   return checked;
 }
 
+/**
+ * Each change object's last key with the fields it was made of: the search asks again and again
+ * for the same changes, and the same string is then found in a Map by its hash, kept with it.
+ */
+const keyTexts = new WeakMap<object, { r: string; k: string; v: string; key: string }>();
+
 /** The key of a change whose three fields are strings (the lengths keep it unambiguous). */
 function checkedKey(c: EditableChange): string | undefined {
   const { referenceId: r, editableKey: k, editableValue: v } = c as Record<string, unknown>;
   if (typeof r !== 'string' || typeof k !== 'string' || typeof v !== 'string') return undefined;
-  return `${r.length}:${k.length}:${r}${k}${v}`;
+  const known = keyTexts.get(c);
+  if (known !== undefined && known.r === r && known.k === k && known.v === v) return known.key;
+  const key = `${r.length}:${k.length}:${r}${k}${v}`;
+  keyTexts.set(c, { r, k, v, key });
+  return key;
 }
 
 /**

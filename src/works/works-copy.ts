@@ -50,12 +50,24 @@ export function frozenOriginal(original: RawDpe): RawDpe {
   return f;
 }
 
+/**
+ * `list.slice()` of a plain array (the same length, holes kept), by a loop: V8's `slice`, like
+ * `forEach`, `some` or `filter`, takes a slow path on a frozen array (15× slower in Node 20).
+ */
+function arrayCopy(list: unknown[]): unknown[] {
+  if (Object.getPrototypeOf(list) !== Array.prototype) return list.slice();
+  const n = list.length;
+  const out = new Array<unknown>(n);
+  for (let i = 0; i < n; i++) if (i in list) out[i] = list[i];
+  return out;
+}
+
 /** A collection (`{ mur: [...] }`) with its own arrays, holding the same elements. */
 function collectionCopy(c: Obj): Obj {
   const out: Obj = { ...c };
   for (const k of Object.keys(out)) {
     const v = out[k];
-    if (Array.isArray(v)) out[k] = v.slice();
+    if (Array.isArray(v)) out[k] = arrayCopy(v);
   }
   return out;
 }
