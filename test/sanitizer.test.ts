@@ -244,6 +244,28 @@ function edgeCases(): [string, () => unknown][] {
         generateur_ecs: 6,
       }),
     ],
+    [
+      'values Number() converts: own toString / valueOf, symbols, arrays of objects',
+      // (the functions shared by both copies: they are copied as they are)
+      () => ({
+        objects: [{ a: '1' }, { b: '2' }, { c: '3' }],
+        mixed: [{ a: '1' }, 'x', 2, true, 3n],
+        ownValueOf: { valueOf: CONVERSIONS.seven },
+        ownToString: { toString: CONVERSIONS.eight },
+        itemToString: [{ toString: CONVERSIONS.nine }, { a: '1' }],
+        tagged: { [Symbol.toStringTag]: 'T', a: '1' },
+        arrayValueOf: Object.assign([1, 2], { valueOf: CONVERSIONS.ten }),
+        arrayJoin: Object.assign([1, 2], { join: CONVERSIONS.eleven }),
+        nestedArrays: [[1], [2]],
+        withFunction: [CONVERSIONS.one, 'x'],
+      }),
+    ],
+    [
+      'an object without prototype',
+      () => ({ o: Object.assign(Object.create(null) as object, { a: '1' }) }),
+    ],
+    ['an item whose conversion throws', () => ({ list: [{ toString: 1, valueOf: 2 }, 'x'] })],
+    ['a symbol item', () => ({ list: [CONVERSIONS.symbol, 'x'] })],
     ['nodes to map: null', () => ({ installation_ecs: null })],
     ['an array holding null', () => ({ list: ['a', null] })],
     ['a top-level array', () => [{ a: '1' }, ['2'], '3']],
@@ -272,6 +294,17 @@ function edgeCases(): [string, () => unknown][] {
     ],
   ];
 }
+
+/** Conversion functions of the hand-made values (one object each, for both copies of a case). */
+const CONVERSIONS = {
+  one: () => 1,
+  seven: () => 7,
+  eight: () => '8',
+  nine: () => '9',
+  ten: () => 10,
+  eleven: () => '11',
+  symbol: Symbol('s'),
+};
 
 /** The parsed DPEs: fixtures, and named corpus DPEs when present. */
 function dpeFiles(): string[] {
