@@ -526,7 +526,7 @@ function ${name}(obj) {
     if (typeof val === 'object' && !Array.isArray(val) && nodesToMap.includes(key)) val = [val];
     else if (__dpeSimIsEnum(key)) val = val?.toString();
     else if (val === '' || val === null) val = '';
-    else if (!(Array.isArray(val) && val.length === 0) && !__dpeSimNumberIsNaN(val)) {
+    else if (!(Array.isArray(val) && val.length === 0)) {
       const n = Number(val);
       if (!Number.isNaN(n)) val = n;
     }
@@ -890,52 +890,6 @@ const SANITIZE_SNIPPET = `
 function __dpeSimIsEnum(key) {
   const c = key.charCodeAt(0);
   return (c === 101 && key.startsWith('enum_')) || (c === 111 && key.startsWith('original_enum'));
-}
-const __dpeSimObjectToString = Object.prototype.toString;
-const __dpeSimObjectValueOf = Object.prototype.valueOf;
-const __dpeSimArrayToString = Array.prototype.toString;
-const __dpeSimArrayJoin = Array.prototype.join;
-/** whether o, an object of Object's prototype, converts to a string of Object.prototype.toString */
-function __dpeSimPlainText(o) {
-  return (
-    Object.getPrototypeOf(o) === Object.prototype &&
-    !Object.hasOwn(o, 'toString') &&
-    !Object.hasOwn(o, 'valueOf') &&
-    Object.getOwnPropertySymbols(o).length === 0 &&
-    Object.prototype.toString === __dpeSimObjectToString &&
-    Object.prototype.valueOf === __dpeSimObjectValueOf &&
-    !(Symbol.toPrimitive in o)
-  );
-}
-/**
- * Whether Number(v) is NaN without calling it, for an object whose conversion is known: a plain
- * object ("[object Object]"), an array of two items or more of primitives (not symbols) and
- * plain objects (its join holds a comma). Number() of a collection's array of elements joined
- * them all into one long text at every run (half of the walk's time on a 28-flat building).
- * False: not known, Number(v) is called.
- */
-function __dpeSimNumberIsNaN(v) {
-  if (v === null || typeof v !== 'object') return false;
-  if (!Array.isArray(v)) return __dpeSimPlainText(v);
-  if (
-    v.length < 2 ||
-    Object.getPrototypeOf(v) !== Array.prototype ||
-    Object.hasOwn(v, 'toString') ||
-    Object.hasOwn(v, 'join') ||
-    Object.hasOwn(v, 'valueOf') ||
-    Array.prototype.toString !== __dpeSimArrayToString ||
-    Array.prototype.join !== __dpeSimArrayJoin ||
-    Object.prototype.valueOf !== __dpeSimObjectValueOf ||
-    Symbol.toPrimitive in v
-  )
-    return false;
-  for (let i = 0; i < v.length; i++) {
-    const x = v[i];
-    if (x === null || x === undefined) continue;
-    const t = typeof x;
-    if (t === 'symbol' || t === 'function' || (t === 'object' && !__dpeSimPlainText(x))) return false;
-  }
-  return true;
 }
 /** ObjectUtil.deepObjectTransform(obj, (key) => key, the value function of execute) */
 function __dpeSimSanitize(obj) {
