@@ -1027,19 +1027,14 @@ const SSE_SNIPPET = `
 ;{
   const compute = calc_sse_j;
   const memo = new WeakMap();
-  /** a run's list → by zone: what getSsd reads of each window onto the outside, or null */
+  /** a run's list → { zc, row }: what getSsd reads of each window onto the outside, or null */
   const outsideRows = new WeakMap();
   const isObject = (v) => v !== null && typeof v === 'object';
   function outsideRow(bv_list, zc) {
-    let byZone = outsideRows.get(bv_list);
-    if (byZone === undefined) {
-      byZone = new Map();
-      outsideRows.set(bv_list, byZone);
-    }
-    let row = byZone.get(zc);
-    if (row !== undefined) return row;
+    const kept = outsideRows.get(bv_list);
+    if (kept !== undefined && Object.is(kept.zc, zc)) return kept.row;
     const c1z = tvs.c1[zc];
-    row = isObject(c1z) ? { c1z, oi: [], surface: [], sw: [], fe1: [], fe2: [] } : null;
+    let row = isObject(c1z) ? { c1z, oi: [], surface: [], sw: [], fe1: [], fe2: [] } : null;
     for (let i = 0; row !== null && i < bv_list.length; i++) {
       if (!(i in bv_list)) continue;
       const bv = bv_list[i];
@@ -1059,7 +1054,7 @@ const SSE_SNIPPET = `
         row.fe2.push(di.fe2 ?? 1);
       }
     }
-    byZone.set(zc, row);
+    outsideRows.set(bv_list, { zc, row });
     return row;
   }
   /** compute(bv_list, ets, ca, zc, mois) without a veranda, from the windows' reads */

@@ -212,11 +212,6 @@ function wallApplies(
   return opaqueRefusal(el, ctx, 'mur', r.r, 'wall') ?? true;
 }
 
-function wallApply(el: RawElement, r: Extract<Recipe, { kind: 'wall' }>, ctx: WorksContext): void {
-  insulateOpaque(el, ctx, 'mur', r.r, r.position);
-  insulateReveals(el, ctx);
-}
-
 function insulateReveals(el: RawElement, ctx: WorksContext): void {
   // the reveals are insulated with the wall (thermal bridge "menuiserie / mur"; for ITE without
   // it, k 0.9 for windows "nu intérieur", i.e. worse than before the works)
@@ -456,79 +451,63 @@ function ventilationApply(el: RawElement, r: Extract<Recipe, { kind: 'ventilatio
 
 // ---------------------------------------------------------------------------- dispatch
 
-export function applicability(recipe: Recipe, el: RawElement, ctx: WorksContext): Applicability {
-  switch (recipe.kind) {
-    case 'wall':
-      return wallApplies(el, recipe, ctx);
-    case 'roof':
-      return roofApplies(el, recipe, ctx);
-    case 'floor':
-      return floorApplies(el, recipe, ctx);
-    case 'window':
-      return windowApplies(el, recipe, ctx);
-    case 'door':
-      return doorApplies(el, recipe, ctx);
-    case 'ventilation':
-      return ventilationApplies(el, recipe);
-    case 'heating':
-      return heatingApplies(el as RawGeneratorHolder, recipe.generator, ctx);
-    case 'hot-water':
-      return hotWaterApplies(el as RawGeneratorHolder, recipe.generator, ctx);
-    case 'distribution':
-      return distributionApplies(el as RawGeneratorHolder, recipe.work);
-  }
-}
-
-export function applyRecipe(recipe: Recipe, el: RawElement, ctx: WorksContext): void {
-  switch (recipe.kind) {
-    case 'wall':
-      return wallApply(el, recipe, ctx);
-    case 'roof':
-      return roofApply(el, recipe, ctx);
-    case 'floor':
-      return floorApply(el, recipe, ctx);
-    case 'window':
-      return windowApply(el, recipe);
-    case 'door':
-      return doorApply(el);
-    case 'ventilation':
-      return ventilationApply(el, recipe);
-    case 'heating':
-      return heatingApply(el as RawGeneratorHolder, recipe.generator, ctx);
-    case 'hot-water':
-      return hotWaterApply(el as RawGeneratorHolder, recipe.generator, ctx);
-    case 'distribution':
-      return distributionApply(el as RawGeneratorHolder, recipe.work);
-  }
-}
-
-/** Recipes whose edit of their element reads nothing but it (`ownEdit`), by kind. */
-type OwnEditKind = 'wall' | 'roof' | 'floor' | 'window' | 'door';
-const OWN_EDIT_KINDS = new Set<Recipe['kind']>(['wall', 'roof', 'floor', 'window', 'door']);
+type Of<K extends Recipe['kind']> = Extract<Recipe, { kind: K }>;
 
 /**
- * The recipe's edit of its own element, for the envelope's recipes: it reads the element, its
- * counterpart in the baseline output (`computedDi`, through `originOf` for an edited copy) and
- * the DPE's general data (`typeAfterExternal`'s construction period), nothing that works change;
- * a wall's reveals are edited apart (`insulateReveals`).
+ * Each kind's functions: whether it applies to an element, and how it changes it. An envelope
+ * recipe's `own` is its edit of its own element: it reads the element, its counterpart in the
+ * baseline output (`computedDi`, through `originOf` for an edited copy) and the DPE's general
+ * data (`typeAfterExternal`'s construction period), nothing that works change (a wall's reveals
+ * are edited apart, `insulateReveals`); the others' `apply` writes into their element (and, for
+ * generators, across the installations the works copy owns).
  */
-function ownEdit(
-  recipe: Extract<Recipe, { kind: OwnEditKind }>,
-  el: RawElement,
-  ctx: WorksContext,
-): void {
-  switch (recipe.kind) {
-    case 'wall':
-      return insulateOpaque(el, ctx, 'mur', recipe.r, recipe.position);
-    case 'roof':
-      return roofApply(el, recipe, ctx);
-    case 'floor':
-      return floorApply(el, recipe, ctx);
-    case 'window':
-      return windowApply(el, recipe);
-    case 'door':
-      return doorApply(el);
-  }
+type Handlers = {
+  [K in Recipe['kind']]: {
+    applies: (el: RawElement, r: Of<K>, ctx: WorksContext) => Applicability;
+  } & (
+    | { own: (el: RawElement, r: Of<K>, ctx: WorksContext) => void }
+    | { apply: (el: RawElement, r: Of<K>, ctx: WorksContext) => void }
+  );
+};
+
+const HANDLERS: Handlers = {
+  wall: {
+    applies: wallApplies,
+    own: (el, r, ctx) => insulateOpaque(el, ctx, 'mur', r.r, r.position),
+  },
+  roof: { applies: roofApplies, own: roofApply },
+  floor: { applies: floorApplies, own: floorApply },
+  window: { applies: windowApplies, own: (el, r) => windowApply(el, r) },
+  door: { applies: doorApplies, own: (el) => doorApply(el) },
+  ventilation: { applies: (el, r) => ventilationApplies(el, r), apply: ventilationApply },
+  heating: {
+    applies: (el, r, ctx) => heatingApplies(el as RawGeneratorHolder, r.generator, ctx),
+    apply: (el, r, ctx) => heatingApply(el as RawGeneratorHolder, r.generator, ctx),
+  },
+  'hot-water': {
+    applies: (el, r, ctx) => hotWaterApplies(el as RawGeneratorHolder, r.generator, ctx),
+    apply: (el, r, ctx) => hotWaterApply(el as RawGeneratorHolder, r.generator, ctx),
+  },
+  distribution: {
+    applies: (el, r) => distributionApplies(el as RawGeneratorHolder, r.work),
+    apply: (el, r) => distributionApply(el as RawGeneratorHolder, r.work),
+  },
+};
+
+/** A kind's handlers as a recipe of that kind calls them. */
+interface RecipeHandlers {
+  applies: (el: RawElement, r: Recipe, ctx: WorksContext) => Applicability;
+  own?: (el: RawElement, r: Recipe, ctx: WorksContext) => void;
+  apply?: (el: RawElement, r: Recipe, ctx: WorksContext) => void;
+}
+
+/** The handlers of the recipe's kind (TypeScript cannot pair a kind's entry with its recipe). */
+function handlersOf(recipe: Recipe): RecipeHandlers {
+  return HANDLERS[recipe.kind] as unknown as RecipeHandlers;
+}
+
+export function applicability(recipe: Recipe, el: RawElement, ctx: WorksContext): Applicability {
+  return handlersOf(recipe).applies(el, recipe, ctx);
 }
 
 /**
@@ -550,7 +529,7 @@ function editKey(recipe: Recipe, baseline: RawDpe): string {
  * Applies `recipe` to `list[i]` of the DPE being modified. An envelope element the works copy
  * shares with the frozen original (works-copy.ts) is replaced by a frozen copy of it so edited,
  * made once per element, recipe and baseline (frozen-copy.ts `editShared`; the edit reads
- * nothing else: `ownEdit`), so that every run meets the same object, which the engine's element
+ * nothing else: its kind's `own`), so that every run meets the same object, which the engine's element
  * memo knows (src/engine/source-patches.ts); the other elements it writes into (a wall's
  * reveals) are edited after it, at each run, as before.
  */
@@ -560,10 +539,10 @@ export function applyRecipeAt(
   i: number,
   ctx: WorksContext,
 ): void {
-  if (!OWN_EDIT_KINDS.has(recipe.kind)) return applyRecipe(recipe, list[i] as RawElement, ctx);
-  const own = recipe as Extract<Recipe, { kind: OwnEditKind }>;
-  editShared(list, i, editKey(recipe, ctx.baseline), (x) => ownEdit(own, x, ctx));
-  if (own.kind === 'wall') insulateReveals(list[i] as RawElement, ctx);
+  const { own, apply } = handlersOf(recipe);
+  if (own === undefined) return apply?.(list[i] as RawElement, recipe, ctx);
+  editShared(list, i, editKey(recipe, ctx.baseline), (x) => own(x, recipe, ctx));
+  if (recipe.kind === 'wall') insulateReveals(list[i] as RawElement, ctx);
 }
 
 /**
