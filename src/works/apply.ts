@@ -306,8 +306,50 @@ export function resolveChanges(
   return [...byTarget.values()];
 }
 
+/** Each frozen element met by `computedInertia`: its number (never reused). */
+const elementNumbers = new WeakMap<object, number>();
+let nextElementNumber = 1;
+/**
+ * The class by the walls, floors and roofs it was computed on, when every one of them is frozen
+ * (the frozen original's, or a frozen edited copy: frozen-copy.ts), as their numbers: the
+ * engine's `calculateInertie` reads nothing but those elements' inputs, which cannot change.
+ * Internal insulation asks it twice per works run (before and after). Bounded: a long-lived
+ * server meets many DPEs.
+ */
+const inertiaByElements = new Map<string, number>();
+
+/** The key of the envelope's walls, floors and roofs when all of them are frozen, else undefined. */
+function frozenElementsKey(env: RawEnveloppe): string | undefined {
+  let key = '';
+  for (const kind of ['mur', 'plancher_bas', 'plancher_haut'] as const) {
+    const list = (env[`${kind}_collection`] as Record<string, unknown> | undefined)?.[kind];
+    if (!Array.isArray(list)) return undefined;
+    for (let i = 0; i < list.length; i++) {
+      const el: unknown = list[i];
+      if (el === null || typeof el !== 'object' || !Object.isFrozen(el)) return undefined;
+      let n = elementNumbers.get(el);
+      if (n === undefined) elementNumbers.set(el, (n = nextElementNumber++));
+      key += `${n},`;
+    }
+    key += ';';
+  }
+  return key;
+}
+
 /** The inertia class the engine computes from the envelope (1 très lourde … 4 légère), or NaN. */
 function computedInertia(engine: Engine, env: RawEnveloppe): number {
+  const key = frozenElementsKey(env);
+  const known = key === undefined ? undefined : inertiaByElements.get(key);
+  if (known !== undefined) return known;
+  const inertia = engineInertia(engine, env);
+  if (key !== undefined) {
+    if (inertiaByElements.size >= 10_000) inertiaByElements.clear();
+    inertiaByElements.set(key, inertia);
+  }
+  return inertia;
+}
+
+function engineInertia(engine: Engine, env: RawEnveloppe): number {
   try {
     return num(engine.inertiaOf(env).enum_classe_inertie_id) ?? NaN;
   } catch (err) {
