@@ -1309,27 +1309,28 @@ export const __dpeSimElementMemo = true;
  */
 const CONSO_KEYS_FROM =
   '  Object.keys(ret).forEach((key) => {\n    ret[`${prefix}_${key}`] = ret[key];\n    delete ret[key];\n  });\n  return ret;';
-const CONSO_KEYS_TO =
-  '  const __dpeSimOut = {};\n  for (const key of Object.keys(ret)) __dpeSimOut[__dpeSimPrefixed(prefix, key)] = ret[key];\n  return __dpeSimOut;';
+const CONSO_KEYS_TO = '  return __dpeSimPrefixedCopy(prefix, ret);';
 /**
- * The prefixed names, made once per prefix and key and used again: a name made at each call was
- * a new string to hash and look up as a key each time (three quarters of the function's time).
+ * The copy under prefixed names, the names made once per prefix and list of keys and used again
+ * while the keys are the same (the function's fixed names, in its order): a name made at each
+ * call was a new string to hash and look up as a key each time (three quarters of the
+ * function's time).
  */
 const CONSO_KEYS_SNIPPET = `
+/** prefix → the keys last met with it and their prefixed names */
 const __dpeSimPrefixedNames = new Map();
-function __dpeSimPrefixed(prefix, key) {
-  if (typeof prefix !== 'string') return \`\${prefix}_\${key}\`;
-  let names = __dpeSimPrefixedNames.get(prefix);
-  if (names === undefined) {
-    names = new Map();
-    __dpeSimPrefixedNames.set(prefix, names);
+function __dpeSimPrefixedCopy(prefix, ret) {
+  const keys = Object.keys(ret);
+  let known = __dpeSimPrefixedNames.get(prefix);
+  let same = known !== undefined && known.keys.length === keys.length;
+  for (let i = 0; same && i < keys.length; i++) same = known.keys[i] === keys[i];
+  if (!same) {
+    known = { keys, names: keys.map((key) => \`\${prefix}_\${key}\`) };
+    if (typeof prefix === 'string') __dpeSimPrefixedNames.set(prefix, known);
   }
-  let name = names.get(key);
-  if (name === undefined) {
-    name = \`\${prefix}_\${key}\`;
-    names.set(key, name);
-  }
-  return name;
+  const out = {};
+  for (let i = 0; i < keys.length; i++) out[known.names[i]] = ret[keys[i]];
+  return out;
 }
 export const __dpeSimConsoKeys = true;
 `;
