@@ -204,8 +204,9 @@ describe('followDeclaredInputs on a works copy sharing the frozen original', () 
     // verdict is kept)
     const mur2 = [{ category: 'mur', index: 2 }] as const;
     for (const targets of [[], [], mur2, [], mur2] as const) {
-      const shared = worksCopy(raw, targets) as RawDpe;
-      // as a recipe edits its wall (recipes.ts applyRecipeAt): a frozen edited copy
+      // as apply.ts makes it for a wall's insulation: the wall not owned, a frozen edited copy
+      // put in its place (recipes.ts applyRecipeAt)
+      const shared = worksCopy(raw, []) as RawDpe;
       if (targets.length)
         editShared(elementsOf(shared, 'mur'), 2, 'test surface', (x) => {
           x.donnee_entree.surface_paroi_opaque = '31';

@@ -19,6 +19,7 @@ import { areaOf, priceOption, scopeRefusal, type Price } from './pricing.js';
 import {
   applicability,
   applyRecipeAt,
+  editsSharedCopy,
   isInternalInsulation,
   type WorksContext,
 } from './recipes.js';
@@ -428,7 +429,10 @@ export function applyWorks(
   if (resolved.length === 0) return { raw: prep.raw, applied: [], cout: 0, perteSurface: 0 };
   // on a copy sharing what the works leave alone (works-copy.ts); a recipe that writes into a
   // shared part throws, and the works are applied again on a whole copy: the same result
-  const shared = worksCopy(prep.raw, resolved);
+  const shared = worksCopy(
+    prep.raw,
+    resolved.filter((r) => !editsSharedCopy(r.option.recipe)),
+  );
   if (shared) {
     try {
       return applyWorksOn(engine, prep, resolved, costs, shared);

@@ -477,9 +477,9 @@ const HANDLERS: Handlers = {
   },
   roof: { applies: roofApplies, own: roofApply },
   floor: { applies: floorApplies, own: floorApply },
-  window: { applies: windowApplies, own: (el, r) => windowApply(el, r) },
-  door: { applies: doorApplies, own: (el) => doorApply(el) },
-  ventilation: { applies: (el, r) => ventilationApplies(el, r), apply: ventilationApply },
+  window: { applies: windowApplies, own: windowApply },
+  door: { applies: doorApplies, own: doorApply },
+  ventilation: { applies: ventilationApplies, apply: ventilationApply },
   heating: {
     applies: (el, r, ctx) => heatingApplies(el as RawGeneratorHolder, r.generator, ctx),
     apply: (el, r, ctx) => heatingApply(el as RawGeneratorHolder, r.generator, ctx),
@@ -523,6 +523,14 @@ function editKey(recipe: Recipe, baseline: RawDpe): string {
   let key = on.keys.get(recipe);
   if (key === undefined) on.keys.set(recipe, (key = `recipe ${on.id} ${JSON.stringify(recipe)}`));
   return key;
+}
+
+/**
+ * Whether the recipe puts a frozen edited copy in place of its element (`applyRecipeAt`): the
+ * works copy then need not own that element (works-copy.ts).
+ */
+export function editsSharedCopy(recipe: Recipe): boolean {
+  return handlersOf(recipe).own !== undefined;
 }
 
 /**

@@ -9,8 +9,9 @@
  * - the containers down to each collection's array (the root, `logement`, `enveloppe`, each
  *   `…_collection` and its arrays): new objects holding the same elements;
  * - the ventilations (airtightness.ts), every installation when the works change one (the
- *   system recipes reach across them), the other elements the works change but the envelope's:
- *   deep copies of their own (frozen-copy.ts).
+ *   system recipes reach across them), the `targets` (apply.ts gives the elements whose recipe
+ *   writes into them, not those it replaces by a frozen edited copy): deep copies of their own
+ *   (frozen-copy.ts).
  * A recipe edits its envelope element, and the other elements it writes into, with `editShared`
  * (frozen-copy.ts): the wall, roof, floor, window or door it changes (recipes.ts
  * `applyRecipeAt`), the reveals of a wall's openings, the effet-Joule pins (generators.ts), a
@@ -82,15 +83,6 @@ function withCollections(o: Obj): Obj {
   return out;
 }
 
-/** Categories whose recipes edit their element through a frozen edited copy (recipes.ts). */
-const ENVELOPE_TARGETS = new Set<Category>([
-  'mur',
-  'plancher_bas',
-  'plancher_haut',
-  'baie_vitree',
-  'porte',
-]);
-
 /** Categories whose recipes reach across all of them (mixed generators, emitters, networks). */
 const SYSTEMS: Category[] = ['installation_chauffage', 'installation_ecs'];
 
@@ -114,9 +106,7 @@ export function worksCopy(
   ownElements(elementsOf(dpe, 'ventilation'));
   if (targets.some((t) => SYSTEMS.includes(t.category)))
     for (const category of SYSTEMS) ownElements(elementsOf(dpe, category));
-  // (the envelope's targets stay shared: recipes.ts `applyRecipeAt` puts frozen edited copies)
   for (const t of targets) {
-    if (ENVELOPE_TARGETS.has(t.category)) continue;
     const list = elementsOf(dpe, t.category);
     ownElements(list, [t.index]);
   }
