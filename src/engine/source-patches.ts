@@ -680,6 +680,22 @@ function __dpeSimDiff(obj, expr, pre, out, seen, V) {
   }
   return true;
 }
+/**
+ * The replay function of a record's statements, compiled once per text: records of like
+ * elements (a building's flats) say the same statements, and compiling them was most of a
+ * record's time (2535E0426429Q: 936 records, 296 texts). The function holds no state (its
+ * element, lists and shared values are its arguments). Bounded: a server meets many DPEs.
+ */
+const __dpeSimReplays = new Map();
+function __dpeSimReplayOf(body) {
+  let fn = __dpeSimReplays.get(body);
+  if (fn === undefined) {
+    fn = new Function('el', 'L', 'V', body);
+    if (__dpeSimReplays.size >= 4096) __dpeSimReplays.clear();
+    __dpeSimReplays.set(body, fn);
+  }
+  return fn;
+}
 const __dpeSimConsole = ['log', 'info', 'warn', 'error', 'debug', 'trace'];
 /**
  * Calls compute(...args) and says how to make its effect again: on el and, for a thermal
@@ -771,11 +787,23 @@ function __dpeSimRecord(compute, args, el, others, watched) {
   }
   let fn;
   try {
-    fn = new Function('el', 'L', 'V', out.join('\\n'));
+    fn = __dpeSimReplayOf(out.join('\\n'));
   } catch {
     return no;
   }
   return { rec: { fn, V, calls, ret }, ret };
+}
+/**
+ * The first string made with k's text: a run's key is a new string, and every memo lookup and
+ * comparison with it compared its characters; the same string object is found by its hash (kept
+ * with it) and compared by identity.
+ */
+const __dpeSimKeyTexts = new Map();
+function __dpeSimCanonicalKey(k) {
+  const known = __dpeSimKeyTexts.get(k);
+  if (known !== undefined) return known;
+  if (__dpeSimKeyTexts.size < 4096) __dpeSimKeyTexts.set(k, k);
+  return k;
 }
 /** at most this many keys kept per frozen element (a bridge's key holds its neighbours') */
 const __dpeSimMemoKeys = 64;
@@ -864,7 +892,7 @@ export const __dpeSimElementMemoKit = {
       if (p === undefined) return undefined;
       k += p;
     }
-    return k;
+    return __dpeSimCanonicalKey(k);
   },
   call: __dpeSimMemoCall,
   each: __dpeSimEachElement,
@@ -990,16 +1018,23 @@ function __dpeSimLiteral(v, objectText) {
       return undefined;
   }
 }
+/** literal text → its builder: like elements (a building's flats) have the same text */
+const __dpeSimBuilders = new Map();
 /** a function returning a new copy of out (the sanitized copy of obj), or null */
 function __dpeSimBuilder(obj, out) {
   if (!__dpeSimFrozenData(obj)) return null;
   const text = __dpeSimLiteral(out);
   if (text === undefined) return null;
+  let fn = __dpeSimBuilders.get(text);
+  if (fn !== undefined) return fn;
   try {
-    return new Function('return ' + text + ';');
+    fn = new Function('return ' + text + ';');
   } catch {
     return null;
   }
+  if (__dpeSimBuilders.size >= 4096) __dpeSimBuilders.clear();
+  __dpeSimBuilders.set(text, fn);
+  return fn;
 }
 /** whether the sanitized copy of a frozen object is kept as a literal (the tests ask) */
 export function __dpeSimSanitizedKept(obj) {
@@ -1156,30 +1191,59 @@ const __dpeSimMemoPorte = new WeakMap();
 const __dpeSimMemoPt = new WeakMap();
 const __dpeSimKinds = ['mur', 'plancher_bas', 'plancher_haut', 'baie_vitree', 'porte'];
 /** the run's lists, their frozen sources, and each cleaned reference's [kind, index, …] */
+/**
+ * Each cleaned reference's [kind, index, …] from refs (per kind: its list's length, then its
+ * elements' cleaned references): the same Map as the last run's when refs are the same (works
+ * runs on one DPE keep every reference in place), not built again at every run.
+ */
+let __dpeSimLastRefs = null;
+let __dpeSimLastByRef = null;
+function __dpeSimByRef(refs) {
+  const last = __dpeSimLastRefs;
+  if (last !== null && last.length === refs.length) {
+    let same = true;
+    for (let j = 0; same && j < refs.length; j++) same = refs[j] === last[j];
+    if (same) return __dpeSimLastByRef;
+  }
+  const byRef = new Map();
+  let j = 0;
+  for (const kind of __dpeSimKinds) {
+    const n = refs[j++];
+    for (let i = 0; i < n; i++) {
+      const r = refs[j++];
+      const at = byRef.get(r);
+      if (at === undefined) byRef.set(r, [kind, i]);
+      else at.push(kind, i);
+    }
+  }
+  __dpeSimLastRefs = refs;
+  __dpeSimLastByRef = byRef;
+  return byRef;
+}
 function __dpeSimBridgeRun(kit, logement, pcKey) {
   const env = logement.enveloppe;
   if (env === null || typeof env !== 'object' || pcKey === undefined) return null;
   const lists = {};
   const sources = {};
-  const byRef = new Map();
   const watched = [];
+  // each list's length, then its elements' cleaned references
+  const refs = [];
   for (const kind of __dpeSimKinds) {
     const list = env[kind + '_collection']?.[kind] || [];
     if (!Array.isArray(list)) return null;
     lists[kind] = list;
     const src = kit.sources(list);
     sources[kind] = src !== undefined && src.length === list.length ? src : null;
+    refs.push(list.length);
     for (let i = 0; i < list.length; i++) {
       const el = list[i];
       const de = el !== null && typeof el === 'object' ? el.donnee_entree : undefined;
       if (de === null || typeof de !== 'object') return null;
       watched.push(el);
-      const r = __dpeSimCleanRef(de.reference);
-      const at = byRef.get(r);
-      if (at === undefined) byRef.set(r, [kind, i]);
-      else at.push(kind, i);
+      refs.push(__dpeSimCleanRef(de.reference));
     }
   }
+  const byRef = __dpeSimByRef(refs);
   let firstBv;
   return {
     kit,
@@ -1316,7 +1380,31 @@ const CONSO_KEYS_TO = '  return __dpeSimPrefixedCopy(prefix, ret);';
  * call was a new string to hash and look up as a key each time (three quarters of the
  * function's time).
  */
+/**
+ * `getGesCoeffForGenerateur` (the emission factor of a generator: the year of the DPE's date,
+ * or of the heat network's decree) parsed the same date text into a Date at every run, for every
+ * generator, and asked its local year (2% of a cold `initial` on 2535E0426429Q): the year of
+ * each date text is now kept (text → `new Date(text).getFullYear()`, the same call made once).
+ */
+const CONSO_YEAR_REPLACE: [string, string][] = [
+  [
+    'anneeDpe = new Date(gen_ch.donnee_entree.date_arrete_reseau_chaleur).getFullYear() - 1;',
+    'anneeDpe = __dpeSimYearOf(gen_ch.donnee_entree.date_arrete_reseau_chaleur) - 1;',
+  ],
+  ['anneeDpe = new Date(dateDpe).getFullYear() - 1;', 'anneeDpe = __dpeSimYearOf(dateDpe) - 1;'],
+];
 const CONSO_KEYS_SNIPPET = `
+/** date text → its local year, as \`new Date(text).getFullYear()\` (other values: that call) */
+const __dpeSimYears = new Map();
+function __dpeSimYearOf(v) {
+  if (typeof v !== 'string') return new Date(v).getFullYear();
+  let y = __dpeSimYears.get(v);
+  if (y === undefined) {
+    y = new Date(v).getFullYear();
+    if (__dpeSimYears.size < 4096) __dpeSimYears.set(v, y);
+  }
+  return y;
+}
 /** prefix → the keys last met with it and their prefixed names */
 const __dpeSimPrefixedNames = new Map();
 function __dpeSimPrefixedCopy(prefix, ret) {
@@ -1430,7 +1518,7 @@ const MEMO_PATCHES: SourcePatch[] = [
   },
   {
     suffix: '/@open3cl/engine/conso.js',
-    replace: [[CONSO_KEYS_FROM, CONSO_KEYS_TO]],
+    replace: [[CONSO_KEYS_FROM, CONSO_KEYS_TO], ...CONSO_YEAR_REPLACE],
     append: CONSO_KEYS_SNIPPET,
     marker: '__dpeSimConsoKeys',
   },
