@@ -11,7 +11,7 @@ import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { EditableChange } from '../src/contract/schemas.js';
-import { copyRaw, type RawDpe } from '../src/dpe/raw.js';
+import { copyRaw, type RawDpe, type RawElement } from '../src/dpe/raw.js';
 import { readDpeFile } from '../src/dpe/source.js';
 import { loadEngine, type Engine } from '../src/engine/engine.js';
 import { prepare, type PreparedDpe } from '../src/simulation/prepared.js';
@@ -26,6 +26,7 @@ import {
 import { defaultCosts } from '../src/works/costs.js';
 import { copiedFromLiteral, copyOfFrozen } from '../src/works/frozen-copy.js';
 import { frozenOriginal } from '../src/works/works-copy.js';
+import { openingsOfWall } from '../src/works/recipes.js';
 import { elementsOf } from '../src/dpe/elements.js';
 import { CATEGORIES } from '../src/contract/constants.js';
 import { CORPUS, FLAT, HAS_CORPUS, HOUSE, ownPrototypes, STUDIO } from './helpers.js';
@@ -125,6 +126,40 @@ describe('an envelope element the works change', () => {
         expect(Object.isFrozen(first)).toBe(true);
         expect(first).not.toBe(target(frozenOriginal(prep.raw)));
       }
+    },
+  );
+});
+
+describe('a wall’s insulation', () => {
+  it.each(FILES.map((f) => [path.basename(f, '.xml'), f]))(
+    '%s: insulates the reveals of exactly the openings found on the works DPE itself',
+    (_id, file) => {
+      const prep = prepared.get(file) as PreparedDpe;
+      const walls = optionChanges(prep).filter((c) => c.referenceId.startsWith('mur:'));
+      expect(walls.length).toBeGreaterThan(0);
+      let reveals = 0;
+      for (const change of walls) {
+        const [resolved] = resolveChanges(prep, [change]) as [Resolved];
+        const raw = applyWorks(engine, prep, [resolved], defaultCosts()).raw;
+        // found again on the result, as recipes did before positions were kept per wall
+        const wall = elementsOf(raw, 'mur')[resolved.index] as RawElement;
+        const openings = new Set(openingsOfWall(wall, raw));
+        for (const kind of ['baie_vitree', 'porte'] as const) {
+          const before = elementsOf(prep.raw, kind);
+          elementsOf(raw, kind).forEach((o, j) => {
+            const got = o.donnee_entree.presence_retour_isolation;
+            if (openings.has(o)) {
+              expect(got, `${change.editableValue} ${kind}:${j}`).toBe(1);
+              reveals++;
+            } else
+              expect(got, `${change.editableValue} ${kind}:${j}`).toBe(
+                before[j]?.donnee_entree.presence_retour_isolation,
+              );
+          });
+        }
+      }
+      // the bundled house has windows in its walls (some corpus DPEs link none to a wall)
+      if (file === HOUSE) expect(reveals).toBeGreaterThan(0);
     },
   );
 });

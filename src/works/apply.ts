@@ -64,7 +64,7 @@ function checkContext(source: RawDpe | WorksBase): WorksContext {
   if (!isPrepared(source)) return makeWorksContext(source);
   let ctx = checkContexts.get(source);
   if (!ctx) {
-    ctx = makeWorksContext(source.raw, source.base.output);
+    ctx = makeWorksContext(source.raw, source.base.output, source.raw);
     checkContexts.set(source, ctx);
   }
   return ctx;
@@ -455,7 +455,7 @@ export function applyWorksOn(
   costs: CostTable,
   raw: RawDpe,
 ): WorksResult {
-  const ctx = makeWorksContext(raw, prep.base.output);
+  const ctx = makeWorksContext(raw, prep.base.output, prep.raw);
   const applied: AppliedWork[] = [];
   for (const r of resolved) {
     const original = elementsOf(prep.raw, r.category)[r.index] as RawElement;

@@ -16,6 +16,12 @@ export interface WorksContext {
   baseline: RawDpe;
   /** each envelope element, installation and generator of `dpe` → its counterpart in `baseline` */
   computed: Map<RawElement, RawElement>;
+  /**
+   * The DPE the works start from, unmodified (the prepared DPE's own), when `dpe` is a copy of it:
+   * the same elements in the same places, with the same references (no recipe writes a reference
+   * or adds or removes an element), so what depends only on those is found on it once.
+   */
+  original?: RawDpe;
 }
 
 export type OpaqueKind = 'mur' | 'plancher_haut' | 'plancher_bas';
@@ -100,7 +106,11 @@ function pair(index: Map<RawElement, RawElement>, a: RawElement[], b: RawElement
  * The context for recipes on `dpe`. `baseline` defaults to `dpe` itself, i.e. the values stored
  * in the DPE (which can differ from the engine's, e.g. the "paroi ancienne" render).
  */
-export function makeWorksContext(dpe: RawDpe, baseline: RawDpe = dpe): WorksContext {
+export function makeWorksContext(
+  dpe: RawDpe,
+  baseline: RawDpe = dpe,
+  original?: RawDpe,
+): WorksContext {
   const computed = new Map<RawElement, RawElement>();
   if (baseline !== dpe) {
     for (const kind of ['mur', 'plancher_haut', 'plancher_bas', 'baie_vitree', 'porte'] as const)
@@ -113,7 +123,7 @@ export function makeWorksContext(dpe: RawDpe, baseline: RawDpe = dpe): WorksCont
       if (other && a.length === b.length) pair(computed, gensOf(inst), gensOf(other));
     });
   }
-  return { dpe, baseline, computed };
+  return { dpe, baseline, computed, ...(original ? { original } : {}) };
 }
 
 /**

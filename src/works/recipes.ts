@@ -30,6 +30,7 @@ import type { Applicability, HeatingGenerator, HotWaterGenerator } from './gener
 import { heatingApplies, heatingApply, hotWaterApplies, hotWaterApply } from './generators.js';
 import { distributionApplies, distributionApply, type DistributionWork } from './distribution.js';
 import { editShared } from './frozen-copy.js';
+import { entryOf } from './memo.js';
 
 export type { WorksContext } from './context.js';
 export { makeWorksContext } from './context.js';
@@ -212,19 +213,47 @@ function wallApplies(
   return opaqueRefusal(el, ctx, 'mur', r.r, 'wall') ?? true;
 }
 
-function insulateReveals(el: RawElement, ctx: WorksContext): void {
+type OpeningKind = 'baie_vitree' | 'porte';
+const OPENING_KINDS: readonly OpeningKind[] = ['baie_vitree', 'porte'];
+
+/** The positions in `dpe`'s window and door lists of the openings of its wall `wall`. */
+function openingPositionsIn(dpe: RawDpe, wall: RawElement): Record<OpeningKind, number[]> {
+  const openings = new Set(openingsOfWall(wall, dpe));
+  const at: Record<OpeningKind, number[]> = { baie_vitree: [], porte: [] };
+  for (const kind of OPENING_KINDS)
+    envelopeList(dpe, kind).forEach((o, j) => {
+      if (openings.has(o)) at[kind].push(j);
+    });
+  return at;
+}
+
+/**
+ * The openings of each wall of an unmodified DPE, by position (they depend only on references,
+ * which works never change): found once per DPE and wall, not at every works run.
+ */
+const openingPositions = new WeakMap<RawDpe, Map<number, Record<OpeningKind, number[]>>>();
+
+function openingsAt(ctx: WorksContext, wallIndex: number): Record<OpeningKind, number[]> {
+  const { original } = ctx;
+  if (!original) return openingPositionsIn(ctx.dpe, envelopeList(ctx.dpe, 'mur')[wallIndex]!);
+  return entryOf(
+    entryOf(openingPositions, original, () => new Map()),
+    wallIndex,
+    () => openingPositionsIn(original, envelopeList(original, 'mur')[wallIndex]!),
+  );
+}
+
+function insulateReveals(wallIndex: number, ctx: WorksContext): void {
   // the reveals are insulated with the wall (thermal bridge "menuiserie / mur"; for ITE without
   // it, k 0.9 for windows "nu intérieur", i.e. worse than before the works)
-  const openings = new Set(openingsOfWall(el, ctx.dpe));
-  for (const kind of ['baie_vitree', 'porte'] as const) {
+  const at = openingsAt(ctx, wallIndex);
+  for (const kind of OPENING_KINDS) {
     const list = envelopeList(ctx.dpe, kind);
     // (an opening the works copy shares: a frozen copy with the reveals insulated, works-copy.ts)
-    list.forEach((o, i) => {
-      if (openings.has(o))
-        editShared(list, i, 'presence_retour_isolation', (x) => {
-          x.donnee_entree.presence_retour_isolation = 1;
-        });
-    });
+    for (const j of at[kind])
+      editShared(list, j, 'presence_retour_isolation', (x) => {
+        x.donnee_entree.presence_retour_isolation = 1;
+      });
   }
 }
 
@@ -550,7 +579,7 @@ export function applyRecipeAt(
   const { own, apply } = handlersOf(recipe);
   if (own === undefined) return apply?.(list[i] as RawElement, recipe, ctx);
   editShared(list, i, editKey(recipe, ctx.baseline), (x) => own(x, recipe, ctx));
-  if (recipe.kind === 'wall') insulateReveals(list[i] as RawElement, ctx);
+  if (recipe.kind === 'wall') insulateReveals(i, ctx);
 }
 
 /**
