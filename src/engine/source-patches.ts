@@ -1190,7 +1190,6 @@ const __dpeSimMemoBv = new WeakMap();
 const __dpeSimMemoPorte = new WeakMap();
 const __dpeSimMemoPt = new WeakMap();
 const __dpeSimKinds = ['mur', 'plancher_bas', 'plancher_haut', 'baie_vitree', 'porte'];
-/** the run's lists, their frozen sources, and each cleaned reference's [kind, index, …] */
 /**
  * Each cleaned reference's [kind, index, …] from refs (per kind: its list's length, then its
  * elements' cleaned references): the same Map as the last run's when refs are the same (works
@@ -1220,6 +1219,7 @@ function __dpeSimByRef(refs) {
   __dpeSimLastByRef = byRef;
   return byRef;
 }
+/** the run's lists, their frozen sources, and each cleaned reference's [kind, index, …] */
 function __dpeSimBridgeRun(kit, logement, pcKey) {
   const env = logement.enveloppe;
   if (env === null || typeof env !== 'object' || pcKey === undefined) return null;
@@ -1375,12 +1375,6 @@ const CONSO_KEYS_FROM =
   '  Object.keys(ret).forEach((key) => {\n    ret[`${prefix}_${key}`] = ret[key];\n    delete ret[key];\n  });\n  return ret;';
 const CONSO_KEYS_TO = '  return __dpeSimPrefixedCopy(prefix, ret);';
 /**
- * The copy under prefixed names, the names made once per prefix and list of keys and used again
- * while the keys are the same (the function's fixed names, in its order): a name made at each
- * call was a new string to hash and look up as a key each time (three quarters of the
- * function's time).
- */
-/**
  * `getGesCoeffForGenerateur` (the emission factor of a generator: the year of the DPE's date,
  * or of the heat network's decree) parsed the same date text into a Date at every run, for every
  * generator, and asked its local year (2% of a cold `initial` on 2535E0426429Q): the year of
@@ -1393,6 +1387,12 @@ const CONSO_YEAR_REPLACE: [string, string][] = [
   ],
   ['anneeDpe = new Date(dateDpe).getFullYear() - 1;', 'anneeDpe = __dpeSimYearOf(dateDpe) - 1;'],
 ];
+/**
+ * The copy under prefixed names, the names made once per prefix and list of keys and used again
+ * while the keys are the same (the function's fixed names, in its order): a name made at each
+ * call was a new string to hash and look up as a key each time (three quarters of the
+ * function's time). The snippet also holds the dates' years (`CONSO_YEAR_REPLACE`, above).
+ */
 const CONSO_KEYS_SNIPPET = `
 /** date text → its local year, as \`new Date(text).getFullYear()\` (other values: that call) */
 const __dpeSimYears = new Map();
