@@ -4,8 +4,8 @@
 // to the engine's sources as they are read, then the corrections of src/engine/corrections.ts. One file loads in ~0.27 s where the 1,700 modules
 // take ~0.65 s, in every process and every worker thread. Run after `tsc` (npm run build).
 // Fails when a patch does not apply: the bundle then would lose the table memo or a correction silently.
-import { build } from 'esbuild';
-import { readFile } from 'node:fs/promises';
+import { build, transform } from 'esbuild';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -103,6 +103,9 @@ function assertData(v, at) {
   throw new Error(`engine tables: ${at} is not data (${typeof v})`);
 }
 
+const BANNER =
+  "import { createRequire as __dpeSimCreateRequire } from 'node:module'; const require = __dpeSimCreateRequire(import.meta.url);";
+
 await build({
   entryPoints: [path.join(DIST, 'open3cl-modules.js')],
   outfile: path.join(DIST, 'open3cl.bundle.js'),
@@ -113,9 +116,7 @@ await build({
   logLevel: 'warning',
   legalComments: 'eof',
   // CommonJS dependencies (winston) require Node's own modules: give the bundle a `require`
-  banner: {
-    js: "import { createRequire as __dpeSimCreateRequire } from 'node:module'; const require = __dpeSimCreateRequire(import.meta.url);",
-  },
+  banner: { js: BANNER },
   plugins: [patches, noMathjs, silentLogger, tablesAsJson],
 });
 const missing = SOURCE_PATCHES.filter((p) => !applied.has(p.marker)).map(
@@ -125,3 +126,30 @@ if (missing.length) {
   console.error(`engine bundle: patches not applied: ${missing.join(', ')}`);
   process.exit(1);
 }
+
+// The same bundle as a script: CommonJS (esbuild's conversion) inside a strict function, which
+// the adapter compiles with `vm.Script` and V8's code cache (src/engine/engine.ts; Node 20 has no
+// code cache for ES modules). The cache itself is made after the CLI bundle
+// (scripts/engine-code-cache.mjs): it is V8's compiled code for this very text.
+const esm = await readFile(path.join(DIST, 'open3cl.bundle.js'), 'utf8');
+if (!esm.startsWith(BANNER)) {
+  console.error('engine bundle: the banner is not where the script conversion expects it');
+  process.exit(1);
+}
+const { code } = await transform(esm.slice(BANNER.length), {
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  logLevel: 'warning',
+  legalComments: 'eof',
+  define: {
+    'import.meta.url': '__dpeSimMetaUrl',
+    'import.meta.resolve': '__dpeSimMetaResolve',
+  },
+});
+await writeFile(
+  path.join(DIST, 'open3cl.bundle.script.js'),
+  `(function (exports, require, module, __dpeSimMetaUrl, __dpeSimMetaResolve) {'use strict';\n${code}\n})`,
+);
+// a cache made for an earlier text would be rejected: made again by engine-code-cache.mjs
+await rm(path.join(DIST, 'open3cl.bundle.cache'), { force: true });

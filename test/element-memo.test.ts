@@ -113,12 +113,11 @@ describe('element memo', () => {
     const dist = (p: string) => JSON.stringify(pathToFileURL(path.join(ROOT, 'dist', p)).href);
     const script = `
 import { isDeepStrictEqual } from 'node:util';
-const { loadEngine } = await import(${dist('engine/engine.js')});
+const { loadEngine, elementMemoStats } = await import(${dist('engine/engine.js')});
 const { readDpeFile } = await import(${dist('dpe/source.js')});
 const { prepare } = await import(${dist('simulation/prepared.js')});
 const { initialSimulation } = await import(${dist('simulation/initial.js')});
 const { defaultCosts } = await import(${dist('works/costs.js')});
-const kit = (await import(${dist('engine/open3cl.bundle.js')})).sanitizer.__dpeSimElementMemoKit;
 const engine = await loadEngine();
 const text = (v) => JSON.stringify(v, (_k, x) => {
   if (typeof x === 'number') return Object.is(x, -0) || !Number.isFinite(x) ? '#' + x : x;
@@ -140,7 +139,7 @@ for (const file of ${JSON.stringify(files)}) {
   const prep = prepare(engine, await readDpeFile(file));
   initialSimulation(engine, prep.dpe, { coef: 'activated', forceNormalization: false, simulationId: 't', costs: defaultCosts() });
 }
-process.stdout.write(JSON.stringify({ bundled: engine.bundled, runs, differ, replays: kit.stats.replays }));
+process.stdout.write(JSON.stringify({ bundled: engine.bundled, runs, differ, replays: elementMemoStats().replays }));
 `;
     const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
       encoding: 'utf8',

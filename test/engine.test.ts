@@ -55,9 +55,12 @@ function xmlIn(dir: string): string[] {
  * The built engine (dist/: the one-file bundle with its memo patches applied at build time), in
  * its own process: file → [ep 1.9, ep 2.3, GES], or null; and whether it was the bundle.
  */
-async function builtFigures(
-  files: string[],
-): Promise<{ bundled: boolean; tableMemo: boolean; figures: Record<string, number[] | null> }> {
+async function builtFigures(files: string[]): Promise<{
+  bundled: boolean;
+  tableMemo: boolean;
+  codeCache: string;
+  figures: Record<string, number[] | null>;
+}> {
   const dir = tempDir();
   const list = path.join(dir, 'list.txt');
   writeFileSync(list, files.join('\n'));
@@ -66,7 +69,7 @@ async function builtFigures(
   writeFileSync(
     script,
     `import { readFileSync } from 'node:fs';
-const { loadEngine } = await import(${dist('engine/engine.js')});
+const { loadEngine, engineCodeCacheState } = await import(${dist('engine/engine.js')});
 const { parseDpeXml } = await import(${dist('dpe/xml.js')});
 const engine = await loadEngine();
 const figures = {};
@@ -76,7 +79,7 @@ for (const f of readFileSync(process.argv[2], 'utf8').split('\\n').filter(Boolea
     figures[f] = [r.mode2026.ep, r.mode2025.ep, r.mode2026.ges];
   } catch { figures[f] = null; }
 }
-process.stdout.write(JSON.stringify({ bundled: engine.bundled, tableMemo: engine.tableMemo, figures }));
+process.stdout.write(JSON.stringify({ bundled: engine.bundled, tableMemo: engine.tableMemo, codeCache: engineCodeCacheState(), figures }));
 `,
   );
   const { stdout } = await run(process.execPath, [script, list], {
@@ -111,11 +114,13 @@ describe('engine adapter', () => {
     }
   }, 300_000);
 
-  it('built: the one-file bundle, memo on, gives the bare engine’s figures on the fixtures and corpus', async () => {
+  it('built: the one-file bundle, memo on, compiled with the build’s V8 code cache, gives the bare engine’s figures on the fixtures and corpus', async () => {
     const files = [...xmlIn(FIXTURES), ...(HAS_CORPUS ? xmlIn(CORPUS) : [])];
     const [built, figures] = await Promise.all([builtFigures(files), bare()]);
     expect(built.bundled).toBe(true);
     expect(built.tableMemo).toBe(true);
+    // a fresh process loads the script form with the cache the build made, and V8 takes it
+    expect(built.codeCache).toBe('accepted');
     let compared = 0;
     for (const f of files) {
       expect(f in figures, path.basename(f)).toBe(true);

@@ -8,10 +8,11 @@
  * - Turns `null`, exceptions and non-finite figures into `EngineFailure` with the reason.
  * - Returns the figures in both electricity-coefficient modes (2026: 1.9, 2025: 2.3).
  */
-import { existsSync } from 'node:fs';
-import { register } from 'node:module';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire, register } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
+import { Script } from 'node:vm';
 import { DpeSimError } from '../contract/errors.js';
 import type { RawDpe, RawEnveloppe, Fields } from '../dpe/raw.js';
 import { copyRaw, num, str } from '../dpe/raw.js';
@@ -177,13 +178,88 @@ interface EngineModules {
   inertie: InertieModule;
   log: LoggerModule;
   baie: { __dpeSimUgMemoOn?: true };
+  sanitizer: { __dpeSimElementMemoKit?: { stats: ElementMemoStats } };
+}
+
+/** The element memo's counts (source-patches.ts): replays made and records kept. */
+export interface ElementMemoStats {
+  replays: number;
+  records: number;
+}
+
+/** The modules this thread's engine was loaded from. */
+let loadedModules: EngineModules | undefined;
+
+/** This thread's element memo counts, once the engine is loaded (the tests ask). */
+export function elementMemoStats(): ElementMemoStats | undefined {
+  const stats = loadedModules?.sanitizer.__dpeSimElementMemoKit?.stats;
+  return stats && { replays: stats.replays, records: stats.records };
 }
 
 /** The built bundle, next to this module in dist/ (absent beside the sources). */
 const BUNDLE = new URL('./open3cl.bundle.js', import.meta.url);
+/** The same bundle as a script (scripts/bundle-engine.mjs), and V8's code cache for it. */
+const BUNDLE_SCRIPT = fileURLToPath(new URL('./open3cl.bundle.script.js', import.meta.url));
+const CODE_CACHE = fileURLToPath(new URL('./open3cl.bundle.cache', import.meta.url));
 
-/** The bundle when it was built (patched at build time), else the modules, patched as they load. */
+/** The script the engine was loaded from in this thread, with its code cache's fate. */
+let loadedScript: { script: Script; cache: 'accepted' | 'rejected' | 'none' } | undefined;
+
+/**
+ * The bundle as a script, compiled with V8's code cache when the build made one: V8 then reads
+ * the compiled code of the functions a run needed instead of compiling them again (an engine
+ * thread's start: `dpe-sim pre` on the bundled house 233 → 214 ms). A cache V8 does not accept
+ * (another Node, other V8 flags, another text) is ignored: the script is compiled as without it.
+ * Strict, as the ES module it is made from (scripts/bundle-engine.mjs).
+ */
+function scriptModules(): EngineModules {
+  const cachedData = existsSync(CODE_CACHE) ? readFileSync(CODE_CACHE) : undefined;
+  const script = new Script(readFileSync(BUNDLE_SCRIPT, 'utf8'), {
+    filename: BUNDLE_SCRIPT,
+    ...(cachedData ? { cachedData } : {}),
+  });
+  loadedScript = {
+    script,
+    cache: !cachedData ? 'none' : script.cachedDataRejected ? 'rejected' : 'accepted',
+  };
+  const wrapper = script.runInThisContext() as (
+    exports: object,
+    require: NodeJS.Require,
+    module: { exports: object },
+    url: string,
+    resolve: (specifier: string) => string,
+  ) => void;
+  const module = { exports: {} };
+  wrapper(module.exports, createRequire(BUNDLE), module, BUNDLE.href, (specifier) =>
+    import.meta.resolve(specifier),
+  );
+  return module.exports as EngineModules;
+}
+
+/**
+ * How this thread compiled the engine: from its script with V8's code cache accepted, rejected
+ * (made by another Node or under other flags: compiled as without it) or absent; undefined when
+ * the engine was not loaded from the script (the tests ask).
+ */
+export function engineCodeCacheState(): 'accepted' | 'rejected' | 'none' | undefined {
+  return loadedScript?.cache;
+}
+
+/**
+ * V8's code cache for the engine script as this thread has compiled it so far (after runs, it
+ * holds the functions they compiled), for the build to save (scripts/engine-code-cache.mjs);
+ * undefined when the engine was not loaded from the script.
+ */
+export function engineCodeCache(): Buffer | undefined {
+  return loadedScript?.script.createCachedData();
+}
+
+/**
+ * The bundle when it was built (patched at build time: its script form, else the module), else
+ * the modules, patched as they load.
+ */
 async function engineModules(): Promise<{ modules: EngineModules; bundled: boolean }> {
+  if (existsSync(BUNDLE_SCRIPT)) return { modules: scriptModules(), bundled: true };
   if (existsSync(fileURLToPath(BUNDLE)))
     return { modules: (await import(BUNDLE.href)) as EngineModules, bundled: true };
   await registerTvMemo();
@@ -199,6 +275,7 @@ async function importEngine(): Promise<Engine> {
   const restore = captureConsole(captured);
   try {
     const { modules, bundled } = await engineModules();
+    loadedModules = modules;
     const { engine, utils, tv, enums, inertie, log, baie } = modules;
     // the engine's winston logger writes to stdout: silence it (console output is captured)
     log.logger.silent = true;
