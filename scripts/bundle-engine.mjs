@@ -127,7 +127,8 @@ if (missing.length) {
   process.exit(1);
 }
 
-// The same bundle as a script: CommonJS (esbuild's conversion) inside a strict function, which
+// The same bundle as a script: esbuild's conversion to a function expression (its exports
+// returned; its imports of Node's modules `require` calls) inside a strict function, which
 // the adapter compiles with `vm.Script` and V8's code cache (src/engine/engine.ts; Node 20 has no
 // code cache for ES modules). The cache itself is made after the CLI bundle
 // (scripts/engine-code-cache.mjs): it is V8's compiled code for this very text.
@@ -137,7 +138,8 @@ if (!esm.startsWith(BANNER)) {
   process.exit(1);
 }
 const { code } = await transform(esm.slice(BANNER.length), {
-  format: 'cjs',
+  format: 'iife',
+  globalName: '__dpeSimEngine',
   platform: 'node',
   target: 'node20',
   logLevel: 'warning',
@@ -149,7 +151,7 @@ const { code } = await transform(esm.slice(BANNER.length), {
 });
 await writeFile(
   path.join(DIST, 'open3cl.bundle.script.js'),
-  `(function (exports, require, module, __dpeSimMetaUrl, __dpeSimMetaResolve) {'use strict';\n${code}\n})`,
+  `(function (require, __dpeSimMetaUrl, __dpeSimMetaResolve) {'use strict';\n${code}\nreturn __dpeSimEngine;\n})`,
 );
 // a cache made for an earlier text would be rejected: made again by engine-code-cache.mjs
 await rm(path.join(DIST, 'open3cl.bundle.cache'), { force: true });

@@ -223,17 +223,12 @@ function scriptModules(): EngineModules {
     cache: !cachedData ? 'none' : script.cachedDataRejected ? 'rejected' : 'accepted',
   };
   const wrapper = script.runInThisContext() as (
-    exports: object,
     require: NodeJS.Require,
-    module: { exports: object },
     url: string,
     resolve: (specifier: string) => string,
-  ) => void;
-  const module = { exports: {} };
-  wrapper(module.exports, createRequire(BUNDLE), module, BUNDLE.href, (specifier) =>
-    import.meta.resolve(specifier),
-  );
-  return module.exports as EngineModules;
+  ) => EngineModules;
+  // the module's `import.meta.url` and `import.meta.resolve` are the ES bundle's
+  return wrapper(createRequire(BUNDLE), BUNDLE.href, (specifier) => import.meta.resolve(specifier));
 }
 
 /**
