@@ -55,7 +55,11 @@ function xmlIn(dir: string): string[] {
  * The built engine (dist/: the one-file bundle with its memo patches applied at build time), in
  * its own process: file → [ep 1.9, ep 2.3, GES], or null; and whether it was the bundle.
  */
-async function builtFigures(files: string[]): Promise<{
+async function builtFigures(
+  files: string[],
+  /** the build's code cache as made, or read as bytes V8 rejects, or unreadable */
+  cache: 'build' | 'garbage' | 'unreadable' = 'build',
+): Promise<{
   bundled: boolean;
   tableMemo: boolean;
   codeCache: string;
@@ -68,7 +72,18 @@ async function builtFigures(files: string[]): Promise<{
   const dist = (p: string) => JSON.stringify(pathToFileURL(path.join(ROOT, 'dist', p)).href);
   writeFileSync(
     script,
-    `import { readFileSync } from 'node:fs';
+    `import fs, { readFileSync } from 'node:fs';
+import { syncBuiltinESMExports } from 'node:module';
+const CACHE = ${JSON.stringify(cache)};
+if (CACHE !== 'build') {
+  const read = fs.readFileSync;
+  fs.readFileSync = function (p, ...rest) {
+    if (!String(p).endsWith('open3cl.bundle.cache')) return read.call(this, p, ...rest);
+    if (CACHE === 'garbage') return Buffer.from('not a code cache');
+    throw Object.assign(new Error('EACCES: permission denied'), { code: 'EACCES' });
+  };
+  syncBuiltinESMExports();
+}
 const { loadEngine, engineCodeCacheState } = await import(${dist('engine/engine.js')});
 const { parseDpeXml } = await import(${dist('dpe/xml.js')});
 const engine = await loadEngine();
@@ -129,6 +144,23 @@ describe('engine adapter', () => {
     }
     expect(compared).toBeGreaterThan(HAS_CORPUS ? 180 : 2);
   }, 300_000);
+
+  it.each([
+    ['garbage', 'rejected'],
+    ['unreadable', 'none'],
+  ] as const)(
+    'built, with a code cache V8 rejects or that cannot be read (%s): the same figures on the fixtures',
+    async (cache, state) => {
+      const files = xmlIn(FIXTURES);
+      const [built, figures] = await Promise.all([builtFigures(files, cache), bare()]);
+      expect(built.codeCache).toBe(state);
+      for (const f of files) {
+        expect(built.figures[f], path.basename(f)).not.toBeNull();
+        expect(built.figures[f], path.basename(f)).toEqual(figures[f]);
+      }
+    },
+    120_000,
+  );
 
   it.skipIf(!HAS_CORPUS)(
     'gives the bare engine’s figures on every corpus DPE',

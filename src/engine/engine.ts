@@ -151,15 +151,15 @@ async function registerTvMemo(): Promise<void> {
  * bench/initial.mjs): 10 to 25% faster on the corpus's largest (2535E0426429Q, 2287E0914527N,
  * 2374E2700849T), faster or the same on small ones; 135 000 and 400 000 do less well. It changes
  * when code is optimized, never what it computes (the figures snapshot is the same). Set for
- * V8 11 (Node 20), where it was measured; V8 12 (Node 22) tiers through Maglev first, a
- * different trade-off, and is left at its default. Process-wide, once, before the engine loads.
+ * V8 11.3 (Node 20), where it was measured; later V8s (Node 21 on) tier through Maglev first, a
+ * different trade-off, and are left at their default. Process-wide, once, before the engine loads.
  */
 export const ENGINE_INTERRUPT_BUDGET = 270_000;
 let tuned = false;
 function tuneTiering(): void {
   if (tuned) return;
   tuned = true;
-  if (process.versions.v8.startsWith('11.'))
+  if (process.versions.v8.startsWith('11.3.'))
     setFlagsFromString(`--interrupt-budget=${ENGINE_INTERRUPT_BUDGET}`);
 }
 
@@ -202,18 +202,27 @@ const BUNDLE = new URL('./open3cl.bundle.js', import.meta.url);
 const BUNDLE_SCRIPT = fileURLToPath(new URL('./open3cl.bundle.script.js', import.meta.url));
 const CODE_CACHE = fileURLToPath(new URL('./open3cl.bundle.cache', import.meta.url));
 
+/** The build's code cache, or undefined (absent or unreadable: the script compiles without it). */
+function codeCache(): Buffer | undefined {
+  try {
+    return readFileSync(CODE_CACHE);
+  } catch {
+    return undefined;
+  }
+}
+
 /** The script the engine was loaded from in this thread, with its code cache's fate. */
 let loadedScript: { script: Script; cache: 'accepted' | 'rejected' | 'none' } | undefined;
 
 /**
  * The bundle as a script, compiled with V8's code cache when the build made one: V8 then reads
  * the compiled code of the functions a run needed instead of compiling them again (an engine
- * thread's start: `dpe-sim pre` on the bundled house 233 → 214 ms). A cache V8 does not accept
+ * thread's start: `dpe-sim pre` on the bundled house 227 → 206 ms). A cache V8 does not accept
  * (another Node, other V8 flags, another text) is ignored: the script is compiled as without it.
  * Strict, as the ES module it is made from (scripts/bundle-engine.mjs).
  */
 function scriptModules(): EngineModules {
-  const cachedData = existsSync(CODE_CACHE) ? readFileSync(CODE_CACHE) : undefined;
+  const cachedData = codeCache();
   const script = new Script(readFileSync(BUNDLE_SCRIPT, 'utf8'), {
     filename: BUNDLE_SCRIPT,
     ...(cachedData ? { cachedData } : {}),
