@@ -152,13 +152,11 @@ async function registerTvMemo(): Promise<void> {
  * 2374E2700849T), faster or the same on small ones; 135 000 and 400 000 do less well. It changes
  * when code is optimized, never what it computes (the figures snapshot is the same). Set for
  * V8 11.3 (Node 20), where it was measured; later V8s (Node 21 on) tier through Maglev first, a
- * different trade-off, and are left at their default. Process-wide, once, before the engine loads.
+ * different trade-off, and are left at their default. Process-wide, before the engine loads (each
+ * thread that loads it sets the same value).
  */
 export const ENGINE_INTERRUPT_BUDGET = 270_000;
-let tuned = false;
 function tuneTiering(): void {
-  if (tuned) return;
-  tuned = true;
   if (process.versions.v8.startsWith('11.3.'))
     setFlagsFromString(`--interrupt-budget=${ENGINE_INTERRUPT_BUDGET}`);
 }

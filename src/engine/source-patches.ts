@@ -681,21 +681,25 @@ function __dpeSimDiff(obj, expr, pre, out, seen, V) {
   return true;
 }
 /**
- * The replay function of a record's statements, compiled once per text: records of like
- * elements (a building's flats) say the same statements, and compiling them was most of a
- * record's time (2535E0426429Q: 936 records, 296 texts). The function holds no state (its
- * element, lists and shared values are its arguments). Bounded: a server meets many DPEs.
+ * new Function(...params, body), compiled once per text: a memo record's replay and a frozen
+ * object's builder are the same text for like elements (a building's flats), and compiling them
+ * was most of a record's time (2535E0426429Q: 936 records, 296 texts). The functions hold no
+ * state (what they work on is their arguments). Throws as new Function does. Bounded: a server
+ * meets many DPEs.
  */
-const __dpeSimReplays = new Map();
-function __dpeSimReplayOf(body) {
-  let fn = __dpeSimReplays.get(body);
+const __dpeSimCompiled = new Map();
+function __dpeSimCompile(params, body) {
+  const key = params.join(',') + ')' + body;
+  let fn = __dpeSimCompiled.get(key);
   if (fn === undefined) {
-    fn = new Function('el', 'L', 'V', body);
-    if (__dpeSimReplays.size >= 4096) __dpeSimReplays.clear();
-    __dpeSimReplays.set(body, fn);
+    fn = new Function(...params, body);
+    if (__dpeSimCompiled.size >= 8192) __dpeSimCompiled.clear();
+    __dpeSimCompiled.set(key, fn);
   }
   return fn;
 }
+/** a replay's arguments: the element, the lists by kind, the shared values */
+const __dpeSimReplayParams = ['el', 'L', 'V'];
 const __dpeSimConsole = ['log', 'info', 'warn', 'error', 'debug', 'trace'];
 /**
  * Calls compute(...args) and says how to make its effect again: on el and, for a thermal
@@ -787,7 +791,7 @@ function __dpeSimRecord(compute, args, el, others, watched) {
   }
   let fn;
   try {
-    fn = __dpeSimReplayOf(out.join('\\n'));
+    fn = __dpeSimCompile(__dpeSimReplayParams, out.join('\\n'));
   } catch {
     return no;
   }
@@ -1018,23 +1022,16 @@ function __dpeSimLiteral(v, objectText) {
       return undefined;
   }
 }
-/** literal text → its builder: like elements (a building's flats) have the same text */
-const __dpeSimBuilders = new Map();
 /** a function returning a new copy of out (the sanitized copy of obj), or null */
 function __dpeSimBuilder(obj, out) {
   if (!__dpeSimFrozenData(obj)) return null;
   const text = __dpeSimLiteral(out);
   if (text === undefined) return null;
-  let fn = __dpeSimBuilders.get(text);
-  if (fn !== undefined) return fn;
   try {
-    fn = new Function('return ' + text + ';');
+    return __dpeSimCompile([], 'return ' + text + ';');
   } catch {
     return null;
   }
-  if (__dpeSimBuilders.size >= 4096) __dpeSimBuilders.clear();
-  __dpeSimBuilders.set(text, fn);
-  return fn;
 }
 /** whether the sanitized copy of a frozen object is kept as a literal (the tests ask) */
 export function __dpeSimSanitizedKept(obj) {

@@ -228,18 +228,18 @@ function openingPositionsIn(dpe: RawDpe, wall: RawElement): Record<OpeningKind, 
 }
 
 /**
- * The openings of each wall of an unmodified DPE, by position (they depend only on references,
- * which works never change): found once per DPE and wall, not at every works run.
+ * The openings of each wall, by position, found on the DPE the works start from when the context
+ * knows it (they depend only on references, which works never change): once per DPE and wall,
+ * not at every works run.
  */
 const openingPositions = new WeakMap<RawDpe, Map<number, Record<OpeningKind, number[]>>>();
 
 function openingsAt(ctx: WorksContext, wallIndex: number): Record<OpeningKind, number[]> {
-  const { original } = ctx;
-  if (!original) return openingPositionsIn(ctx.dpe, envelopeList(ctx.dpe, 'mur')[wallIndex]!);
+  const dpe = ctx.original ?? ctx.dpe;
   return entryOf(
-    entryOf(openingPositions, original, () => new Map()),
+    entryOf(openingPositions, dpe, () => new Map()),
     wallIndex,
-    () => openingPositionsIn(original, envelopeList(original, 'mur')[wallIndex]!),
+    () => openingPositionsIn(dpe, envelopeList(dpe, 'mur')[wallIndex]!),
   );
 }
 
