@@ -9,15 +9,15 @@
 // loop only (after the import); figures: path → [ep 1.9, ep 2.3, GES] (kWh, kg CO2e / yr), or
 // null when the engine gives no result.
 //   node bench/bare-engine.mjs --corrections LIST   the same with dpe-sim's corrections of the
-//   engine (src/engine/corrections.ts, from dist/) and nothing else: the reference for
+//   engine (src/engine/corrections.ts and patches/corrections/, from dist/) and nothing else: the reference for
 //   test/engine.test.ts, which proves the memo patches change no figure
 import { readFileSync } from 'node:fs';
 import { register } from 'node:module';
 
 const corrections = process.argv.includes('--corrections');
 if (corrections) {
-  const { SOURCE_PATCHES, sourcePatchHooks } = await import('../dist/engine/source-patches.js');
-  const hooks = sourcePatchHooks(SOURCE_PATCHES.filter((p) => p.correction));
+  const { sourcePatches, sourcePatchHooks } = await import('../dist/engine/source-patches.js');
+  const hooks = sourcePatchHooks(sourcePatches().filter((p) => p.correction));
   register(`data:text/javascript,${encodeURIComponent(hooks)}`);
 }
 const { calcul_3cl } = await import('@open3cl/engine');

@@ -1,11 +1,13 @@
-// Writes each correction of src/engine/corrections.ts as a plain unified diff against the
+// Writes each correction of src/engine/corrections.ts (its anchors, and its helpers in
+// src/engine/patches/corrections/<id>.js) as a plain unified diff against the
 // engine's published sources (node_modules/@open3cl/engine, pinned 1.4.6; the package's modules
 // are the repository's src/ files), in patches/open3cl/<id>.diff, so that it can be proposed to
 // the engine's project as is (`git apply -p1` from the engine's repository root, or `patch -p1`),
 // beside its patches/open3cl/<id>.README.md (fault, method section, DPEs, before/after).
 //   node scripts/engine-patches.mjs           writes the diffs
 //   node scripts/engine-patches.mjs --check   exits 1 when a diff differs from the corrections
-// Run after `npm run build` (it imports dist/engine/corrections.js).
+// Run after `npm run build` (it imports dist/engine/corrections.js, which reads
+// dist/engine/patches/corrections/).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,7 +17,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const ENGINE = path.join(ROOT, 'node_modules', '@open3cl', 'engine');
 const OUT = path.join(ROOT, 'patches', 'open3cl');
-const { CORRECTIONS } = await import(
+const { CORRECTIONS, correctionAppend } = await import(
   pathToFileURL(path.join(ROOT, 'dist', 'engine', 'corrections.js')).href
 );
 const check = process.argv.includes('--check');
@@ -32,7 +34,7 @@ for (const c of CORRECTIONS) {
       throw new Error(`${c.id}: "${from}" is not found exactly once in ${c.module}`);
     source = source.slice(0, at) + to + source.slice(at + from.length);
   }
-  source += c.append;
+  source += correctionAppend(c);
   const a = path.join(work, `${c.id}.orig.js`);
   const b = path.join(work, `${c.id}.js`);
   writeFileSync(a, original);

@@ -1,6 +1,6 @@
 /**
- * The element memo (src/engine/source-patches.ts: ELEMENT_MEMO_KIT with the sanitizer, and
- * `__dpeSimElementMemo` in 3_deperdition.js): the walls, roofs, windows, doors and thermal
+ * The element memo (src/engine/patches/memo/: its kit in sanitizer.js, and element-memo.js
+ * appended to 3_deperdition.js): the walls, roofs, windows, doors and thermal
  * bridges a works copy shares with the original (deep-frozen, works-copy.ts) are computed once
  * per frozen element and key, then made again from a record of that call.
  *

@@ -10,7 +10,7 @@ import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadEngine, type Engine } from '../src/engine/engine.js';
 import { CORRECTIONS } from '../src/engine/corrections.js';
-import { sourcePatchHooks, SOURCE_PATCHES } from '../src/engine/source-patches.js';
+import { sourcePatchHooks, sourcePatches } from '../src/engine/source-patches.js';
 import { parseDpeXml } from '../src/dpe/xml.js';
 import { copyRaw, type Fields, type RawDpe } from '../src/dpe/raw.js';
 import { followAirtightness } from '../src/works/airtightness.js';
@@ -430,10 +430,12 @@ describe('engine corrections', () => {
   });
 
   it('a correction that no longer applies stops the module load (no silent skip)', async () => {
-    const broken = SOURCE_PATCHES.filter((p) => p.correction).map((p) => ({
-      ...p,
-      replace: [['text the engine does not have', 'x'] as [string, string]],
-    }));
+    const broken = sourcePatches()
+      .filter((p) => p.correction)
+      .map((p) => ({
+        ...p,
+        replace: [['text the engine does not have', 'x'] as [string, string]],
+      }));
     const hooks = sourcePatchHooks(broken);
     const script = `import { register } from 'node:module';
 register('data:text/javascript,' + encodeURIComponent(${JSON.stringify(hooks)}));

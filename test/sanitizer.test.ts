@@ -1,6 +1,6 @@
 /**
  * The engine's sanitizer (`DpeSanitizerService.execute`, the first step of every engine run) is
- * replaced by a loop version of the same walk (src/engine/source-patches.ts, `__dpeSimSanitizer`).
+ * replaced by a loop version of the same walk (src/engine/patches/memo/sanitizer.js, `__dpeSimSanitizer`).
  * Here the engine's own `execute` (its module loaded unpatched) and the patched one (as the
  * module-load hook patches it, and as built into dist/engine/open3cl.bundle.js) are given the
  * same inputs: hand-made values for every branch of the value function, the fixtures, named

@@ -10,15 +10,25 @@
  * change as a plain diff against the engine's published sources in patches/open3cl/<id>.diff
  * (written by scripts/engine-patches.mjs, checked by the test), with its README.
  * docs/fidelity.md has the dashboard before and after, correction by correction.
+ *
+ * A correction is its anchors here (the exact texts it replaces in the engine module, each found
+ * exactly once: the hunks of its diff) and, when it needs helpers, the real JavaScript file
+ * `patches/corrections/<id>.js` next to this module (linted and formatted like the rest, in the
+ * engine's own style: no trailing commas), appended to the module. How to add one:
+ * docs/engine.md, "Engine patches as code".
  */
+import { patchFileText } from './patch-files.js';
+
 /** A patch to one engine module (source-patches.ts applies them: the memos, then the corrections). */
 export interface SourcePatch {
   /** the module's URL ends with this */
   suffix: string;
   /** exact texts replaced, each once; the patch is skipped unless every one is found */
   replace: [string, string][];
-  /** appended to the module */
+  /** appended to the module (the patch file's code) */
   append: string;
+  /** the patch file, relative to patches/ (the build checks that every file there is used) */
+  file?: string;
   /** the marker that shows the patch is already there */
   marker: string;
   /**
@@ -39,10 +49,11 @@ export interface Correction {
   section: string;
   /** the upstream issue(s), e.g. Open3CL/engine#8 */
   upstream: string;
-  /** exact texts replaced, each found exactly once */
+  /**
+   * exact texts replaced, each found exactly once; helpers they call go in
+   * patches/corrections/<id>.js (appended to the module, optional)
+   */
   replace: [string, string][];
-  /** appended to the module (helpers) */
-  append: string;
 }
 
 export const CORRECTIONS: Correction[] = [
@@ -79,16 +90,6 @@ export const CORRECTIONS: Correction[] = [
     : tv('q4pa_conv', matcher);`,
       ],
     ],
-    append: `
-function q4paConvRowFits(row, matcher) {
-  if (!row) return false;
-  const has = (list, id) => String(list ?? '').split('|').includes(String(id));
-  return (
-    has(row.enum_periode_construction_id, matcher.enum_periode_construction_id) &&
-    has(row.enum_methode_application_dpe_log_id, matcher.enum_methode_application_dpe_log_id)
-  );
-}
-`,
   },
   {
     id: 'ecs-tracage-auxiliaries',
@@ -126,7 +127,6 @@ function q4paConvRowFits(row, matcher) {
   }, 0);`,
       ],
     ],
-    append: '',
   },
   {
     id: 'reseau-chaleur-tv-id',
@@ -157,7 +157,6 @@ function q4paConvRowFits(row, matcher) {
     }`,
       ],
     ],
-    append: '',
   },
   {
     id: 'mur-doublage-declared',
@@ -184,24 +183,6 @@ function q4paConvRowFits(row, matcher) {
   }`,
       ],
     ],
-    append: `
-/**
- * The Umur0 of a wall with a doublage as the DPE computed it, among the readings of its
- * software: the lining added to the bare U0 (the engine's), to the bare U0 capped at 2.5, or
- * left out (the stored Umur0 and Umur both the bare U0 capped at 2.5). The engine's reading
- * unless the DPE's stored figures show another one.
- */
-function doublageAsDeclared(type_doublage, umur0, umur0Doublage, umur0_avant, umur_avant) {
-  const same = (a, b) =>
-    a !== undefined && a !== null && a !== '' && Number(a).toFixed(3) === Number(b).toFixed(3);
-  if (same(umur0_avant, umur0Doublage) || same(umur_avant, umur0Doublage)) return umur0Doublage;
-  const bare = Math.min(2.5, Number(umur0));
-  const capped = 1 / (1 / bare + (type_doublage === 3 ? 0.1 : 0.21));
-  if (same(umur0_avant, capped) || same(umur_avant, capped)) return capped;
-  if (same(umur0_avant, bare) && same(umur_avant, bare)) return bare;
-  return umur0Doublage;
-}
-`,
   },
   {
     id: 'pont-thermique-declared',
@@ -221,22 +202,6 @@ function doublageAsDeclared(type_doublage, umur0, umur0Doublage, umur0_avant, um
   const row = (bug_for_bug_compat && declaredPontThermiqueRow(de, pt_di)) || tv('pont_thermique', matcher);`,
       ],
     ],
-    append: `
-/**
- * The thermal-bridge row the DPE declares (tv_pont_thermique_id), when it is one of this kind of
- * junction and the DPE's stored k is that row's k (whole, or by the share it counts).
- */
-function declaredPontThermiqueRow(de, pt_di) {
-  if (!de.tv_pont_thermique_id || isNil(pt_di?.k)) return undefined;
-  const row = tv('pont_thermique', { tv_pont_thermique_id: de.tv_pont_thermique_id });
-  if (!row || String(row.enum_type_liaison_id) !== String(de.enum_type_liaison_id)) return undefined;
-  const k = Number(row.k);
-  const stored = Number(pt_di.k);
-  const share = Number(de.pourcentage_valeur_pont_thermique ?? 1);
-  const same = (a, b) => Math.abs(a - b) < 1e-6;
-  return same(stored, k) || same(stored, k * share) || same(stored, k / 2) ? row : undefined;
-}
-`,
   },
   {
     id: 'plancher-bas-ue-declared',
@@ -260,7 +225,6 @@ function declaredPontThermiqueRow(de, pt_di) {
 `,
       ],
     ],
-    append: '',
   },
   {
     id: 'plancher-haut-uph-declared',
@@ -291,20 +255,6 @@ function declaredPontThermiqueRow(de, pt_di) {
       di.uph = uphAsDeclared(Math.min(di.uph, di.uph0), di.uph0, uphStored);`,
       ],
     ],
-    append: `
-/**
- * The Uph of a roof of unknown insulation as the DPE computed it: in bug-for-bug mode, the
- * Uph0 (the roof read as uninsulated) when the DPE's stored Uph is its Uph0 and above the
- * table's; the engine's min(Uph_tab, Uph0) otherwise.
- */
-function uphAsDeclared(uph, uph0, uphStored) {
-  if (!bug_for_bug_compat || uphStored === undefined || uphStored === null || uphStored === '')
-    return uph;
-  const stored = Number(uphStored);
-  if (Number(uph0).toFixed(3) === stored.toFixed(3) && stored > uph + 0.001) return uph0;
-  return uph;
-}
-`,
   },
   {
     id: 'dh19-h2d-legacy',
@@ -335,27 +285,6 @@ function uphAsDeclared(uph, uph0, uphStored) {
   apport_et_besoin = { ...apport_et_besoin, ...besoin_ch };`,
       ],
     ],
-    append: `
-import dpeSimTvs from './tv.js';
-
-/**
- * Runs fn with the DH19 table the DPE's software used: in bug-for-bug mode, the earlier table
- * (dh19_legacy, zone H2d's December) for a DPE established before 2024-07-01 (the 2024 revision
- * of the method; the corpus has H2d DPEs of 2023 on the earlier table and of 2026 on the
- * corrected one), the engine's table otherwise. Synchronous: the table is restored after.
- */
-function withDh19AsEstablished(dateDpe, fn) {
-  if (!bug_for_bug_compat || !dpeSimTvs.dh19_legacy || !(String(dateDpe) < '2024-07-01'))
-    return fn();
-  const dh19 = dpeSimTvs.dh19;
-  dpeSimTvs.dh19 = dpeSimTvs.dh19_legacy;
-  try {
-    return fn();
-  } finally {
-    dpeSimTvs.dh19 = dh19;
-  }
-}
-`,
   },
   {
     id: 'pv-generated-flat-share',
@@ -398,35 +327,6 @@ function withDh19AsEstablished(dateDpe, fn) {
   );`,
       ],
     ],
-    append: `
-/**
- * Runs fn with the photovoltaic production of a flat generated from a building's DPE
- * (enum_methode_application_dpe_log 10 to 13, 33, 34, 38 to 40) taken at the flat's share of
- * the building's habitable surface: the panels are the building's, the consumption the flat's
- * (the method computes the building and gives each flat its share, which Tap's ratios keep).
- * Any other DPE, or a share that cannot be read, runs fn as it is. Synchronous.
- */
-function withPvShareOfFlat(logement, fn) {
-  const cg = logement.caracteristique_generale;
-  const generated = [10, 11, 12, 13, 33, 34, 38, 39, 40];
-  const share =
-    Number(cg.surface_habitable_logement) / Number(cg.surface_habitable_immeuble);
-  if (
-    !generated.includes(Number(cg.enum_methode_application_dpe_log_id)) ||
-    !(share > 0 && share < 1)
-  )
-    return fn();
-  const own = Object.prototype.hasOwnProperty.call(productionENR, 'getPpv');
-  const getPpv = productionENR.getPpv;
-  productionENR.getPpv = (...args) => getPpv.apply(productionENR, args) * share;
-  try {
-    return fn();
-  } finally {
-    if (own) productionENR.getPpv = getPpv;
-    else delete productionENR.getPpv;
-  }
-}
-`,
   },
   {
     id: 'ventilation-cle-flat-scale',
@@ -452,17 +352,6 @@ function withPvShareOfFlat(logement, fn) {
     }`,
       ],
     ],
-    append: `
-/**
- * Whether a ventilation's auxiliaries were computed at the flat's scale: its surface_ventile is
- * the dwelling's Sh (4_ventilation.js reads any other surface as the building's, which the
- * key cle_repartition_ventilation then apportions). A missing surface keeps the key.
- */
-function ventilationAtFlatScale(vt, Sh) {
-  const sv = Number(vt.donnee_entree.surface_ventile);
-  return sv > 0 && Math.abs(sv - Number(Sh)) < 0.01;
-}
-`,
   },
   {
     id: 'circulateur-generated-flat',
@@ -487,29 +376,6 @@ function ventilationAtFlatScale(vt, Sh) {
     di.conso_auxiliaire_distribution_ch *= circulateur.share;`,
       ],
     ],
-    append: `
-/**
- * The heating circulator of a flat generated from a building's DPE (enum_methode_application_
- * dpe_log 10 to 13, 33, 34, 38 to 40), whose installation heats the flat's own surface while
- * the engine's Sh and GV are the building's: the circulator is the building's (its heated
- * surface Sh), its consumption given to the flat at its share (surface_chauffee / Sh). Any
- * other installation is unchanged (share 1).
- */
-function circulateurOfBuilding(dpe, de, Sh) {
-  const cg = dpe.logement.caracteristique_generale;
-  const generated = [10, 11, 12, 13, 33, 34, 38, 39, 40];
-  const flat = Number(cg.surface_habitable_logement);
-  const heated = Number(de.surface_chauffee || Sh);
-  if (
-    !generated.includes(Number(cg.enum_methode_application_dpe_log_id)) ||
-    !(flat > 0) ||
-    !(Number(Sh) > flat) ||
-    Math.abs(heated - flat) >= 0.01
-  )
-    return { de, share: 1 };
-  return { de: { ...de, surface_chauffee: Number(Sh) }, share: heated / Number(Sh) };
-}
-`,
   },
 ];
 /** The marker a corrected module carries (idempotence of the module-load hook). */
@@ -517,12 +383,19 @@ export function correctionMarker(c: Correction): string {
   return `dpe-sim correction ${c.id}`;
 }
 
+/** The helpers a correction appends to its module: patches/corrections/<id>.js, or '' when it has none. */
+export function correctionAppend(c: Correction): string {
+  return patchFileText('corrections', c.id, true);
+}
+
 export function correctionPatch(c: Correction): SourcePatch {
+  const append = correctionAppend(c);
   return {
     suffix: `/@open3cl/engine/${c.module}`,
     replace: c.replace,
-    append: `${c.append}// ${correctionMarker(c)}\n`,
+    append: `${append}// ${correctionMarker(c)}\n`,
     marker: correctionMarker(c),
     correction: true,
+    ...(append ? { file: `corrections/${c.id}.js` } : {}),
   };
 }

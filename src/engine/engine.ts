@@ -16,7 +16,7 @@ import { Script } from 'node:vm';
 import { DpeSimError } from '../contract/errors.js';
 import type { RawDpe, RawEnveloppe, Fields } from '../dpe/raw.js';
 import { copyRaw, num, str } from '../dpe/raw.js';
-import { SOURCE_PATCH_HOOKS } from './source-patches.js';
+import { sourcePatchHooks } from './source-patches.js';
 
 /** The engine flag mode dpe-sim runs in (measured on the corpus; see README, "Engine"). */
 export type EngineFlags = 'default' | 'bug-for-bug';
@@ -139,7 +139,7 @@ async function registerTvMemo(): Promise<void> {
       ),
     ),
   );
-  register(`data:text/javascript,${encodeURIComponent(SOURCE_PATCH_HOOKS)}`);
+  register(`data:text/javascript,${encodeURIComponent(sourcePatchHooks())}`);
 }
 
 /**
@@ -179,7 +179,7 @@ interface EngineModules {
   sanitizer: { __dpeSimElementMemoKit?: { stats: ElementMemoStats } };
 }
 
-/** The element memo's counts (source-patches.ts): replays made and records kept. */
+/** The element memo's counts (patches/memo/sanitizer.js): replays made and records kept. */
 export interface ElementMemoStats {
   replays: number;
   records: number;

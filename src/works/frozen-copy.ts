@@ -125,7 +125,7 @@ export function originOf(el: RawElement): RawElement {
  * Edits `list[i]`: an element of its own in place; a shared frozen element is replaced by a
  * deep-frozen copy of it edited by `edit`, made once per element and `key` (the edit must depend
  * on nothing else), so that every run gets the same object, as for the elements it shares (the
- * engine's sanitizer and element memo then know it: src/engine/source-patches.ts).
+ * engine's sanitizer and element memo then know it: src/engine/patches/memo/).
  */
 export function editShared(
   list: RawElement[],

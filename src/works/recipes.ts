@@ -567,7 +567,7 @@ export function editsSharedCopy(recipe: Recipe): boolean {
  * shares with the frozen original (works-copy.ts) is replaced by a frozen copy of it so edited,
  * made once per element, recipe and baseline (frozen-copy.ts `editShared`; the edit reads
  * nothing else: its kind's `own`), so that every run meets the same object, which the engine's element
- * memo knows (src/engine/source-patches.ts); the other elements it writes into (a wall's
+ * memo knows (src/engine/patches/memo/); the other elements it writes into (a wall's
  * reveals) are edited after it, at each run, as before.
  */
 export function applyRecipeAt(

@@ -17,7 +17,7 @@
  * `applyRecipeAt`), the reveals of a wall's openings, the effet-Joule pins (generators.ts), a
  * thermal bridge's declared row (declared-inputs.ts). A shared element is then replaced by a
  * frozen copy of it so edited, made once per element and edit: every run gets the same object,
- * which the engine's sanitizer and element memo know (src/engine/source-patches.ts).
+ * which the engine's sanitizer and element memo know (src/engine/patches/memo/).
  * Anything else a recipe writes is frozen: the write throws, and `applyWorks` starts again on a
  * whole copy (`isFrozenWrite`), so the result is always the one a whole copy gives.
  */
