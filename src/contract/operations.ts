@@ -242,7 +242,7 @@ export function apiOperations(historyPath: string): ApiOperation[] {
       tag: 'Public',
       summary: 'Login page: use a login token, get the user, the DPE classes, the last simulation',
       description:
-        'Called by `/public/partnerLogin.html`. No partner key: the token is the secret. Consumes the token like `tokenLogin` (410 used or expired, 404 unknown).',
+        'No partner key: the token is the secret. Consumes the token like `tokenLogin` (410 used or expired, 404 unknown) and sets the session cookie of the workbench (`dpesim_session`: HttpOnly, SameSite=Strict, 12 h). A request whose `Origin` is another site is refused (403). The workbench page itself signs in through its own routes (docs/workbench.md).',
       input: 'body',
       partnerKey: false,
       body: { name: 'PageLoginRequest', schema: PageLoginRequest },
