@@ -7,7 +7,8 @@
  * Preact, bundled by scripts/bundle-web.mjs; no inline script or style (the CSP forbids them).
  */
 import { render } from 'preact';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { memo } from 'preact/compat';
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import type { AuditResponse } from '../contract/audit.js';
 import type {
   CalcResponse,
@@ -282,17 +283,27 @@ function picksToWorks(picks: Picks): EditableChange[] {
   });
 }
 
-function ElementWorks({
+/**
+ * One element and its options. Memoized: a pick re-renders only the element it changed
+ * (`picked` is this element's picks as text; `onPick` is stable).
+ */
+const ElementWorks = memo(function ElementWorks({
   el,
-  picks,
+  picked: pickedText,
   leftOut,
   onPick,
 }: {
   el: Element;
-  picks: Picks;
+  picked: string;
   leftOut: NonNullable<InitialResponse['dpe']['optionsLeftOut']>;
-  onPick: (key: string, value: string | null) => void;
+  onPick: (ref: string, key: string, value: string | null) => void;
 }) {
+  const picks = Object.fromEntries(
+    pickedText
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => line.split('\t') as [string, string]),
+  ) as Picks;
   const id = el.referenceId.replace(/[^A-Za-z0-9_-]/g, '-');
   const editables = Object.entries(el.editables ?? {}) as [string, Editable][];
   const mine = leftOut.filter((o) => o.referenceId === el.referenceId);
@@ -317,7 +328,7 @@ function ElementWorks({
                 name={name}
                 value=""
                 checked={picked === ''}
-                onChange={() => onPick(key, null)}
+                onChange={() => onPick(el.referenceId, key, null)}
               />
               <span class="option-label">No works</span>
             </label>
@@ -330,7 +341,7 @@ function ElementWorks({
                     name={name}
                     value={value}
                     checked={picked === value}
-                    onChange={() => onPick(key, value)}
+                    onChange={() => onPick(el.referenceId, key, value)}
                   />
                   <span class="option-label">
                     {text} <code class="muted">{value}</code>
@@ -363,6 +374,14 @@ function ElementWorks({
       )}
     </div>
   );
+});
+
+/** One element's picks as text (`ref|KEY\tvalue` lines), for ElementWorks' memo. */
+function pickedOf(picks: Picks, ref: string): string {
+  return Object.entries(picks)
+    .filter(([k]) => k.startsWith(`${ref}|`))
+    .map(([k, v]) => `${k}\t${v}`)
+    .join('\n');
 }
 
 const RESULT_ORDER = [
@@ -677,13 +696,17 @@ function Workbench({ session }: { session: SessionInfo }) {
     );
   }
 
-  function onPick(ref: string, key: string, value: string | null) {
-    const next = { ...picks };
+  const picksRef = useRef<Picks>({});
+  picksRef.current = picks;
+  const recomputeRef = useRef(recompute);
+  recomputeRef.current = recompute;
+  const onPick = useCallback((ref: string, key: string, value: string | null) => {
+    const next = { ...picksRef.current };
     if (value === null) delete next[`${ref}|${key}`];
     else next[`${ref}|${key}`] = value;
     setApplied(null);
-    recompute(next);
-  }
+    recomputeRef.current(next);
+  }, []);
 
   function onApply(n: number) {
     const s = initial?.autoSolutions[n - 1];
@@ -802,9 +825,9 @@ function Workbench({ session }: { session: SessionInfo }) {
                           <ElementWorks
                             key={el.referenceId}
                             el={el}
-                            picks={picks}
+                            picked={pickedOf(picks, el.referenceId)}
                             leftOut={leftOut}
-                            onPick={(key, value) => onPick(el.referenceId, key, value)}
+                            onPick={onPick}
                           />
                         ))}
                       </section>
