@@ -14,7 +14,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT } from './helpers.js';
+import { HOUSE, ROOT, startCli } from './helpers.js';
 import { startTestServer, type TestServer } from './server-harness.js';
 
 const CHROMIUM = process.env.DPE_SIM_CHROMIUM ?? '/usr/bin/chromium';
@@ -484,3 +484,44 @@ describe.skipIf(!HAS_BUNDLE)(
     });
   },
 );
+
+describe.skipIf(!HAS_BUNDLE)('dpe-sim workbench <dpe>: the workbench for local use', () => {
+  it('prints a login URL on a local server for a DPE file; Ctrl-C stops it (exit 130)', async () => {
+    const { child, done } = startCli(['workbench', HOUSE, '--user-name', 'Léa'], {
+      timeoutMs: 120_000,
+    });
+    let stdout = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    const url = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no URL printed: ${stdout}`)), 100_000);
+      child.stdout.on('data', () => {
+        const m =
+          /^(http:\/\/127\.0\.0\.1:\d+\/public\/partnerLogin\.html\?partnerToken=\S+)$/m.exec(
+            stdout,
+          );
+        if (m?.[1]) {
+          clearTimeout(timer);
+          resolve(m[1]);
+        }
+      });
+      child.on('close', () => reject(new Error(`exited before printing a URL: ${stdout}`)));
+    });
+    const origin = new URL(url).origin;
+    const page = await fetch(url);
+    expect(page.status).toBe(200);
+    const login = await fetch(`${origin}/public/api/workbench/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin },
+      body: JSON.stringify({ partnerToken: new URL(url).searchParams.get('partnerToken') }),
+    });
+    expect(await login.json()).toMatchObject({
+      signedIn: true,
+      dpeId: HOUSE_ID,
+      user: { userName: 'Léa' },
+    });
+    child.kill('SIGINT');
+    const r = await done;
+    expect(r.code, r.stderr).toBe(130);
+    expect(r.stderr).toContain('dpe-sim workbench: SIGINT, stopping');
+  }, 150_000);
+});
