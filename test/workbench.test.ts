@@ -155,6 +155,8 @@ describe.skipIf(!HAS_CHROMIUM || !HAS_BUNDLE)('the workbench in headless Chromiu
     expect(here).toContain('330–420');
     expect(here).toContain('now 381');
     expect(await page.locator('#engine-registry tbody tr').count()).toBe(3);
+    // the facts, a year without a thousands separator
+    expect(await page.textContent('.facts')).toContain('Année ou période de construction1965');
     expect(await page.textContent('#class-after')).toBe('F');
     expect(await after(page, 'ep_conso_5_usages_m2')).toBe('381');
     expect(await page.locator('#results tbody tr').count()).toBe(9);

@@ -220,7 +220,9 @@ function DpeSection({
               <div key={k}>
                 <dt>{info.label}</dt>
                 <dd>
-                  {typeof info.value === 'number' ? num(info.value, 1) : String(info.value ?? '–')}
+                  {typeof info.value === 'number' && !Number.isInteger(info.value)
+                    ? num(info.value, 1)
+                    : String(info.value ?? '–')}
                   {info.unit ? ` ${info.unit}` : ''}
                 </dd>
               </div>
