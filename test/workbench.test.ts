@@ -14,7 +14,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HOUSE, ROOT, startCli } from './helpers.js';
+import { HOUSE, ROOT, runCli, startCli } from './helpers.js';
 import { startTestServer, type TestServer } from './server-harness.js';
 
 const CHROMIUM = process.env.DPE_SIM_CHROMIUM ?? '/usr/bin/chromium';
@@ -480,6 +480,19 @@ describe.skipIf(!HAS_BUNDLE)(
       expect(await who.json()).toMatchObject({ signedIn: true, user: WHO });
       const nobody = await fetch(`${s.url}/public/api/workbench/session`);
       expect(await nobody.json()).toMatchObject({ signedIn: false });
+      // the OpenAPI's page login sets the same cookie, and refuses another site's page
+      const t2 = await token('u-9');
+      const other = await post(
+        '/public/api/login',
+        { partnerToken: t2 },
+        { origin: 'http://evil.example' },
+      );
+      expect(other.status).toBe(403);
+      const page = await post('/public/api/login', { partnerToken: t2 });
+      expect(page.status).toBe(200);
+      expect(page.headers.get('set-cookie')).toMatch(
+        /^dpesim_session=.*; HttpOnly; SameSite=Strict$/,
+      );
       // an invalid body: the contract's validation
       const bad = await post('/public/api/workbench/preview', { ...body, extra: 1 }, { cookie });
       expect(bad.status).toBe(400);
@@ -488,6 +501,32 @@ describe.skipIf(!HAS_BUNDLE)(
 );
 
 describe.skipIf(!HAS_BUNDLE)('dpe-sim workbench <dpe>: the workbench for local use', () => {
+  it('a link made by the local CLI with --app-url pointing at a server opens a session there', async () => {
+    const s = await startTestServer();
+    try {
+      const auth = await runCli(
+        ['auth', '--app-url', s.url, '--dpe-id', '0000E0000002F', '--user-id', 'local-1'],
+        { dataDir: s.dataDir },
+      );
+      expect(auth.code, auth.stderr).toBe(0);
+      const url = auth.stdout.trim();
+      expect(url.startsWith(`${s.url}/public/partnerLogin.html?partnerToken=`)).toBe(true);
+      const login = await fetch(`${s.url}/public/api/workbench/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: s.url },
+        body: JSON.stringify({ partnerToken: new URL(url).searchParams.get('partnerToken') }),
+      });
+      expect(await login.json()).toMatchObject({
+        signedIn: true,
+        dpeId: '0000E0000002F',
+        user: { userId: 'local-1' },
+        lastSimulation: null,
+      });
+    } finally {
+      await s.close();
+    }
+  });
+
   it('prints a login URL on a local server for a DPE file; Ctrl-C stops it (exit 130)', async () => {
     const { child, done } = startCli(['workbench', HOUSE, '--user-name', 'Léa'], {
       timeoutMs: 120_000,
