@@ -96,13 +96,18 @@ export async function runWorkbenchBench() {
       });
       return (await res.json()).url;
     };
-    /** From following the link to the page ready (DPE, works, results shown). */
+    /**
+     * From following the link to the DPE's label shown (the page's `pre`), and to the page
+     * ready (its `initial`: the works and the results shown).
+     */
     const firstRender = async (page) => {
       const url = await pre();
       const t0 = performance.now();
       await page.goto(url);
+      await page.waitForSelector('.label-rows li[aria-current="true"]', { timeout: 120_000 });
+      const label = performance.now() - t0;
       await page.waitForSelector('main[data-ready="true"]', { timeout: 120_000 });
-      return performance.now() - t0;
+      return { label, ready: performance.now() - t0 };
     };
     const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const cold = await firstRender(await ctx.newPage());
@@ -114,7 +119,10 @@ export async function runWorkbenchBench() {
       page = await ctx.newPage();
       warms.push(await firstRender(page));
     }
-    const warm = median(warms);
+    const warm = {
+      label: median(warms.map((w) => w.label)),
+      ready: median(warms.map((w) => w.ready)),
+    };
 
     // the same operations plainly, in this process, on the same services (warm)
     const backend = new LocalBackend(services, await services.localPartner());
@@ -145,8 +153,9 @@ export async function runWorkbenchBench() {
       plainMs.push(performance.now() - t0);
     }
     const result = {
-      firstRenderColdMs: cold,
-      firstRenderWarmMs: warm,
+      firstRenderColdMs: cold.ready,
+      labelWarmMs: warm.label,
+      firstRenderWarmMs: warm.ready,
       plainPreInitialMs: plainInitial,
       pickP50Ms: median(browserMs),
       pickP90Ms: pct(browserMs, 0.9),
@@ -155,7 +164,7 @@ export async function runWorkbenchBench() {
     };
     console.log(
       [
-        `first render (login link → DPE, works and results shown): cold ${ms(cold)}, warm ${ms(warm)} (median of 3; goal ≤ 1 s); plain pre + initial in this process, warm, ${ms(plainInitial)}`,
+        `first render, from the login link (warm: median of 3): the DPE's label shown ${ms(warm.label)} (goal ≤ 1 s); the works and results shown ${ms(warm.ready)}, cold ${ms(cold.ready)}; plain pre + initial in this process, warm, ${ms(plainInitial)}`,
         `works pick round trip (${PICKS} picks, click → class and figures shown): p50 ${ms(result.pickP50Ms)}, p90 ${ms(result.pickP90Ms)} (goal p50 ≤ 300 ms); plain calc in this process p50 ${ms(result.plainCalcP50Ms)}`,
       ].join('\n'),
     );

@@ -140,6 +140,47 @@ function ThresholdNote({ t }: { t: Thresholds }) {
 
 // ------------------------------------------------------------------------- the DPE
 
+interface LabelFigures {
+  epM2: number;
+  gesM2: number;
+  energy: string;
+  ges: string;
+  thresholds: Thresholds;
+}
+
+/**
+ * What the labels show: the recalculation's figures, else the initial simulation's, else (while
+ * the initial simulation computes) the pre-analysis's engine row with today's thresholds.
+ */
+function labelFigures(
+  pre: PreResponse | null,
+  initial: InitialResponse | null,
+  current: CalcResponse | null,
+): LabelFigures | undefined {
+  const calc = (current ?? initial)?.calculation;
+  const thresholds = calc?.thresholds ?? initial?.dpe.thresholds;
+  if (calc && thresholds) {
+    const r = calc.result;
+    return {
+      epM2: r.ep_conso_5_usages_m2.value ?? 0,
+      gesM2: r.emission_ges_5_usages_m2.value ?? 0,
+      energy: letter(r.classe_conso_c.value),
+      ges: letter(r.classe_emission_ges.value),
+      thresholds,
+    };
+  }
+  const today = pre?.classes?.rows.find((row) => row.source === 'engine-today');
+  const bounds = pre?.classes?.thresholdsToday;
+  if (!today || !bounds || today.epM2 == null || today.gesM2 == null) return undefined;
+  return {
+    epM2: today.epM2,
+    gesM2: today.gesM2,
+    energy: today.energie ?? '–',
+    ges: today.ges ?? '–',
+    thresholds: bounds,
+  };
+}
+
 function DpeSection({
   pre,
   initial,
@@ -151,50 +192,34 @@ function DpeSection({
 }) {
   const alerts = new Map<string, { type: string; title: string; content: string }>();
   for (const w of [...(pre?.warnings ?? []), ...(initial?.warnings ?? [])]) alerts.set(w.id, w);
-  const calc = (current ?? initial)?.calculation;
-  const r = calc?.result;
-  const base = initial?.calculation.result;
-  const thresholds = calc?.thresholds ?? initial?.dpe.thresholds;
+  const label = labelFigures(pre, initial, current);
+  const was = current && initial ? labelFigures(null, initial, null) : undefined;
   return (
     <section id="dpe" aria-labelledby="dpe-title">
       <h2 id="dpe-title">The DPE</h2>
-      {calc && r && base && thresholds && (
+      {label && (
         <>
           <div class="labels">
             <Label
               id="label-energy"
               title="Energy (énergie primaire)"
               unit="kWh/m²/yr"
-              bounds={thresholds.dpe}
-              value={r.ep_conso_5_usages_m2.value ?? 0}
-              cls={letter(r.classe_conso_c.value)}
-              before={
-                current
-                  ? {
-                      value: base.ep_conso_5_usages_m2.value ?? 0,
-                      cls: letter(base.classe_conso_c.value),
-                    }
-                  : undefined
-              }
+              bounds={label.thresholds.dpe}
+              value={label.epM2}
+              cls={label.energy}
+              before={was ? { value: was.epM2, cls: was.energy } : undefined}
             />
             <Label
               id="label-ges"
               title="Emissions (GES)"
               unit="kg CO2e/m²/yr"
-              bounds={thresholds.ges}
-              value={r.emission_ges_5_usages_m2.value ?? 0}
-              cls={letter(r.classe_emission_ges.value)}
-              before={
-                current
-                  ? {
-                      value: base.emission_ges_5_usages_m2.value ?? 0,
-                      cls: letter(base.classe_emission_ges.value),
-                    }
-                  : undefined
-              }
+              bounds={label.thresholds.ges}
+              value={label.gesM2}
+              cls={label.ges}
+              before={was ? { value: was.gesM2, cls: was.ges } : undefined}
             />
           </div>
-          <ThresholdNote t={thresholds} />
+          <ThresholdNote t={label.thresholds} />
         </>
       )}
       <h3>Alerts</h3>
