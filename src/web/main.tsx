@@ -840,6 +840,16 @@ function Workbench({ session }: { session: SessionInfo }) {
                 at once (nothing recorded until you record it). Gains are of each option alone;
                 costs ±{num((initial.deltaCosts?.margin ?? 0) * 100)} %.
               </p>
+              <p class="works-summary" id="works-summary">
+                Class <Badge cls={initial.simulation.initialGrade} label="before works" /> →{' '}
+                <Badge
+                  cls={current?.simulation.currentGrade ?? initial.simulation.initialGrade}
+                  label="after works"
+                />{' '}
+                {num((current ?? initial).calculation.result.ep_conso_5_usages_m2.value)} kWh/m²/yr
+                · {euros((current ?? initial).calculation.hints.coutTravaux)}
+                {busy ? ' · computing…' : ''} <a href="#result">Result</a>
+              </p>
               <div class="works-grid">
                 <div class="elements">
                   {(Object.entries(initial.dpe.items) as [string, Element[]][]).map(
