@@ -4,7 +4,8 @@
  *   engine/ → dpe/, with contract/ (and config/) usable from everywhere and importing nothing
  *   of the domain; queue/ (the distributed batch) under the CLI, beside batch/; process/ and
  *   pool/ (process plumbing: stop signals, worker threads) under everyone, above nothing but
- *   contract/. Every folder of src/ is named by a rule below. See README, "Architecture".
+ *   contract/; web/ (the workbench page, run in the browser) above contract/ only. Every
+ *   folder of src/ is named by a rule below. See README, "Architecture".
  */
 const FRONT = '^src/(cli|server|batch)/';
 const DOMAIN = '^src/(simulation|works|engine|dpe|registry|store)/';
@@ -118,6 +119,21 @@ module.exports = {
       to: { path: '^src/store/', pathNot: '^src/store/(pg-migrate|open)\\.ts$' },
     },
     {
+      name: 'web-is-the-browser',
+      severity: 'error',
+      comment:
+        'web/ is the workbench page, bundled for the browser (scripts/bundle-web.mjs): it talks to the server over HTTP and imports nothing of ours but contract/ (types).',
+      from: { path: '^src/web/' },
+      to: { path: '^src/', pathNot: '^src/(web|contract)/' },
+    },
+    {
+      name: 'nothing-imports-web',
+      severity: 'error',
+      comment: 'web/ runs in the browser only: the server serves its built files from dist/web/.',
+      from: { pathNot: '^src/web/' },
+      to: { path: '^src/web/' },
+    },
+    {
       name: 'process-plumbing-imports-no-layer',
       severity: 'error',
       comment:
@@ -134,7 +150,7 @@ module.exports = {
     enhancedResolveOptions: {
       exportsFields: ['exports'],
       conditionNames: ['import', 'require', 'node', 'default'],
-      extensions: ['.ts', '.cts', '.js', '.cjs', '.mjs', '.json'],
+      extensions: ['.ts', '.tsx', '.cts', '.js', '.cjs', '.mjs', '.json'],
     },
     moduleSystems: ['es6', 'cjs'],
   },

@@ -9,6 +9,7 @@ const benches = [
   ['initial.mjs', 'runInitialBench'],
   ['audit.mjs', 'runAuditBench'],
   ['server.mjs', 'runServerBench'],
+  ['workbench.mjs', 'runWorkbenchBench'],
   ['batch.mjs', 'runBatchBench'],
   ['costs.mjs', 'runCostsBench'],
   ['search.mjs', 'runSearchBench'],

@@ -6,7 +6,7 @@
  */
 import { DpeSimError } from '../contract/errors.js';
 import type { OnProgress } from '../contract/progress.js';
-import type { DpeSourceInfo, PageLoginResponse } from '../contract/schemas.js';
+import type { DpeSourceInfo, PageLoginResponse, PartnerIdentity } from '../contract/schemas.js';
 import { checkDpeText } from '../dpe/sniff.js';
 import {
   checkXmlSize,
@@ -23,6 +23,8 @@ import type { EngineJob, JobResult } from './engine-jobs.js';
 import { InProcessEngine, type EngineRunner } from './engine-runner.js';
 
 export type { Partner, PartnerKeyInfo };
+/** How long a workbench session lasts, hours. */
+export { SESSION_HOURS } from '../store/store.js';
 import type { DpeInput } from './backend.js';
 
 export interface LocalServicesOptions {
@@ -177,9 +179,14 @@ export class LocalServices {
 
   // ---------------------------------------------------------------- the login page
 
-  /** Uses the token (once, whoever the partner) and gathers what the login page shows. */
-  async pageLogin(partnerToken: string): Promise<PageLoginResponse> {
-    const { record } = await this.store.consumeToken(partnerToken);
+  /**
+   * Uses the token (once, whoever the partner) and gathers what the login page shows, with the
+   * secret of the session it opened (the workbench's cookie).
+   */
+  async pageLogin(
+    partnerToken: string,
+  ): Promise<{ body: PageLoginResponse; sessionToken: string }> {
+    const { record, sessionToken } = await this.store.consumeToken(partnerToken);
     const [last] = await this.store.history(record.partnerId, {
       customerId: record.user.customerId,
       userId: record.user.userId,
@@ -195,7 +202,26 @@ export class LocalServices {
       });
       dpe = found ? await this.compute(found, { kind: 'summary' }) : null;
     }
-    return { user: record.user, showInit: record.showInit, dpe, lastSimulation: last ?? null };
+    return {
+      body: { user: record.user, showInit: record.showInit, dpe, lastSimulation: last ?? null },
+      sessionToken,
+    };
+  }
+
+  /**
+   * The user of a live workbench session (opened by `pageLogin`), as the partner that issued
+   * its token, or undefined (unknown or expired).
+   */
+  async sessionUser(
+    sessionToken: string,
+  ): Promise<{ partner: Partner; user: PartnerIdentity; dpeId: string | null } | undefined> {
+    const found = await this.store.sessionUser(sessionToken);
+    if (!found) return undefined;
+    return {
+      partner: { id: found.partnerId, name: `partner ${found.partnerId}` },
+      user: found.identity,
+      dpeId: found.dpeId,
+    };
   }
 
   async close(): Promise<void> {

@@ -84,6 +84,18 @@ export class LocalBackend implements Backend {
     };
   }
 
+  /**
+   * The pre-analysis as `pre` computes it (engine against registry, alerts, potential gains),
+   * with no login token issued and nothing recorded: the workbench shows it to a user already
+   * signed in. `url` is the app's address.
+   */
+  async previewPre(req: PreRequest): Promise<PreResponse> {
+    const session = await this.open(req);
+    const { coef, forceNormalization } = session.options;
+    const analysis = await session.compute({ kind: 'pre', coef, forceNormalization });
+    return { url: this.services.appUrl, ...analysis.body, dpeSource: session.dpeSource };
+  }
+
   /** The initial simulation, computed with a pending simulation id and nothing written. */
   private async computeInitial(
     req: InitialRequest,

@@ -125,7 +125,7 @@ export function openApiDocument(opts: OpenApiOptions): JsonObject {
     get: {
       operationId: 'loginPage',
       tags: ['Public'],
-      summary: 'The login page that login URLs point to (`?partnerToken=<token>`)',
+      summary: 'The workbench that login URLs point to (`?partnerToken=<token>`): an HTML page',
       security: [],
       parameters: [
         { name: 'partnerToken', in: 'query', required: true, schema: { type: 'string' } },

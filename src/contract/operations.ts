@@ -88,6 +88,7 @@ export interface ApiOperation {
 export const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'Invalid request: `error` states the reason (missing or unknown field with its JSON path and a did-you-mean, pattern, length, range, unknown works...); `errorObject.field` names the field.',
   401: 'Partner key missing, unknown or revoked.',
+  403: 'A login from a page of another site (its `Origin` is not this server): refused.',
   404: 'Unknown DPE number, or unknown login token.',
   405: 'Wrong method on a known path: the `Allow` header lists the right ones.',
   408: 'The request (headers and body) did not arrive within 10 seconds.',
@@ -242,13 +243,13 @@ export function apiOperations(historyPath: string): ApiOperation[] {
       tag: 'Public',
       summary: 'Login page: use a login token, get the user, the DPE classes, the last simulation',
       description:
-        'Called by `/public/partnerLogin.html`. No partner key: the token is the secret. Consumes the token like `tokenLogin` (410 used or expired, 404 unknown).',
+        'No partner key: the token is the secret. Consumes the token like `tokenLogin` (410 used or expired, 404 unknown) and sets the session cookie of the workbench (`dpesim_session`: HttpOnly, SameSite=Strict, 12 h). A request whose `Origin` is another site is refused (403). The workbench page itself signs in through its own routes (docs/workbench.md).',
       input: 'body',
       partnerKey: false,
       body: { name: 'PageLoginRequest', schema: PageLoginRequest },
       response: { name: 'PageLoginResponse', schema: PageLoginResponse },
       specResponse: PageLoginResponse,
-      errors: [...BODY_ERRORS, ...COMMON_ERRORS, 404, 410],
+      errors: [...BODY_ERRORS, ...COMMON_ERRORS, 403, 404, 410],
     },
     {
       id: 'health',

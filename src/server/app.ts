@@ -1,6 +1,6 @@
 /**
- * The HTTP face of the local backend: a fastify app with the partner API, the login page, the
- * health check and the OpenAPI document. Requests are validated from the contract's schemas;
+ * The HTTP face of the local backend: a fastify app with the partner API, the login page (the
+ * workbench) and its session routes, the health check and the OpenAPI document. Requests are validated from the contract's schemas;
  * every error is the contract's error body.
  */
 import { createServer } from 'node:http';
@@ -11,6 +11,8 @@ import { apiOperations, partnerOperations } from '../contract/operations.js';
 import { BODY_LIMIT_BYTES, sendError } from './error-body.js';
 import { partnerRoutes } from './routes/partner-routes.js';
 import { publicRoutes } from './routes/public-routes.js';
+import { WORKBENCH_ROUTES, workbenchRoutes } from './routes/workbench-routes.js';
+import { ASSET_NAMES } from './login-page.js';
 import { contractValidatorCompiler } from './validation.js';
 import { useJsonBodyParser } from './json-body.js';
 import { DEFAULT_LIMITS, type ServerLimits } from './limits.js';
@@ -78,6 +80,8 @@ export function buildApp(deps: AppDeps): FastifyInstance {
       ...operations,
       { method: 'GET', path: '/openapi.json' },
       { method: 'GET', path: '/public/partnerLogin.html' },
+      ...ASSET_NAMES.map((name) => ({ method: 'GET', path: `/public/${name}` })),
+      ...WORKBENCH_ROUTES,
     ]),
   );
   const accessLog = deps.accessLog;
@@ -92,6 +96,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   void app.register(
     publicRoutes({ services: deps.services, operations, historyPath: deps.historyPath }),
   );
+  void app.register(workbenchRoutes({ services: deps.services }));
   void app.register(
     partnerRoutes({ services: deps.services, operations: partnerOperations(deps.historyPath) }),
   );

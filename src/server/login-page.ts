@@ -1,159 +1,17 @@
 /**
- * `/public/partnerLogin.html`: the page login URLs point to. Self-contained (inline style and
- * script, allowed by hash in its Content-Security-Policy). It reads `partnerToken` from the URL,
- * removes it from the address bar, uses it once through `POST /public/api/login`, and shows the
- * user, their DPE's classes and their last simulation, or a clear message for a used, expired
- * or unknown link. User data is written with `textContent` only.
+ * `/public/partnerLogin.html`: the workbench the login URLs point to (issue 37). The page is a
+ * shell: its script and style are files of the server (`/public/workbench.js`, built from
+ * src/web/ by scripts/bundle-web.mjs into dist/web/), so the Content-Security-Policy allows
+ * `'self'` and nothing inline, and nothing comes from elsewhere (it works offline). The script
+ * reads `partnerToken`, removes it from the address bar, uses it once through
+ * `POST /public/api/login` (which sets the session cookie), then talks to the session routes
+ * (`routes/workbench-routes.ts`).
  */
-import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
-const STYLE = `
-:root { font-family: system-ui, sans-serif; color: #1d2433; background: #f5f6f8; }
-body { margin: 0; }
-main { max-width: 40rem; margin: 2rem auto; padding: 1.5rem 2rem; background: #fff;
-  border-radius: 8px; box-shadow: 0 1px 4px rgba(0,0,0,.12); }
-h1 { font-size: 1.3rem; margin: 0 0 1rem; }
-h2 { font-size: 1.05rem; margin: 1.5rem 0 .5rem; }
-dl { display: grid; grid-template-columns: max-content 1fr; gap: .3rem 1rem; margin: 0; }
-dt { color: #5b6475; }
-dd { margin: 0; }
-.badge { display: inline-block; min-width: 1.6em; padding: .1em .45em; border-radius: 4px;
-  font-weight: 700; text-align: center; color: #fff; background: #777; }
-.A { background: #009c6d; } .B { background: #52b153; } .C { background: #78bd76; color: #1d2433; }
-.D { background: #f4e70f; color: #1d2433; } .E { background: #f0b50f; color: #1d2433; }
-.F { background: #eb8235; } .G { background: #d7221f; }
-.error { padding: 1rem; border-radius: 6px; background: #fdecea; color: #8a1c14; }
-.muted { color: #5b6475; }
-[hidden] { display: none !important; }
-`;
-
-const SCRIPT = `
-(function () {
-  'use strict';
-  var $ = function (id) { return document.getElementById(id); };
-  function text(id, value) { $(id).textContent = value === null || value === undefined ? '–' : String(value); }
-  function badge(id, letter) {
-    var el = $(id);
-    el.textContent = letter || '–';
-    el.className = 'badge ' + (letter || '');
-  }
-  function fail(title, detail) {
-    $('loading').hidden = true;
-    $('content').hidden = true;
-    $('error').hidden = false;
-    text('error-title', title);
-    text('error-detail', detail);
-    document.title = 'Login failed';
-  }
-  function num(x) { return x === null || x === undefined ? '–' : Math.round(x).toLocaleString('en-US').replace(/,/g, '\u202f'); }
-  function render(body) {
-    $('loading').hidden = true;
-    $('content').hidden = false;
-    text('user-name', body.user.userName);
-    text('customer-name', body.user.customerName);
-    text('user-ids', body.user.customerId + ' / ' + body.user.userId);
-    var dpe = body.dpe;
-    if (dpe) {
-      $('dpe').hidden = false;
-      text('dpe-id', dpe.dpeId);
-      if (dpe.blocked) {
-        $('dpe-classes').hidden = true;
-        $('dpe-blocked').hidden = false;
-        text('dpe-blocked', (dpe.alert && dpe.alert.title ? dpe.alert.title + ': ' : '') + (dpe.alert ? dpe.alert.content : 'this DPE cannot be simulated'));
-      } else if (dpe.classes) {
-        badge('class-dpe', dpe.classes.dpe);
-        badge('class-energy', dpe.classes.energy);
-        badge('class-ges', dpe.classes.ges);
-        text('dpe-ep', num(dpe.epM2) + ' kWh/m²/yr');
-        text('dpe-ges', num(dpe.gesM2) + ' kg CO2e/m²/yr');
-        text('dpe-surface', dpe.surface === null ? null : num(dpe.surface) + ' m²');
-      }
-    }
-    var last = body.lastSimulation;
-    if (last) {
-      $('last').hidden = false;
-      text('last-operation', last.operation + (last.scenario ? ' (' + last.scenario + ')' : '') + ' on ' + last.dpeId);
-      text('last-at', new Date(last.at).toLocaleString('en-GB'));
-      badge('last-class-before', last.classBefore);
-      badge('last-class-after', last.classAfter || last.classBefore);
-      text('last-conso', num(last.consoBefore) + ' → ' + num(last.consoAfter === null ? last.consoBefore : last.consoAfter) + ' kWh/m²/yr');
-      text('last-cost', last.coutTravaux === null ? null : num(last.coutTravaux) + ' €');
-      text('last-works', last.works.length ? last.works.map(function (w) { return w.referenceId + ' ' + w.editableKey + ' ' + w.editableValue; }).join(', ') : 'none');
-    } else {
-      $('no-last').hidden = false;
-    }
-    document.title = 'Welcome ' + body.user.userName;
-  }
-  var token = new URLSearchParams(window.location.search).get('partnerToken');
-  if (!token) {
-    fail('This page needs a login link.', 'The link has no partnerToken: open the link you were given.');
-    return;
-  }
-  // the token is single use: keep it out of the address bar and the browser history
-  window.history.replaceState(null, '', window.location.pathname);
-  fetch('api/login', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json' },
-    body: JSON.stringify({ partnerToken: token }),
-    credentials: 'same-origin'
-  }).then(function (res) {
-    return res.json().catch(function () { return null; }).then(function (body) {
-      if (res.ok && body) return render(body);
-      var reason = body && body.error ? body.error : 'HTTP ' + res.status;
-      reason = reason.charAt(0).toUpperCase() + reason.slice(1);
-      if (res.status === 410) fail('This login link can no longer be used.', reason + '. Ask for a new link.');
-      else if (res.status === 404) fail('This login link is not valid.', reason + '. Check that you copied the whole link.');
-      else fail('Login failed.', reason);
-    });
-  }, function (err) {
-    fail('Cannot reach the service.', String(err && err.message ? err.message : err));
-  });
-})();
-`;
-
-const BODY = `
-<main>
-  <h1>DPE simulation</h1>
-  <p id="loading" class="muted">Signing you in…</p>
-  <div id="error" class="error" role="alert" hidden>
-    <strong id="error-title"></strong>
-    <p id="error-detail"></p>
-  </div>
-  <div id="content" hidden>
-    <h2>Signed in</h2>
-    <dl>
-      <dt>User</dt><dd id="user-name"></dd>
-      <dt>Organisation</dt><dd id="customer-name"></dd>
-      <dt>Identifiers</dt><dd id="user-ids" class="muted"></dd>
-    </dl>
-    <section id="dpe" hidden>
-      <h2>DPE <span id="dpe-id"></span></h2>
-      <p id="dpe-blocked" class="error" hidden></p>
-      <dl id="dpe-classes">
-        <dt>DPE class</dt><dd><span id="class-dpe" class="badge"></span></dd>
-        <dt>Energy class</dt><dd><span id="class-energy" class="badge"></span> <span id="dpe-ep"></span></dd>
-        <dt>Climate (GES) class</dt><dd><span id="class-ges" class="badge"></span> <span id="dpe-ges"></span></dd>
-        <dt>Surface</dt><dd id="dpe-surface"></dd>
-      </dl>
-    </section>
-    <section id="last" hidden>
-      <h2>Last simulation</h2>
-      <dl>
-        <dt>Operation</dt><dd id="last-operation"></dd>
-        <dt>Date</dt><dd id="last-at"></dd>
-        <dt>Class</dt><dd><span id="last-class-before" class="badge"></span> → <span id="last-class-after" class="badge"></span></dd>
-        <dt>Consumption</dt><dd id="last-conso"></dd>
-        <dt>Works cost</dt><dd id="last-cost"></dd>
-        <dt>Works</dt><dd id="last-works"></dd>
-      </dl>
-    </section>
-    <p id="no-last" class="muted" hidden>No simulation yet.</p>
-  </div>
-</main>`;
-
-function sha256Source(text: string): string {
-  return `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
-}
+export const LOGIN_PAGE_PATH = '/public/partnerLogin.html';
 
 export const LOGIN_PAGE_HTML = `<!doctype html>
 <html lang="en">
@@ -161,29 +19,87 @@ export const LOGIN_PAGE_HTML = `<!doctype html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
-<title>Signing in…</title>
-<style>${STYLE}</style>
+<title>DPE workbench</title>
+<link rel="icon" href="workbench.svg" type="image/svg+xml">
+<link rel="stylesheet" href="workbench.css">
+<script type="module" src="workbench.js"></script>
 </head>
-<body>${BODY}
-<script>${SCRIPT}</script>
+<body>
+<div id="app"><main class="page"><p class="muted" id="loading">Loading the workbench…</p></main></div>
+<noscript><p>The workbench needs JavaScript.</p></noscript>
 </body>
 </html>
 `;
 
-/** Headers of the page: only its own inline style and script run, nothing is cached. */
-export const LOGIN_PAGE_HEADERS: Record<string, string> = {
-  'content-type': 'text/html; charset=utf-8',
-  'cache-control': 'no-store',
+/** Headers every response of the page and its files carry. */
+const COMMON_HEADERS: Record<string, string> = {
   'referrer-policy': 'no-referrer',
   'x-content-type-options': 'nosniff',
   'x-frame-options': 'DENY',
+  'cross-origin-opener-policy': 'same-origin',
+  'cross-origin-resource-policy': 'same-origin',
+};
+
+/** The page: only its own files run and style it, nothing is cached. */
+export const LOGIN_PAGE_HEADERS: Record<string, string> = {
+  ...COMMON_HEADERS,
+  'content-type': 'text/html; charset=utf-8',
+  'cache-control': 'no-store',
   'content-security-policy': [
     "default-src 'none'",
-    `script-src ${sha256Source(SCRIPT)}`,
-    `style-src ${sha256Source(STYLE)}`,
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self'",
     "connect-src 'self'",
     "base-uri 'none'",
-    "form-action 'none'",
+    "form-action 'self'",
     "frame-ancestors 'none'",
   ].join('; '),
 };
+
+export interface PageAsset {
+  body: string;
+  headers: Record<string, string>;
+}
+
+const ASSETS: Record<string, string> = {
+  'workbench.js': 'text/javascript; charset=utf-8',
+  'workbench.css': 'text/css; charset=utf-8',
+  'workbench.svg': 'image/svg+xml',
+};
+export const ASSET_NAMES = Object.keys(ASSETS);
+
+/**
+ * dist/web/ (built by `npm run build`): beside this module once compiled (dist/server/), or
+ * under the project's dist/ when it runs from its sources (the tests).
+ */
+function webDir(): string {
+  const built = new URL('../web/', import.meta.url);
+  if (existsSync(new URL('workbench.js', built))) return fileURLToPath(built);
+  return fileURLToPath(new URL('../../dist/web/', import.meta.url));
+}
+
+const cache = new Map<string, Promise<PageAsset>>();
+
+/** A file of the page, read once; `not built` as a clear 500 when dist/web/ is missing. */
+export function pageAsset(name: string): Promise<PageAsset> | undefined {
+  const type = ASSETS[name];
+  if (!type) return undefined;
+  let found = cache.get(name);
+  if (!found) {
+    found = readFile(`${webDir()}${name}`, 'utf8').then(
+      (body) => ({
+        body,
+        headers: { ...COMMON_HEADERS, 'content-type': type, 'cache-control': 'no-cache' },
+      }),
+      (err: unknown) => {
+        cache.delete(name);
+        throw new Error(
+          `the workbench's ${name} is not built (${(err as Error).message}): run npm run build`,
+        );
+      },
+    );
+    cache.set(name, found);
+  }
+  return found;
+}

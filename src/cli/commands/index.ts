@@ -17,6 +17,7 @@ import { register as keys } from './keys.js';
 import { register as pre } from './pre.js';
 import { register as serve } from './serve.js';
 import { register as worker } from './worker.js';
+import { register as workbench } from './workbench.js';
 
 /** In the order `dpe-sim --help` lists them. */
 export const COMMANDS: readonly ((program: Command) => void)[] = [
@@ -25,6 +26,7 @@ export const COMMANDS: readonly ((program: Command) => void)[] = [
   initial,
   calc,
   audit,
+  workbench,
   serve,
   keys,
   config,

@@ -1,6 +1,6 @@
 /**
- * What needs no partner key: the login page and its API (the token is the secret), the health
- * check and the OpenAPI document.
+ * What needs no partner key: the login page (the workbench), its files and its login (the token
+ * is the secret), the health check and the OpenAPI document.
  */
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
@@ -9,7 +9,14 @@ import { openApiDocument } from '../../contract/openapi.js';
 import { operation, type ApiOperation } from '../../contract/operations.js';
 import { DpeSimError } from '../../contract/errors.js';
 import type { HealthResponse, PageLoginRequest, ReadyResponse } from '../../contract/schemas.js';
-import { LOGIN_PAGE_HEADERS, LOGIN_PAGE_HTML } from '../login-page.js';
+import {
+  ASSET_NAMES,
+  LOGIN_PAGE_HEADERS,
+  LOGIN_PAGE_HTML,
+  LOGIN_PAGE_PATH,
+  pageAsset,
+} from '../login-page.js';
+import { crossSiteReason, setSessionCookie } from '../session-cookie.js';
 import { routeBase } from './route-options.js';
 
 export interface PublicRoutesDeps {
@@ -42,14 +49,26 @@ export function publicRoutes(deps: PublicRoutesDeps) {
       );
       return reply.type('application/json; charset=utf-8').send(openapi);
     });
-    scope.get('/public/partnerLogin.html', async (_req, reply) =>
+    scope.get(LOGIN_PAGE_PATH, async (_req, reply) =>
       reply.headers(LOGIN_PAGE_HEADERS).send(LOGIN_PAGE_HTML),
     );
+    for (const name of ASSET_NAMES) {
+      scope.get(`/public/${name}`, async (_req, reply) => {
+        const asset = await pageAsset(name);
+        if (!asset) throw new Error(`no asset ${name}`);
+        return reply.headers(asset.headers).send(asset.body);
+      });
+    }
     scope.route<{ Body: PageLoginRequest }>({
       ...routeBase(operation(deps.operations, 'pageLogin')),
       handler: async (req, reply) => {
         reply.header('cache-control', 'no-store');
-        return deps.services.pageLogin(req.body.partnerToken);
+        // a page of another site may not sign this browser in (login CSRF)
+        const why = crossSiteReason(req, false);
+        if (why) return reply.code(403).send({ error: why });
+        const { body, sessionToken } = await deps.services.pageLogin(req.body.partnerToken);
+        setSessionCookie(req, reply, sessionToken);
+        return body;
       },
     });
   };

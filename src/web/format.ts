@@ -1,0 +1,29 @@
+/** Figures as the CLI prints them: '.' decimals, U+202F between groups of thousands. */
+const NNBSP = '\u202f';
+
+export function num(x: number | null | undefined, digits = 0): string {
+  if (x === null || x === undefined || !Number.isFinite(x)) return '–';
+  return x
+    .toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: 0 })
+    .replace(/,/g, NNBSP);
+}
+
+export const euros = (x: number | null | undefined): string => (x == null ? '–' : `${num(x)} €`);
+export const eurosPerKwh = (x: number | null | undefined): string =>
+  x == null ? '–' : `${num(x, 2)} €/kWh`;
+export const kwhYear = (x: number | null | undefined): string =>
+  x == null ? '–' : `${num(x)} kWh/yr`;
+
+export const LETTERS = ['A', 'B', 'C', 'D', 'E', 'F', 'G'] as const;
+
+/** A class index (1 = A … 7 = G) as its letter. */
+export function letter(index: number | null | undefined): string {
+  return index == null ? '–' : (LETTERS[Math.round(index) - 1] ?? '–');
+}
+
+export function when(iso: string): string {
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime())
+    ? iso
+    : d.toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
+}

@@ -1,0 +1,568 @@
+/**
+ * The workbench behind the login URL (issue 37) in headless Chromium (Debian's `chromium`,
+ * driven by playwright-core): land with the token of a `pre`, pick works and see the class and
+ * the figures move (the same figures as the partner API's `calc`), record, apply a scenario and
+ * edit it, open the audit and download its report, reload and keep the session, use the token
+ * again and be refused with a way back. On every page: axe-core finds no serious or critical
+ * violation, nothing is logged as an error, and nothing scrolls sideways at 375 px. Skipped,
+ * with a visible message, when /usr/bin/chromium is absent (`apt-get install -y chromium`).
+ *
+ * DPE_SIM_SCREENSHOTS=1 writes docs/workbench.png (1280 px) and docs/workbench-phone.png (375 px).
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HOUSE, ROOT, runCli, startCli } from './helpers.js';
+import { startTestServer, type TestServer } from './server-harness.js';
+
+const CHROMIUM = process.env.DPE_SIM_CHROMIUM ?? '/usr/bin/chromium';
+const HAS_CHROMIUM = existsSync(CHROMIUM);
+const HAS_BUNDLE = existsSync(path.join(ROOT, 'dist', 'web', 'workbench.js'));
+if (!HAS_CHROMIUM) {
+  console.warn(
+    `\n⚠ workbench browser tests SKIPPED: no Chromium at ${CHROMIUM} (apt-get install -y chromium, or set DPE_SIM_CHROMIUM)\n`,
+  );
+}
+if (!HAS_BUNDLE) console.warn('\n⚠ workbench tests SKIPPED: dist/web/ not built (npm run build)\n');
+const SCREENSHOTS = process.env.DPE_SIM_SCREENSHOTS === '1';
+/** The works section at the top of the window, the result panel scrolled to its top. */
+const SHOW_WORKS =
+  "document.getElementById('works').scrollIntoView(); document.getElementById('result').scrollTop = 0";
+const AXE = readFileSync(path.join(ROOT, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
+
+const HOUSE_ID = '0000E0000001H';
+const WHO = {
+  customerId: 'acme-42',
+  userId: 'u-7',
+  userName: 'Alice Martin',
+  customerName: 'ACME Habitat',
+};
+const WALLS_ITI30 = [0, 1, 2, 3, 4].map((i) => ({
+  referenceId: `mur:${i}`,
+  editableKey: 'ISOLATION',
+  editableValue: 'IMurITI30',
+}));
+
+interface CalcBody {
+  simulation: { initialGrade: string; currentGrade: string };
+  calculation: {
+    result: Record<string, { value: number; VInit: number }>;
+    hints: { coutTravaux: number };
+  };
+}
+
+describe.skipIf(!HAS_CHROMIUM || !HAS_BUNDLE)('the workbench in headless Chromium', () => {
+  let s: TestServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    s = await startTestServer();
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await s?.close();
+  });
+
+  async function partner<T>(route: string, body: unknown): Promise<T> {
+    const res = await fetch(`${s.url}${route}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${s.keyA}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    expect(res.status, await res.clone().text()).toBe(200);
+    return (await res.json()) as T;
+  }
+
+  /** A login URL from `pre`, as the partner gets it. */
+  async function preUrl(): Promise<string> {
+    const pre = await partner<{ url: string }>('/partners/dpe/pre', { ...WHO, dpeId: HOUSE_ID });
+    expect(pre.url.startsWith(`${s.url}/public/partnerLogin.html?partnerToken=`)).toBe(true);
+    return pre.url;
+  }
+
+  async function newContext(width = 1280): Promise<BrowserContext> {
+    return browser.newContext({ viewport: { width, height: 900 }, acceptDownloads: true });
+  }
+
+  /** A page that records every console error and uncaught exception. */
+  async function newPage(ctx: BrowserContext): Promise<{ page: Page; errors: string[] }> {
+    const page = await ctx.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    page.on('console', (m) => {
+      if (m.type() === 'error') errors.push(`${m.text()} ${m.location().url}`);
+    });
+    return { page, errors };
+  }
+
+  /** axe-core's serious and critical violations on the page as it is. */
+  async function axeViolations(page: Page): Promise<string[]> {
+    await page.evaluate(AXE);
+    // a string: the function runs in the page, where axe and document are
+    return page.evaluate<string[]>(`axe.run(document).then((r) => r.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => v.impact + ' ' + v.id + ': ' + v.help + ' (' +
+        v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ') + ')'))`);
+  }
+
+  async function noSidewaysScroll(page: Page): Promise<void> {
+    const { scrollWidth, innerWidth } = await page.evaluate<{
+      scrollWidth: number;
+      innerWidth: number;
+    }>('({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth })');
+    expect(scrollWidth, 'sideways scroll').toBeLessThanOrEqual(innerWidth);
+  }
+
+  /** The "after" cell of one of the nine results. */
+  function after(page: Page, key: string): Promise<string | null> {
+    return page.textContent(`#results tr[data-key="${key}"] td:nth-child(3)`);
+  }
+
+  /** Waits for the recomputation `n` (the page counts them) to be shown. */
+  async function computed(page: Page, n: number): Promise<void> {
+    await page.waitForSelector(`main[data-seq="${n}"] #result[aria-busy="false"]`);
+  }
+
+  it('lands with a token from pre, picks works, applies a scenario, opens the audit, reloads, refuses the token twice', async () => {
+    const url = await preUrl();
+    const ctx = await newContext();
+    const { page, errors } = await newPage(ctx);
+    await page.goto(url);
+    await page.waitForSelector('main[data-ready="true"]');
+    // the single-use token is gone from the address bar
+    expect(page.url()).toBe(`${s.url}/public/partnerLogin.html`);
+    expect(await page.textContent('#who')).toContain('Alice Martin');
+    expect(await page.textContent('h1')).toContain(HOUSE_ID);
+    // the label: class F now, with its threshold row, in words as well as colour
+    expect(await page.textContent('#label-energy-title')).toContain('kWh/m²/yr');
+    const here = await page.textContent('.label-rows li[aria-current="true"]');
+    expect(here).toContain('F');
+    expect(here).toContain('330–420');
+    expect(here).toContain('now 381');
+    expect(await page.locator('#engine-registry tbody tr').count()).toBe(3);
+    // the facts, a year without a thousands separator
+    expect(await page.textContent('.facts')).toContain('Année ou période de construction1965');
+    expect(await page.textContent('#class-after')).toBe('F');
+    expect(await after(page, 'ep_conso_5_usages_m2')).toBe('381');
+    expect(await page.locator('#results tbody tr').count()).toBe(9);
+    expect(await axeViolations(page)).toEqual([]);
+
+    // pick works on one wall: the figures move as the API computes them
+    const one = await partner<CalcBody>('/partners/dpe/calc', {
+      ...WHO,
+      dpeId: HOUSE_ID,
+      params: { editablesChanges: WALLS_ITI30.slice(0, 1) },
+    });
+    await page.check('input[name="mur:0|ISOLATION"][value="IMurITI30"]');
+    await computed(page, 1);
+    expect(await after(page, 'ep_conso_5_usages_m2')).toBe(
+      String(one.calculation.result.ep_conso_5_usages_m2?.value),
+    );
+    expect(Number(await after(page, 'ep_conso_5_usages_m2'))).toBeLessThan(381);
+    expect(await page.textContent('#reproduce')).toBe(
+      `dpe-sim calc ${HOUSE_ID} --work mur:0=ISOLATION:IMurITI30`,
+    );
+    // then the four other walls, by keyboard: the class moves
+    const all = await partner<CalcBody>('/partners/dpe/calc', {
+      ...WHO,
+      dpeId: HOUSE_ID,
+      params: { editablesChanges: WALLS_ITI30 },
+    });
+    expect(all.simulation.currentGrade).not.toBe('F');
+    let n = 1;
+    for (const i of [1, 2, 3, 4]) {
+      const iti30 = `input[name="mur:${i}|ISOLATION"][value="IMurITI30"]`;
+      await page.focus(`input[name="mur:${i}|ISOLATION"][value=""]`);
+      // the arrow keys move through the options, each one computed
+      for (let k = 0; k < 5 && !(await page.isChecked(iti30)); k++) {
+        await page.keyboard.press('ArrowDown');
+        await computed(page, ++n);
+      }
+      expect(await page.isChecked(iti30)).toBe(true);
+    }
+    expect(await page.textContent('#class-after')).toBe(all.simulation.currentGrade);
+    expect(await page.textContent('.label-rows li[aria-current="true"] .bar-letter')).toBe(
+      all.simulation.currentGrade,
+    );
+    expect(await after(page, 'classe_bilan_dpe')).toBe(all.simulation.currentGrade);
+    expect(await page.textContent('#hint-cost')).toBe(
+      `${all.calculation.hints.coutTravaux.toLocaleString('en-US').replace(/,/g, '\u202f')} €`,
+    );
+
+    // record it: the history shows it
+    await page.click('text=Record this calculation');
+    await page.waitForSelector(
+      `#record-note:has-text("Recorded: class F → ${all.simulation.currentGrade}")`,
+    );
+    await page.waitForFunction("document.querySelectorAll('#history-table tbody tr').length >= 4");
+    expect(await page.textContent('#history-table tbody tr:first-child')).toContain('calc');
+
+    // apply scenario 1, then edit it
+    const initial = await partner<{
+      autoSolutions: {
+        classe: string;
+        editables: { referenceId: string; editableKey: string; editableValue: string }[];
+      }[];
+    }>('/partners/dpe/initial', { ...WHO, dpeId: HOUSE_ID });
+    const first = initial.autoSolutions[0];
+    if (!first) throw new Error('no scenario');
+    await page.click('text=Apply scenario 1');
+    await computed(page, ++n);
+    expect(await page.textContent('#class-after')).toBe(first.classe);
+    for (const e of first.editables) {
+      expect(
+        await page.isChecked(
+          `input[name="${e.referenceId}|${e.editableKey}"][value="${e.editableValue}"]`,
+        ),
+      ).toBe(true);
+    }
+    // the walls picked before are no longer
+    expect(await page.isChecked('input[name="mur:0|ISOLATION"][value=""]')).toBe(true);
+    expect(await page.textContent('.scenario.applied h3')).toContain('applied');
+    const withVentilation = await after(page, 'ep_conso_5_usages_m2');
+    const vent = first.editables.find((e) => e.referenceId.startsWith('ventilation'));
+    if (vent) {
+      await page.check(`input[name="${vent.referenceId}|${vent.editableKey}"][value=""]`);
+      await computed(page, ++n);
+      expect(Number(await after(page, 'ep_conso_5_usages_m2'))).toBeGreaterThan(
+        Number(withVentilation),
+      );
+    }
+
+    // the audit: both paths, the loss chart, the report to download
+    await page.click('#run-audit');
+    await page.waitForSelector('#audit-view', { timeout: 60_000 });
+    expect(await page.locator('.loss-rows li').count()).toBeGreaterThanOrEqual(5);
+    expect(await page.locator('.proposal').count()).toBe(2);
+    expect(await page.textContent('#audit-view')).toContain('Path in steps');
+    expect(await axeViolations(page)).toEqual([]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.click('#report-html'),
+    ]);
+    expect(download.suggestedFilename()).toBe(`audit-${HOUSE_ID}.html`);
+    const report = readFileSync(await download.path(), 'utf8');
+    expect(report).toMatch(/^<!doctype html>/i);
+    expect(report).toContain(HOUSE_ID);
+    expect(report).toContain('Path in steps');
+
+    if (SCREENSHOTS) {
+      await page.click('text=Apply scenario 2');
+      await computed(page, n + 1);
+      await page.evaluate(SHOW_WORKS);
+      await page.screenshot({ path: path.join(ROOT, 'docs', 'workbench.png') });
+    }
+
+    // the session cookie: HttpOnly, SameSite=Strict, with an expiry
+    const cookies = await ctx.cookies();
+    const session = cookies.find((c) => c.name === 'dpesim_session');
+    expect(session).toBeDefined();
+    expect(session?.httpOnly).toBe(true);
+    expect(session?.sameSite).toBe('Strict');
+    expect(session?.path).toBe('/public/');
+    expect(session?.expires ?? 0).toBeGreaterThan(Date.now() / 1000 + 11 * 3600);
+    expect(session?.expires ?? 0).toBeLessThan(Date.now() / 1000 + 13 * 3600);
+    expect(await page.evaluate('document.cookie')).toBe('');
+
+    // a reload keeps the session
+    await page.reload();
+    await page.waitForSelector('main[data-ready="true"]');
+    expect(await page.textContent('#who')).toContain('Alice Martin');
+    expect(await page.textContent('#class-after')).toBe('F');
+    expect(await page.textContent('#history-table')).toContain('calc');
+
+    // the same link again: refused, with the way back to the open session
+    await page.goto(url);
+    await page.waitForSelector('#failure');
+    expect(await page.textContent('#failure-title')).toBe('This login link can no longer be used.');
+    expect(await page.textContent('#failure-detail')).toContain(
+      'This login token has already been used.',
+    );
+    expect(await axeViolations(page)).toEqual([]);
+    await page.click('#back');
+    await page.waitForSelector('main[data-ready="true"]');
+    expect(await page.textContent('#who')).toContain('Alice Martin');
+    expect(errors).toEqual([]);
+
+    // at 375 px: nothing scrolls sideways, the audit open
+    const phone = await newContext(375);
+    await phone.addCookies(cookies);
+    const small = await newPage(phone);
+    await small.page.goto(`${s.url}/public/partnerLogin.html`);
+    await small.page.waitForSelector('main[data-ready="true"]');
+    await noSidewaysScroll(small.page);
+    await small.page.check('input[name="mur:0|ISOLATION"][value="IMurITI30"]');
+    await computed(small.page, 1);
+    await small.page.click('#run-audit');
+    await small.page.waitForSelector('#audit-view', { timeout: 60_000 });
+    await noSidewaysScroll(small.page);
+    expect(await axeViolations(small.page)).toEqual([]);
+    if (SCREENSHOTS) {
+      await small.page.evaluate(SHOW_WORKS);
+      await small.page.screenshot({ path: path.join(ROOT, 'docs', 'workbench-phone.png') });
+    }
+    expect(small.errors).toEqual([]);
+
+    // in another browser: refused, no session to go back to
+    const other = await newContext(375);
+    const fresh = await newPage(other);
+    await fresh.page.goto(url);
+    await fresh.page.waitForSelector('#failure');
+    expect(await fresh.page.textContent('#failure-title')).toBe(
+      'This login link can no longer be used.',
+    );
+    expect(await fresh.page.isVisible('#back')).toBe(false);
+    await noSidewaysScroll(fresh.page);
+    expect(fresh.errors).toEqual([]);
+    await Promise.all([ctx.close(), phone.close(), other.close()]);
+  }, 300_000);
+
+  it('expired, unknown and missing tokens show a clear error, accessibly', async () => {
+    const auth = await partner<{ url: string }>('/partners/user/auth', {
+      ...WHO,
+      userId: 'u-exp',
+      expireInMinutes: 1,
+    });
+    const db = new Database(s.store.location);
+    db.prepare(
+      "UPDATE tokens SET expires_at = '2000-01-01T00:00:00.000Z' WHERE used_at IS NULL",
+    ).run();
+    db.close();
+    const ctx = await newContext(375);
+    for (const [url, title, detail] of [
+      [auth.url, 'This login link can no longer be used.', 'has expired'],
+      [
+        `${s.url}/public/partnerLogin.html?partnerToken=not-a-token`,
+        'This login link is not valid.',
+        'Check that you copied the whole link.',
+      ],
+      [`${s.url}/public/partnerLogin.html`, 'This page needs a login link.', 'Open the link'],
+    ] as const) {
+      const { page, errors } = await newPage(ctx);
+      await page.goto(url);
+      await page.waitForSelector('#failure');
+      expect(await page.textContent('#failure-title')).toBe(title);
+      expect(await page.textContent('#failure-detail')).toContain(detail);
+      expect(await axeViolations(page)).toEqual([]);
+      await noSidewaysScroll(page);
+      expect(errors).toEqual([]);
+    }
+    await ctx.close();
+  }, 120_000);
+});
+
+describe.skipIf(!HAS_BUNDLE)(
+  'the workbench over HTTP: headers, session, cross-site requests',
+  () => {
+    let s: TestServer;
+    beforeAll(async () => {
+      s = await startTestServer();
+    });
+    afterAll(async () => {
+      await s?.close();
+    });
+
+    async function token(userId = 'u-7'): Promise<string> {
+      const res = await fetch(`${s.url}/partners/user/auth`, {
+        method: 'POST',
+        headers: { authorization: s.keyA, 'content-type': 'application/json' },
+        body: JSON.stringify({ ...WHO, userId, dpeId: HOUSE_ID }),
+      });
+      const { url } = (await res.json()) as { url: string };
+      return new URL(url).searchParams.get('partnerToken') ?? '';
+    }
+
+    function post(route: string, body: unknown, headers: Record<string, string> = {}) {
+      return fetch(`${s.url}${route}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: s.url, ...headers },
+        body: JSON.stringify(body),
+      });
+    }
+
+    it('serves the page and its files with a strict CSP, nothing inline', async () => {
+      const res = await fetch(`${s.url}/public/partnerLogin.html?partnerToken=x`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expect(res.headers.get('cache-control')).toBe('no-store');
+      const csp = res.headers.get('content-security-policy') ?? '';
+      expect(csp).toContain("default-src 'none'");
+      expect(csp).toContain("script-src 'self';");
+      expect(csp).toContain("style-src 'self';");
+      expect(csp).not.toContain('unsafe');
+      const html = await res.text();
+      expect(html).not.toMatch(/<script>|<style|style=/);
+      for (const [file, type] of [
+        ['workbench.js', 'text/javascript; charset=utf-8'],
+        ['workbench.css', 'text/css; charset=utf-8'],
+      ]) {
+        const f = await fetch(`${s.url}/public/${file}`);
+        expect(f.status).toBe(200);
+        expect(f.headers.get('content-type')).toBe(type);
+        expect(f.headers.get('x-content-type-options')).toBe('nosniff');
+        // nothing from elsewhere
+        expect(await f.text()).not.toMatch(/https?:\/\/(?!www\.w3\.org)[a-z]/i);
+      }
+    });
+
+    it('opens a session once; refuses other origins, other users and no session', async () => {
+      const t = await token();
+      // another site's page may not sign this browser in
+      const evil = await post(
+        '/public/api/workbench/login',
+        { partnerToken: t },
+        { origin: 'http://evil.example' },
+      );
+      expect(evil.status).toBe(403);
+      const login = await post('/public/api/workbench/login', { partnerToken: t });
+      expect(login.status).toBe(200);
+      expect(await login.json()).toMatchObject({ signedIn: true, dpeId: HOUSE_ID, user: WHO });
+      const setCookie = login.headers.get('set-cookie') ?? '';
+      expect(setCookie).toMatch(
+        /^dpesim_session=[A-Za-z0-9_-]{43}; Path=\/public\/; Max-Age=43200; HttpOnly; SameSite=Strict$/,
+      );
+      const cookie = setCookie.split(';')[0] ?? '';
+      // the token a second time: refused (200, the page shows why)
+      const again = await post('/public/api/workbench/login', { partnerToken: t });
+      expect(await again.json()).toMatchObject({ signedIn: false, reason: 'used' });
+      expect(again.headers.get('set-cookie')).toBeNull();
+
+      const body = { ...WHO, dpeId: HOUSE_ID, params: { editablesChanges: WALLS_ITI30 } };
+      const ok = await post('/public/api/workbench/preview', body, { cookie });
+      expect(ok.status).toBe(200);
+      expect(((await ok.json()) as CalcBody).simulation.currentGrade).toMatch(/^[A-E]$/);
+      // no cookie, another origin, no origin, another user, another DPE
+      expect((await post('/public/api/workbench/preview', body)).status).toBe(401);
+      expect(
+        (
+          await post('/public/api/workbench/preview', body, {
+            cookie,
+            origin: 'http://evil.example',
+          })
+        ).status,
+      ).toBe(403);
+      const noOrigin = await fetch(`${s.url}/public/api/workbench/preview`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', cookie },
+        body: JSON.stringify(body),
+      });
+      expect(noOrigin.status).toBe(403);
+      expect(
+        (await post('/public/api/workbench/preview', { ...body, userId: 'u-8' }, { cookie }))
+          .status,
+      ).toBe(403);
+      expect(
+        (
+          await post(
+            '/public/api/workbench/preview',
+            { ...body, dpeId: '0000E0000002F' },
+            { cookie },
+          )
+        ).status,
+      ).toBe(403);
+      // the session: who is signed in; without the cookie, nobody
+      const who = await fetch(`${s.url}/public/api/workbench/session`, { headers: { cookie } });
+      expect(await who.json()).toMatchObject({ signedIn: true, user: WHO });
+      const nobody = await fetch(`${s.url}/public/api/workbench/session`);
+      expect(await nobody.json()).toMatchObject({ signedIn: false });
+      // the OpenAPI's page login sets the same cookie, and refuses another site's page
+      const t2 = await token('u-9');
+      const other = await post(
+        '/public/api/login',
+        { partnerToken: t2 },
+        { origin: 'http://evil.example' },
+      );
+      expect(other.status).toBe(403);
+      const page = await post('/public/api/login', { partnerToken: t2 });
+      expect(page.status).toBe(200);
+      expect(page.headers.get('set-cookie')).toMatch(
+        /^dpesim_session=.*; HttpOnly; SameSite=Strict$/,
+      );
+      // an invalid body: the contract's validation
+      const bad = await post('/public/api/workbench/preview', { ...body, extra: 1 }, { cookie });
+      expect(bad.status).toBe(400);
+    });
+  },
+);
+
+describe.skipIf(!HAS_BUNDLE)('dpe-sim workbench <dpe>: the workbench for local use', () => {
+  it('a link made by the local CLI with --app-url pointing at a server opens a session there', async () => {
+    const s = await startTestServer();
+    try {
+      const auth = await runCli(
+        ['auth', '--app-url', s.url, '--dpe-id', '0000E0000002F', '--user-id', 'local-1'],
+        { dataDir: s.dataDir },
+      );
+      expect(auth.code, auth.stderr).toBe(0);
+      const url = auth.stdout.trim();
+      expect(url.startsWith(`${s.url}/public/partnerLogin.html?partnerToken=`)).toBe(true);
+      const login = await fetch(`${s.url}/public/api/workbench/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: s.url },
+        body: JSON.stringify({ partnerToken: new URL(url).searchParams.get('partnerToken') }),
+      });
+      expect(await login.json()).toMatchObject({
+        signedIn: true,
+        dpeId: '0000E0000002F',
+        user: { userId: 'local-1' },
+        lastSimulation: null,
+      });
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('prints a login URL on a local server for a DPE file; Ctrl-C stops it (exit 130)', async () => {
+    const { child, done } = startCli(['workbench', HOUSE, '--user-name', 'Léa'], {
+      timeoutMs: 120_000,
+    });
+    let stdout = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    const url = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no URL printed: ${stdout}`)), 100_000);
+      child.stdout.on('data', () => {
+        const m =
+          /^(http:\/\/127\.0\.0\.1:\d+\/public\/partnerLogin\.html\?partnerToken=\S+)$/m.exec(
+            stdout,
+          );
+        if (m?.[1]) {
+          clearTimeout(timer);
+          resolve(m[1]);
+        }
+      });
+      child.on('close', () => reject(new Error(`exited before printing a URL: ${stdout}`)));
+    });
+    const origin = new URL(url).origin;
+    const page = await fetch(url);
+    expect(page.status).toBe(200);
+    const login = await fetch(`${origin}/public/api/workbench/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin },
+      body: JSON.stringify({ partnerToken: new URL(url).searchParams.get('partnerToken') }),
+    });
+    expect(await login.json()).toMatchObject({
+      signedIn: true,
+      dpeId: HOUSE_ID,
+      user: { userName: 'Léa' },
+    });
+    child.kill('SIGINT');
+    const r = await done;
+    expect(r.code, r.stderr).toBe(130);
+    expect(r.stderr).toContain('dpe-sim workbench: SIGINT, stopping');
+  }, 150_000);
+});
