@@ -294,15 +294,34 @@ if (!args.includes('--no-bare')) {
       moved.push(
         `GES ${sign((b[2] / registryGes - 1) * 100)} → ${sign((ges / registryGes - 1) * 100)}`,
       );
-    if (moved.length)
-      away.push(`  ${r.id}  ${r.kind.padEnd(24)} ${moved.join(', ')} (bare engine → dpe-sim)`);
+    if (moved.length) away.push({ r, b, text: `${moved.join(', ')} (bare engine → dpe-sim)` });
+  }
+  // which correction moves each: the bare engine with one correction at a time, on those DPEs
+  if (away.length) {
+    const { CORRECTIONS } = await dist('engine/corrections.js');
+    writeFileSync(list, away.map((a) => path.join(corpus, `${a.r.id}.xml`)).join('\n') + '\n');
+    for (const c of CORRECTIONS) {
+      const one = spawnSync(
+        process.execPath,
+        [path.join(ROOT, 'bench', 'bare-engine.mjs'), '--correction', c.id, list],
+        { encoding: 'utf8', maxBuffer: 64 << 20 },
+      );
+      const f = JSON.parse(one.stdout).figures;
+      for (const a of away) {
+        const x = f[path.join(corpus, `${a.r.id}.xml`)];
+        if (x && (x[1] !== a.b[1] || x[2] !== a.b[2])) (a.by ??= []).push(c.id);
+      }
+    }
   }
   say();
   say(
     `## moved away: farther from the registry than the bare engine (bug-for-bug totals, over 0.05 points): ${away.length}`,
   );
   say();
-  for (const a of away) say(a);
+  for (const a of away)
+    say(
+      `  ${a.r.id}  ${a.r.kind.padEnd(24)} ${a.text}; moved by ${(a.by ?? ['none alone']).join(', ')}`,
+    );
 }
 if (against) {
   const before = new Map(JSON.parse(readFileSync(against, 'utf8')).map((r) => [r.id, r]));

@@ -20,6 +20,7 @@
  */
 import type { Fields, RawDpe, RawElement, RawGeneratorHolder } from '../dpe/raw.js';
 import { num, str } from '../dpe/raw.js';
+import { ENERGY_PRICES_SINCE } from '../contract/constants.js';
 
 /** One band of a tariff: up to `upTo` kWh/yr (exclusive), `fixed` € + `perKwh` € × kWh. */
 export interface PriceBand {
@@ -79,7 +80,7 @@ const TABLE_2021: PriceTable = {
  * keep the 2021 price: marked `carried` in docs/bills.md.
  */
 const TABLE_2024: PriceTable = {
-  since: '2024-07-01',
+  since: ENERGY_PRICES_SINCE,
   source:
     'arrêté du 25 mars 2024 (tarifs annuels de l’énergie, en vigueur le 1er juillet 2024), read back from the registry’s bills',
   prices: {
