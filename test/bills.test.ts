@@ -121,7 +121,6 @@ describe.skipIf(!HAS_CORPUS)('consistency check (warning.dpe-inconsistent)', () 
     const figures = found.map((f) => f.figure);
     expect(figures).toContain('installation_ecs[2].conso_ecs');
     expect(figures).toContain('ep_conso_5_usages_m2');
-    expect(figures).toContain('cout_5_usages');
     const ecs = found.find((f) => f.figure === 'installation_ecs[2].conso_ecs')!;
     expect(ecs.text).toContain('declares 20 m² and 1 dwelling');
     expect(ecs.text).toContain('28 dwellings');
