@@ -14,11 +14,21 @@
 import { readFileSync } from 'node:fs';
 import { register } from 'node:module';
 
+//   node bench/bare-engine.mjs --correction ID LIST   the bare engine with that one correction
+//   (npm run fidelity names the correction that moves a DPE away from the registry)
 const corrections = process.argv.includes('--corrections');
-if (corrections) {
+const one = process.argv[process.argv.indexOf('--correction') + 1];
+const only = process.argv.includes('--correction') ? one : undefined;
+if (corrections || only) {
   const { sourcePatches, sourcePatchHooks } = await import('../dist/engine/source-patches.js');
-  const hooks = sourcePatchHooks(sourcePatches().filter((p) => p.correction));
-  register(`data:text/javascript,${encodeURIComponent(hooks)}`);
+  const picked = sourcePatches().filter(
+    (p) => p.correction && (!only || p.marker === `dpe-sim correction ${only}`),
+  );
+  if (only && picked.length !== 1) {
+    process.stderr.write(`bare-engine: no correction ${only}\n`);
+    process.exit(2);
+  }
+  register(`data:text/javascript,${encodeURIComponent(sourcePatchHooks(picked))}`);
 }
 const { calcul_3cl } = await import('@open3cl/engine');
 const { set_bug_for_bug_compat, xmlParser } = await import('@open3cl/engine/utils.js');
@@ -29,7 +39,7 @@ const write = process.stdout.write.bind(process.stdout);
 for (const k of ['log', 'warn', 'error', 'info', 'debug']) console[k] = () => {};
 set_bug_for_bug_compat();
 
-const arg = process.argv.slice(2).find((a) => !a.startsWith('--'));
+const arg = process.argv.slice(2).find((a) => !a.startsWith('--') && a !== only);
 if (!arg) {
   process.stderr.write('usage: node bench/bare-engine.mjs FILE.xml | LIST\n');
   process.exit(2);

@@ -7,6 +7,10 @@
 //   npm run fidelity [-- --corpus DIR] [--json FILE] [--only ID,ID] [--steps] [--against FILE]
 // --against FILE (a --json of an earlier run): the DPEs whose figures moved since, in both modes,
 // and those that crossed the 5% line (gained, lost) or changed class agreement.
+// Bills: the engine's consumption priced at the table in force at the DPE's date (bills.ts)
+// against the registry's cout_5_usages, by kind of DPE, by use and by energy. Moved away: the
+// DPEs dpe-sim puts farther from the registry than the bare engine (bench/bare-engine.mjs, run
+// in its own process; --no-bare skips it).
 // Run after `npm run build` (it imports dist/).
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -20,6 +24,8 @@ const { compare, registryInMode } = await dist('simulation/comparison.js');
 const { classesOf } = await dist('contract/classes.js');
 const { readDpeFile } = await dist('dpe/source.js');
 const { stepGaps, firstParting } = await dist('simulation/fidelity.js');
+const { billComparison } = await dist('simulation/consistency.js');
+const { BILL_USES } = await dist('engine/bills.js');
 
 const args = process.argv.slice(2);
 const opt = (name) => {
@@ -104,6 +110,31 @@ for (const f of files) {
     engine: first.engine,
   };
   if (args.includes('--steps')) row.steps = gaps;
+  const bill = billComparison(dpe);
+  const xmlEnergies = [dpe.raw.logement?.sortie?.sortie_par_energie_collection?.sortie_par_energie]
+    .flat()
+    .filter(Boolean);
+  row.bill = {
+    table: bill.table,
+    engine: bill.engine.total,
+    registry: bill.registry,
+    gap: bill.gap,
+    byUse: Object.fromEntries(
+      BILL_USES.map((u) => [u, [bill.engine.byUse[u], bill.registryByUse[u]]]),
+    ),
+    byEnergy: Object.fromEntries(
+      xmlEnergies.map((e) => [
+        String(e.enum_type_energie_id),
+        [bill.engine.byEnergy[String(e.enum_type_energie_id)] ?? 0, Number(e.cout_5_usages)],
+      ]),
+    ),
+  };
+  row.ep2025 = {
+    engine: dpe.base.mode2025.ep,
+    ges: dpe.base.mode2025.ges,
+    registry: registryInMode(dpe.facts, dpe.base.surface, 'deactivated')?.ep,
+    registryGes: dpe.facts.registry.ges,
+  };
   rows.push(row);
 }
 const seconds = Number(process.hrtime.bigint() - started) / 1e9;
@@ -175,6 +206,123 @@ for (const [k, ids] of [...counts].sort((a, b) => b[1].length - a[1].length))
   say(
     `  ${String(ids.length).padStart(3)}  ${k.padEnd(44)} ${ids.slice(0, 6).join(' ')}${ids.length > 6 ? ' …' : ''}`,
   );
+say();
+say(
+  "## bills, bug-for-bug: the engine's consumption at the prices of the DPE's date vs cout_5_usages",
+);
+say();
+const billWithin = (e, r) => r !== undefined && r > 0 && Math.abs(e / r - 1) <= 0.1;
+const billDouble = (e, r) => r !== undefined && r > 0 && (e / r >= 2 || e / r <= 0.5);
+say(
+  `${'kind'.padEnd(26)} ${'DPEs'.padStart(4)}  ${'bill ≤ 10%'.padEnd(12)} ${'off by 2×'.padEnd(9)} median gap`,
+);
+for (const kind of [...KINDS, 'all']) {
+  const rs = (kind === 'all' ? rows : rows.filter((r) => r.kind === kind)).filter((r) => r.bill);
+  if (!rs.length) continue;
+  const n = (kind === 'all' ? rows : rows.filter((r) => r.kind === kind)).length;
+  const w = rs.filter((r) => billWithin(r.bill.engine, r.bill.registry)).length;
+  const d = rs.filter((r) => billDouble(r.bill.engine, r.bill.registry)).length;
+  const gaps = rs.map((r) => r.bill.gap ?? 0).sort((a, b) => a - b);
+  say(
+    `${kind.padEnd(26)} ${String(n).padStart(4)}  ${cell(w, n)} ${String(d).padEnd(9)} ${sign(gaps[gaps.length >> 1])}`,
+  );
+}
+say();
+say("by use (DPEs where the registry's cost of the use is at least 10 €):");
+for (const u of BILL_USES) {
+  const rs = rows.filter((r) => r.bill && (r.bill.byUse[u][1] ?? 0) >= 10);
+  const w = rs.filter((r) => billWithin(r.bill.byUse[u][0], r.bill.byUse[u][1])).length;
+  say(`  ${u.padEnd(11)} ${cell(w, rs.length)}`);
+}
+say();
+say("by energy (the registry's sortie_par_energie cout_5_usages, where at least 10 €):");
+const energyNames = {
+  1: 'electricity',
+  2: 'natural gas',
+  3: 'fuel oil',
+  4: 'wood logs',
+  5: 'wood pellets',
+  6: 'wood chips',
+  7: 'industrial wood chips',
+  8: 'district heating',
+  9: 'propane',
+  10: 'butane',
+  11: 'coal',
+  12: 'renewable electricity',
+  13: 'LPG',
+  14: 'other fossil',
+  15: 'district cooling',
+};
+const energies = [...new Set(rows.flatMap((r) => Object.keys(r.bill?.byEnergy ?? {})))].sort(
+  (a, b) => a - b,
+);
+for (const en of energies) {
+  const rs = rows.filter((r) => (r.bill?.byEnergy[en]?.[1] ?? 0) >= 10);
+  if (!rs.length) continue;
+  const w = rs.filter((r) => billWithin(r.bill.byEnergy[en][0], r.bill.byEnergy[en][1])).length;
+  say(`  ${`${en} ${energyNames[en] ?? ''}`.padEnd(26)} ${cell(w, rs.length)}`);
+}
+say();
+say('bills off by more than 10%:');
+for (const r of rows.filter((x) => x.bill && !billWithin(x.bill.engine, x.bill.registry)))
+  say(
+    `  ${r.id}  ${r.kind.padEnd(24)} ${sign(r.bill.gap).padStart(7)}  engine ${Math.round(r.bill.engine)} vs ${Math.round(r.bill.registry ?? NaN)} €/yr (prices of ${r.bill.table})`,
+  );
+if (!args.includes('--no-bare')) {
+  const { spawnSync } = await import('node:child_process');
+  const { mkdtempSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const list = path.join(mkdtempSync(path.join(tmpdir(), 'fidelity-')), 'list');
+  writeFileSync(list, files.map((f) => path.join(corpus, f)).join('\n') + '\n');
+  const bare = spawnSync(process.execPath, [path.join(ROOT, 'bench', 'bare-engine.mjs'), list], {
+    encoding: 'utf8',
+    maxBuffer: 64 << 20,
+  });
+  const figures = JSON.parse(bare.stdout).figures;
+  const away = [];
+  for (const r of rows.filter((x) => x.ep2025)) {
+    const b = figures[path.join(corpus, `${r.id}.xml`)];
+    const { engine, ges, registry, registryGes } = r.ep2025;
+    if (!b || !registry) continue;
+    const g = (a, ref) => Math.abs((a / ref - 1) * 100);
+    const moved = [];
+    if (g(engine, registry) > g(b[1], registry) + 0.05)
+      moved.push(
+        `ep ${sign((b[1] / registry - 1) * 100)} → ${sign((engine / registry - 1) * 100)}`,
+      );
+    if (registryGes && g(ges, registryGes) > g(b[2], registryGes) + 0.05)
+      moved.push(
+        `GES ${sign((b[2] / registryGes - 1) * 100)} → ${sign((ges / registryGes - 1) * 100)}`,
+      );
+    if (moved.length) away.push({ r, b, text: `${moved.join(', ')} (bare engine → dpe-sim)` });
+  }
+  // which correction moves each: the bare engine with one correction at a time, on those DPEs
+  if (away.length) {
+    const { CORRECTIONS } = await dist('engine/corrections.js');
+    writeFileSync(list, away.map((a) => path.join(corpus, `${a.r.id}.xml`)).join('\n') + '\n');
+    for (const c of CORRECTIONS) {
+      const one = spawnSync(
+        process.execPath,
+        [path.join(ROOT, 'bench', 'bare-engine.mjs'), '--correction', c.id, list],
+        { encoding: 'utf8', maxBuffer: 64 << 20 },
+      );
+      const f = JSON.parse(one.stdout).figures;
+      for (const a of away) {
+        const x = f[path.join(corpus, `${a.r.id}.xml`)];
+        if (x && (x[1] !== a.b[1] || x[2] !== a.b[2])) (a.by ??= []).push(c.id);
+      }
+    }
+  }
+  say();
+  say(
+    `## moved away: farther from the registry than the bare engine (bug-for-bug totals, over 0.05 points): ${away.length}`,
+  );
+  say();
+  for (const a of away)
+    say(
+      `  ${a.r.id}  ${a.r.kind.padEnd(24)} ${a.text}; moved by ${(a.by ?? ['none alone']).join(', ')}`,
+    );
+}
 if (against) {
   const before = new Map(JSON.parse(readFileSync(against, 'utf8')).map((r) => [r.id, r]));
   say();

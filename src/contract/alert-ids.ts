@@ -19,4 +19,5 @@ export const ALERT_IDS = {
   coefConverted: 'warning.coefficient-converted',
   classChanges: 'warning.class-differs',
   costPerM2: 'warning.cost-per-m2',
+  inconsistent: 'warning.dpe-inconsistent',
 } as const;

@@ -16,6 +16,14 @@ export const IDENTITY_MAX_LENGTH = 256;
 
 export const COEF_MODES = ['activated', 'deactivated'] as const;
 
+/**
+ * The date of the energy prices the bills a user is shown are computed with (`cout_5_usages`,
+ * `economieAnnuelle`, the return on investment): the latest official table of the DPE method
+ * (src/engine/bills.ts `LATEST_PRICE_TABLE`, docs/bills.md). The comparison with the registry
+ * prices at the table of the DPE's own date instead.
+ */
+export const ENERGY_PRICES_SINCE = '2024-07-01';
+
 /** The element categories of the DPE structure, in the order of the partner API. */
 export const CATEGORIES = [
   'mur',

@@ -377,6 +377,19 @@ export const CORRECTIONS: Correction[] = [
       ],
     ],
   },
+  {
+    id: 'cout-gpl',
+    module: 'conso.js',
+    fault:
+      'LPG (enum_type_energie_id 13, "gpl") has no price in coef_cout: getConso returns the ' +
+      'consumption itself, 1 € per kWh, so an LPG-heated house gets a bill 5–7 times the ' +
+      'registry’s (2287E1043883T: heating 34 273 € where the XML has 4 902.81 €)',
+    section:
+      'annexe 7 of the arrêté du 31 mars 2021 (prix des énergies: propane 0.14305 €/kWh), the ' +
+      'price the registry gives LPG (16 corpus DPEs of 2021–2023, each at 0.14305 €/kWh)',
+    upstream: 'none found (jzck/Open3CL#232 added LPG’s emission factor, not its price)',
+    replace: [['  butane: 0.20027,\n', '  butane: 0.20027,\n  gpl: 0.14305,\n']],
+  },
 ];
 /** The marker a corrected module carries (idempotence of the module-load hook). */
 export function correctionMarker(c: Correction): string {

@@ -17,6 +17,7 @@ import { DpeSimError } from '../contract/errors.js';
 import type { RawDpe, RawEnveloppe, Fields } from '../dpe/raw.js';
 import { copyRaw, num, str } from '../dpe/raw.js';
 import { sourcePatchHooks } from './source-patches.js';
+import { billOf, consumptionOf, LATEST_PRICE_TABLE } from './bills.js';
 
 /** The engine flag mode dpe-sim runs in (measured on the corpus; see README, "Engine"). */
 export type EngineFlags = 'default' | 'bug-for-bug';
@@ -31,7 +32,10 @@ export interface EngineFigures {
   ges: number;
   /** kg CO2e/m²/yr */
   gesM2: number;
-  /** annual energy cost, €/yr */
+  /**
+   * annual energy cost, €/yr, at the latest official prices (bills.ts `LATEST_PRICE_TABLE`),
+   * priced by dpe-sim from the engine's consumption per energy and use
+   */
   cout: number;
   /** final energy, kWh/yr */
   ef: number;
@@ -355,12 +359,11 @@ class OpenEngine implements Engine {
     const surface = this.surfaceOf(cg);
     const ep = sortie?.ep_conso ?? {};
     const ges = sortie?.emission_ges ?? {};
-    const cout = sortie?.cout ?? {};
     const ef = sortie?.ef_conso ?? {};
     const common = {
       ges: ges.emission_ges_5_usages,
       gesM2: ges.emission_ges_5_usages_m2,
-      cout: cout.cout_5_usages,
+      cout: billOf(consumptionOf(output), LATEST_PRICE_TABLE).total,
       ef: ef.conso_5_usages,
     };
     const mode2026 = figures(

@@ -17,6 +17,7 @@ import {
 import type { PreparedDpe, Preparation } from './prepared.js';
 import { disagreeingPart, firstParting, stepGaps, type StepGap } from './fidelity.js';
 import { numberText } from '../contract/number-text.js';
+import { consistencyAlert } from './consistency.js';
 
 export interface PreOptions {
   coef: CoefMode;
@@ -69,7 +70,11 @@ export function preAnalysis(prep: Preparation, opts: PreOptions): PreAnalysis {
         deltaConso: cmp.deltaConso ?? null,
         deltaGES: cmp.deltaGES ?? null,
       },
-      warnings: gapAlerts(cmp, opts).concat(partAlerts(dpe, cmp), factAlerts(dpe, cmp)),
+      warnings: gapAlerts(cmp, opts).concat(
+        partAlerts(dpe, cmp),
+        factAlerts(dpe, cmp),
+        consistencyAlert(dpe, cmp) ?? [],
+      ),
       classes: classesTable(dpe, opts.coef),
     },
     blocked: false,

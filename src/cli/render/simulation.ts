@@ -11,7 +11,7 @@ import type {
   SpecInitialResponse,
 } from '../../contract/spec-responses.js';
 import { dpeSourceLine } from './dpe-source.js';
-import { CATEGORIES } from '../../contract/constants.js';
+import { CATEGORIES, ENERGY_PRICES_SINCE } from '../../contract/constants.js';
 import { INFO_KEYS, type InfoKey, type Thresholds } from '../../contract/schemas.js';
 import { isClassLetter } from '../../contract/classes.js';
 import { eurosPerYear, kwh, withUnit } from '../format.js';
@@ -135,7 +135,7 @@ export function renderCalculation(calc: SpecCalculation, s: Style): string {
     ['Primary energy (kWh/yr)', 'ep_conso_5_usages', 0],
     ['Emissions (kg CO2e/m²/yr)', 'emission_ges_5_usages_m2', 1],
     ['Emissions (kg CO2e/yr)', 'emission_ges_5_usages', 0],
-    ['Energy cost (€/yr)', 'cout_5_usages', 0],
+    [`Energy cost (€/yr, prices of ${ENERGY_PRICES_SINCE})`, 'cout_5_usages', 0],
     ['Floor area lost (m²)', 'perte_surface_m2', 2],
   ];
   // a row of zeros (no floor area lost) says nothing
@@ -478,7 +478,7 @@ function factsLine(dpe: SpecDpeStructure): string {
 function nowLines(calc: SpecCalculation, s: Style): string[] {
   const r = calc.result;
   const lines = [
-    `Now: class ${s.classLetter(letter(r.classe_bilan_dpe.VInit))} — ${kwh(r.ep_conso_5_usages_m2.VInit, 'kWh/m²/yr')}, ${withUnit(r.emission_ges_5_usages_m2.VInit, 'kg CO2e/m²/yr')}, energy bill ${eurosPerYear(r.cout_5_usages.VInit)}${calc.normalization?.applied ? ' (normalized to the registry)' : ''}`,
+    `Now: class ${s.classLetter(letter(r.classe_bilan_dpe.VInit))} — ${kwh(r.ep_conso_5_usages_m2.VInit, 'kWh/m²/yr')}, ${withUnit(r.emission_ges_5_usages_m2.VInit, 'kg CO2e/m²/yr')}, energy bill ${eurosPerYear(r.cout_5_usages.VInit)} (prices of ${ENERGY_PRICES_SINCE}${calc.normalization?.applied ? ', normalized to the registry' : ''})`,
   ];
   if (calc.hints.resteClasseSuivanteM2 !== undefined && calc.hints.classeSuivante)
     lines.push(`To reach the next ${nextClassText(calc.hints)}`);

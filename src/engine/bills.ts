@@ -1,0 +1,235 @@
+/**
+ * Energy bills priced by dpe-sim from the engine's consumption per energy and use, with the
+ * official price tables of the DPE method (arrêté du 31 mars 2021, annexe 7, and its updates;
+ * docs/bills.md has each table's source and date).
+ *
+ * Why not the engine's own `sortie.cout`: the engine (1.4.6) knows only the table of 2021 and
+ * prices every piece of electricity on its own (each use, each auxiliary, each generator takes
+ * the band of its own kWh and the band's fixed part), where the method prices an energy on the
+ * dwelling's whole consumption of it and shares the cost among the uses in proportion. Here:
+ *
+ * - each energy is priced on its total (electricity: the whole final consumption minus the other
+ *   energies'), then shared among heating, hot water, cooling, lighting and auxiliaries in
+ *   proportion to their kWh, as the registry's figures are;
+ * - an energy supplied by a collective installation is priced at the building's consumption (the
+ *   flat's divided by its share: the installation's `ratio_virtualisation`, else the flat's share
+ *   of the building's surface), then taken at the flat's share: the band of a building's boiler,
+ *   not of one flat (2313E0178624T: hot water 97 € where a flat's own band gives 163 €);
+ * - the table is the one in force at a given date: the DPE's for the comparison with the
+ *   registry (bug-for-bug), the latest for the savings a user is shown.
+ */
+import type { Fields, RawDpe, RawElement, RawGeneratorHolder } from '../dpe/raw.js';
+import { num, str } from '../dpe/raw.js';
+import { ENERGY_PRICES_SINCE } from '../contract/constants.js';
+
+/** One band of a tariff: up to `upTo` kWh/yr (exclusive), `fixed` € + `perKwh` € × kWh. */
+export interface PriceBand {
+  upTo: number;
+  fixed: number;
+  perKwh: number;
+}
+
+export interface PriceTable {
+  /** the date it came into force (ISO), also its id */
+  since: string;
+  /** where it comes from (docs/bills.md has the detail) */
+  source: string;
+  /** tariff by `enum_type_energie_id` */
+  prices: Record<string, PriceBand[]>;
+}
+
+const linear = (perKwh: number): PriceBand[] => [{ upTo: Infinity, fixed: 0, perKwh }];
+
+/** Arrêté du 31 mars 2021 (annexe 7), as the engine has it (conso.js `coef_cout`), plus LPG. */
+const TABLE_2021: PriceTable = {
+  since: '2021-07-01',
+  source: 'arrêté du 31 mars 2021, annexe 7 (prix des énergies)',
+  prices: {
+    '1': [
+      { upTo: 1000, fixed: 0, perKwh: 0.29007 },
+      { upTo: 2500, fixed: 149, perKwh: 0.14066 },
+      { upTo: 5000, fixed: 122, perKwh: 0.15176 },
+      { upTo: 15000, fixed: 94, perKwh: 0.15735 },
+      { upTo: Infinity, fixed: 56, perKwh: 0.15989 },
+    ],
+    '2': [
+      { upTo: 5009, fixed: 0, perKwh: 0.11121 },
+      { upTo: 50055, fixed: 230, perKwh: 0.06533 },
+      { upTo: Infinity, fixed: 415, perKwh: 0.06164 },
+    ],
+    '3': linear(0.09142),
+    '4': linear(0.03201),
+    '5': linear(0.05991),
+    '6': linear(0.03201),
+    '7': linear(0.03201),
+    '8': linear(0.0787),
+    '9': linear(0.14305),
+    '10': linear(0.20027),
+    '11': linear(0.02372),
+    '12': linear(0),
+    // GPL: the registry prices it as propane (16 corpus DPEs of 2021–2023 at 0.14305 €/kWh)
+    '13': linear(0.14305),
+  },
+};
+
+/**
+ * The update in force from 1 July 2024 (arrêté du 25 mars 2024, "actualisant les tarifs annuels
+ * de l'énergie"). Its text was not in the sources at hand: the figures are read back from the
+ * registry's own bills of corpus DPEs established from July 2024 on (docs/bills.md, each to the
+ * cent on 2–6 DPEs). Energies no such DPE uses (fuel oil, propane, butane, coal, wood chips, LPG)
+ * keep the 2021 price: marked `carried` in docs/bills.md.
+ */
+const TABLE_2024: PriceTable = {
+  since: ENERGY_PRICES_SINCE,
+  source:
+    'arrêté du 25 mars 2024 (tarifs annuels de l’énergie, en vigueur le 1er juillet 2024), read back from the registry’s bills',
+  prices: {
+    ...TABLE_2021.prices,
+    '1': [
+      { upTo: 1000, fixed: 0, perKwh: 0.34722 },
+      { upTo: 2500, fixed: 158.04, perKwh: 0.18952 },
+      { upTo: 5000, fixed: 158.45, perKwh: 0.18931 },
+      { upTo: Infinity, fixed: 127.48, perKwh: 0.196196 },
+    ],
+    '2': [
+      { upTo: 5009, fixed: 0, perKwh: 0.1312 },
+      { upTo: 50055, fixed: 181.98, perKwh: 0.094881 },
+      { upTo: Infinity, fixed: 287.9, perKwh: 0.09274 },
+    ],
+    '4': linear(0.042),
+    '5': linear(0.09897),
+    '8': linear(0.08921),
+  },
+};
+
+/** Every table, oldest first. */
+export const PRICE_TABLES: readonly PriceTable[] = [TABLE_2021, TABLE_2024];
+export const LATEST_PRICE_TABLE: PriceTable = PRICE_TABLES[PRICE_TABLES.length - 1]!;
+
+/** The table in force on `date` (ISO yyyy-mm-dd); the first one before 2021-07-01. */
+export function priceTableAt(date: string | undefined): PriceTable {
+  if (date === undefined) return LATEST_PRICE_TABLE;
+  let found = PRICE_TABLES[0]!;
+  for (const t of PRICE_TABLES) if (date >= t.since) found = t;
+  return found;
+}
+
+/** € per year for `kwh` of the energy at this tariff; NaN when the table has no price for it. */
+export function priceOf(bands: PriceBand[] | undefined, kwh: number): number {
+  if (!bands) return Number.NaN;
+  if (kwh <= 0) return 0;
+  const band = bands.find((b) => kwh < b.upTo) ?? bands[bands.length - 1]!;
+  return band.fixed + band.perKwh * kwh;
+}
+
+export const BILL_USES = ['ch', 'ecs', 'fr', 'eclairage', 'auxiliaire'] as const;
+export type BillUse = (typeof BILL_USES)[number];
+
+/** The dwelling's final consumption of one energy, kWh/yr, by use. */
+export interface EnergyConsumption {
+  /** `enum_type_energie_id` */
+  energy: string;
+  byUse: Record<BillUse, number>;
+  /**
+   * The dwelling's share of the collective installation that supplies this energy (priced at
+   * the building's consumption, then taken at this share); 1 for the dwelling's own supply.
+   */
+  share: number;
+}
+
+export interface Bill {
+  /** the table's `since` */
+  table: string;
+  total: number;
+  byUse: Record<BillUse, number>;
+  /** by `enum_type_energie_id` */
+  byEnergy: Record<string, number>;
+}
+
+const arr = <T>(x: T | T[] | undefined): T[] => (x === undefined ? [] : Array.isArray(x) ? x : [x]);
+const zero = (): Record<BillUse, number> => ({ ch: 0, ecs: 0, fr: 0, eclairage: 0, auxiliaire: 0 });
+
+/**
+ * The consumption per energy and use of an engine output (`calcul_3cl`'s document): the
+ * non-electric energies from `sortie_par_energie` (heating and hot water), electricity as the
+ * rest of each use (the engine's electricity entry leaves out the auxiliaries of generators of
+ * other energies), cooling, lighting and auxiliaries being electric.
+ */
+export function consumptionOf(output: RawDpe): EnergyConsumption[] {
+  const log = output.logement;
+  const sortie = log?.sortie;
+  const ef = (sortie?.ef_conso ?? {}) as Fields;
+  const perEnergy = arr(
+    (sortie?.sortie_par_energie_collection as Fields | undefined)?.sortie_par_energie as
+      Fields | Fields[] | undefined,
+  );
+  const use = (k: string) => num(ef[k]) ?? 0;
+  const electric = zero();
+  electric.ch = use('conso_ch');
+  electric.ecs = use('conso_ecs');
+  electric.fr = use('conso_fr');
+  electric.eclairage = use('conso_eclairage');
+  electric.auxiliaire = use('conso_totale_auxiliaire');
+  const shares = collectiveShares(output);
+  const out: EnergyConsumption[] = [];
+  for (const e of perEnergy) {
+    const energy = str(e.enum_type_energie_id);
+    if (energy === undefined || energy === '1') continue;
+    const byUse = zero();
+    byUse.ch = num(e.conso_ch) ?? 0;
+    byUse.ecs = num(e.conso_ecs) ?? 0;
+    electric.ch -= byUse.ch;
+    electric.ecs -= byUse.ecs;
+    out.push({ energy, byUse, share: shares.get(energy) ?? 1 });
+  }
+  for (const k of BILL_USES) electric[k] = Math.max(0, electric[k]);
+  out.unshift({ energy: '1', byUse: electric, share: 1 });
+  return out;
+}
+
+/** The dwelling's share of each energy a collective installation supplies (not electricity). */
+function collectiveShares(output: RawDpe): Map<string, number> {
+  const log = output.logement;
+  const cg = (log?.caracteristique_generale ?? {}) as Fields;
+  const flat = num(cg.surface_habitable_logement);
+  const building = num(cg.surface_habitable_immeuble);
+  const bySurface = flat && building && building > flat ? flat / building : undefined;
+  const shares = new Map<string, number>();
+  const visit = (inst: RawGeneratorHolder, gens: RawElement[]) => {
+    const type = str(inst.donnee_entree.enum_type_installation_id);
+    if (type === undefined || type === '1') return;
+    const ratio = num(inst.donnee_entree.ratio_virtualisation);
+    const share = ratio !== undefined && ratio > 0 && ratio < 1 ? ratio : bySurface;
+    if (share === undefined) return;
+    for (const g of gens) {
+      const energy = str(g.donnee_entree.enum_type_energie_id);
+      if (energy === undefined || energy === '1' || shares.has(energy)) continue;
+      shares.set(energy, share);
+    }
+  };
+  for (const inst of arr(log?.installation_chauffage_collection?.installation_chauffage))
+    visit(inst, arr(inst.generateur_chauffage_collection?.generateur_chauffage));
+  for (const inst of arr(log?.installation_ecs_collection?.installation_ecs))
+    visit(inst, arr(inst.generateur_ecs_collection?.generateur_ecs));
+  return shares;
+}
+
+/** The bill of this consumption at this table: each energy on its total, shared by use. */
+export function billOf(consumption: EnergyConsumption[], table: PriceTable): Bill {
+  const byUse = zero();
+  const byEnergy: Record<string, number> = {};
+  let total = 0;
+  for (const c of consumption) {
+    const kwh = BILL_USES.reduce((s, k) => s + c.byUse[k], 0);
+    if (kwh <= 0) continue;
+    const bands = table.prices[c.energy];
+    // an energy without a price in the table (other fossil fuel, district cooling): no figure
+    // rather than the engine's 1 € per kWh
+    if (!bands) continue;
+    const eur = priceOf(bands, kwh / c.share) * c.share;
+    byEnergy[c.energy] = eur;
+    total += eur;
+    for (const k of BILL_USES) byUse[k] += (eur * c.byUse[k]) / kwh;
+  }
+  return { table: table.since, total, byUse, byEnergy };
+}

@@ -1,0 +1,179 @@
+/**
+ * The DPE's own figures checked for what cannot be, and its parts for what disagrees (`pre`'s
+ * alert `warning.dpe-inconsistent`; the audit's input gate reads the same check):
+ *
+ * - primary energy below final energy, with no electricity produced on site (primary energy is
+ *   final energy times coefficients of at least 1: only a production deducted can bring it under);
+ * - an installation whose declared area or dwellings are not the ones the engine simulates for
+ *   it (its consumption then differs from the XML's own by more than 30%): what is priced for it
+ *   and what is credited to it would cover other dwellings;
+ * - the engine and the registry more than 30% apart on primary energy or emissions (the bill is
+ *   compared in `npm run fidelity`, `billComparison` below, not here: the 2024 price table is
+ *   read back from the registry's bills, not from the arrêté's text, docs/bills.md).
+ */
+import type { Warning } from '../contract/schemas.js';
+import type { Fields, RawDpe, RawGeneratorHolder } from '../dpe/raw.js';
+import { num, str } from '../dpe/raw.js';
+import { billOf, consumptionOf, priceTableAt, type Bill } from '../engine/bills.js';
+import { numberText } from '../contract/number-text.js';
+import { ALERT_IDS, info } from './alerts.js';
+import { percentGap, type Comparison } from './comparison.js';
+import type { PreparedDpe } from './prepared.js';
+
+/** enum_methode_application_dpe_log of the flats generated from a building's DPE. */
+const GENERATED_FLAT_METHODS = [10, 11, 12, 13, 33, 34, 38, 39, 40];
+
+/** Over this gap (%), engine and registry are said to disagree. */
+export const INCONSISTENT_ABOVE = 30;
+
+export interface Inconsistency {
+  /** the figure, as the XML names it (`ep_conso_5_usages`, `installation_ecs[0].conso_ecs`…) */
+  figure: string;
+  /** one sentence */
+  text: string;
+}
+
+/** The engine's bill at the prices in force at the DPE's date, beside the registry's. */
+export interface BillComparison {
+  /** the price table's date (bills.ts) */
+  table: string;
+  engine: Bill;
+  registry: number | undefined;
+  /** per use, the registry's (`cout_ch`, `cout_ecs`, `cout_fr`, `cout_eclairage`, `cout_total_auxiliaire`) */
+  registryByUse: Record<string, number | undefined>;
+  /** % (engine − registry) / registry */
+  gap: number | undefined;
+}
+
+export function billComparison(dpe: PreparedDpe): BillComparison {
+  const table = priceTableAt(dpe.facts.date);
+  const engine = billOf(consumptionOf(dpe.base.output), table);
+  const cout = (dpe.raw.logement?.sortie?.cout ?? {}) as Fields;
+  const registry = num(cout.cout_5_usages);
+  return {
+    table: table.since,
+    engine,
+    registry,
+    registryByUse: {
+      ch: num(cout.cout_ch),
+      ecs: num(cout.cout_ecs),
+      fr: num(cout.cout_fr),
+      eclairage: num(cout.cout_eclairage),
+      auxiliaire: num(cout.cout_total_auxiliaire),
+    },
+    gap: registry ? percentGap(engine.total, registry) : undefined,
+  };
+}
+
+const arr = <T>(x: T | T[] | undefined): T[] => (x === undefined ? [] : Array.isArray(x) ? x : [x]);
+
+/** Every impossibility or disagreement found, each naming its figure. */
+export function inconsistencies(dpe: PreparedDpe, cmp: Comparison): Inconsistency[] {
+  const out: Inconsistency[] = [];
+  const sortie = dpe.raw.logement?.sortie;
+  const ep = num(sortie?.ep_conso?.ep_conso_5_usages);
+  const ef = num(sortie?.ef_conso?.conso_5_usages);
+  const production = num(
+    ((sortie?.production_electricite ?? {}) as Fields).production_pv ??
+      ((sortie?.production_electricite ?? {}) as Fields).conso_elec_ac,
+  );
+  if (ep !== undefined && ef !== undefined && ep < ef && !(production && production > 0)) {
+    out.push({
+      figure: 'ep_conso_5_usages',
+      text: `primary energy (ep_conso_5_usages ${numberText(ep)} kWh/yr) is below final energy (conso_5_usages ${numberText(ef)} kWh/yr) with no electricity produced on site`,
+    });
+  }
+  out.push(...installationMismatches(dpe.raw, dpe.base.output, dpe));
+  const far = (gap: number | undefined) => gap !== undefined && Math.abs(gap) > INCONSISTENT_ABOVE;
+  // per m², figures of a few units apart (emissions 4 against 3) are the floor's rounding
+  const apart = (a: number, b: number) => Math.abs(a - b) >= 2;
+  const pct = (g: number) => `${g > 0 ? '+' : ''}${numberText(g)}%`;
+  if (cmp.registry) {
+    if (far(cmp.deltaConso) && apart(cmp.engine.epM2, cmp.registry.epM2))
+      out.push({
+        figure: 'ep_conso_5_usages_m2',
+        text: `the engine's primary energy is ${pct(cmp.deltaConso!)} from the registry's (engine ${numberText(cmp.engine.epM2)}, registry ${numberText(cmp.registry.epM2)} kWh/m²/yr)`,
+      });
+    if (far(cmp.deltaGES) && apart(cmp.engine.gesM2, cmp.registry.gesM2))
+      out.push({
+        figure: 'emission_ges_5_usages_m2',
+        text: `the engine's emissions are ${pct(cmp.deltaGES!)} from the registry's (engine ${numberText(cmp.engine.gesM2)}, registry ${numberText(cmp.registry.gesM2)} kg CO2e/m²/yr)`,
+      });
+  }
+  return out;
+}
+
+/**
+ * Installations (heating, hot water) whose consumption the engine computes more than 30% away
+ * from the XML's own figure for it while the installation declares another area or number of
+ * dwellings than the DPE's: the engine simulates it for other dwellings than it serves.
+ */
+function installationMismatches(raw: RawDpe, output: RawDpe, dpe: PreparedDpe): Inconsistency[] {
+  const out: Inconsistency[] = [];
+  const cg = (raw.logement?.caracteristique_generale ?? {}) as Fields;
+  // a flat generated from building data carries the building's installation figures
+  if (GENERATED_FLAT_METHODS.includes(Number(cg.enum_methode_application_dpe_log_id))) return out;
+  const dwellings = num(cg.nombre_appartement);
+  const surface = dpe.facts.surface;
+  const kinds: [string, string, string, string, string][] = [
+    [
+      'installation_chauffage',
+      'heating',
+      'conso_ch',
+      'surface_chauffee',
+      'nombre_logement_echantillon',
+    ],
+    ['installation_ecs', 'hot-water', 'conso_ecs', 'surface_habitable', 'nombre_logement'],
+  ];
+  for (const [kind, label, field, areaKey, countKey] of kinds) {
+    const xml = installations(raw, kind);
+    const eng = installations(output, kind);
+    xml.forEach((inst, i) => {
+      const mine = num(inst.donnee_intermediaire?.[field]);
+      const theirs = num(eng[i]?.donnee_intermediaire?.[field]);
+      if (mine === undefined || theirs === undefined || mine <= 0) return;
+      const gap = percentGap(theirs, mine);
+      if (gap === undefined || Math.abs(gap) <= INCONSISTENT_ABOVE) return;
+      const area = num(inst.donnee_entree[areaKey]);
+      const count = num(inst.donnee_entree[countKey]);
+      const otherArea = area !== undefined && surface !== undefined && Math.abs(area - surface) > 1;
+      const otherCount = count !== undefined && dwellings !== undefined && count !== dwellings;
+      if (!otherArea && !otherCount) return;
+      const declared = [
+        area !== undefined ? `${numberText(area)} m²` : undefined,
+        count !== undefined ? `${numberText(count)} dwelling${count === 1 ? '' : 's'}` : undefined,
+      ]
+        .filter(Boolean)
+        .join(' and ');
+      const dpeScale = [
+        surface !== undefined ? `${numberText(surface)} m²` : undefined,
+        dwellings !== undefined ? `${numberText(dwellings)} dwellings` : undefined,
+      ]
+        .filter(Boolean)
+        .join(', ');
+      const description = str(inst.donnee_entree.description);
+      out.push({
+        figure: `${kind}[${i}].${field}`,
+        text: `${label} installation ${i + 1}${description ? ` (${description})` : ''} declares ${declared} where the DPE covers ${dpeScale}; the engine computes ${numberText(Math.round(theirs))} kWh/yr for it against the XML's ${numberText(Math.round(mine))} (${gap > 0 ? '+' : ''}${numberText(gap)}%): works on it are priced and credited for different dwellings`,
+      });
+    });
+  }
+  return out;
+}
+
+function installations(dpe: RawDpe, kind: string): RawGeneratorHolder[] {
+  const log = dpe.logement as Fields | undefined;
+  const coll = log?.[`${kind}_collection`] as Fields | undefined;
+  return arr(coll?.[kind] as RawGeneratorHolder | RawGeneratorHolder[] | undefined);
+}
+
+/** The alert `warning.dpe-inconsistent`, or undefined when the DPE's figures hold together. */
+export function consistencyAlert(dpe: PreparedDpe, cmp: Comparison): Warning | undefined {
+  const found = inconsistencies(dpe, cmp);
+  if (!found.length) return undefined;
+  return info(
+    ALERT_IDS.inconsistent,
+    'The DPE’s figures do not hold together',
+    `${found.map((f) => `${f.figure}: ${f.text}`).join('; ')}.`,
+  );
+}

@@ -1,0 +1,145 @@
+/**
+ * Bills (src/engine/bills.ts): the price tables by date, each energy priced on its total and
+ * shared by use, collective installations at the building's band; the LPG correction of the
+ * engine (cout-gpl); the consistency check at `pre` (src/simulation/consistency.ts). On named
+ * corpus DPEs, asserting the XML's own figures.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadEngine, type Engine } from '../src/engine/engine.js';
+import {
+  billOf,
+  consumptionOf,
+  LATEST_PRICE_TABLE,
+  priceOf,
+  priceTableAt,
+} from '../src/engine/bills.js';
+import { parseDpeXml } from '../src/dpe/xml.js';
+import type { Fields, RawDpe } from '../src/dpe/raw.js';
+import { prepare, type PreparedDpe } from '../src/simulation/prepared.js';
+import { compare } from '../src/simulation/comparison.js';
+import { billComparison, inconsistencies } from '../src/simulation/consistency.js';
+import { CORPUS, HAS_CORPUS } from './helpers.js';
+
+if (!HAS_CORPUS) console.warn('*** bills corpus tests SKIPPED: ../shared/corpus absent ***');
+
+let engine: Engine;
+beforeAll(async () => {
+  engine = await loadEngine();
+});
+
+function corpusText(id: string) {
+  const file = path.join(CORPUS, `${id}.xml`);
+  return { key: id, file, xml: readFileSync(file, 'utf8'), version: 0 };
+}
+
+function prepared(id: string): PreparedDpe {
+  const p = prepare(engine, corpusText(id));
+  if (!p.ok) throw new Error(`${id} blocked: ${p.alert.id}`);
+  return p.dpe;
+}
+
+const near = (a: number, b: number, pct: number) => Math.abs(a / b - 1) * 100 <= pct;
+
+describe('price tables', () => {
+  it('the table in force at a date: 2021 until 30 June 2024, the 2024 update from 1 July', () => {
+    expect(priceTableAt('2022-05-13').since).toBe('2021-07-01');
+    expect(priceTableAt('2024-06-30').since).toBe('2021-07-01');
+    expect(priceTableAt('2024-07-01').since).toBe('2024-07-01');
+    expect(priceTableAt('2026-02-18').since).toBe('2024-07-01');
+    expect(LATEST_PRICE_TABLE.since).toBe('2024-07-01');
+  });
+
+  it('electricity is priced on the whole consumption, its band’s fixed part once', () => {
+    const t = priceTableAt('2022-01-01');
+    // 2125E0981916Z's electricity: 2 618.943 kWh → 519 € in its sortie_par_energie
+    expect(Math.round(priceOf(t.prices['1'], 2618.943))).toBe(519);
+    // the same kWh in two pieces would pay the first band twice over
+    expect(priceOf(t.prices['1'], 1000) + priceOf(t.prices['1'], 1618.943)).toBeGreaterThan(530);
+  });
+});
+
+describe.skipIf(!HAS_CORPUS)('bills against the registry’s own figures', () => {
+  it('cout-gpl: the engine prices LPG as propane (2287E1043883T: heating 4 488.18 €, was 34 273)', () => {
+    const raw: RawDpe = parseDpeXml(corpusText('2287E1043883T').xml);
+    const xml = raw.logement?.sortie?.cout as Fields;
+    expect(xml.cout_ch as number).toBeCloseTo(4488.1755, 3);
+    const cout = engine.run(raw).output.logement?.sortie?.cout as Fields;
+    expect(near(cout.cout_ch as number, 4488.1755, 1)).toBe(true);
+    expect(near(cout.cout_5_usages as number, 5043.6932, 1)).toBe(true);
+  });
+
+  it('an LPG house billed at the DPE’s date like the registry (2287E1043883T, 2387E0507343Q)', () => {
+    for (const id of ['2287E1043883T', '2387E0507343Q']) {
+      const dpe = prepared(id);
+      const b = billComparison(dpe);
+      expect(b.table, id).toBe('2021-07-01');
+      expect(near(b.engine.total, b.registry!, 2), id).toBe(true);
+      expect(near(b.engine.byUse.ch, b.registryByUse.ch!, 2), id).toBe(true);
+      expect(b.engine.byEnergy['13'], id).toBeGreaterThan(0);
+    }
+  });
+
+  it('collective gas hot water at the building’s band (2313E0178624T: 97 €, a flat’s band 163 €)', () => {
+    const dpe = prepared('2313E0178624T');
+    const c = consumptionOf(dpe.base.output).find((e) => e.energy === '2');
+    expect(c?.share).toBeCloseTo(0.015056, 6);
+    const b = billComparison(dpe);
+    expect(Math.round(b.engine.byEnergy['2']!)).toBe(97);
+    expect(near(b.engine.total, 172, 2)).toBe(true);
+  });
+
+  it('DPEs of August 2024 at the updated prices (2460E3010101O: 915 €, 2469E2904071V: 3 037.22 €)', () => {
+    for (const [id, registry] of [
+      ['2460E3010101O', 915],
+      ['2469E2904071V', 3037.2163],
+    ] as const) {
+      const dpe = prepared(id);
+      const b = billComparison(dpe);
+      expect(b.table, id).toBe('2024-07-01');
+      expect(b.registry, id).toBeCloseTo(registry, 3);
+      expect(near(b.engine.total, registry, 1), id).toBe(true);
+      // at the 2021 prices the same consumption is a fifth or more below the registry's
+      const old = billOf(consumptionOf(dpe.base.output), priceTableAt('2023-01-01'));
+      expect(old.total / registry, id).toBeLessThan(0.85);
+    }
+  });
+
+  it('the bill a user is shown (figures’ cout) is at the latest prices', () => {
+    const dpe = prepared('2287E1043883T');
+    const latest = billOf(consumptionOf(dpe.base.output), LATEST_PRICE_TABLE).total;
+    expect(dpe.base.mode2025.cout).toBeCloseTo(latest, 6);
+    expect(dpe.base.mode2026.cout).toBeCloseTo(latest, 6);
+  });
+});
+
+describe.skipIf(!HAS_CORPUS)('consistency check (warning.dpe-inconsistent)', () => {
+  it('names the installation simulated for other dwellings and the figures 30% apart (2535E0426429Q)', () => {
+    const dpe = prepared('2535E0426429Q');
+    const found = inconsistencies(dpe, compare(dpe.facts, dpe.base, 'deactivated'));
+    const figures = found.map((f) => f.figure);
+    expect(figures).toContain('installation_ecs[2].conso_ecs');
+    expect(figures).toContain('ep_conso_5_usages_m2');
+    const ecs = found.find((f) => f.figure === 'installation_ecs[2].conso_ecs')!;
+    expect(ecs.text).toContain('declares 20 m² and 1 dwelling');
+    expect(ecs.text).toContain('28 dwellings');
+  });
+
+  it('a DPE whose figures hold together gets nothing (2287E1043883T)', () => {
+    const dpe = prepared('2287E1043883T');
+    expect(inconsistencies(dpe, compare(dpe.facts, dpe.base, 'deactivated'))).toEqual([]);
+  });
+
+  it('primary energy below final energy with no production is named', () => {
+    const text = corpusText('2287E1043883T');
+    const xml = text.xml.replace(
+      /<ep_conso_5_usages>[^<]*<\/ep_conso_5_usages>/,
+      '<ep_conso_5_usages>1000</ep_conso_5_usages>',
+    );
+    const p = prepare(engine, { ...text, xml });
+    if (!p.ok) throw new Error('blocked');
+    const found = inconsistencies(p.dpe, compare(p.dpe.facts, p.dpe.base, 'deactivated'));
+    expect(found.map((f) => f.figure)).toContain('ep_conso_5_usages');
+  });
+});
