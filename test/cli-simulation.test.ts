@@ -141,7 +141,10 @@ describe('dpe-sim calc', () => {
     // energy limit of the better one
     const limits = [70, 110, 180, 250, 330, 420];
     const cls = res.classe_bilan_dpe.value;
-    expect(h.classeSuivante).toBe('ABCDEFG'[cls - 2]);
+    expect(body.calculation.classeSuivante).toBe('ABCDEFG'[cls - 2]);
+    expect(body.calculation.freinClasseSuivante).toMatch(/^(energie|ges|energie\+ges)$/);
+    // the spec: every field of hints is a number (null where a figure does not exist)
+    for (const [k, v] of Object.entries(h)) expect([k, typeof v], k).toEqual([k, 'number']);
     const limit = limits[cls - 2] as number;
     expect(h.resteClasseSuivanteM2).toBeCloseTo(
       Math.max(0, res.ep_conso_5_usages_m2.value - limit),

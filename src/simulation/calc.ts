@@ -170,17 +170,20 @@ export function resultOf(o: Outcome, perteSurface: number): CalculationResult {
   };
 }
 
-/** The hints, from the result (so they are consistent with it by construction). */
+/**
+ * The hints (all numbers, as the spec says) and the next class with what holds it back (beside
+ * the hints in `calculation`), from the result: consistent with it by construction.
+ */
 export function hintsOf(
   result: CalculationResult,
   coutTravaux: number,
   classesAfter: DpeClasses,
   thresholds: Thresholds,
-): Hints {
+): Pick<Calculation, 'hints' | 'classeSuivante' | 'freinClasseSuivante'> {
   const economie = round2(result.cout_5_usages.VInit - result.cout_5_usages.value);
   const epM2 = result.ep_conso_5_usages_m2.value;
   const next = nextClassHint(classesAfter, epM2, result.emission_ges_5_usages_m2.value, thresholds);
-  return {
+  const hints: Hints = {
     economieAnnuelle: economie,
     gainTotal: round2(result.ep_conso_5_usages.VInit - result.ep_conso_5_usages.value),
     gainM2: round2(result.ep_conso_5_usages_m2.VInit - epM2),
@@ -192,10 +195,9 @@ export function hintsOf(
     retourSurInvestissementAnnees: economie > 0 ? round2(coutTravaux / economie) : null,
     resteClasseSuivanteM2: next.resteEp,
     margeClasseSuivantePourcent: next.margeEpPourcent,
-    classeSuivante: next.next ?? null,
     resteGESClasseSuivanteM2: next.resteGes,
-    freinClasseSuivante: next.frein,
   };
+  return { hints, classeSuivante: next.next ?? null, freinClasseSuivante: next.frein };
 }
 
 export function calculation(
@@ -208,7 +210,7 @@ export function calculation(
   const result = resultOf(o, perteSurface);
   return {
     result,
-    hints: hintsOf(result, coutTravaux, o.classesAfter, thresholds),
+    ...hintsOf(result, coutTravaux, o.classesAfter, thresholds),
     errorMessage: null,
     normalization: o.normalization,
     coefMode: coef,

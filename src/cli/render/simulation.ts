@@ -143,7 +143,9 @@ export function renderCalculation(calc: SpecCalculation, s: Style): string {
   const h = calc.hints;
   const next: string[] = [
     'To the next class',
-    h.resteClasseSuivanteM2 === undefined ? `${NOT_GIVEN} (${NOT_GIVEN_NOTE})` : nextClassText(h),
+    h.resteClasseSuivanteM2 === undefined || calc.classeSuivante === undefined
+      ? `${NOT_GIVEN} (${NOT_GIVEN_NOTE})`
+      : nextClassText(calc),
   ];
   const out = unchanged
     ? [
@@ -480,8 +482,8 @@ function nowLines(calc: SpecCalculation, s: Style): string[] {
   const lines = [
     `Now: class ${s.classLetter(letter(r.classe_bilan_dpe.VInit))} — ${kwh(r.ep_conso_5_usages_m2.VInit, 'kWh/m²/yr')}, ${withUnit(r.emission_ges_5_usages_m2.VInit, 'kg CO2e/m²/yr')}, energy bill ${eurosPerYear(r.cout_5_usages.VInit)}${calc.normalization?.applied ? ' (normalized to the registry)' : ''}`,
   ];
-  if (calc.hints.resteClasseSuivanteM2 !== undefined && calc.hints.classeSuivante)
-    lines.push(`To reach the next ${nextClassText(calc.hints)}`);
+  if (calc.hints.resteClasseSuivanteM2 !== undefined && calc.classeSuivante)
+    lines.push(`To reach the next ${nextClassText(calc)}`);
   return lines.map((l) => wrap(l, '  '));
 }
 

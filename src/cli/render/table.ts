@@ -19,7 +19,7 @@ import stringWidth from 'string-width';
 import wrapAnsi from 'wrap-ansi';
 import { stripVTControlCharacters } from 'node:util';
 
-export { euros, num, saving, signedPercent } from '../format.js';
+export { euros, num, percent, saving, signedPercent } from '../format.js';
 import { terminalLayout, type TableLayout } from './layout.js';
 export { terminalLayout, terminalWidth, type TableLayout } from './layout.js';
 
