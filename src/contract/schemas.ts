@@ -687,13 +687,25 @@ export const HistoryRequest = Type.Object(
 );
 export type HistoryRequest = Type.Static<typeof HistoryRequest>;
 
+/**
+ * The operations a run record can be: the partner spec's three and dpe-sim's energy audit (a
+ * dpe-sim extension, recorded by `audit` like a `calc`: classes and consumption before and
+ * after its path, the path's works and cost).
+ */
+export type RunOperation = 'pre' | 'initial' | 'calc' | 'audit';
+
 export const HistoryRecord = Type.Object({
   id: Type.Integer(),
   at: Type.String(),
   customerId: Type.String(),
   userId: Type.String(),
   dpeId: Type.String(),
-  operation: Type.Union([Type.Literal('pre'), Type.Literal('initial'), Type.Literal('calc')]),
+  operation: Type.Union([
+    Type.Literal('pre'),
+    Type.Literal('initial'),
+    Type.Literal('calc'),
+    Type.Literal('audit'),
+  ]),
   scenario: Type.Union([Type.String(), Type.Null()]),
   works: Type.Array(EditableChange),
   classBefore: Type.Union([Type.String(), Type.Null()]),

@@ -14,6 +14,7 @@ import type {
 import { classesOf, classIndex, type DpeClasses } from '../contract/classes.js';
 import type { EngineFigures } from '../engine/engine.js';
 import { nextClassHint } from './hints.js';
+import { percentText } from '../contract/number-text.js';
 import type { CostTable } from '../works/costs.js';
 import {
   compare,
@@ -101,10 +102,10 @@ export function outcome(
     gesFactor: 1,
     reason:
       cmp.band === 'confirm'
-        ? 'gap between 5% and 15%: not normalized (use forceNormalization to accept)'
+        ? `gap between ${percentText(5)} and ${percentText(15)}: not normalized (use forceNormalization to accept)`
         : cmp.band === 'unknown'
           ? 'no registry figures to normalize to'
-          : 'engine and registry agree within 5%',
+          : `engine and registry agree within ${percentText(5)}`,
   };
   if (applies) {
     before = { ...beforeRaw };
@@ -122,8 +123,8 @@ export function outcome(
       gesFactor: round4(before.ges / beforeRaw.ges),
       reason:
         cmp.band === 'normalize'
-          ? `gap of ${cmp.gap}% over 15%: results scaled to the registry figures`
-          : `gap of ${cmp.gap}% accepted for normalization (forceNormalization)`,
+          ? `gap of ${percentText(cmp.gap ?? 0, 1)} over ${percentText(15)}: results scaled to the registry figures`
+          : `gap of ${percentText(cmp.gap ?? 0, 1)} accepted for normalization (forceNormalization)`,
     };
   }
   return {

@@ -32,6 +32,11 @@ export interface TableOptions {
   layout?: TableLayout;
   /** no rule between rows (for rows of one line each) */
   compact?: boolean;
+  /**
+   * no rule between rows even when a row wraps: for tables whose first column numbers the rows
+   * (`initial`'s scenarios at a glance), so a row's start stays plain
+   */
+  numberedRows?: boolean;
 }
 
 // private-use stand-ins for the no-break spaces while cli-table3 wraps (it splits on \s)
@@ -137,14 +142,16 @@ export function table(
     wordWrap: true,
     ...(fit.widths ? { colWidths: fit.widths } : {}),
     // compact only while every cell holds on one line: a wrapped row needs its rules
-    ...(opts.compact &&
-    body.every((r) =>
-      fit.shown.every(
-        (i, k) =>
-          !String(r[i]).includes('\n') &&
-          (fit.widths === undefined || naturalWidth(r[i] ?? '') + PADDING <= (fit.widths[k] ?? 0)),
-      ),
-    )
+    ...(opts.numberedRows ||
+    (opts.compact &&
+      body.every((r) =>
+        fit.shown.every(
+          (i, k) =>
+            !String(r[i]).includes('\n') &&
+            (fit.widths === undefined ||
+              naturalWidth(r[i] ?? '') + PADDING <= (fit.widths[k] ?? 0)),
+        ),
+      ))
       ? { chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' } }
       : {}),
   });
