@@ -155,7 +155,7 @@ describe('failure paths: exit code and one line', () => {
     expect(r.code).toBe(2);
     expect(r.line).toMatch(
       new RegExp(
-        `^error: DPE ${REG.house} not found in .*, and it is not cached \\(.*\\); offline mode \\(--offline or DPE_SIM_OFFLINE=1\\) asks no registry: fetch it first with \`dpe-sim cache fetch FILE\``,
+        `^error: DPE ${REG.house} not found in .*, and it is not cached \\(.*\\); offline mode \\(--offline or DPE_SIM_OFFLINE=1\\) asks no registry: fetch it first with \`dpe-sim cache fetch ${REG.house}\``,
       ),
     );
   });

@@ -60,14 +60,15 @@ export function saving(gain: number, unit: string, digits = 0): string {
 
 /**
  * Dates for people, one format across the CLI (issue 38): ISO 8601's order in local time, to the
- * minute, "2026-11-27 22:21" (a no-break space between date and time); a date alone "2026-11-27";
+ * minute, "2026-11-27 22:21" (a narrow table may put the time under the date); a date alone
+ * "2026-11-27";
  * a chart's axis, where 5 characters is all there is, "11-27" (month-day, the same order). Text
  * that is not a date is shown as it is.
  */
 export function dateTime(iso: string): string {
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return iso;
-  return `${dateOnly(d)}${NBSP}${pad2(d.getHours())}:${pad2(d.getMinutes())}`;
+  return `${dateOnly(d)} ${pad2(d.getHours())}:${pad2(d.getMinutes())}`;
 }
 
 /** "2026-11-27", local. */

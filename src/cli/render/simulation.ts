@@ -488,10 +488,12 @@ function nowLines(calc: SpecCalculation, s: Style): string[] {
   return lines.map((l) => wrap(l, '  '));
 }
 
-/** "mur:3 Mur 4 Ouest": the element's id and the start of its name, 24 characters at most. */
+/**
+ * "mur:3 Mur 4 Ouest": the element's id and the start of its name, 28 characters at most (the
+ * table cuts it further to keep a row on a line).
+ */
 function elementName(ref: string, name: string): string {
-  // 24 characters: the table of five options fits 100 columns on one line a row
-  const room = 24 - ref.length - 1;
+  const room = 28 - ref.length - 1;
   if (!name || room < 4) return ref;
   return `${ref} ${name.length > room ? `${name.slice(0, room - 1).trimEnd()}…` : name}`;
 }
@@ -552,7 +554,9 @@ function renderBestOptions(dpe: SpecDpeStructure, count: number, s: Style): stri
         kwh(x.o.gainTotal),
         withUnit(x.o.euroParKwh, '€', 2),
       ]),
-      { keep: [1, 2], compact: true },
+      // a row on a line: the element's name is cut to what the terminal leaves it
+      // (an id stays whole); on a narrow terminal the kWh saved go first
+      { keep: [1, 2, 3], truncate: [0], drop: [3], compact: true },
     ),
   ].join('\n');
 }

@@ -37,6 +37,32 @@ export interface TableOptions {
    * (`initial`'s scenarios at a glance), so a row's start stays plain
    */
   numberedRows?: boolean;
+  /**
+   * indexes of columns cut to their width with "…" rather than wrapped (names that only help
+   * to recognise a row: a line a row)
+   */
+  truncate?: readonly number[];
+}
+
+/** the first word of a cell: an id a cut cell keeps whole */
+function firstWord(cell: string): string {
+  return cell.split(/[ \n]+/)[0] ?? '';
+}
+
+/**
+ * `text` cut to `width` columns, "…" last when cut, its first word (an id) always whole (no
+ * colour codes expected).
+ */
+function cut(text: string, width: number): string {
+  if (stringWidth(text) <= width) return text;
+  const head = firstWord(text);
+  if (stringWidth(head) + 2 > width) return head;
+  let out = '';
+  for (const ch of text) {
+    if (stringWidth(`${out}${ch}…`) > width) break;
+    out += ch;
+  }
+  return `${out.trimEnd()}…`;
 }
 
 // private-use stand-ins for the no-break spaces while cli-table3 wraps (it splits on \s)
@@ -90,6 +116,7 @@ export function fitColumns(
   width: number,
   keep: readonly number[] = [],
   drop: readonly number[] = [],
+  truncate: readonly number[] = [],
 ): { shown: number[]; widths: number[] } {
   const all = head.map((_, i) => i);
   const natural = all.map(
@@ -99,7 +126,13 @@ export function fitColumns(
   const least = all.map((i) =>
     keep.includes(i)
       ? (natural[i] ?? 0)
-      : Math.max(longestWord(head[i] ?? ''), ...rows.map((r) => longestWord(r[i] ?? ''))) + PADDING,
+      : truncate.includes(i)
+        ? Math.max(
+            longestWord(head[i] ?? ''),
+            ...rows.map((r) => stringWidth(firstWord(r[i] ?? ''))),
+          ) + PADDING
+        : Math.max(longestWord(head[i] ?? ''), ...rows.map((r) => longestWord(r[i] ?? ''))) +
+          PADDING,
   );
   let shown = all;
   const need = (cols: number[], w: number[]) =>
@@ -134,7 +167,14 @@ export function table(
   const emptyHead = h.every((x) => x === '');
   const fit = layout.wide
     ? { shown: h.map((_, i) => i), widths: undefined }
-    : fitColumns(h, body, layout.width, opts.keep, opts.drop);
+    : fitColumns(h, body, layout.width, opts.keep, opts.drop, opts.truncate);
+  if (fit.widths && opts.truncate?.length) {
+    const widths = fit.widths;
+    fit.shown.forEach((col, k) => {
+      if (!opts.truncate?.includes(col)) return;
+      for (const r of body) r[col] = cut(r[col] ?? '', (widths[k] ?? 0) - PADDING);
+    });
+  }
   const pick = <T>(r: readonly T[]) => fit.shown.map((i) => r[i] as T);
   const t = new Table({
     ...(emptyHead ? {} : { head: pick(h) }),
