@@ -5,6 +5,7 @@
  * so `dpe-sim --help` pays for none of them.
  */
 import type { Backend } from './backend/backend.js';
+import { BUNDLED_FIXTURES } from './config/paths.js';
 import type { DpeCacheAdmin } from './backend/dpe-cache.js';
 import type { EngineRunner } from './backend/engine-runner.js';
 import type { LocalServices } from './backend/local-services.js';
@@ -83,8 +84,9 @@ export async function composeLocal(cfg: LocalConfig): Promise<LocalServices> {
   const [{ openDpeSource }, { LocalServices }, registry] = parts;
   return new LocalServices({
     store,
-    // a DPE number: --dpe-dir, then the cache, then the registry (never, offline)
-    source: openDpeSource(cfg.dpeDir, registry),
+    // a DPE number: --dpe-dir, the bundled fixtures, then the cache, then the registry (never,
+    // offline)
+    source: openDpeSource(cfg.dpeDir, registry, [BUNDLED_FIXTURES]),
     appUrl: cfg.appUrl,
     costs,
     ...(cfg.cacheBytes !== undefined ? { cacheBytes: cfg.cacheBytes } : {}),
@@ -133,7 +135,7 @@ export async function composeDpeCache(cfg: LocalConfig): Promise<DpeCacheAdmin> 
     import('./backend/dpe-cache.js'),
     registrySettings(cfg),
   ]);
-  return new DpeCacheAdmin(registry, cfg.dpeDir);
+  return new DpeCacheAdmin(registry, cfg.dpeDir, [BUNDLED_FIXTURES]);
 }
 
 /** A backend and what closing it takes (the local store, for the local backend). */

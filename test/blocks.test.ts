@@ -1,8 +1,9 @@
 /**
  * Blocks (issue 14): a DPE too old for the 3CL-2021 method (fixture 0000E0000004O: the house
  * fixture dated 2021-05-20 with XML version 0.9) and a DPE built from an RT2012 thermal study
- * (corpus 2144E0951019J, method 23) are refused with their block, issue no login token and leave
- * no record in history; initial and calc refuse them with the block's message.
+ * (corpus 2144E0951019J, method 23) get their block from pre, which still issues a login token
+ * (the spec: a valid pre request creates one, issue 38) and records a blocked pre in history;
+ * initial and calc refuse them with the block's message.
  */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -22,16 +23,21 @@ async function blockedPre(file: string, id: string, message: RegExp): Promise<vo
   expect(r.code).toBe(3);
   const body = JSON.parse(r.stdout) as PreResponse;
   expect(body.warnings.map((w) => [w.type, w.id])).toEqual([['block', id]]);
-  expect(body.url).not.toContain('partnerToken');
+  // the spec's state table: a valid pre request creates a login token, blocked DPE or not
+  expect(body.url).toMatch(/partnerLogin\.html\?partnerToken=[A-Za-z0-9_-]{43}$/);
   expect(body.classes).toBeUndefined();
-  // on a terminal (tables), no login URL: there is no token to log in with
   const table = await runCli(['pre', file], { dataDir });
   expect(table.code).toBe(3);
   expect(table.stdout).toContain(id);
-  expect(table.stdout).not.toContain('Login URL');
+  expect(table.stdout).toMatch(/Login URL: \S+partnerToken=/);
   const h = await runCli(['history', '--json'], { dataDir });
   expect(h.code).toBe(0);
-  expect(JSON.parse(h.stdout)).toMatchObject({ records: [] });
+  const records = (JSON.parse(h.stdout) as { records: { operation: string; blocked: boolean }[] })
+    .records;
+  expect(records.map((r) => [r.operation, r.blocked])).toEqual([
+    ['pre', true],
+    ['pre', true],
+  ]);
   for (const cmd of ['initial', 'calc']) {
     const works = cmd === 'calc' ? ['--work', 'ventilation:0=VMC:VMCHygroB'] : [];
     const x = await runCli([cmd, file, '--json', ...works], { dataDir });
@@ -55,13 +61,13 @@ describe('block.too-old', () => {
     );
   });
 
-  it('pre refuses it without a token or a history record; initial and calc refuse it', async () => {
+  it('pre gives its block with a login token, recorded as blocked; initial and calc refuse it', async () => {
     await blockedPre(TOO_OLD, 'block.too-old', /established on 2021-05-20, before the 3CL-2021/);
   }, 120_000);
 });
 
 describe.skipIf(!HAS_CORPUS)('block.study-based (corpus 2144E0951019J, RT2012 study)', () => {
-  it('pre refuses it without a token or a history record; initial and calc refuse it', async () => {
+  it('pre gives its block with a login token, recorded as blocked; initial and calc refuse it', async () => {
     await blockedPre(STUDY, 'block.study-based', /regulatory thermal study \(method 23/);
   }, 120_000);
 });

@@ -1,7 +1,7 @@
 import { copyFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FLAT, HOUSE, runCli, tempDir } from './helpers.js';
+import { FIXTURES, FLAT, HOUSE, runCli, tempDir } from './helpers.js';
 
 const URL_RE =
   /^http:\/\/127\.0\.0\.1:8787\/public\/partnerLogin\.html\?partnerToken=([A-Za-z0-9_-]{43,})$/;
@@ -77,8 +77,14 @@ describe('dpe-sim pre', () => {
     expect(r.code).toBe(0);
     const body = JSON.parse(r.stdout) as {
       maxCalculation: Record<string, number>;
-      warnings: { id: string; type: string }[];
+      warnings: { id: string; type: string; content: string }[];
     };
+    // percentages one way, tables and alert texts alike (issue 38): "−7.6 %", never "-7.6%"
+    const text = body.warnings.find((w) => w.type === 'confirm')?.content ?? '';
+    expect(text).toMatch(
+      /differ by consumption [+−]\d+(\.\d)?\u00a0%, emissions [+−]\d+(\.\d)?\u00a0% \(over 5\u00a0% and at most 15\u00a0%\)/,
+    );
+    expect(text).not.toMatch(/\d%/);
     const gap = Math.max(
       Math.abs(body.maxCalculation.deltaConso ?? 0),
       Math.abs(body.maxCalculation.deltaGES ?? 0),
@@ -101,9 +107,22 @@ describe('dpe-sim pre', () => {
       (JSON.parse(r.stdout) as { maxCalculation: { consommationInitiale: number } }).maxCalculation
         .consommationInitiale,
     ).toBe(381);
+    // the bundled fixtures are searched after --dpe-dir (the README's lookup order, issue 38)
     const env = await runCli(['pre', '0000E0000002F', '--json'], { env: { DPE_SIM_DPE_DIR: dir } });
-    expect(env.code).toBe(2);
-    expect(env.stderr).toContain(`DPE 0000E0000002F not found in ${dir}`);
+    expect(env.code, env.stderr).toBe(0);
+    expect((JSON.parse(env.stdout) as { dpeSource: { location: string } }).dpeSource.location).toBe(
+      path.join(FIXTURES, '0000E0000002F.xml'),
+    );
+    const flag = await runCli(['pre', '0000E0000001H', '--dpe-dir', tempDir(), '--json']);
+    expect(flag.code, flag.stderr).toBe(0);
+    expect(
+      (JSON.parse(flag.stdout) as { dpeSource: { location: string } }).dpeSource.location,
+    ).toBe(HOUSE);
+    const unknown = await runCli(['pre', '9999E9999999Z', '--json'], {
+      env: { DPE_SIM_DPE_DIR: dir },
+    });
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain(`DPE 9999E9999999Z not found in ${dir}`);
   });
 
   it('reads a DPE from stdin', async () => {

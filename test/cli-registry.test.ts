@@ -155,7 +155,7 @@ describe('failure paths: exit code and one line', () => {
     expect(r.code).toBe(2);
     expect(r.line).toMatch(
       new RegExp(
-        `^error: DPE ${REG.house} not found in .*, and it is not cached \\(.*\\); offline mode \\(--offline or DPE_SIM_OFFLINE=1\\) asks no registry: fetch it first with \`dpe-sim cache fetch FILE\``,
+        `^error: DPE ${REG.house} not found in .*, and it is not cached \\(.*\\); offline mode \\(--offline or DPE_SIM_OFFLINE=1\\) asks no registry: fetch it first with \`dpe-sim cache fetch ${REG.house}\``,
       ),
     );
   });
@@ -216,6 +216,12 @@ describe('dpe-sim cache', () => {
     const again = await runCli(['cache', 'fetch', '-'], { dataDir, env, input: `${REG.house}\n` });
     expect(again.code).toBe(0);
     expect(again.stdout).toBe(`${REG.house}  already cached\n`);
+    // numbers on the command line, not only a file of them (issue 38)
+    const byNumber = await runCli(['cache', 'fetch', REG.house, REG.flat], { dataDir, env });
+    expect(byNumber.code, byNumber.stderr).toBe(0);
+    expect(byNumber.stdout.split('\n').sort()).toEqual(
+      ['', `${REG.flat}  already cached`, `${REG.house}  already cached`].sort(),
+    );
 
     const list = await runCli(['cache', 'list', '--json'], { dataDir });
     const summary = JSON.parse(list.stdout) as {

@@ -68,14 +68,22 @@ describe('dpe-sim initial', () => {
     const bad = await runCli(['initial', HOUSE, '--show', 'options,nope']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/unknown section nope; the sections are label, summary/);
-    expect(r.stdout).toContain('Try: dpe-sim calc');
     // the scenarios: the house is F (banned from 2028); reaching E postpones the ban to 2034,
     // D and better lift it
     expect(r.stdout).toContain('Recommended scenarios');
     expect(r.stdout).toMatch(/^1\tE\t.*\tfrom 2034 \(postponed\)$/m);
     expect(r.stdout).toMatch(/^2\tD\t.*\tnone \(lifted\)$/m);
-    expect(r.stdout).toContain(`Apply a scenario: dpe-sim calc ${HOUSE} --scenario-from 1`);
+    // what to run next, one line: a scenario's works, works of one's own, or a pick
+    expect(r.stdout).toContain(
+      `Next: dpe-sim calc ${HOUSE} --scenario-from 1 (a scenario's works), --work <referenceId>=<KEY>:<VALUE>, or -i to pick`,
+    );
   });
+
+  it('the packs: a line on the default screen, the comparison with --show packs', async () => {
+    const r = await runCli(['initial', HOUSE, '--show', 'packs']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("The XML carries no works packs of the diagnostician's to compare.");
+  }, 120_000);
 });
 
 describe('dpe-sim calc', () => {
@@ -141,7 +149,10 @@ describe('dpe-sim calc', () => {
     // energy limit of the better one
     const limits = [70, 110, 180, 250, 330, 420];
     const cls = res.classe_bilan_dpe.value;
-    expect(h.classeSuivante).toBe('ABCDEFG'[cls - 2]);
+    expect(body.calculation.classeSuivante).toBe('ABCDEFG'[cls - 2]);
+    expect(body.calculation.freinClasseSuivante).toMatch(/^(energie|ges|energie\+ges)$/);
+    // the spec: every field of hints is a number (null where a figure does not exist)
+    for (const [k, v] of Object.entries(h)) expect([k, typeof v], k).toEqual([k, 'number']);
     const limit = limits[cls - 2] as number;
     expect(h.resteClasseSuivanteM2).toBeCloseTo(
       Math.max(0, res.ep_conso_5_usages_m2.value - limit),

@@ -108,6 +108,78 @@ describe.skipIf(!HAS_SCRIPT)('output fits the terminal', () => {
     expect(text).not.toMatch(/F → F|Works cost\s*│\s*0\u00a0€/);
   }, 120_000);
 
+  // issue 38: a corpus house was 86 lines at 100 columns; the packs' table is one line now
+  // (--show packs), the scenarios' numbered rows have no rules between them, an option's row
+  // holds on one line (its element's name cut to what is left)
+  it.skipIf(!HAS_CORPUS)(
+    'initial on a corpus house, a flat and a building: at most 60 lines at 100 columns, each line within 80 at 80',
+    async () => {
+      const counts: string[] = [];
+      for (const id of ['2187E0982782R', '2221E0006033X', '2535E0426429Q']) {
+        const dpe = path.join(CORPUS, `${id}.xml`);
+        const dataDir = tempDir();
+        for (const cols of [100, 80]) {
+          const { code, screen } = await inPty(['initial', dpe], cols, dataDir);
+          expect(code).toBe(0);
+          const lines = stripVTControlCharacters(screen)
+            .replace(/\r\n/g, '\n')
+            .trimEnd()
+            .split('\n');
+          counts.push(`${id} ${cols}: ${lines.length}`);
+          if (cols === 100) expect(lines.length, lines.join('\n')).toBeLessThanOrEqual(60);
+          expect(widest(screen).width, widest(screen).line).toBeLessThanOrEqual(cols);
+          const text = lines.join('\n');
+          expect(text).toContain('Recommended scenarios');
+          expect(text).toMatch(/works packs? of the diagnostician's: --show packs compares/);
+          // each of the five best options on one line
+          const rows = lines.filter((l) => /^│ [a-z_]+:\d+/.test(l));
+          expect(rows.length, text).toBeGreaterThanOrEqual(5);
+        }
+      }
+      console.log(`initial, lines at 100 and 80 columns: ${counts.join('; ')}`);
+    },
+    600_000,
+  );
+
+  it('the serve banner and an error are wrapped at the terminal width, words whole', async () => {
+    const dataDir = tempDir();
+    // an offline miss: the error names the folder, the cache and the way out in one paragraph
+    const miss = await inPty(
+      ['--offline', '--dpe-dir', dataDir, 'pre', '9999E9999999Z'],
+      60,
+      dataDir,
+    );
+    expect(miss.code).toBe(2);
+    const shown = stripVTControlCharacters(miss.screen).replace(/\r\n/g, '\n');
+    expect(widest(miss.screen).width, shown).toBeLessThanOrEqual(60);
+    expect(shown).toMatch(/^error: DPE 9999E9999999Z not found in/m);
+    expect(shown.split('\n').filter((l) => l.startsWith('  ')).length).toBeGreaterThan(1);
+    expect(shown.replace(/\n {2}/g, ' ')).toContain('dpe-sim cache fetch 9999E9999999Z');
+    // the banner, read until it is whole, then the server stopped
+    const command = `stty cols 60 rows 50; exec ${[process.execPath, BIN, 'serve', '--port', '0'].map(sh).join(' ')}`;
+    const child = spawn('script', ['-qfec', command, '/dev/null'], {
+      env: { ...process.env, DPE_SIM_DATA_DIR: dataDir, DPE_SIM_CONFIG_DIR: `${dataDir}/config` },
+      stdio: ['pipe', 'pipe', 'pipe'],
+      detached: true,
+    });
+    let screen = '';
+    child.stdout.setEncoding('utf8');
+    await new Promise<void>((resolve) => {
+      child.stdout.on('data', (d: string) => {
+        screen += d;
+        if (screen.includes('openapi.json')) resolve();
+      });
+      child.on('close', () => resolve());
+    });
+    process.kill(-(child.pid as number), 'SIGTERM');
+    const banner = stripVTControlCharacters(screen).replace(/\r\n/g, '\n');
+    expect(banner).toMatch(/^dpe-sim serve: listening on http:\/\/127\.0\.0\.1:\d+$/m);
+    // the lines without a URL fit; a URL is never cut
+    expect(widest(screen).width, banner).toBeLessThanOrEqual(60);
+    expect(banner).toMatch(/^ {4}\S/m);
+    expect(banner).toMatch(/http:\/\/127\.0\.0\.1:\d+\/openapi\.json/);
+  }, 120_000);
+
   it('--wide shows every column at its natural width', async () => {
     const dataDir = tempDir();
     const narrow = await inPty(['initial', HOUSE], 80, dataDir);

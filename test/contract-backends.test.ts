@@ -115,12 +115,15 @@ function contractSuite(name: string, open: () => Promise<Harness>): void {
       expect(old.maxCalculation.consommationXML).toBe(392);
     });
 
-    it('pre on a blocked DPE answers with a block alert (no error)', async () => {
+    it('pre on a blocked DPE answers with a block alert and a login token (the spec)', async () => {
       const body = await h.backend.pre({ ...who('pre'), dpeId: BLOCKED_ID });
       expect(isValid(PreResponse, body)).toBe(true);
       expect(body.warnings[0]?.type).toBe('block');
       expect(body.warnings[0]?.id).toBe('block.malformed-xml');
       expect(body.maxCalculation.consommationInitiale).toBeNull();
+      // "POST /partners/dpe/pre | Request valid and partner key valid | Issued": a real token
+      const login = await h.backend.tokenLogin({ partnerToken: tokenOf(body.url) });
+      expect(isValid(TokenLoginResponse, login)).toBe(true);
     });
 
     it('initial: the DPE structure, the works options and the initial calculation', async () => {

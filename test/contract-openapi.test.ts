@@ -91,6 +91,24 @@ describe('the OpenAPI document', () => {
     });
   });
 
+  it('calculation.hints holds numbers only (the spec); the next class sits beside it', () => {
+    const calc = (
+      (at(['components', 'schemas', 'InitialResponse']) as Obj).properties as {
+        calculation: { properties: Record<string, Obj> };
+      }
+    ).calculation.properties;
+    const hints = calc.hints?.properties as Record<string, Obj>;
+    const types = Object.entries(hints).map(([k, v]) => {
+      const t = (v.anyOf as Obj[] | undefined)?.map((x) => x.type) ?? [v.type];
+      return [k, t.filter((x) => x !== 'null')];
+    });
+    expect(types.length).toBe(10);
+    for (const [k, t] of types) expect([k, t]).toEqual([k, ['number']]);
+    expect(Object.keys(calc)).toEqual(
+      expect.arrayContaining(['classeSuivante', 'freinClasseSuivante']),
+    );
+  });
+
   it('documents the error statuses with the error body', () => {
     const calc = at(['paths', '/partners/dpe/calc', 'post', 'responses']) as Obj;
     expect(Object.keys(calc).sort()).toEqual(

@@ -33,7 +33,7 @@ describe('warning.engine-part-differs', () => {
       expect(body.maxCalculation.deltaConso).toBe(-25);
       const w = body.warnings.find((x) => x.id === 'warning.engine-part-differs');
       expect(w?.content).toBe(
-        "Where the engine parts from the registry: hot-water consumption 55% below the registry's (engine 2\u202f058, registry 4\u202f573 kWh/yr).",
+        "Where the engine parts from the registry: hot-water consumption 55\u00a0% below the registry's (engine 2\u202f058, registry 4\u202f573 kWh/yr).",
       );
     },
   );
@@ -44,10 +44,10 @@ describe('warning.engine-part-differs', () => {
       const body = await pre('2535E0426429Q');
       const w = body.warnings.find((x) => x.id === 'warning.engine-part-differs');
       expect(w?.content).toContain(
-        "heating consumption 36% below the registry's (engine 139\u202f665, registry 218\u202f253 kWh/yr)",
+        "heating consumption 36\u00a0% below the registry's (engine 139\u202f665, registry 218\u202f253 kWh/yr)",
       );
       expect(w?.content).toContain(
-        "it parts first at heating need (installation 1 of 2) 100% above the registry's (engine 180\u202f237, registry 90\u202f210 kWh/yr)",
+        "it parts first at heating need (installation 1 of 2) 100\u00a0% above the registry's (engine 180\u202f237, registry 90\u202f210 kWh/yr)",
       );
     },
   );
@@ -67,7 +67,7 @@ describe('warning.engine-part-differs', () => {
       const [w] = partAlerts(dpe, cmp);
       expect(w?.id).toBe('warning.engine-part-differs');
       expect(w?.content).toBe(
-        "Where the engine parts from the registry: heating emissions 70% above the registry's (engine 2\u202f111, registry 1\u202f245 kg CO2e/yr), with the same consumption: the emission factor of that use's energy differs.",
+        "Where the engine parts from the registry: heating emissions 70\u00a0% above the registry's (engine 2\u202f111, registry 1\u202f245 kg CO2e/yr), with the same consumption: the emission factor of that use's energy differs.",
       );
       expect(partAlerts(dpe, { ...cmp, gap: 15 })).toEqual([]);
     },

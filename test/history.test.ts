@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HistoryRecord, HistoryResponse } from '../src/contract/schemas.js';
 import { consumptionPoints, renderChart } from '../src/cli/history/chart.js';
 import { csvRow } from '../src/cli/history/history-view.js';
+import { SqliteStore } from '../src/store/sqlite-store.js';
 import { FLAT, HOUSE, runCli, tempDir } from './helpers.js';
 
 const HOUSE_ID = '0000E0000001H';
@@ -72,6 +73,43 @@ describe('dpe-sim history (local store)', () => {
     expect(calc.coutTravaux).toBeGreaterThan(0);
   });
 
+  it('lists an audit run (what `audit` records) with its path: classes, kWh, cost', async () => {
+    const other = tempDir('dpe-sim-history-audit-');
+    const store = SqliteStore.open(other);
+    try {
+      const user = await store.ensureUser(await store.localPartner(), {
+        customerId: 'acme',
+        userId: 'carol',
+        userName: 'carol',
+        customerName: 'acme',
+      });
+      await store.recordRun({
+        user,
+        dpeId: HOUSE_ID,
+        operation: 'audit',
+        scenario: 'in one step',
+        works: [{ referenceId: 'mur:0', editableKey: 'ISOLATION', editableValue: 'IMurITE37' }],
+        classBefore: 'F',
+        classAfter: 'B',
+        consoBefore: 381,
+        consoAfter: 104,
+        coutTravaux: 41_000,
+        coefMode: 'activated',
+      });
+    } finally {
+      await store.close();
+    }
+    const j = await runCli(['history', '--json'], { dataDir: other });
+    expect(j.code, j.stderr).toBe(0);
+    expect(records(j.stdout).map((r) => [r.operation, r.classAfter])).toEqual([['audit', 'B']]);
+    const t = await runCli(['history'], { dataDir: other });
+    expect(t.code).toBe(0);
+    // off a TTY: tab-separated; the audit's row reads like a calc's (before → after)
+    expect(t.stdout).toMatch(
+      /\tacme\/carol\t0000E0000001H\taudit\tin one step\t1\tF → B\t381 → 104\t41\u202f000\u00a0€\t/,
+    );
+  });
+
   it('filters by DPE, customer, user, date and count', async () => {
     const ops = async (args: string[]) => {
       const r = await cli(['history', '--json', ...args]);
@@ -106,8 +144,8 @@ describe('dpe-sim history (local store)', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(`History of DPE ${HOUSE_ID}`);
     expect(r.stdout).toMatch(/\tcalc\twalls\t1\tF → [A-G]\t381 → \d+\t/);
-    // dates on one line, day first, to the minute, no year this year
-    expect(r.stdout).toMatch(/^\d\d\/\d\d\u00a0\d\d:\d\d\t/m);
+    // dates one way across the CLI (issue 38): ISO 8601's order, local time to the minute
+    expect(r.stdout).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d\t/m);
     // the calc is a works hypothesis, not a point in time: no chart of runs 1…n
     expect(r.stdout).toContain(
       "No chart: it plots the dwelling's own figures (pre, initial) over time",
@@ -225,10 +263,10 @@ describe('the consumption chart', () => {
     expect(lines.at(-1)).toMatch(/kWh\s+381\s+336\s+–\s+95/);
     expect(lines.at(-2)).toMatch(/run\s+1\s+2\s+3\s+4/);
     const dated = renderChart([
-      { value: 381, klass: 'F', label: '01/01' },
-      { value: 336, klass: 'E', label: '02/03' },
+      { value: 381, klass: 'F', label: '01-01' },
+      { value: 336, klass: 'E', label: '03-02' },
     ]).split('\n');
-    expect(dated.at(-2)).toMatch(/date\s+01\/01\s+02\/03/);
+    expect(dated.at(-2)).toMatch(/date\s+01-01\s+03-02/);
   });
 
   it("plots the dwelling's own runs (pre, initial) by date, the day's latest; never a calc", () => {
@@ -302,8 +340,8 @@ describe('the consumption chart', () => {
       },
     ]);
     expect(two).toEqual([
-      { value: 381, klass: 'F', label: '01/01' },
-      { value: 300, klass: 'E', label: '10/02' },
+      { value: 381, klass: 'F', label: '01-01' },
+      { value: 300, klass: 'E', label: '02-10' },
     ]);
   });
 });

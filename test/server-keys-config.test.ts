@@ -118,6 +118,14 @@ describe('dpe-sim config', () => {
       expect(r.stderr).toContain(why);
     }
     expect((await runCli(['config', 'get', 'nope'], { dataDir })).code).toBe(2);
+    // a setting mistyped (case, a letter): the one meant, and the command to run (issue 38)
+    const near = await runCli(['config', 'set', 'dpedir', '/tmp'], { dataDir });
+    expect(near.code).toBe(2);
+    expect(near.stderr).toMatch(
+      /^error: unknown setting 'dpedir'; did you mean 'dpeDir'\?\nhint: dpe-sim config set dpeDir VALUE \(the settings: backend, /,
+    );
+    const get = await runCli(['config', 'get', 'baseurl'], { dataDir });
+    expect(get.stderr).toContain("did you mean 'baseUrl'?\nhint: dpe-sim config get baseUrl (");
   });
 
   it('--help lists every setting', async () => {
@@ -141,6 +149,12 @@ describe('dpe-sim serve flags', () => {
       const r = await runCli(['serve', '--port', String(taken)]);
       expect(r.code).toBe(2);
       expect(r.stderr).toContain(`cannot listen on 127.0.0.1:${taken}: EADDRINUSE`);
+      // the hint names the flag that changes it (issue 38)
+      expect(r.stderr).toMatch(
+        new RegExp(
+          `\\nhint: port ${taken} is taken by another program: choose another with --port \\(e\\.g\\. dpe-sim serve --port \\d+; --port 0 takes a free one\\)`,
+        ),
+      );
     } finally {
       busy.close();
     }

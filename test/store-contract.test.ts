@@ -343,6 +343,35 @@ describe.each(SUBJECTS)('Store contract: %s', (name, factory, enabled) => {
     expect(theirs[0]?.operation).toBe('pre');
   });
 
+  test('an audit run (dpe-sim extension) is recorded and listed like a calc', async () => {
+    const user = await a.ensureUser(await a.localPartner(), { ...IDENTITY, userId: 'auditor' });
+    const works = [{ referenceId: 'mur:0', editableKey: 'ISOLATION', editableValue: 'IMurITE37' }];
+    const id = await a.recordRun({
+      user,
+      dpeId: '0000E0000001H',
+      operation: 'audit',
+      scenario: 'in one step',
+      works,
+      classBefore: 'F',
+      classAfter: 'B',
+      consoBefore: 381,
+      consoAfter: 104.5,
+      coutTravaux: 41_000,
+      coefMode: 'activated',
+    });
+    const rows = await b.history(user.partnerId, { userId: 'auditor' });
+    expect(rows).toMatchObject([
+      {
+        id,
+        operation: 'audit',
+        scenario: 'in one step',
+        works,
+        classAfter: 'B',
+        consoAfter: 104.5,
+      },
+    ]);
+  });
+
   test('what one instance committed survives a reopen', async () => {
     const user = await a.ensureUser(await a.localPartner(), { ...IDENTITY, userId: 'durable' });
     const runId = await a.recordRun({

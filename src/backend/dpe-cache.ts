@@ -16,6 +16,8 @@ export class DpeCacheAdmin {
   constructor(
     private readonly registry: RegistrySettings,
     private readonly dpeDir: string | undefined,
+    /** looked up after dpeDir (the bundled fixtures) */
+    private readonly alsoDirs: readonly string[] = [],
   ) {
     this.cache = new DpeCache(registry.cacheDir);
   }
@@ -38,11 +40,11 @@ export class DpeCacheAdmin {
   }
 
   /**
-   * A function that makes a DPE number available locally (--dpe-dir, cache, else fetched and
+   * A function that makes a DPE number available locally (--dpe-dir, fixtures, cache, else fetched and
    * cached), at most `concurrency` lookups at once: batch runs it ahead of the engine workers.
    */
   fetcher(concurrency: number): (dpeId: string) => Promise<void> {
-    const source: ChainedDpeSource = openDpeSource(this.dpeDir, this.registry);
+    const source: ChainedDpeSource = openDpeSource(this.dpeDir, this.registry, this.alsoDirs);
     const gate = limiter(concurrency);
     return async (dpeId) => {
       await gate(() => source.read(dpeId));

@@ -60,11 +60,9 @@ export class LocalBackend implements Backend {
     const session = await this.open(req);
     const { coef, forceNormalization, expireInMinutes } = session.options;
     const analysis = await session.compute({ kind: 'pre', coef, forceNormalization });
-    // a blocked DPE issues no login token and leaves no trace in history (issue 14)
-    if (analysis.blocked) {
-      return { url: this.services.appUrl, ...analysis.body, dpeSource: session.dpeSource };
-    }
-    const baseline = analysis.baseline;
+    // the spec: a valid request creates a login token, whatever the analysis found; a blocked
+    // DPE's pre is recorded as such (the user can log in, initial and calc refuse the DPE)
+    const baseline = analysis.blocked ? undefined : analysis.baseline;
     const { token } = await this.services.store.issueToken(await session.user(), {
       dpeId: req.dpeId,
       expireInMinutes,

@@ -80,7 +80,7 @@ export class Progress {
     if (total !== undefined && total > 0) {
       const frac = Math.min(1, done / total);
       const full = Math.round(frac * BAR_WIDTH);
-      bar = `[${'█'.repeat(full)}${'░'.repeat(BAR_WIDTH - full)}] ${Math.floor(frac * 100)}% `;
+      bar = `[${'█'.repeat(full)}${'░'.repeat(BAR_WIDTH - full)}] ${Math.floor(frac * 100)}\u00a0% `;
       eta = rate > 0 ? ` · ETA ${duration((total - done) / rate)}` : '';
     }
     const failures = t.failed ? ` · ${t.failed} failed` : '';

@@ -21,6 +21,7 @@ import { readStdin } from './stdin.js';
 import { osReason } from '../contract/os-errors.js';
 import { colourEnabled, makeStyle, type Style } from './render/style.js';
 import { setWide } from './render/layout.js';
+import { stderrWidth, wrapText } from './format.js';
 
 /** The options a command's action sees: the global flags and, where declared, the identity. */
 export type GlobalOptions = GlobalFlags & IdentityFlags & { queue?: string };
@@ -53,7 +54,7 @@ export class Output {
 
   /** A message for humans, on stderr (never pollutes --json output). */
   note(message: string): void {
-    process.stderr.write(`${message}\n`);
+    process.stderr.write(`${wrapText(message, stderrWidth())}\n`);
   }
 }
 

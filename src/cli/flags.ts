@@ -98,7 +98,7 @@ export function simulationFlags(cmd: Command): Command {
     )
     .option(
       '--force-normalization',
-      'accept normalization to the registry for gaps between 5% and 15%',
+      'accept normalization to the registry for gaps between 5\u00a0% and 15\u00a0%',
     );
 }
 

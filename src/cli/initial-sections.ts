@@ -14,11 +14,11 @@ export const INITIAL_SECTIONS = [
   'elements',
 ] as const;
 export type InitialSection = (typeof INITIAL_SECTIONS)[number];
+/** ≤ 60 lines at 100 columns on a house, a flat, a building (the packs: one line, --show packs). */
 export const DEFAULT_INITIAL_SECTIONS: readonly InitialSection[] = [
   'label',
   'summary',
   'options',
   'scenarios',
-  'packs',
   'alerts',
 ];

@@ -8,6 +8,7 @@ import { COMMANDS } from './commands/index.js';
 import { commanderErrorView, errorView } from './error-view.js';
 import { globalFlags } from './flags.js';
 import { exitOnStopSignals } from '../process/stop-signals.js';
+import { stderrWidth, wrapText } from './format.js';
 
 const EXIT_HELP = `
 Exit codes:
@@ -71,11 +72,13 @@ export async function main(argv: string[]): Promise<number> {
       ) {
         return EXIT_CODES.ok;
       }
-      process.stderr.write(commanderErrorView(err, commandOf(program, argv)).text);
+      process.stderr.write(
+        wrapText(commanderErrorView(err, commandOf(program, argv)).text, stderrWidth()),
+      );
       return EXIT_CODES.invalidInput;
     }
     const view = errorView(err, debug, commandOf(program, argv));
-    process.stderr.write(view.text);
+    process.stderr.write(wrapText(view.text, stderrWidth()));
     return view.code;
   }
 }

@@ -33,3 +33,11 @@ export function numberText(x: number, digits = 0, signed = false): string {
   const text = nf(digits, signed).format(x).replace(/,/g, GROUP).replace('-', '−');
   return text === '−0' ? '0' : text;
 }
+
+/**
+ * A percentage for people, one way everywhere (tables, alert texts, messages): the number as
+ * above and a no-break space (U+00A0) before `%` — "−7.6 %", "+4.5 %", "38 %".
+ */
+export function percentText(x: number, digits = 0, signed = false): string {
+  return `${numberText(x, digits, signed)}\u00a0%`;
+}

@@ -399,12 +399,14 @@ export const CalculationResult = Type.Object(
 );
 export type CalculationResult = Type.Static<typeof CalculationResult>;
 
-/** dpe-sim's own next-class hint, following the official class (optional on read). */
-export const NextClassHintFields = {
+/**
+ * dpe-sim's own next-class fields, following the official class (optional on read). They sit in
+ * `calculation` beside `hints`, not in it: the spec says every field of `hints` is a number
+ * (issue 38); `resteGESClasseSuivanteM2`, a number, stays in `hints`.
+ */
+export const NextClassFields = {
   /** The next better official class, null in A (dpe-sim). */
   classeSuivante: Type.Optional(Type.Union([Type.String(), Type.Null()])),
-  /** kg CO2e/m²/yr still to avoid to reach that class; 0 when GES already allows it (dpe-sim). */
-  resteGESClasseSuivanteM2: Type.Optional(Type.Number()),
   /** What holds the official class back: energy, GES or both; null in A (dpe-sim). */
   freinClasseSuivante: Type.Optional(
     Type.Union([
@@ -414,6 +416,12 @@ export const NextClassHintFields = {
       Type.Null(),
     ]),
   ),
+};
+
+/** dpe-sim's own numeric next-class hint (optional on read). */
+export const NextClassHintFields = {
+  /** kg CO2e/m²/yr still to avoid to reach that class; 0 when GES already allows it (dpe-sim). */
+  resteGESClasseSuivanteM2: Type.Optional(Type.Number()),
 };
 
 export const Hints = Type.Object({
@@ -448,6 +456,7 @@ export type Normalization = Type.Static<typeof Normalization>;
 export const Calculation = Type.Object({
   result: CalculationResult,
   hints: Hints,
+  ...NextClassFields,
   errorMessage: Type.Union([Type.String(), Type.Null()]),
   normalization: Normalization,
   coefMode: Coef2026,
@@ -678,13 +687,25 @@ export const HistoryRequest = Type.Object(
 );
 export type HistoryRequest = Type.Static<typeof HistoryRequest>;
 
+/**
+ * The operations a run record can be: the partner spec's three and dpe-sim's energy audit (a
+ * dpe-sim extension, recorded by `audit` like a `calc`: classes and consumption before and
+ * after its path, the path's works and cost).
+ */
+export type RunOperation = 'pre' | 'initial' | 'calc' | 'audit';
+
 export const HistoryRecord = Type.Object({
   id: Type.Integer(),
   at: Type.String(),
   customerId: Type.String(),
   userId: Type.String(),
   dpeId: Type.String(),
-  operation: Type.Union([Type.Literal('pre'), Type.Literal('initial'), Type.Literal('calc')]),
+  operation: Type.Union([
+    Type.Literal('pre'),
+    Type.Literal('initial'),
+    Type.Literal('calc'),
+    Type.Literal('audit'),
+  ]),
   scenario: Type.Union([Type.String(), Type.Null()]),
   works: Type.Array(EditableChange),
   classBefore: Type.Union([Type.String(), Type.Null()]),

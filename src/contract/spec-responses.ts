@@ -17,6 +17,7 @@ import {
   Coef2026Schema,
   DpeSourceInfo,
   HistoryRecord,
+  NextClassFields,
   NextClassHintFields,
   Normalization,
   PartnerIdentity,
@@ -150,6 +151,7 @@ export type SpecHints = Type.Static<typeof SpecHints>;
 export const SpecCalculation = Type.Object({
   result: SpecCalculationResult,
   hints: SpecHints,
+  ...NextClassFields,
   errorMessage: Type.Optional(Type.Union([Type.String(), Type.Null()])),
   normalization: Type.Optional(Normalization),
   coefMode: Type.Optional(Coef2026Schema),

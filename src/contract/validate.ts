@@ -4,7 +4,7 @@
  */
 import type { TSchema, Static } from 'typebox';
 import { Compile } from 'typebox/compile';
-import { closest, distance } from 'fastest-levenshtein';
+import { didYouMean } from './did-you-mean.js';
 import { DpeSimError } from './errors.js';
 import {
   COEF_MODES,
@@ -51,19 +51,6 @@ function schemaAt(root: TSchema, pointer: string | undefined): Record<string, un
     node = (node as Record<string, unknown>)[part.replace(/~1/g, '/').replace(/~0/g, '~')];
   }
   return node !== null && typeof node === 'object' ? (node as Record<string, unknown>) : undefined;
-}
-
-/**
- * The field the caller probably meant: the closest known name, when close enough (at most a
- * third of its letters differ, or it differs only in case or a plural `s`).
- */
-export function didYouMean(name: string, known: readonly string[]): string | undefined {
-  if (known.length === 0) return undefined;
-  const lower = name.toLowerCase();
-  const sameLetters = known.find((k) => k.toLowerCase() === lower);
-  if (sameLetters) return sameLetters;
-  const best = closest(name, [...known]);
-  return distance(name, best) <= Math.max(2, Math.floor(best.length / 3)) ? best : undefined;
 }
 
 /** Keys that can reach an object's prototype: refused wherever they appear, and said so. */

@@ -182,3 +182,36 @@ async function readHead(file: string): Promise<string> {
     await fh.close();
   }
 }
+
+/**
+ * Several DPE directories looked up in turn (`--dpe-dir`, then the bundled `fixtures/`): the
+ * first that has the number wins; not found in any, the first directory's error (issue 38: the
+ * README says the fixtures are searched, `--dpe-dir` or not).
+ */
+export class DirectoriesDpeSource implements DpeSource {
+  private readonly sources: DirectoryDpeSource[];
+  readonly description: string;
+
+  constructor(readonly dirs: readonly string[]) {
+    this.sources = dirs.map((d) => new DirectoryDpeSource(d));
+    this.description = this.sources.map((s) => s.description).join(', then ');
+  }
+
+  /** the directory named first (--dpe-dir) */
+  get dir(): string {
+    return this.dirs[0] ?? '';
+  }
+
+  async read(key: string): Promise<DpeText> {
+    let first: unknown;
+    for (const source of this.sources) {
+      try {
+        return await source.read(key);
+      } catch (err) {
+        if (!(err instanceof DpeSimError && err.kind === 'not-found')) throw err;
+        first ??= err;
+      }
+    }
+    throw first ?? new DpeSimError('not-found', `DPE ${key} not found`, { dpeId: key });
+  }
+}

@@ -5,7 +5,12 @@
  */
 import { DpeSimError } from '../contract/errors.js';
 import { DPE_ID_REGEX } from '../contract/constants.js';
-import { DirectoryDpeSource, type DpeSource, type DpeText } from '../dpe/source.js';
+import {
+  DirectoriesDpeSource,
+  DirectoryDpeSource,
+  type DpeSource,
+  type DpeText,
+} from '../dpe/source.js';
 import { DpeCache } from './cache.js';
 import { RegistryClient } from './client.js';
 import type { RegistrySettings } from './settings.js';
@@ -64,11 +69,14 @@ export class ChainedDpeSource implements DpeSource {
   }
 
   private notCached(dpeId: string, missing: DpeSimError | undefined): DpeSimError {
-    const directory = this.directory instanceof DirectoryDpeSource ? this.directory.dir : undefined;
+    const directory =
+      this.directory instanceof DirectoryDpeSource || this.directory instanceof DirectoriesDpeSource
+        ? this.directory.dir
+        : undefined;
     const where = directory ? `not found in ${directory}, and it is not cached` : 'not cached';
     return new DpeSimError(
       'not-found',
-      `DPE ${dpeId} ${where} (${this.cache.dir}); offline mode (--offline or DPE_SIM_OFFLINE=1) asks no registry: fetch it first with \`dpe-sim cache fetch FILE\` (one number a line) or run without --offline`,
+      `DPE ${dpeId} ${where} (${this.cache.dir}); offline mode (--offline or DPE_SIM_OFFLINE=1) asks no registry: fetch it first with \`dpe-sim cache fetch ${dpeId}\` or run without --offline`,
       {
         dpeId,
         ...(directory ? { directory } : {}),
@@ -80,13 +88,22 @@ export class ChainedDpeSource implements DpeSource {
   }
 }
 
-/** The lookup chain from resolved settings: directory (when given), cache, registry. */
+/**
+ * The lookup chain from resolved settings: directory (when given) and the further directories
+ * (the bundled fixtures), cache, registry.
+ */
 export function openDpeSource(
   dpeDir: string | undefined,
   registry: RegistrySettings,
+  alsoDirs: readonly string[] = [],
 ): ChainedDpeSource {
+  const dirs = dpeDir === undefined ? [] : [...new Set([dpeDir, ...alsoDirs])];
   return new ChainedDpeSource(
-    dpeDir === undefined ? undefined : new DirectoryDpeSource(dpeDir),
+    dirs.length === 0
+      ? undefined
+      : dirs.length === 1
+        ? new DirectoryDpeSource(dirs[0] as string)
+        : new DirectoriesDpeSource(dirs),
     new DpeCache(registry.cacheDir),
     registry.offline
       ? undefined

@@ -36,6 +36,16 @@ function urlHost(host: string): string {
   return host.includes(':') ? `[${host}]` : host;
 }
 
+/** What to do when the address cannot be had: the flag that changes it, named. */
+const LISTEN_HINTS: Record<string, (host: string, port: number) => string> = {
+  EADDRINUSE: (_host, port) =>
+    `port ${port} is taken by another program: choose another with --port (e.g. dpe-sim serve --port ${port === 8787 ? 8788 : 8787}; --port 0 takes a free one)`,
+  EACCES: (_host, port) =>
+    `port ${port} needs privileges (below 1024): choose another with --port (e.g. dpe-sim serve --port 8787)`,
+  EADDRNOTAVAIL: (host) =>
+    `${host} is not an address of this machine: choose one with --host (e.g. dpe-sim serve --host 127.0.0.1)`,
+};
+
 export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const { services } = opts;
   if (opts.appUrl) services.useAppUrl(opts.appUrl);
@@ -51,11 +61,11 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   } catch (err) {
     await app.close();
     const code = (err as NodeJS.ErrnoException).code;
+    const hint = LISTEN_HINTS[code ?? '']?.(opts.host, opts.port);
     throw new DpeSimError(
-      code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL'
-        ? 'invalid-input'
-        : 'runtime',
+      hint ? 'invalid-input' : 'runtime',
       `cannot listen on ${opts.host}:${opts.port}: ${code ?? String(err)}`,
+      { host: opts.host, port: opts.port, ...(code ? { code } : {}), ...(hint ? { hint } : {}) },
     );
   }
   const address = app.server.address();

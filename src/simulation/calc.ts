@@ -14,6 +14,7 @@ import type {
 import { classesOf, classIndex, type DpeClasses } from '../contract/classes.js';
 import type { EngineFigures } from '../engine/engine.js';
 import { nextClassHint } from './hints.js';
+import { percentText } from '../contract/number-text.js';
 import type { CostTable } from '../works/costs.js';
 import {
   compare,
@@ -101,10 +102,10 @@ export function outcome(
     gesFactor: 1,
     reason:
       cmp.band === 'confirm'
-        ? 'gap between 5% and 15%: not normalized (use forceNormalization to accept)'
+        ? `gap between ${percentText(5)} and ${percentText(15)}: not normalized (use forceNormalization to accept)`
         : cmp.band === 'unknown'
           ? 'no registry figures to normalize to'
-          : 'engine and registry agree within 5%',
+          : `engine and registry agree within ${percentText(5)}`,
   };
   if (applies) {
     before = { ...beforeRaw };
@@ -122,8 +123,8 @@ export function outcome(
       gesFactor: round4(before.ges / beforeRaw.ges),
       reason:
         cmp.band === 'normalize'
-          ? `gap of ${cmp.gap}% over 15%: results scaled to the registry figures`
-          : `gap of ${cmp.gap}% accepted for normalization (forceNormalization)`,
+          ? `gap of ${percentText(cmp.gap ?? 0, 1)} over ${percentText(15)}: results scaled to the registry figures`
+          : `gap of ${percentText(cmp.gap ?? 0, 1)} accepted for normalization (forceNormalization)`,
     };
   }
   return {
@@ -170,17 +171,20 @@ export function resultOf(o: Outcome, perteSurface: number): CalculationResult {
   };
 }
 
-/** The hints, from the result (so they are consistent with it by construction). */
+/**
+ * The hints (all numbers, as the spec says) and the next class with what holds it back (beside
+ * the hints in `calculation`), from the result: consistent with it by construction.
+ */
 export function hintsOf(
   result: CalculationResult,
   coutTravaux: number,
   classesAfter: DpeClasses,
   thresholds: Thresholds,
-): Hints {
+): Pick<Calculation, 'hints' | 'classeSuivante' | 'freinClasseSuivante'> {
   const economie = round2(result.cout_5_usages.VInit - result.cout_5_usages.value);
   const epM2 = result.ep_conso_5_usages_m2.value;
   const next = nextClassHint(classesAfter, epM2, result.emission_ges_5_usages_m2.value, thresholds);
-  return {
+  const hints: Hints = {
     economieAnnuelle: economie,
     gainTotal: round2(result.ep_conso_5_usages.VInit - result.ep_conso_5_usages.value),
     gainM2: round2(result.ep_conso_5_usages_m2.VInit - epM2),
@@ -192,10 +196,9 @@ export function hintsOf(
     retourSurInvestissementAnnees: economie > 0 ? round2(coutTravaux / economie) : null,
     resteClasseSuivanteM2: next.resteEp,
     margeClasseSuivantePourcent: next.margeEpPourcent,
-    classeSuivante: next.next ?? null,
     resteGESClasseSuivanteM2: next.resteGes,
-    freinClasseSuivante: next.frein,
   };
+  return { hints, classeSuivante: next.next ?? null, freinClasseSuivante: next.frein };
 }
 
 export function calculation(
@@ -208,7 +211,7 @@ export function calculation(
   const result = resultOf(o, perteSurface);
   return {
     result,
-    hints: hintsOf(result, coutTravaux, o.classesAfter, thresholds),
+    ...hintsOf(result, coutTravaux, o.classesAfter, thresholds),
     errorMessage: null,
     normalization: o.normalization,
     coefMode: coef,

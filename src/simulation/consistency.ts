@@ -15,7 +15,7 @@ import type { Warning } from '../contract/schemas.js';
 import type { Fields, RawDpe, RawGeneratorHolder } from '../dpe/raw.js';
 import { num, str } from '../dpe/raw.js';
 import { billOf, consumptionOf, priceTableAt, type Bill } from '../engine/bills.js';
-import { numberText } from '../contract/number-text.js';
+import { numberText, percentText } from '../contract/number-text.js';
 import { ALERT_IDS, info } from './alerts.js';
 import { percentGap, type Comparison } from './comparison.js';
 import type { PreparedDpe } from './prepared.js';
@@ -87,7 +87,7 @@ export function inconsistencies(dpe: PreparedDpe, cmp: Comparison): Inconsistenc
   const far = (gap: number | undefined) => gap !== undefined && Math.abs(gap) > INCONSISTENT_ABOVE;
   // per m², figures of a few units apart (emissions 4 against 3) are the floor's rounding
   const apart = (a: number, b: number) => Math.abs(a - b) >= 2;
-  const pct = (g: number) => `${g > 0 ? '+' : ''}${numberText(g)}%`;
+  const pct = (g: number) => percentText(g, 0, true);
   if (cmp.registry) {
     if (far(cmp.deltaConso) && apart(cmp.engine.epM2, cmp.registry.epM2))
       out.push({
@@ -154,7 +154,7 @@ function installationMismatches(raw: RawDpe, output: RawDpe, dpe: PreparedDpe): 
       const description = str(inst.donnee_entree.description);
       out.push({
         figure: `${kind}[${i}].${field}`,
-        text: `${label} installation ${i + 1}${description ? ` (${description})` : ''} declares ${declared} where the DPE covers ${dpeScale}; the engine computes ${numberText(Math.round(theirs))} kWh/yr for it against the XML's ${numberText(Math.round(mine))} (${gap > 0 ? '+' : ''}${numberText(gap)}%): works on it are priced and credited for different dwellings`,
+        text: `${label} installation ${i + 1}${description ? ` (${description})` : ''} declares ${declared} where the DPE covers ${dpeScale}; the engine computes ${numberText(Math.round(theirs))} kWh/yr for it against the XML's ${numberText(Math.round(mine))} (${percentText(gap, 0, true)}): works on it are priced and credited for different dwellings`,
       });
     });
   }

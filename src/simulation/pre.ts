@@ -16,7 +16,7 @@ import {
 } from './comparison.js';
 import type { PreparedDpe, Preparation } from './prepared.js';
 import { disagreeingPart, firstParting, stepGaps, type StepGap } from './fidelity.js';
-import { numberText } from '../contract/number-text.js';
+import { numberText, percentText } from '../contract/number-text.js';
 import { consistencyAlert } from './consistency.js';
 
 export interface PreOptions {
@@ -83,7 +83,7 @@ export function preAnalysis(prep: Preparation, opts: PreOptions): PreAnalysis {
 }
 
 function fmt(x: number | undefined): string {
-  return x === undefined ? 'n/a' : `${x > 0 ? '+' : ''}${x.toFixed(1)}%`;
+  return x === undefined ? 'n/a' : percentText(x, 1, true);
 }
 
 export function gapAlerts(cmp: Comparison, opts: PreOptions): Warning[] {
@@ -105,7 +105,7 @@ export function gapAlerts(cmp: Comparison, opts: PreOptions): Warning[] {
             confirm(
               ALERT_IDS.gapConfirm,
               'Normalization recommended',
-              `The engine and the registry differ by ${gaps} (over ${CONFIRM_ABOVE}% and at most ${NORMALIZE_ABOVE}%). Confirm normalization (forceNormalization / --force-normalization) to scale results to the registry figures.`,
+              `The engine and the registry differ by ${gaps} (over ${percentText(CONFIRM_ABOVE)} and at most ${percentText(NORMALIZE_ABOVE)}). Confirm normalization (forceNormalization / --force-normalization) to scale results to the registry figures.`,
             ),
           ];
     case 'normalize':
@@ -113,16 +113,16 @@ export function gapAlerts(cmp: Comparison, opts: PreOptions): Warning[] {
         info(
           ALERT_IDS.gapNormalized,
           'Results normalized to the registry',
-          `The engine and the registry differ by ${gaps} (over ${NORMALIZE_ABOVE}%). Simulation results are scaled to the registry figures and are indicative only.`,
+          `The engine and the registry differ by ${gaps} (over ${percentText(NORMALIZE_ABOVE)}). Simulation results are scaled to the registry figures and are indicative only.`,
         ),
       ];
   }
 }
 
-/** "heating consumption 38% below the registry's (engine 2 058, registry 4 573 kWh/yr)" */
+/** "heating consumption 38 % below the registry's (engine 2 058, registry 4 573 kWh/yr)" */
 function stepText(g: StepGap): string {
   const how = g.gap < 0 ? 'below' : 'above';
-  return `${g.label} ${numberText(Math.abs(g.gap))}% ${how} the registry's (engine ${numberText(g.engine)}, registry ${numberText(g.registry)} ${g.unit})`;
+  return `${g.label} ${percentText(Math.abs(g.gap))} ${how} the registry's (engine ${numberText(g.engine)}, registry ${numberText(g.registry)} ${g.unit})`;
 }
 
 /**
@@ -141,7 +141,7 @@ export function partAlerts(dpe: PreparedDpe, cmp: Comparison): Warning[] {
   } else {
     const first = firstParting(gaps);
     content = !first
-      ? `No figure the XML carries differs from the engine's by more than 5%: the gap (${fmt(cmp.deltaConso)} energy, ${fmt(cmp.deltaGES)} emissions) is in the conversion to primary energy.`
+      ? `No figure the XML carries differs from the engine's by more than ${percentText(5)}: the gap (${fmt(cmp.deltaConso)} energy, ${fmt(cmp.deltaGES)} emissions) is in the conversion to primary energy.`
       : first.kind === 'emissions'
         ? `Where the engine parts from the registry: ${stepText(first)}, with the same consumption: the emission factor of that use's energy differs.`
         : `Where the engine parts from the registry: ${stepText(first)}.`;

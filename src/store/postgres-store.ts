@@ -14,6 +14,7 @@ import type {
   HistoryRecord,
   HistoryRequest,
   PartnerIdentity,
+  RunOperation,
 } from '../contract/schemas.js';
 import { migrate, openPool, redactUrl } from './pg-migrate.js';
 import { PG_MIGRATIONS } from './pg-schema.js';
@@ -70,7 +71,7 @@ interface RunRow {
   customer_id: string;
   user_id: string;
   dpe_id: string;
-  operation: 'pre' | 'initial' | 'calc';
+  operation: RunOperation;
   scenario: string | null;
   works: EditableChange[];
   class_before: string | null;

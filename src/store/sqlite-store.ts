@@ -17,6 +17,7 @@ import type {
   HistoryRequest,
   PartnerIdentity,
   CoefMode,
+  RunOperation,
 } from '../contract/schemas.js';
 import { MIGRATIONS } from './schema.js';
 import {
@@ -58,7 +59,7 @@ interface RunRow {
   customer_id: string;
   user_id: string;
   dpe_id: string;
-  operation: 'pre' | 'initial' | 'calc';
+  operation: RunOperation;
   scenario: string | null;
   works: string;
   class_before: string | null;

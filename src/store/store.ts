@@ -11,6 +11,7 @@ import type {
   HistoryRecord,
   HistoryRequest,
   PartnerIdentity,
+  RunOperation,
 } from '../contract/schemas.js';
 
 export const LOCAL_PARTNER = 'local';
@@ -50,7 +51,7 @@ export interface TokenRecord {
 export interface RunInput {
   user: UserRef;
   dpeId: string;
-  operation: 'pre' | 'initial' | 'calc';
+  operation: RunOperation;
   simulationId?: string | null;
   scenario?: string | null;
   works?: EditableChange[];

@@ -454,6 +454,7 @@ function ResultPanel({
     ...Object.keys(result).filter((k) => !RESULT_ORDER.includes(k)),
   ];
   const h = calc.hints;
+  const next = calc.classeSuivante;
   const before = initial.simulation.initialGrade;
   const after = current?.simulation.currentGrade ?? before;
   const command = `dpe-sim calc ${dpeId}${works.map((w) => ` --work ${w.referenceId}=${w.editableKey}:${w.editableValue}`).join('')}`;
@@ -530,9 +531,9 @@ function ResultPanel({
           </dd>
         </div>
         <div>
-          <dt>To the next class{h.classeSuivante ? ` (${h.classeSuivante})` : ''}</dt>
+          <dt>To the next class{next ? ` (${next})` : ''}</dt>
           <dd>
-            {h.classeSuivante
+            {next
               ? `${num(h.resteClasseSuivanteM2)} kWh/m²/yr and ${num(h.resteGESClasseSuivanteM2)} kg CO2e/m²/yr`
               : 'already in A'}
           </dd>

@@ -20,6 +20,7 @@ import {
   type RunStatus,
 } from '../../queue/runs.js';
 import type { Context } from '../context.js';
+import { dateTime } from '../format.js';
 
 export interface QueueBatchFlags {
   run?: string;
@@ -54,7 +55,7 @@ async function withQueue<T>(ctx: Context, fn: (db: QueueDb) => Promise<T>): Prom
 
 function statusText(s: RunStatus): string {
   const lines = [
-    `run ${s.run} (${s.operation}, queued ${s.createdAt}): ${s.done} of ${s.total} done` +
+    `run ${s.run} (${s.operation}, queued ${dateTime(s.createdAt)}): ${s.done} of ${s.total} done` +
       ` (${s.ok} ok, ${s.blocked} blocked, ${s.failed} failed), ${s.running} running, ${s.waiting} waiting`,
   ];
   if (s.stuckChunks) {

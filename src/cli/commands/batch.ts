@@ -231,7 +231,10 @@ export function register(program: Command): void {
         .choices(['2026', '2025'])
         .default('2026'),
     )
-    .option('--force-normalization', 'accept normalization to the registry for gaps of 5% to 15%')
+    .option(
+      '--force-normalization',
+      'accept normalization to the registry for gaps between 5\u00a0% and 15\u00a0%',
+    )
     .option(
       '--works <file>',
       'calc: JSON array of {referenceId, editableKey, editableValue} applied to every DPE (works on elements a DPE lacks are skipped)',

@@ -1,4 +1,6 @@
-/** `dpe-sim cache list | fetch FILE | clear`: the local cache of registry DPEs. */
+/** `dpe-sim cache list | fetch NUMBER|FILE... | clear`: the local cache of registry DPEs. */
+import { existsSync } from 'node:fs';
+import { dateTime } from '../format.js';
 import { readInputFile } from '../../contract/input-file.js';
 import { DpeSimError, EXIT_CODES } from '../../contract/errors.js';
 import { DPE_ID_PATTERN, DPE_ID_REGEX } from '../../contract/constants.js';
@@ -42,7 +44,9 @@ function size(bytes: number): string {
 
 function summaryText(s: CacheSummary): string {
   const head = `${s.count} DPE${s.count === 1 ? '' : 's'} cached in ${s.directory}, ${size(s.bytes)}`;
-  return s.oldest ? `${head}; oldest: ${s.oldest.dpeId}, cached ${s.oldest.cachedAt}` : head;
+  return s.oldest
+    ? `${head}; oldest: ${s.oldest.dpeId}, cached ${dateTime(s.oldest.cachedAt)}`
+    : head;
 }
 
 export async function cacheListCommand(ctx: Context): Promise<number> {
@@ -98,14 +102,27 @@ export interface CacheFetchFlags {
   concurrency?: string;
 }
 
+/**
+ * The numbers to fetch: each argument a DPE number (`cache fetch 2375E0000000X`) or a file of
+ * numbers, one a line (`-`: stdin). A number-shaped argument is a file when such a file exists.
+ */
+async function idsOf(args: readonly string[]): Promise<string[]> {
+  const ids: string[] = [];
+  for (const arg of args) {
+    if (DPE_ID_REGEX.test(arg) && !existsSync(arg)) ids.push(arg);
+    else ids.push(...(await readIds(arg)));
+  }
+  return ids;
+}
+
 export async function cacheFetchCommand(
   ctx: Context,
-  file: string,
+  args: string[],
   flags: CacheFetchFlags,
 ): Promise<number> {
   const concurrency = fetchConcurrencyOption(flags.concurrency, '--concurrency', 4);
   const cache = await dpeCache(ctx);
-  const ids = await readIds(file);
+  const ids = await idsOf(args);
   const invalid = ids.filter((id) => !DPE_ID_REGEX.test(id));
   const tally = { fetched: 0, cached: 0, failed: 0 };
   const emit = (r: PrefetchResult) => {
@@ -147,14 +164,20 @@ export function register(program: Command): void {
     .action(run(cacheListCommand));
   cache
     .command('fetch')
-    .argument('<file>', 'DPE numbers, one a line (# comments, blank lines ignored; - for stdin)')
+    .argument(
+      '<numbers-or-files...>',
+      'DPE numbers, or files of DPE numbers one a line (# comments, blank lines ignored; - for stdin)',
+    )
     .option('--concurrency <n>', 'registry requests at once (1 to 16)', '4')
     .description(
       'fetch DPEs into the cache ahead of time (e.g. for a batch run --offline); one result line per number; exit 1 if any failed',
     )
     .addHelpText(
       'after',
-      examples('dpe-sim cache fetch ids.txt && dpe-sim --offline batch pre ids.txt'),
+      examples(
+        'dpe-sim cache fetch 2375E0000000X 2375E0000001Y',
+        'dpe-sim cache fetch ids.txt && dpe-sim --offline batch pre ids.txt',
+      ),
     )
     .action(run(cacheFetchCommand));
   cache

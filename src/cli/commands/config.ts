@@ -1,4 +1,5 @@
 import { DpeSimError, EXIT_CODES } from '../../contract/errors.js';
+import { didYouMean } from '../../contract/did-you-mean.js';
 import {
   SETTING_KEYS,
   isSettingKey,
@@ -11,11 +12,24 @@ import { subcommands } from '../command-kit.js';
 import type { Context } from '../context.js';
 import { readStdin } from '../stdin.js';
 
-function settingKey(key: string): SettingKey {
+function settingKey(key: string, verb: string): SettingKey {
   if (!isSettingKey(key)) {
+    // `dpedir` → dpeDir: the closest setting when close enough (case, a letter or two)
+    const near = didYouMean(key, SETTING_KEYS);
     throw new DpeSimError(
       'invalid-input',
-      `unknown setting '${key}': use one of ${SETTING_KEYS.join(', ')}`,
+      near
+        ? `unknown setting '${key}'; did you mean '${near}'?`
+        : `unknown setting '${key}': use one of ${SETTING_KEYS.join(', ')}`,
+      {
+        setting: key,
+        ...(near
+          ? {
+              didYouMean: near,
+              hint: `dpe-sim config ${verb} ${near}${verb === 'set' ? ' VALUE' : ''} (the settings: ${SETTING_KEYS.join(', ')})`,
+            }
+          : {}),
+      },
     );
   }
   return key;
@@ -37,7 +51,7 @@ export async function configSetCommand(
   keyArg: string,
   valueArg: string | undefined,
 ): Promise<number> {
-  const key = settingKey(keyArg);
+  const key = settingKey(keyArg, 'set');
   let value = valueArg;
   if (value === undefined || value === '-') {
     if (process.stdin.isTTY) {
@@ -58,7 +72,7 @@ export async function configSetCommand(
 
 export async function configGetCommand(ctx: Context, keyArg: string): Promise<number> {
   warnLoose(ctx);
-  const key = settingKey(keyArg);
+  const key = settingKey(keyArg, 'get');
   const profile = ctx.settings.profile;
   const value = ctx.config.profile(profile)[key];
   if (value === undefined) {
@@ -89,7 +103,7 @@ export async function configListCommand(ctx: Context): Promise<number> {
 
 export async function configUnsetCommand(ctx: Context, keyArg: string): Promise<number> {
   warnLoose(ctx);
-  const key = settingKey(keyArg);
+  const key = settingKey(keyArg, 'unset');
   const profile = ctx.settings.profile;
   const removed = await ctx.config.unset(profile, key);
   ctx.out.note(

@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import type { LocalServices } from '../../backend/local-services.js';
 import { subcommands } from '../command-kit.js';
 import type { Context } from '../context.js';
+import { dateTime } from '../format.js';
 
 /** The local services (the store of --data-dir), for one command. */
 async function withServices<T>(
@@ -38,8 +39,8 @@ export async function keysListCommand(ctx: Context): Promise<number> {
           keys.map((k) => [
             k.name,
             k.keyHint ? `…${k.keyHint}` : '–',
-            k.createdAt,
-            k.revokedAt ?? '–',
+            dateTime(k.createdAt),
+            k.revokedAt === null ? '–' : dateTime(k.revokedAt),
           ]),
         ),
   );

@@ -7,13 +7,14 @@
  */
 import type { ClassLimits, HistoryRecord } from '../../contract/schemas.js';
 import { STANDARD_LIMITS } from '../../contract/classes.js';
+import { dateOnly, monthDay } from '../format.js';
 
 export interface ChartPoint {
   /** the dwelling's consumption measured by that run, kWh/m²/yr; null when unknown */
   value: number | null;
   /** the DPE class of that run; null when unknown */
   klass: string | null;
-  /** the run's date as shown under its point ("23/11"); its number when absent */
+  /** the run's date as shown under its point ("11-23", month-day); its number when absent */
   label?: string;
 }
 
@@ -42,13 +43,12 @@ export function consumptionPoints(records: readonly HistoryRecord[]): ChartPoint
     if (r.blocked) continue;
     const d = new Date(r.at);
     if (Number.isNaN(d.getTime())) continue;
-    const p = (n: number) => String(n).padStart(2, '0');
-    const day = `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}`;
+    const day = dateOnly(d);
     byDay.delete(day); // the latest run of the day, in date order
     byDay.set(day, {
       value: r.consoBefore,
       klass: r.classBefore,
-      label: `${p(d.getDate())}/${p(d.getMonth() + 1)}`,
+      label: monthDay(d),
     });
   }
   return byDay.size >= 2 ? [...byDay.values()] : [];

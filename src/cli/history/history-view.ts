@@ -10,14 +10,6 @@ export interface ViewStyle {
   classLetter(letter: string): string;
 }
 
-/** Local time, to the second: `2025-03-01 14:05:09`. */
-export function when(iso: string): string {
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return iso;
-  const p = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
-}
-
 export function coefLabel(mode: HistoryRecord['coefMode']): string {
   return mode === 'activated' ? '2026' : '2025';
 }

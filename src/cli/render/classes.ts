@@ -3,6 +3,7 @@
  * its own, called from pre.ts and simulation.ts, so those renderers stay as they are.
  */
 import type {
+  Calculation,
   ClassesTable,
   Hints,
   RegistryPack,
@@ -11,7 +12,7 @@ import type {
 } from '../../contract/schemas.js';
 import { renderWarnings } from './alerts.js';
 import type { Style } from './style.js';
-import { euros, num, table, terminalLayout, type TableLayout } from './table.js';
+import { euros, num, percent, table, terminalLayout, type TableLayout } from './table.js';
 import { wrap } from './text.js';
 
 const SOURCE_LABEL: Record<ClassesTable['rows'][number]['source'], string> = {
@@ -60,29 +61,32 @@ export function renderClasses(c: ClassesTable | undefined, s: Style): string {
   ].join('\n');
 }
 
-/** The next-class hint, following the official class; says when GES holds it back. */
+/**
+ * The next-class hint, following the official class; says when GES holds it back. The class and
+ * what holds it back sit in `calculation` (dpe-sim's), the figures in its `hints`.
+ */
 export function nextClassText(
-  h: Pick<
-    Partial<Hints>,
-    | 'classeSuivante'
-    | 'resteClasseSuivanteM2'
-    | 'resteGESClasseSuivanteM2'
-    | 'freinClasseSuivante'
-    | 'margeClasseSuivantePourcent'
-  >,
+  c: Partial<Pick<Calculation, 'classeSuivante' | 'freinClasseSuivante'>> & {
+    hints: Pick<
+      Partial<Hints>,
+      'resteClasseSuivanteM2' | 'resteGESClasseSuivanteM2' | 'margeClasseSuivantePourcent'
+    >;
+  },
 ): string {
-  if (!h.classeSuivante) return '–';
+  const next = c.classeSuivante;
+  if (!next) return '–';
+  const h = c.hints;
   const ep = `${num(h.resteClasseSuivanteM2 ?? 0, 1)} kWh/m²/yr`;
   const ges = `${num(h.resteGESClasseSuivanteM2 ?? 0, 1)} kg CO2e/m²/yr`;
-  switch (h.freinClasseSuivante) {
+  switch (c.freinClasseSuivante) {
     case 'ges':
-      return `class ${h.classeSuivante}: held back by GES, ${ges} to avoid (energy already allows it)`;
+      return `class ${next}: held back by GES, ${ges} to avoid (energy already allows it)`;
     case 'energie+ges':
-      return `class ${h.classeSuivante}: ${ep} and ${ges} (both hold it back)`;
+      return `class ${next}: ${ep} and ${ges} (both hold it back)`;
     case 'energie':
-      return `class ${h.classeSuivante}: ${ep} (${num(h.margeClasseSuivantePourcent ?? 0, 1)}% of its threshold)`;
+      return `class ${next}: ${ep} (${percent(h.margeClasseSuivantePourcent ?? 0, 1)} of its threshold)`;
     default:
-      return `class ${h.classeSuivante}`;
+      return `class ${next}`;
   }
 }
 

@@ -79,8 +79,8 @@ export function renderPre(dpe: string, coef: string, body: PreResponse, s: Style
     ),
     ...(body.classes ? [renderClasses(body.classes, s)] : []),
     renderWarnings(body.warnings, s),
-    // a blocked DPE gets no login token: no URL to follow
-    ...(body.warnings.some((w) => w.type === 'block') ? [] : [`Login URL: ${body.url}`]),
+    // a blocked DPE gets a login token too (the spec: a valid request creates one)
+    `Login URL: ${body.url}`,
     ...optional(dpeSourceLine(body.dpeSource)),
   ];
   return lines.join('\n');

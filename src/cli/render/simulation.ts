@@ -14,7 +14,7 @@ import { dpeSourceLine } from './dpe-source.js';
 import { CATEGORIES, ENERGY_PRICES_SINCE } from '../../contract/constants.js';
 import { INFO_KEYS, type InfoKey, type Thresholds } from '../../contract/schemas.js';
 import { isClassLetter } from '../../contract/classes.js';
-import { eurosPerYear, kwh, withUnit } from '../format.js';
+import { eurosPerYear, kwh, percent, withUnit } from '../format.js';
 import { workFlags } from '../works-input.js';
 import { STANDARD_LIMITS, classFor, renderLabel, type LabelMark } from './label.js';
 import type { Style } from './style.js';
@@ -143,7 +143,9 @@ export function renderCalculation(calc: SpecCalculation, s: Style): string {
   const h = calc.hints;
   const next: string[] = [
     'To the next class',
-    h.resteClasseSuivanteM2 === undefined ? `${NOT_GIVEN} (${NOT_GIVEN_NOTE})` : nextClassText(h),
+    h.resteClasseSuivanteM2 === undefined || calc.classeSuivante === undefined
+      ? `${NOT_GIVEN} (${NOT_GIVEN_NOTE})`
+      : nextClassText(calc),
   ];
   const out = unchanged
     ? [
@@ -395,8 +397,9 @@ export function renderSolutions(
           : `${sol.interdictionLocation === null ? 'none' : `from ${sol.interdictionLocation}`}${sol.sortInterdiction ? s.c.green(sol.interdictionLocation === null ? ' (lifted)' : ' (postponed)') : ''}`,
       ];
     }),
-    // narrow terminals: GES after, € per kWh, consumption after, rental ban go first
-    { keep: [0, 1, 3], drop: [5, 6, 4, 7] },
+    // narrow terminals: GES after, € per kWh, consumption after, rental ban go first; at a
+    // glance, no rule between the numbered rows (a screen for the whole of `initial`)
+    { keep: [0, 1, 3], drop: [5, 6, 4, 7], numberedRows: !detail },
   );
 }
 
@@ -480,12 +483,15 @@ function nowLines(calc: SpecCalculation, s: Style): string[] {
   const lines = [
     `Now: class ${s.classLetter(letter(r.classe_bilan_dpe.VInit))} — ${kwh(r.ep_conso_5_usages_m2.VInit, 'kWh/m²/yr')}, ${withUnit(r.emission_ges_5_usages_m2.VInit, 'kg CO2e/m²/yr')}, energy bill ${eurosPerYear(r.cout_5_usages.VInit)} (prices of ${ENERGY_PRICES_SINCE}${calc.normalization?.applied ? ', normalized to the registry' : ''})`,
   ];
-  if (calc.hints.resteClasseSuivanteM2 !== undefined && calc.hints.classeSuivante)
-    lines.push(`To reach the next ${nextClassText(calc.hints)}`);
+  if (calc.hints.resteClasseSuivanteM2 !== undefined && calc.classeSuivante)
+    lines.push(`To reach the next ${nextClassText(calc)}`);
   return lines.map((l) => wrap(l, '  '));
 }
 
-/** "mur:3 Mur 4 Ouest": the element's id and the start of its name, 28 characters at most. */
+/**
+ * "mur:3 Mur 4 Ouest": the element's id and the start of its name, 28 characters at most (the
+ * table cuts it further to keep a row on a line).
+ */
 function elementName(ref: string, name: string): string {
   const room = 28 - ref.length - 1;
   if (!name || room < 4) return ref;
@@ -548,7 +554,9 @@ function renderBestOptions(dpe: SpecDpeStructure, count: number, s: Style): stri
         kwh(x.o.gainTotal),
         withUnit(x.o.euroParKwh, '€', 2),
       ]),
-      { keep: [1, 2], compact: true },
+      // a row on a line: the element's name is cut to what the terminal leaves it
+      // (an id stays whole); on a narrow terminal the kWh saved go first
+      { keep: [1, 2, 3], truncate: [0], drop: [3], compact: true },
     ),
   ].join('\n');
 }
@@ -561,12 +569,12 @@ export function renderInitial(
   verbose = false,
 ): string {
   const on = (x: InitialSection) => sections.includes(x);
+  // what to run next, in as few lines as a screen allows (issue 38: ≤ 60 lines at 100 columns)
   const tips = [
-    `Cost figures ±${Math.round(body.deltaCosts.margin * 100)}%: ${body.deltaCosts.source}`,
-    `Try: dpe-sim calc ${dpeArg} --work <referenceId>=<KEY>:<VALUE>  (or -i to pick interactively)`,
-    ...(body.autoSolutions.length
-      ? [`Apply a scenario: dpe-sim calc ${dpeArg} --scenario-from 1  (it lists its works)`]
-      : []),
+    `Cost figures ±${percent(Math.round(body.deltaCosts.margin * 100), 0)}: ${body.deltaCosts.source}`,
+    body.autoSolutions.length
+      ? `Next: dpe-sim calc ${dpeArg} --scenario-from 1 (a scenario's works), --work <referenceId>=<KEY>:<VALUE>, or -i to pick`
+      : `Try: dpe-sim calc ${dpeArg} --work <referenceId>=<KEY>:<VALUE>  (or -i to pick interactively)`,
     ...(sections.length < INITIAL_SECTIONS.length
       ? [
           `More: dpe-sim initial ${dpeArg} --all  (or --show ${INITIAL_SECTIONS.filter((x) => !on(x)).join(',')})`,
@@ -614,6 +622,17 @@ export function renderInitial(
         s.c.bold("The diagnostician's works packs (from the XML), to compare"),
         renderPacksClean(body.registryPacks, s),
       );
+  } else if (body.registryPacks !== undefined && body.registryPacks.length > 0) {
+    // the packs' table is long (their texts): a line says they are there
+    const n = body.registryPacks.length;
+    parts.push(
+      wrap(
+        s.c.dim(
+          `The XML carries ${n} works pack${n === 1 ? '' : 's'} of the diagnostician's: --show packs compares ${n === 1 ? 'it' : 'them'} with dpe-sim's`,
+        ),
+        '  ',
+      ),
+    );
   }
   if (on('facts'))
     parts.push(

@@ -19,7 +19,7 @@ import stringWidth from 'string-width';
 import wrapAnsi from 'wrap-ansi';
 import { stripVTControlCharacters } from 'node:util';
 
-export { euros, num, saving, signedPercent } from '../format.js';
+export { euros, num, percent, saving, signedPercent } from '../format.js';
 import { terminalLayout, type TableLayout } from './layout.js';
 export { terminalLayout, terminalWidth, type TableLayout } from './layout.js';
 
@@ -32,6 +32,37 @@ export interface TableOptions {
   layout?: TableLayout;
   /** no rule between rows (for rows of one line each) */
   compact?: boolean;
+  /**
+   * no rule between rows even when a row wraps: for tables whose first column numbers the rows
+   * (`initial`'s scenarios at a glance), so a row's start stays plain
+   */
+  numberedRows?: boolean;
+  /**
+   * indexes of columns cut to their width with "…" rather than wrapped (names that only help
+   * to recognise a row: a line a row)
+   */
+  truncate?: readonly number[];
+}
+
+/** the first word of a cell: an id a cut cell keeps whole */
+function firstWord(cell: string): string {
+  return cell.split(/[ \n]+/)[0] ?? '';
+}
+
+/**
+ * `text` cut to `width` columns, "…" last when cut, its first word (an id) always whole (no
+ * colour codes expected).
+ */
+function cut(text: string, width: number): string {
+  if (stringWidth(text) <= width) return text;
+  const head = firstWord(text);
+  if (stringWidth(head) + 2 > width) return head;
+  let out = '';
+  for (const ch of text) {
+    if (stringWidth(`${out}${ch}…`) > width) break;
+    out += ch;
+  }
+  return `${out.trimEnd()}…`;
 }
 
 // private-use stand-ins for the no-break spaces while cli-table3 wraps (it splits on \s)
@@ -85,6 +116,7 @@ export function fitColumns(
   width: number,
   keep: readonly number[] = [],
   drop: readonly number[] = [],
+  truncate: readonly number[] = [],
 ): { shown: number[]; widths: number[] } {
   const all = head.map((_, i) => i);
   const natural = all.map(
@@ -94,7 +126,13 @@ export function fitColumns(
   const least = all.map((i) =>
     keep.includes(i)
       ? (natural[i] ?? 0)
-      : Math.max(longestWord(head[i] ?? ''), ...rows.map((r) => longestWord(r[i] ?? ''))) + PADDING,
+      : truncate.includes(i)
+        ? Math.max(
+            longestWord(head[i] ?? ''),
+            ...rows.map((r) => stringWidth(firstWord(r[i] ?? ''))),
+          ) + PADDING
+        : Math.max(longestWord(head[i] ?? ''), ...rows.map((r) => longestWord(r[i] ?? ''))) +
+          PADDING,
   );
   let shown = all;
   const need = (cols: number[], w: number[]) =>
@@ -129,7 +167,14 @@ export function table(
   const emptyHead = h.every((x) => x === '');
   const fit = layout.wide
     ? { shown: h.map((_, i) => i), widths: undefined }
-    : fitColumns(h, body, layout.width, opts.keep, opts.drop);
+    : fitColumns(h, body, layout.width, opts.keep, opts.drop, opts.truncate);
+  if (fit.widths && opts.truncate?.length) {
+    const widths = fit.widths;
+    fit.shown.forEach((col, k) => {
+      if (!opts.truncate?.includes(col)) return;
+      for (const r of body) r[col] = cut(r[col] ?? '', (widths[k] ?? 0) - PADDING);
+    });
+  }
   const pick = <T>(r: readonly T[]) => fit.shown.map((i) => r[i] as T);
   const t = new Table({
     ...(emptyHead ? {} : { head: pick(h) }),
@@ -137,14 +182,16 @@ export function table(
     wordWrap: true,
     ...(fit.widths ? { colWidths: fit.widths } : {}),
     // compact only while every cell holds on one line: a wrapped row needs its rules
-    ...(opts.compact &&
-    body.every((r) =>
-      fit.shown.every(
-        (i, k) =>
-          !String(r[i]).includes('\n') &&
-          (fit.widths === undefined || naturalWidth(r[i] ?? '') + PADDING <= (fit.widths[k] ?? 0)),
-      ),
-    )
+    ...(opts.numberedRows ||
+    (opts.compact &&
+      body.every((r) =>
+        fit.shown.every(
+          (i, k) =>
+            !String(r[i]).includes('\n') &&
+            (fit.widths === undefined ||
+              naturalWidth(r[i] ?? '') + PADDING <= (fit.widths[k] ?? 0)),
+        ),
+      ))
       ? { chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' } }
       : {}),
   });
