@@ -53,8 +53,13 @@ interface Affinity {
   key: string;
 }
 
-/** How long an answer waits for its last progress messages at most, ms. */
-const PROGRESS_DRAIN_MS = 1000;
+/**
+ * How long an answer waits for its last progress messages at most, ms: a backstop against a
+ * port that never closes, not a delay that load may reach (the engine thread closes its end in
+ * a `finally`, and its ports close if it dies). It was 1 s: on a machine at load 12 the close
+ * came later than that now and then, and the last "options" tick was dropped (53 of 54).
+ */
+const PROGRESS_DRAIN_MS = 120_000;
 
 export class PooledEngine implements EngineRunner {
   private poolValue: Piscina<EngineTask, WireOutcome<unknown>> | undefined;

@@ -31,6 +31,16 @@ export interface ServerLimits {
    * Retry-After and closed at once (0: no cap). Keeps one client from filling `maxConnections`.
    */
   maxConnectionsPerAddress: number;
+  /**
+   * sockets accepted beyond `maxConnections` for `/health` and `/ready` only (any other request
+   * on them: 503 with Retry-After), so that probes get through a server whose sockets are all
+   * taken (by slow-header clients from many addresses, or by real load)
+   */
+  probeReserve: number;
+  /** reserve sockets from one client address at once */
+  probeReservePerAddress: number;
+  /** a reserve socket whose request headers have not arrived within this time is closed, ms */
+  probeReserveHeadersMs: number;
   /** requests per client address per `rateLimitWindowMs`; beyond, 429 with Retry-After (0: off).
    * `/health` and `/ready` are not counted. */
   rateLimitMax: number;
@@ -49,6 +59,9 @@ export const DEFAULT_LIMITS: ServerLimits = {
   // only a longer one the router's 414
   maxParamLength: Math.max(256, TOKEN_MAX_LENGTH),
   maxConnectionsPerAddress: 128,
+  probeReserve: 32,
+  probeReservePerAddress: 4,
+  probeReserveHeadersMs: 2000,
   rateLimitMax: 6000,
   rateLimitWindowMs: 60_000,
 };
