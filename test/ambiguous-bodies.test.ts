@@ -10,6 +10,7 @@ import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_HISTORY_PATH } from '../src/config/keys.js';
 import { firstDuplicateKey } from '../src/server/json-body.js';
+import { HOUSE, runCli } from './helpers.js';
 import { IDENTITY, http, startTestServer, type TestServer } from './server-harness.js';
 
 interface Answer {
@@ -160,5 +161,15 @@ describe('one meaning per body', () => {
     }
     const identity = await post(preUrl, body, { ...auth(), 'content-encoding': 'identity' });
     expect(identity.status).toBe(200);
+  });
+});
+
+describe('the identity flags of the command line', () => {
+  it('a right-to-left override in --user-name: exit 2 naming the flag and the character', async () => {
+    const r = await runCli(['pre', HOUSE, '--user-name', 'Alice \u202eecilA']);
+    expect(r.code).toBe(2);
+    expect(r.stderr.split('\n')[0]).toBe(
+      'error: --user-name must not contain format characters (U+202E: bidi controls such as U+202E, zero-width characters, U+FEFF): they make a text show other than it is',
+    );
   });
 });
