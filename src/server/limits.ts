@@ -1,7 +1,8 @@
 /**
  * The server's limits, in one place: what `serve` enforces, what the OpenAPI document and the
  * README state. A client that sends its headers or its body too slowly is cut within about 10 s;
- * at most `maxConnections` sockets are open at once (the others are refused at accept), at most
+ * at most `maxConnections` sockets are open at once (beyond: the busiest address's oldest idle
+ * socket gives way, then a reserve for the probes, then refused at accept: fairness.ts), at most
  * `maxConnectionsPerAddress` from one client address, which may send at most `rateLimitMax`
  * requests a minute (docs/server-limits.md).
  */
@@ -22,7 +23,7 @@ export interface ServerLimits {
   keepAliveTimeoutMs: number;
   /** how often Node checks the two timeouts above, ms (its default, 30 s, is too coarse) */
   checkIntervalMs: number;
-  /** open sockets at once (Node `server.maxConnections`); more are refused */
+  /** open sockets at once for any request (counted by fairness.ts, not Node's maxConnections) */
   maxConnections: number;
   /** longest path parameter (a login token) before fastify answers 414 */
   maxParamLength: number;
