@@ -58,20 +58,23 @@ describe('serve, the registry unreachable (nothing listens at its address)', () 
   });
   afterAll(async () => srv?.close());
 
-  it('60 requests at once for 60 numbers: each 502 with Retry-After, the slowest within 5 s', async () => {
+  it('60 requests at once for 60 numbers: each 502 (or 504 at the 4 s wait) with Retry-After, none kept waiting', async () => {
     const answers = await Promise.all(numbers(60).map((id) => pre(srv.url, srv.keyA, id)));
-    expect(answers.map((a) => a.status)).toEqual(Array(60).fill(502));
     for (const a of answers) {
+      expect([502, 504]).toContain(a.status);
       expect(Number(a.retryAfter)).toBeGreaterThanOrEqual(1);
       expect(a.body.errorObject).toMatchObject({ reason: 'registry-unreachable' });
       expect(a.body.error).toMatch(
-        /^DPE 2535E\d{7}Z is not on this server, and the registry cannot give it now \(ECONNREFUSED\); retry in \d+ s$/,
+        /^DPE 2535E\d{7}Z is not on this server, and the registry cannot give it now \((ECONNREFUSED|no answer within 4 s)\); retry in \d+ s$/,
       );
       // the registry's address stays on the server
       expect(a.body.error).not.toContain('127.0.0.1');
     }
+    // the first lookups' retries end at the latest with the 4 s wait, and the others then fail
+    // at once (before: 43 s for the slowest). Under 5 s on a machine that is not saturated;
+    // the bound here leaves 6 s for a machine at load 30 to run this process late.
     const slowest = Math.max(...answers.map((a) => a.ms));
-    expect(slowest, `slowest answer ${Math.round(slowest)} ms`).toBeLessThan(5000);
+    expect(slowest, `slowest answer ${Math.round(slowest)} ms`).toBeLessThan(10_000);
     // the bundled DPEs still answer from the DPE directory
     expect((await pre(srv.url, srv.keyA, '0000E0000001H')).status).toBe(200);
   });
@@ -216,7 +219,7 @@ describe('the command line', () => {
     },
   );
 
-  it('dpe-sim serve: 20 requests at once with the registry unreachable, each 502 with Retry-After within 5 s', async () => {
+  it('dpe-sim serve: 20 requests at once with the registry unreachable, each 502 (504) with Retry-After', async () => {
     const dead = await deadBase();
     const dataDir = tempDir();
     const created = await runCli(['keys', 'create', 'acme'], { dataDir });
@@ -228,13 +231,14 @@ describe('the command line', () => {
     });
     try {
       const answers = await Promise.all(numbers(20, 'S').map((id) => pre(serve.url, key, id)));
-      expect(answers.map((a) => a.status)).toEqual(Array(20).fill(502));
+      for (const a of answers) expect([502, 504]).toContain(a.status);
       expect(answers.every((a) => Number(a.retryAfter) >= 1)).toBe(true);
+      // 4 s at most on the server (see above for the bound)
       const slowest = Math.max(...answers.map((a) => a.ms));
-      expect(slowest, `slowest answer ${Math.round(slowest)} ms`).toBeLessThan(5000);
+      expect(slowest, `slowest answer ${Math.round(slowest)} ms`).toBeLessThan(10_000);
       // the operator's log names the registry and the cause
-      expect(serve.stderr()).toContain(
-        `502: cannot fetch DPE ${numbers(1, 'S')[0]} from the registry ${dead}/`,
+      expect(serve.stderr()).toMatch(
+        new RegExp(`50[24]: cannot fetch DPE 2535E\\d{7}S from the registry ${dead}/`),
       );
     } finally {
       await serve.stop();
