@@ -10,6 +10,7 @@ import type { DpeCacheAdmin } from './backend/dpe-cache.js';
 import type { EngineRunner } from './backend/engine-runner.js';
 import type { LocalServices } from './backend/local-services.js';
 import type { RemoteBackend } from './backend/remote.js';
+import type { RegistryWait } from './registry/chained-source.js';
 import type { RegistrySettings } from './registry/settings.js';
 import type { CostTable } from './works/costs.js';
 
@@ -46,6 +47,10 @@ export interface LocalConfig {
   offline?: boolean;
   /** responses may name the DPE file's path (false on a server: its paths stay there) */
   dpeLocations?: boolean;
+  /** how a server waits on the registry (a command: as long as the lookup takes) */
+  registryWait?: RegistryWait;
+  /** the environment the registry settings are read from (default: process.env) */
+  registryEnv?: NodeJS.ProcessEnv;
 }
 
 export interface RemoteConfig {
@@ -86,7 +91,7 @@ export async function composeLocal(cfg: LocalConfig): Promise<LocalServices> {
     store,
     // a DPE number: --dpe-dir, the bundled fixtures, then the cache, then the registry (never,
     // offline)
-    source: openDpeSource(cfg.dpeDir, registry, [BUNDLED_FIXTURES]),
+    source: openDpeSource(cfg.dpeDir, registry, [BUNDLED_FIXTURES], cfg.registryWait),
     appUrl: cfg.appUrl,
     costs,
     ...(cfg.cacheBytes !== undefined ? { cacheBytes: cfg.cacheBytes } : {}),
@@ -113,11 +118,14 @@ async function enginePool(
 
 async function registrySettings(cfg: LocalConfig): Promise<RegistrySettings> {
   const { resolveRegistrySettings } = await import('./registry/settings.js');
-  return resolveRegistrySettings({
-    registryUrl: cfg.registryUrl,
-    offline: cfg.offline,
-    dataDir: cfg.dataDir,
-  });
+  return resolveRegistrySettings(
+    {
+      registryUrl: cfg.registryUrl,
+      offline: cfg.offline,
+      dataDir: cfg.dataDir,
+    },
+    cfg.registryEnv,
+  );
 }
 
 /**

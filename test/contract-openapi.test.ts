@@ -112,7 +112,23 @@ describe('the OpenAPI document', () => {
   it('documents the error statuses with the error body', () => {
     const calc = at(['paths', '/partners/dpe/calc', 'post', 'responses']) as Obj;
     expect(Object.keys(calc).sort()).toEqual(
-      ['200', '400', '401', '404', '405', '408', '413', '415', '422', '429', '500', '503'].sort(),
+      [
+        '200',
+        '400',
+        '401',
+        '404',
+        '405',
+        '408',
+        '413',
+        '415',
+        '422',
+        '429',
+        '500',
+        '502',
+        '503',
+        '504',
+        '507',
+      ].sort(),
     );
     expect(
       Object.keys(at(['paths', '/partners/token/{partnerToken}', 'get', 'responses']) as Obj),

@@ -10,7 +10,12 @@ import { DirectoryDpeSource } from '../src/dpe/source.js';
 import { DpeCache } from '../src/registry/cache.js';
 import { ChainedDpeSource, openDpeSource } from '../src/registry/chained-source.js';
 import { checkDpeDocument, rootElementName } from '../src/registry/check.js';
-import { RegistryClient, registryUrlFor, DEFAULT_REGISTRY_URL } from '../src/registry/client.js';
+import {
+  RegistryClient,
+  registryUrlFor,
+  DEFAULT_REGISTRY_URL,
+  REGISTRY_UNREACHABLE_HINT,
+} from '../src/registry/client.js';
 import { prefetch } from '../src/registry/prefetch.js';
 import { retryAfterMs, retryDelayMs } from '../src/registry/retry.js';
 import { resolveRegistrySettings } from '../src/registry/settings.js';
@@ -225,11 +230,25 @@ describe('the registry client against a stand-in registry', () => {
       `cannot fetch DPE ${REG.house} from the registry ${base}/${REG.house}/xml: ECONNREFUSED (after 2 attempts)`,
     );
     expect(err.details).toEqual({
+      reason: 'registry-unreachable',
       dpeId: REG.house,
       registryUrl: `${base}/${REG.house}/xml`,
       cause: 'ECONNREFUSED',
       attempts: 2,
+      timedOut: false,
+      retryAfterSeconds: 10,
+      hint: REGISTRY_UNREACHABLE_HINT,
     });
+    // the registry is unreachable for every number: the next lookups fail at once, asking nothing
+    const again = client({ url: base, retries: 1 });
+    await failure(again.fetchDpe(REG.house));
+    const fast = await failure(again.fetchDpe(REG.flat));
+    expect(fast.message).toMatch(
+      new RegExp(
+        `^cannot fetch DPE ${REG.flat} from the registry ${base}/${REG.flat}/xml: the registry did not answer the last lookup \\(ECONNREFUSED\\); retry in (10|9) s$`,
+      ),
+    );
+    expect(fast.details).toMatchObject({ attempts: 0, reason: 'registry-unreachable' });
   });
 
   it('a truncated XML or another number: runtime, with the reason', async () => {

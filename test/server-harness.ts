@@ -8,6 +8,7 @@ import { copyFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_HISTORY_PATH } from '../src/config/keys.js';
 import { composeLocal } from '../src/compose.js';
+import type { RegistryWait } from '../src/registry/chained-source.js';
 import type { ServerLimits } from '../src/server/limits.js';
 import { startServer, type RunningServer } from '../src/server/start.js';
 import type { Store } from '../src/store/store.js';
@@ -44,16 +45,28 @@ export async function startTestServer(
     historyPath?: string;
     dpeDir?: string;
     limits?: Partial<ServerLimits>;
+    /** a registry stand-in to go online against (default: offline), and how `serve` waits on it */
+    registry?: { url: string; wait?: RegistryWait };
+    /** where the store lives (default: a new temporary directory) */
+    dataDir?: string;
   } = {},
 ): Promise<TestServer> {
-  const dataDir = tempDir('dpe-sim-server-');
+  const dataDir = opts.dataDir ?? tempDir('dpe-sim-server-');
   const dpeDir = opts.dpeDir ?? dpeDirWithBlocked();
   const services = await composeLocal({
     dataDir,
     dpeDir,
     appUrl: opts.appUrl ?? 'http://127.0.0.1',
-    // no test reaches the real registry
-    offline: true,
+    // no test reaches the real registry: offline, or a stand-in on 127.0.0.1
+    ...(opts.registry
+      ? {
+          offline: false,
+          // vitest's DPE_SIM_OFFLINE=1 is for everything else
+          registryEnv: {},
+          registryUrl: opts.registry.url,
+          ...(opts.registry.wait ? { registryWait: opts.registry.wait } : {}),
+        }
+      : { offline: true }),
     dpeLocations: false,
   });
   const store = services.store;

@@ -7,7 +7,16 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HOUSE, runCli, tempDir } from './helpers.js';
+import { FIXTURES, HOUSE, runCli, tempDir } from './helpers.js';
+import { IDENTITY, http, startTestServer, type TestServer } from './server-harness.js';
+import { composeLocal } from '../src/compose.js';
+import { DEFAULT_HISTORY_PATH } from '../src/config/keys.js';
+import { startServer } from '../src/server/start.js';
+
+interface ErrorAnswer {
+  error: string;
+  errorObject?: Record<string, unknown>;
+}
 
 function canMount(): string | undefined {
   if (process.platform !== 'linux') return 'not Linux';
@@ -84,3 +93,111 @@ describe.skipIf(WHY_NOT !== undefined)('the SQLite store on a small tmpfs', () =
     }
   });
 });
+
+describe.skipIf(WHY_NOT !== undefined)(
+  'serve on a small tmpfs: /ready tracks whether the store can write',
+  () => {
+    let mount: string;
+    let srv: TestServer;
+    beforeAll(async () => {
+      mount = tempDir('dpe-sim-tmpfs-serve-');
+      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=2m', 'tmpfs', mount]);
+      const dataDir = path.join(mount, 'data');
+      mkdirSync(dataDir);
+      srv = await startTestServer({ dataDir });
+    });
+    afterAll(async () => {
+      await srv?.close();
+      if (mount) spawnSync('umount', [mount]);
+      if (mount) rmSync(mount, { recursive: true, force: true });
+    });
+
+    const ready = () => http<ErrorAnswer>(`${srv.url}/ready`);
+    const pre = () =>
+      http<ErrorAnswer>(`${srv.url}/partners/dpe/pre`, {
+        key: srv.keyA,
+        body: { ...IDENTITY, dpeId: '0000E0000001H' },
+      });
+
+    it('a full disk: /ready 503 disk-full with Retry-After, a write 507 saying what to free; space freed: ready again', async () => {
+      expect((await ready()).status).toBe(200);
+      expect((await pre()).status).toBe(200);
+      const filler = path.join(mount, 'filler');
+      const block = Buffer.alloc(4096);
+      try {
+        for (;;) writeFileSync(filler, block, { flag: 'a' });
+      } catch (err) {
+        expect((err as NodeJS.ErrnoException).code).toBe('ENOSPC');
+      }
+      const full = await ready();
+      expect(full.status).toBe(503);
+      expect(full.headers.get('retry-after')).toBe('30');
+      expect(full.body).toEqual({
+        error:
+          "the server's store cannot be written: no space left on its disk (the operator must free space on the disk of the server's data directory or database; the server's log names it); retry in 30 s",
+        errorObject: { reason: 'disk-full', store: 'sqlite', retryAfterSeconds: 30 },
+      });
+      // SQLite may still find room in its WAL for a few rows: the first write that fails is a 507
+      let write = await pre();
+      for (let i = 0; i < 200 && write.status === 200; i++) write = await pre();
+      expect(write.status).toBe(507);
+      expect(write.headers.get('retry-after')).toBe('30');
+      expect(write.body.errorObject).toEqual({
+        reason: 'disk-full',
+        store: 'sqlite',
+        retryAfterSeconds: 30,
+      });
+      expect(JSON.stringify(write.body)).not.toContain(mount);
+      rmSync(filler);
+      expect((await ready()).status).toBe(200);
+      expect((await pre()).status).toBe(200);
+    });
+
+    it('a read-only file system: /ready 503 read-only, a write 503 saying so', async () => {
+      // a file system with the store open for writing cannot be remounted read-only: the server
+      // stops, the file system is remounted, and a server starts on it (its store opens read-only)
+      const keyA = srv.keyA;
+      const dataDir = srv.dataDir;
+      await srv.close();
+      execFileSync('mount', ['-o', 'remount,ro', mount]);
+      const services = await composeLocal({
+        dataDir,
+        dpeDir: FIXTURES,
+        appUrl: 'http://127.0.0.1',
+        offline: true,
+        dpeLocations: false,
+      });
+      const ro = await startServer({
+        services,
+        historyPath: DEFAULT_HISTORY_PATH,
+        host: '127.0.0.1',
+        port: 0,
+        errorLog: () => {},
+      });
+      try {
+        const probe = await http<ErrorAnswer>(`${ro.url}/ready`);
+        expect(probe.status).toBe(503);
+        expect(probe.body.errorObject).toEqual({
+          reason: 'read-only',
+          store: 'sqlite',
+          retryAfterSeconds: 30,
+        });
+        const write = await http<ErrorAnswer>(`${ro.url}/partners/dpe/pre`, {
+          key: keyA,
+          body: { ...IDENTITY, dpeId: '0000E0000001H' },
+        });
+        expect(write.status).toBe(503);
+        expect(write.body.error).toBe(
+          "the server's store cannot be written: its file system or database is read-only (the server's log names it); retry in 30 s",
+        );
+        // reading still works
+        const history = await http(`${ro.url}${DEFAULT_HISTORY_PATH}`, { key: keyA });
+        expect(history.status).toBe(200);
+      } finally {
+        await ro.close();
+        await services.close();
+        execFileSync('mount', ['-o', 'remount,rw', mount]);
+      }
+    });
+  },
+);

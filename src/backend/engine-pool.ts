@@ -53,8 +53,13 @@ interface Affinity {
   key: string;
 }
 
-/** How long an answer waits for its last progress messages at most, ms. */
-const PROGRESS_DRAIN_MS = 1000;
+/**
+ * How long an answer waits for its last progress messages at most, ms: a backstop, not a delay
+ * that load may reach (the thread's last message, `null`, ends the wait). It was a 1 s wait for
+ * the port's close: at load 12 the last "options" tick came later now and then (53 of 54), and
+ * the close itself never came (the wait always ran out).
+ */
+const PROGRESS_DRAIN_MS = 120_000;
 
 export class PooledEngine implements EngineRunner {
   private poolValue: Piscina<EngineTask, WireOutcome<unknown>> | undefined;
@@ -192,8 +197,7 @@ export class PooledEngine implements EngineRunner {
     // after its last message, and the answer (over the pool's own port) may arrive first: wait
     // for that close so that no progress is dropped (the last "options" tick was, now and then)
     const channel = onProgress ? new MessageChannel() : undefined;
-    channel?.port1.on('message', (p: Progress) => onProgress?.(p));
-    const drained = channel ? portClosed(channel.port1) : Promise.resolve();
+    const drained = channel ? progressEnd(channel.port1, onProgress) : Promise.resolve();
     try {
       const outcome = await this.pool.run(
         {
@@ -230,12 +234,21 @@ export class PooledEngine implements EngineRunner {
   }
 }
 
-/** Resolves when the other end of `port` is closed, or after `ms` (never hangs an answer). */
-function portClosed(port: MessagePort, ms = PROGRESS_DRAIN_MS): Promise<void> {
+/**
+ * Hands the progress messages of `port` on, and resolves at their end: the thread's last
+ * message (`null`), or after `ms` (never hangs an answer). The port's own 'close' is not
+ * waited for: under piscina it did not come, and the answer waited out the whole delay.
+ */
+function progressEnd(
+  port: MessagePort,
+  onProgress: OnProgress | undefined,
+  ms = PROGRESS_DRAIN_MS,
+): Promise<void> {
   return new Promise((resolve) => {
     const timer = setTimeout(resolve, ms);
     timer.unref();
-    port.once('close', () => {
+    port.on('message', (p: Progress | null) => {
+      if (p !== null) return onProgress?.(p);
       clearTimeout(timer);
       resolve();
     });

@@ -69,6 +69,8 @@ export default async function runTask(task: EngineTask): Promise<WireOutcome<unk
       ),
     );
   } finally {
+    // the end of the progress messages (the answer goes over another port and may come first)
+    progress?.postMessage(null);
     progress?.close();
   }
 }

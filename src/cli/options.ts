@@ -1,5 +1,6 @@
 /** Parsing and checking the values of command-line flags (exit 2 on a bad one). */
 import { DpeSimError } from '../contract/errors.js';
+import { ambiguousText, ambiguousTextMessage } from '../contract/text.js';
 import {
   DPE_ID_PATTERN,
   DPE_ID_REGEX,
@@ -64,6 +65,12 @@ export function checkIdentity(id: PartnerIdentity): PartnerIdentity {
         'invalid-input',
         `--${field} must not contain control characters (NUL, CR, LF, tab...)`,
       );
+    const ambiguous = ambiguousText(v);
+    if (ambiguous)
+      throw new DpeSimError('invalid-input', ambiguousTextMessage(`--${field}`, ambiguous), {
+        field,
+        ...ambiguous,
+      });
   }
   return id;
 }

@@ -53,6 +53,8 @@ export type ErrorReason =
   | 'out-of-range' // an index (e.g. a recommended scenario) beyond what exists
   | 'no-works' // a recalculation asked with no works item
   | 'unknown-dpe' // no DPE with that number
+  | 'registry-unreachable' // the DPE is in no local place and the registry cannot give it now
+  | 'outside-directory' // a file of the DPE directory that leads outside it (a symbolic link)
   | 'blocked' // the DPE cannot be simulated (a `block` alert)
   | 'no-audit' // the remote service has no audit operation (a dpe-sim extension)
   // a DPE file the user named:
@@ -64,6 +66,10 @@ export type ErrorReason =
   | 'not-dpe' // XML, but not a DPE document
   | 'too-deep' // a JSON body nested deeper than the limit
   | 'control-character' // a text field with a control character (ESC, CR, LF, NUL, DEL, C1)
+  | 'format-character' // a text field with a Unicode format character (bidi control, zero-width)
+  | 'lone-surrogate' // a text field with half of a UTF-16 surrogate pair
+  | 'duplicate-key' // a JSON body giving one key twice in an object
+  | 'not-utf8' // a body whose bytes are not UTF-8
   // the store:
   | 'store-unavailable' // the database cannot be reached (HTTP 503, Retry-After)
   | 'disk-full' // no space left on the device

@@ -11,7 +11,8 @@
  * gave (a file may grow while it is read).
  */
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { open, readlink, realpath, type FileHandle } from 'node:fs/promises';
+import path from 'node:path';
 import { DpeSimError } from './errors.js';
 import { formatBytes } from './constants.js';
 import { osCode, osReason } from './os-errors.js';
@@ -29,6 +30,32 @@ export interface InputFileOptions {
   what?: string;
   /** builds the error of a file over the limit (default: `tooLargeFile`) */
   tooLarge?: (size: number, limit: number, atLeast: boolean) => DpeSimError;
+  /**
+   * the real path of a directory the file must be inside (after every symbolic link is
+   * followed): a file elsewhere is refused, `outside` builds the error (it names no target)
+   */
+  inside?: { dir: string; outside: () => DpeSimError };
+}
+
+/**
+ * Where an opened file really is: the descriptor's own path on Linux (`/proc/self/fd/N`: the
+ * file that was opened, whatever a link is changed to afterwards), else its `realpath`.
+ */
+export async function openedPath(fh: FileHandle, file: string): Promise<string> {
+  if (process.platform === 'linux') {
+    try {
+      return await readlink(`/proc/self/fd/${fh.fd}`);
+    } catch {
+      // no /proc: below
+    }
+  }
+  return realpath(file);
+}
+
+/** Whether `real` (a real path) is `dir` (a real path) or below it. */
+export function isInside(real: string, dir: string): boolean {
+  const rel = path.relative(dir, real);
+  return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
 }
 
 export interface InputFileText {
@@ -72,6 +99,7 @@ function notRegular(what: string, file: string, kind: string): DpeSimError {
     {
       file,
       reason: directory ? 'directory' : 'not-a-file',
+      kind,
       hint: directory
         ? 'give a file (DPEs are looked up by number in a directory with --dpe-dir DIR)'
         : 'give a regular file, or pipe the content on stdin with -',
@@ -125,6 +153,8 @@ export async function readInputFile(file: string, opts?: InputFileOptions): Prom
     const st = await fh.stat();
     const kind = specialFileKind(st);
     if (kind) throw notRegular(what, file, kind);
+    if (opts?.inside && !isInside(await openedPath(fh, file), opts.inside.dir))
+      throw opts.inside.outside();
     if (st.size > maxBytes) throw tooLarge(st.size, maxBytes, false);
     // read until the end, whatever fstat said: a file may grow while it is read
     const chunks: Buffer[] = [];

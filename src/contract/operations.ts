@@ -99,8 +99,14 @@ export const ERROR_DESCRIPTIONS: Record<number, string> = {
   422: 'The DPE is blocked (a `block` alert): it cannot be simulated. `errorObject.warnings` holds the alert.',
   500: 'Internal error.',
   429: 'Too many requests from this client address: `Retry-After` says when to try again.',
-  503: 'The server is shutting down, every engine thread is busy, or the store is unavailable (`errorObject.reason` `store-unavailable`): `Retry-After` says when to try again.',
+  503: 'The server is shutting down, every engine thread is busy, the store is unavailable (`errorObject.reason` `store-unavailable`) or read-only (`read-only`), or the connection is one of the reserve kept for /health and /ready (`connection-limit`): `Retry-After` says when to try again.',
+  502: 'The DPE is in no local place and the registry cannot be reached (`errorObject.reason` `registry-unreachable`): `Retry-After` says when to try again.',
+  504: 'The DPE is in no local place and the registry did not answer within 4 seconds (`errorObject.reason` `registry-unreachable`); the lookup goes on and caches the DPE: `Retry-After` says when to try again.',
+  507: "The store cannot be written: no space left on the server's disk (`errorObject.reason` `disk-full`): `Retry-After` says when to try again.",
 };
+
+/** An operation that looks a DPE number up: unknown (404), the registry unreachable or late. */
+const DPE_ERRORS = [404, 502, 504] as const;
 
 /** What the probes (/health, /ready) can answer: wrong method, too slow, internal error, closing. */
 const PROBE_ERRORS = [405, 408, 500, 503] as const;
@@ -128,7 +134,7 @@ export function apiOperations(historyPath: string): ApiOperation[] {
       body: { name: 'AuthRequest', schema: AuthRequest },
       response: { name: 'AuthResponse', schema: AuthResponse },
       specResponse: SpecAuthResponse,
-      errors: [...PARTNER_ERRORS, 404],
+      errors: [...PARTNER_ERRORS, ...DPE_ERRORS, 507],
     },
     {
       id: 'tokenInfo',
@@ -158,7 +164,7 @@ export function apiOperations(historyPath: string): ApiOperation[] {
       params: TokenParams,
       response: { name: 'TokenLoginResponse', schema: TokenLoginResponse },
       specResponse: SpecTokenLoginResponse,
-      errors: [...PATH_ERRORS, 404, 410],
+      errors: [...PATH_ERRORS, 404, 410, 507],
     },
     {
       id: 'pre',
@@ -173,7 +179,7 @@ export function apiOperations(historyPath: string): ApiOperation[] {
       body: { name: 'PreRequest', schema: PreRequest },
       response: { name: 'PreResponse', schema: PreResponse },
       specResponse: SpecPreResponse,
-      errors: [...PARTNER_ERRORS, 404],
+      errors: [...PARTNER_ERRORS, ...DPE_ERRORS, 507],
     },
     {
       id: 'initial',
@@ -188,7 +194,7 @@ export function apiOperations(historyPath: string): ApiOperation[] {
       body: { name: 'InitialRequest', schema: InitialRequest },
       response: { name: 'InitialResponse', schema: InitialResponse },
       specResponse: SpecInitialResponse,
-      errors: [...PARTNER_ERRORS, 404, 422],
+      errors: [...PARTNER_ERRORS, ...DPE_ERRORS, 422, 507],
     },
     {
       id: 'calc',
@@ -203,7 +209,7 @@ export function apiOperations(historyPath: string): ApiOperation[] {
       body: { name: 'CalcRequest', schema: CalcRequest },
       response: { name: 'CalcResponse', schema: CalcResponse },
       specResponse: SpecCalcResponse,
-      errors: [...PARTNER_ERRORS, 404, 422],
+      errors: [...PARTNER_ERRORS, ...DPE_ERRORS, 422, 507],
     },
     {
       id: 'audit',
@@ -218,7 +224,7 @@ export function apiOperations(historyPath: string): ApiOperation[] {
       body: { name: 'AuditRequest', schema: AuditRequest },
       response: { name: 'AuditResponse', schema: AuditResponse },
       specResponse: AuditResponse,
-      errors: [...PARTNER_ERRORS, 404, 422],
+      errors: [...PARTNER_ERRORS, ...DPE_ERRORS, 422, 507],
       extension: true,
     },
     {
@@ -249,7 +255,7 @@ export function apiOperations(historyPath: string): ApiOperation[] {
       body: { name: 'PageLoginRequest', schema: PageLoginRequest },
       response: { name: 'PageLoginResponse', schema: PageLoginResponse },
       specResponse: PageLoginResponse,
-      errors: [...BODY_ERRORS, ...COMMON_ERRORS, 403, 404, 410],
+      errors: [...BODY_ERRORS, ...COMMON_ERRORS, 403, 404, 410, 507],
     },
     {
       id: 'health',
@@ -271,7 +277,7 @@ export function apiOperations(historyPath: string): ApiOperation[] {
       tag: 'Public',
       summary: 'Readiness check: the server and its store answer',
       description:
-        'Answers 200 `{"status":"ready","checks":{"store":"ok"}}` when the store answers a trivial query within 2 seconds; 503 with `Retry-After` and `errorObject.reason` `store-unavailable` otherwise. A load balancer probes this one; `/health` only says the process is up.',
+        'Answers 200 `{"status":"ready","checks":{"store":"ok"}}` when the store answers a trivial query within 2 seconds and can be written; 503 with `Retry-After` and `errorObject.reason` `store-unavailable`, `disk-full` or `read-only` otherwise. A load balancer probes this one; `/health` only says the process is up. Both are served on a reserve of connections when all others are taken.',
       input: 'none',
       partnerKey: false,
       response: { name: 'ReadyResponse', schema: ReadyResponse },

@@ -15,6 +15,41 @@ export function hasControlChar(text: string): boolean {
   return CONTROL_CHAR.test(text);
 }
 
+/** A Unicode format character (category Cf): bidi controls (U+202E), zero-width ones, BOM... */
+const FORMAT_CHAR = /\p{Cf}/u;
+/** half of a UTF-16 pair without its other half */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/**
+ * Why a text could show one thing and mean another, or undefined: a lone surrogate (half of a
+ * UTF-16 pair: not Unicode text; stored, it is replaced or refused depending on the reader) or a
+ * format character (a right-to-left override shows `Alice` for `ecilA`; a zero-width space makes
+ * two names that look the same differ).
+ */
+export function ambiguousText(
+  text: string,
+): { reason: 'lone-surrogate' | 'format-character'; codePoint: string } | undefined {
+  const lone = LONE_SURROGATE.exec(text);
+  if (lone) return { reason: 'lone-surrogate', codePoint: codePointName(lone[0]) };
+  const m = FORMAT_CHAR.exec(text);
+  if (m) return { reason: 'format-character', codePoint: codePointName(m[0]) };
+  return undefined;
+}
+
+function codePointName(c: string): string {
+  return `U+${(c.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
+}
+
+/** The sentence for `ambiguousText`'s finding on a field (`at`: 'userName', --user-name). */
+export function ambiguousTextMessage(
+  at: string,
+  found: { reason: 'lone-surrogate' | 'format-character'; codePoint: string },
+): string {
+  return found.reason === 'lone-surrogate'
+    ? `${at} holds a lone surrogate (${found.codePoint}, half of a UTF-16 pair): it is not Unicode text`
+    : `${at} must not contain format characters (${found.codePoint}: bidi controls such as U+202E, zero-width characters, U+FEFF): they make a text show other than it is`;
+}
+
 /**
  * The text without terminal control sequences (ESC [ … m, OSC …) nor any other control
  * character: tab, CR and LF become a space, the rest is dropped.

@@ -4,11 +4,11 @@
  * named by path or piped on stdin.
  */
 import { constants } from 'node:fs';
-import { open, readdir, stat } from 'node:fs/promises';
+import { lstat, open, readdir, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { DpeSimError, xmlTooLarge } from '../contract/errors.js';
 import { DPE_ID_REGEX, MAX_DPE_XML_BYTES } from '../contract/constants.js';
-import { readInputFile } from '../contract/input-file.js';
+import { isInside, openedPath, readInputFile } from '../contract/input-file.js';
 import { osReason } from '../contract/os-errors.js';
 import { checkDpeText } from './sniff.js';
 import { peekDpeNumber } from './xml.js';
@@ -34,8 +34,16 @@ export interface DpeSource {
   readonly description: string;
 }
 
+/**
+ * The DPE directory (--dpe-dir): `<dpeId>.xml`, else the file whose `<numero_dpe>` is that
+ * number. Only regular files inside the directory are read: a symbolic link that leads outside
+ * it (to `/etc/passwd`), a named pipe, a link loop or a link to nothing named `<dpeId>.xml` is
+ * refused (exit 2; a server's 404) without a word about where it leads, and never falls through
+ * to the cache or the registry (the number is there, unreadable); such files do not index.
+ */
 export class DirectoryDpeSource implements DpeSource {
   private index: Map<string, string> | undefined;
+  private realDir: Promise<string> | undefined;
   readonly description: string;
 
   constructor(readonly dir: string) {
@@ -51,12 +59,48 @@ export class DirectoryDpeSource implements DpeSource {
         { reason: 'unknown-dpe', dpeId, directory: this.dir },
       );
     }
-    return readDpeFile(file, dpeId);
+    const name = path.basename(file);
+    const dir = await this.real();
+    const outside = () =>
+      new DpeSimError(
+        'invalid-input',
+        `${name} in the DPE directory ${this.dir} leads outside it (a symbolic link): only regular files inside the DPE directory are read`,
+        { reason: 'outside-directory', dpeId, directory: this.dir, file: name },
+      );
+    try {
+      return await readDpeFile(file, dpeId, { dir, outside });
+    } catch (err) {
+      if (!(err instanceof DpeSimError) || err.kind === 'too-large') throw err;
+      if (err.details?.reason === 'outside-directory') throw err;
+      // a pipe, a device, a directory, a link loop, a link to nothing: named for what it is
+      // (never what a link points to), and not looked for elsewhere
+      const what =
+        err.kind === 'not-found'
+          ? 'a symbolic link to no file'
+          : typeof err.details?.kind === 'string'
+            ? err.details.kind
+            : osLoop(err)
+              ? 'a symbolic link loop'
+              : 'unreadable';
+      throw new DpeSimError(
+        'invalid-input',
+        `${name} in the DPE directory ${this.dir} is ${what}: only regular files inside the DPE directory are read`,
+        { reason: 'not-a-file', dpeId, directory: this.dir, file: name },
+        { cause: err },
+      );
+    }
+  }
+
+  /** The directory's real path (every link followed), once. */
+  private real(): Promise<string> {
+    this.realDir ??= realpath(this.dir).catch(() => path.resolve(this.dir));
+    return this.realDir;
   }
 
   private async locate(dpeId: string): Promise<string | undefined> {
     const direct = path.join(this.dir, `${dpeId}.xml`);
-    if (await isFile(direct)) return direct;
+    // whatever is there under that name (a link is not followed): read, or refused, never skipped
+    if (await exists(direct)) return direct;
     const index = await this.buildIndex();
     return index.get(dpeId);
   }
@@ -74,10 +118,11 @@ export class DirectoryDpeSource implements DpeSource {
         `cannot read the DPE directory ${this.dir}: ${osReason(err)}`,
       );
     }
+    const dir = await this.real();
     for (const name of names.filter((n) => n.toLowerCase().endsWith('.xml')).sort()) {
       const file = path.join(this.dir, name);
       try {
-        const head = await readHead(file);
+        const head = await readHead(file, dir);
         const id = peekDpeNumber(head);
         if (id && !index.has(id)) index.set(id, file);
       } catch {
@@ -87,6 +132,11 @@ export class DirectoryDpeSource implements DpeSource {
     this.index = index;
     return index;
   }
+}
+
+function osLoop(err: DpeSimError): boolean {
+  const cause = err.cause as { code?: unknown } | undefined;
+  return err.details?.code === 'ELOOP' || cause?.code === 'ELOOP';
 }
 
 /** A source that knows a few documents by key (files named on the command line, stdin) and
@@ -115,7 +165,11 @@ export class OverlayDpeSource implements DpeSource {
  * `key`: not found by number) is also checked for being empty, not XML or not a DPE
  * (src/dpe/sniff.ts).
  */
-export async function readDpeFile(file: string, key?: string): Promise<DpeText> {
+export async function readDpeFile(
+  file: string,
+  key?: string,
+  inside?: { dir: string; outside: () => DpeSimError },
+): Promise<DpeText> {
   let xml: string;
   let version: number;
   try {
@@ -123,6 +177,7 @@ export async function readDpeFile(file: string, key?: string): Promise<DpeText> 
       maxBytes: MAX_DPE_XML_BYTES,
       what: 'the DPE file',
       tooLarge: (size, limit, atLeast) => xmlTooLarge(`the file ${file}`, size, limit, atLeast),
+      ...(inside ? { inside } : {}),
     });
     xml = read.text;
     version = read.mtimeMs;
@@ -162,19 +217,24 @@ export function keyForText(xml: string, file: string): string {
   return file;
 }
 
-async function isFile(file: string): Promise<boolean> {
+async function exists(file: string): Promise<boolean> {
   try {
-    return (await stat(file)).isFile();
+    await lstat(file);
+    return true;
   } catch {
     return false;
   }
 }
 
-/** The first 4 KiB of a regular file (anything else is skipped: see readInputFile). */
-async function readHead(file: string): Promise<string> {
+/**
+ * The first 4 KiB of a regular file inside `dir` (a real path); anything else (a pipe, a link
+ * that leads outside) is skipped: see readInputFile.
+ */
+async function readHead(file: string, dir: string): Promise<string> {
   const fh = await open(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   try {
     if (!(await fh.stat()).isFile()) return '';
+    if (!isInside(await openedPath(fh, file), dir)) return '';
     const buf = Buffer.alloc(4096);
     const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
     return buf.subarray(0, bytesRead).toString('utf8');

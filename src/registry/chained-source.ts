@@ -12,11 +12,32 @@ import {
   type DpeText,
 } from '../dpe/source.js';
 import { DpeCache } from './cache.js';
-import { RegistryClient } from './client.js';
+import { REGISTRY_UNREACHABLE_HINT, RegistryClient } from './client.js';
+import { limiter } from './prefetch.js';
 import type { RegistrySettings } from './settings.js';
+
+/** How a server waits on the registry (a command waits for as long as the lookup takes). */
+export interface RegistryWait {
+  /**
+   * A lookup not answered within this time fails with `timedOut` (a server's 504 with
+   * Retry-After); the fetch itself goes on, and its DPE is cached for the next request.
+   */
+  answerWithinMs?: number;
+  /** registry requests at once (the others wait their turn, within `answerWithinMs`) */
+  maxFetches?: number;
+}
+
+/** How long a number the registry said it does not have is answered 404 without asking again. */
+export const UNKNOWN_REMEMBERED_MS = 10 * 60_000;
+const UNKNOWN_REMEMBERED_MAX = 10_000;
+/** lookups that may wait for the registry per request allowed at once; beyond, refused at once */
+const FETCHES_WAITING_PER_SLOT = 16;
 
 export class ChainedDpeSource implements DpeSource {
   private readonly inFlight = new Map<string, Promise<DpeText>>();
+  /** numbers the registry answered 404 for: until when, and its error */
+  private readonly unknown = new Map<string, { until: number; err: DpeSimError }>();
+  private readonly gate: (<T>(task: () => Promise<T>) => Promise<T>) | undefined;
 
   constructor(
     /** the DPE directory; undefined: none (e.g. `cache fetch`) */
@@ -24,7 +45,10 @@ export class ChainedDpeSource implements DpeSource {
     readonly cache: DpeCache,
     /** undefined: offline */
     readonly registry: RegistryClient | undefined,
-  ) {}
+    private readonly wait: RegistryWait = {},
+  ) {
+    this.gate = wait.maxFetches ? limiter(wait.maxFetches) : undefined;
+  }
 
   get description(): string {
     const parts = [
@@ -52,20 +76,87 @@ export class ChainedDpeSource implements DpeSource {
     const cached = await this.cache.read(key);
     if (cached) return cached;
     if (!this.registry) throw this.notCached(key, missing);
-    return this.fetchOnce(key, this.registry);
+    const known = this.unknown.get(key);
+    if (known && known.until > Date.now()) throw known.err;
+    if (known) this.unknown.delete(key);
+    return this.withinDeadline(key, this.fetchOnce(key, this.registry));
   }
 
   /** Asks the registry (through the cache); concurrent reads of one number share one request. */
   private fetchOnce(dpeId: string, registry: RegistryClient): Promise<DpeText> {
     const running = this.inFlight.get(dpeId);
     if (running) return running;
-    const task = (async (): Promise<DpeText> => {
+    const most = (this.wait.maxFetches ?? 0) * FETCHES_WAITING_PER_SLOT;
+    if (most > 0 && this.inFlight.size >= most) throw this.tooManyWaiting(dpeId, registry);
+    const fetchIt = async (): Promise<DpeText> => {
       const doc = await registry.fetchDpe(dpeId);
       const { version } = await this.cache.write(dpeId, doc.xml);
       return { key: dpeId, file: doc.url, xml: doc.xml, version, origin: 'registry' };
-    })().finally(() => this.inFlight.delete(dpeId));
+    };
+    const task = (this.gate ? this.gate(fetchIt) : fetchIt())
+      .catch((err: unknown) => {
+        if (err instanceof DpeSimError && err.kind === 'not-found')
+          this.rememberUnknown(dpeId, err);
+        throw err;
+      })
+      .finally(() => this.inFlight.delete(dpeId));
+    // a lookup whose caller stopped waiting (see withinDeadline) must not be an unhandled rejection
+    task.catch(() => {});
     this.inFlight.set(dpeId, task);
     return task;
+  }
+
+  private tooManyWaiting(dpeId: string, registry: RegistryClient): DpeSimError {
+    const url = registry.description.replace('<numero>', dpeId);
+    return new DpeSimError(
+      'runtime',
+      `cannot fetch DPE ${dpeId} from the registry ${url} now: ${this.inFlight.size} lookups already wait for it; retry in 5 s`,
+      {
+        reason: 'registry-unreachable',
+        dpeId,
+        registryUrl: url,
+        cause: 'too many lookups waiting',
+        timedOut: false,
+        retryAfterSeconds: 5,
+        hint: REGISTRY_UNREACHABLE_HINT,
+      },
+    );
+  }
+
+  private rememberUnknown(dpeId: string, err: DpeSimError): void {
+    if (this.unknown.size >= UNKNOWN_REMEMBERED_MAX) {
+      const oldest = this.unknown.keys().next().value;
+      if (oldest !== undefined) this.unknown.delete(oldest);
+    }
+    this.unknown.set(dpeId, { until: Date.now() + UNKNOWN_REMEMBERED_MS, err });
+  }
+
+  /** The lookup, or a `timedOut` registry failure once `answerWithinMs` has passed. */
+  private withinDeadline(dpeId: string, task: Promise<DpeText>): Promise<DpeText> {
+    const ms = this.wait.answerWithinMs;
+    if (!ms || !this.registry) return task;
+    const url = this.registry.description.replace('<numero>', dpeId);
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        reject(
+          new DpeSimError(
+            'runtime',
+            `cannot fetch DPE ${dpeId} from the registry ${url}: no answer within ${ms / 1000} s; the lookup goes on, retry in 5 s`,
+            {
+              reason: 'registry-unreachable',
+              dpeId,
+              registryUrl: url,
+              cause: `no answer within ${ms / 1000} s`,
+              timedOut: true,
+              retryAfterSeconds: 5,
+              hint: REGISTRY_UNREACHABLE_HINT,
+            },
+          ),
+        );
+      }, ms);
+    });
+    return Promise.race([task, late]).finally(() => clearTimeout(timer));
   }
 
   private notCached(dpeId: string, missing: DpeSimError | undefined): DpeSimError {
@@ -96,6 +187,7 @@ export function openDpeSource(
   dpeDir: string | undefined,
   registry: RegistrySettings,
   alsoDirs: readonly string[] = [],
+  wait: RegistryWait = {},
 ): ChainedDpeSource {
   const dirs = dpeDir === undefined ? [] : [...new Set([dpeDir, ...alsoDirs])];
   return new ChainedDpeSource(
@@ -113,5 +205,6 @@ export function openDpeSource(
           retries: registry.retries,
           backoffMs: registry.backoffMs,
         }),
+    wait,
   );
 }

@@ -28,6 +28,18 @@ export interface RegistryClientOptions {
   sleep?: (ms: number) => Promise<void>;
 }
 
+/**
+ * After the registry could not be reached at all (no connection, no DNS answer, no answer in
+ * time, on every attempt), how long every other lookup fails at once rather than trying again:
+ * a server then answers its other requests for unknown numbers in milliseconds, with
+ * `Retry-After`, instead of each waiting out its own retries (60 at once: 43 s before).
+ */
+export const REGISTRY_COOLDOWN_MS = 10_000;
+
+/** What to do when a DPE is in no local place and the registry cannot give it. */
+export const REGISTRY_UNREACHABLE_HINT =
+  'the DPE is neither in the DPE directory (--dpe-dir DIR) nor in the cache: give its XML file, put it in a --dpe-dir folder, or run `dpe-sim cache fetch` once the registry answers; --offline never asks the registry';
+
 export interface RegistryDocument {
   dpeId: string;
   xml: string;
@@ -43,7 +55,33 @@ export function registryUrlFor(template: string, dpeId: string): string {
 }
 
 export class RegistryClient {
+  /** until when (ms since epoch) the registry is taken as unreachable, and why */
+  private unreachable: { until: number; cause: string; timedOut: boolean } | undefined;
+
   constructor(readonly opts: RegistryClientOptions) {}
+
+  /** The failure every lookup gets at once while the registry is taken as unreachable. */
+  private stillUnreachable(dpeId: string, url: string): DpeSimError | undefined {
+    const down = this.unreachable;
+    if (!down) return undefined;
+    const left = down.until - Date.now();
+    if (left <= 0) return undefined;
+    const retryAfterSeconds = Math.max(1, Math.ceil(left / 1000));
+    return new DpeSimError(
+      'runtime',
+      `cannot fetch DPE ${dpeId} from the registry ${url}: the registry did not answer the last lookup (${down.cause}); retry in ${retryAfterSeconds} s`,
+      {
+        reason: 'registry-unreachable',
+        dpeId,
+        registryUrl: url,
+        cause: down.cause,
+        attempts: 0,
+        timedOut: down.timedOut,
+        retryAfterSeconds,
+        hint: REGISTRY_UNREACHABLE_HINT,
+      },
+    );
+  }
 
   get description(): string {
     return registryUrlFor(this.opts.url, 'NUMERO').replace('NUMERO', '<numero>');
@@ -54,8 +92,11 @@ export class RegistryClient {
     const doFetch = this.opts.fetch ?? fetch;
     const wait = this.opts.sleep ?? realSleep;
     const maxAttempts = this.opts.retries + 1;
+    const down = this.stillUnreachable(dpeId, url);
+    if (down) throw down;
     let cause = '';
     let status: number | undefined;
+    let timedOut = false;
     for (let attempt = 1; attempt <= maxAttempts; attempt++) {
       let retryAfter: string | null = null;
       try {
@@ -98,17 +139,27 @@ export class RegistryClient {
         if (err instanceof DpeSimError) throw err;
         status = undefined;
         cause = describeNetworkError(err, this.opts.timeoutMs);
+        timedOut = isTimeout(err);
       }
       if (attempt < maxAttempts) await wait(retryDelayMs(attempt, this.opts.backoffMs, retryAfter));
+    }
+    // no HTTP answer at all (no connection, no DNS answer, no answer in time): the registry is
+    // unreachable for every number, not for this one only
+    if (status === undefined) {
+      this.unreachable = { until: Date.now() + REGISTRY_COOLDOWN_MS, cause, timedOut };
     }
     throw new DpeSimError(
       'runtime',
       `cannot fetch DPE ${dpeId} from the registry ${url}: ${cause} (after ${maxAttempts} attempt${maxAttempts > 1 ? 's' : ''})`,
       {
+        reason: 'registry-unreachable',
         dpeId,
         registryUrl: url,
         cause,
         attempts: maxAttempts,
+        timedOut,
+        retryAfterSeconds: status === undefined ? REGISTRY_COOLDOWN_MS / 1000 : 5,
+        hint: REGISTRY_UNREACHABLE_HINT,
         ...(status !== undefined ? { status } : {}),
       },
     );
@@ -136,6 +187,10 @@ async function readLimited(res: Response, dpeId: string, url: string): Promise<s
     chunks.push(chunk);
   }
   return Buffer.concat(chunks).toString('utf8');
+}
+
+function isTimeout(err: unknown): boolean {
+  return err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError');
 }
 
 function describeNetworkError(err: unknown, timeoutMs: number): string {

@@ -17,7 +17,14 @@ import { contractValidatorCompiler } from './validation.js';
 import { useJsonBodyParser } from './json-body.js';
 import { DEFAULT_LIMITS, type ServerLimits } from './limits.js';
 import { notFoundOrNotAllowed } from './method-not-allowed.js';
-import { capConnectionsPerAddress, refusedOverCap, useRateLimit } from './fairness.js';
+import {
+  manageConnections,
+  onProbeReserve,
+  PROBE_PATHS,
+  refusedOverCap,
+  RESERVE_ONLY_FOR_PROBES,
+  useRateLimit,
+} from './fairness.js';
 
 export interface AppDeps {
   /** the services every request runs on */
@@ -60,8 +67,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
         handler,
       );
       server.setTimeout(limits.connectionTimeoutMs);
-      server.maxConnections = limits.maxConnections;
-      capConnectionsPerAddress(server, limits.maxConnectionsPerAddress);
+      manageConnections(server, limits);
       return server;
     },
   });
@@ -70,6 +76,20 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   // a request that slipped in on a socket refused for too many connections is not handled
   app.addHook('onRequest', async (req, reply) => {
     if (refusedOverCap(req.socket)) return reply.hijack();
+    if (onProbeReserve(req.socket)) {
+      // a socket of the probes' reserve: closed after its one answer
+      void reply.header('connection', 'close');
+      if (!PROBE_PATHS.has(req.url.split('?')[0] ?? '')) {
+        return reply
+          .code(503)
+          .header('retry-after', '1')
+          .type('application/json; charset=utf-8')
+          .send({
+            error: RESERVE_ONLY_FOR_PROBES,
+            errorObject: { reason: 'connection-limit', retryAfterSeconds: 1 },
+          });
+      }
+    }
   });
   useRateLimit(app, limits); // before the routes: every route but /health and /ready
   useJsonBodyParser(app); // every body is JSON: anything else is a 415

@@ -12,6 +12,12 @@ import { DEFAULT_LIMITS } from './limits.js';
 
 const MAX_PARAM_LENGTH = DEFAULT_LIMITS.maxParamLength;
 
+/** What a caller reads when the store cannot be written (where it is stays in the operator's log). */
+export const STORE_FULL_TEXT =
+  "the server's store cannot be written: no space left on its disk (the operator must free space on the disk of the server's data directory or database; the server's log names it)";
+export const STORE_READ_ONLY_TEXT =
+  "the server's store cannot be written: its file system or database is read-only (the server's log names it)";
+
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
 export interface HttpError {
@@ -47,6 +53,46 @@ function fromDpeSimError(err: DpeSimError): HttpError {
       body: { error: err.message, errorObject: { reason, store, retryAfterSeconds } },
     };
   }
+  if (
+    err.kind === 'runtime' &&
+    (err.details?.reason === 'disk-full' || err.details?.reason === 'read-only')
+  ) {
+    const { reason, store, retryAfterSeconds } = err.details;
+    return {
+      // 507 Insufficient Storage: the server, not the request, lacks room
+      status: reason === 'disk-full' ? 507 : 503,
+      body: {
+        error: `${reason === 'disk-full' ? STORE_FULL_TEXT : STORE_READ_ONLY_TEXT}; retry in ${String(retryAfterSeconds)} s`,
+        errorObject: { reason, store, retryAfterSeconds },
+      },
+    };
+  }
+  if (err.details?.reason === 'registry-unreachable') {
+    // the registry's address and the lookup's details stay in the operator's log
+    const { dpeId, retryAfterSeconds, timedOut } = err.details;
+    const cause = String(err.details.cause ?? 'no answer');
+    return {
+      status: timedOut === true ? 504 : 502,
+      body: {
+        error: `DPE ${String(dpeId)} is not on this server, and the registry cannot give it now (${cause}); retry in ${String(retryAfterSeconds)} s`,
+        errorObject: { reason: 'registry-unreachable', dpeId, retryAfterSeconds },
+      },
+    };
+  }
+  if (
+    (err.details?.reason === 'outside-directory' || err.details?.reason === 'not-a-file') &&
+    typeof err.details.dpeId === 'string'
+  ) {
+    // a file of the server's DPE directory refused: what it is and where stay on the server
+    const { reason, dpeId } = err.details;
+    return {
+      status: 404,
+      body: {
+        error: `DPE ${dpeId} cannot be read on this server: its file in the server's DPE directory is not a regular file inside that directory`,
+        errorObject: { reason, dpeId },
+      },
+    };
+  }
   // a runtime failure's message may name files or internals: the operator's log gets it
   if (err.kind === 'runtime') return { status: 500, body: { error: 'internal server error' } };
   const body: ErrorBody = { error: err.message };
@@ -71,6 +117,16 @@ function fromFastifyError(err: FastifyError): HttpError | undefined {
       status,
       body: {
         error: `the URL path is too long: a path parameter has at most ${MAX_PARAM_LENGTH} characters (a login token at most ${TOKEN_MAX_LENGTH})`,
+      },
+    };
+  }
+  if (status === 415 && err.code === 'DPE_SIM_UNSUPPORTED_ENCODING') {
+    const encoding = (err as FastifyError & { encoding?: string }).encoding ?? '';
+    return {
+      status,
+      body: {
+        error: err.message,
+        errorObject: { reason: 'unsupported-encoding', encoding: encoding.slice(0, 40) },
       },
     };
   }
@@ -114,7 +170,25 @@ export function sendError(
     const after = err.details?.retryAfterSeconds;
     void reply.header('retry-after', String(typeof after === 'number' ? after : 1));
   }
-  if (err instanceof DpeSimError && err.details?.reason === 'store-unavailable') {
+  const retryAfter = err instanceof DpeSimError ? err.details?.retryAfterSeconds : undefined;
+  const reason = err instanceof DpeSimError ? err.details?.reason : undefined;
+  if (err instanceof DpeSimError && (reason === 'disk-full' || reason === 'read-only')) {
+    void reply.header('retry-after', String(typeof retryAfter === 'number' ? retryAfter : 30));
+    // a write's failure: the operator's line says which store and what to free (the hint);
+    // /ready's answer (busy) is not logged, a load balancer probes it every few seconds
+    if (err.kind === 'runtime')
+      log(
+        `${request.method} ${request.routeOptions.url ?? '?'} ${status}: ${err.message}; ${String(err.details?.hint ?? '')}`,
+      );
+  } else if (err instanceof DpeSimError && err.details?.reason === 'registry-unreachable') {
+    void reply.header('retry-after', String(typeof retryAfter === 'number' ? retryAfter : 5));
+    log(`${request.method} ${request.routeOptions.url ?? '?'} ${status}: ${err.message}`);
+  } else if (
+    err instanceof DpeSimError &&
+    (err.details?.reason === 'outside-directory' || err.details?.reason === 'not-a-file')
+  ) {
+    log(`${request.method} ${request.routeOptions.url ?? '?'} ${status}: ${err.message}`);
+  } else if (err instanceof DpeSimError && err.details?.reason === 'store-unavailable') {
     const cause = err.cause instanceof Error ? err.cause.message : String(err.cause);
     log(
       `${request.method} ${request.routeOptions.url ?? '?'} 503: the store is unavailable (${cause})`,

@@ -1,7 +1,8 @@
 /**
  * The server's limits, in one place: what `serve` enforces, what the OpenAPI document and the
  * README state. A client that sends its headers or its body too slowly is cut within about 10 s;
- * at most `maxConnections` sockets are open at once (the others are refused at accept), at most
+ * at most `maxConnections` sockets are open at once (beyond: the busiest address's oldest idle
+ * socket gives way, then a reserve for the probes, then refused at accept: fairness.ts), at most
  * `maxConnectionsPerAddress` from one client address, which may send at most `rateLimitMax`
  * requests a minute (docs/server-limits.md).
  */
@@ -22,7 +23,7 @@ export interface ServerLimits {
   keepAliveTimeoutMs: number;
   /** how often Node checks the two timeouts above, ms (its default, 30 s, is too coarse) */
   checkIntervalMs: number;
-  /** open sockets at once (Node `server.maxConnections`); more are refused */
+  /** open sockets at once for any request (counted by fairness.ts, not Node's maxConnections) */
   maxConnections: number;
   /** longest path parameter (a login token) before fastify answers 414 */
   maxParamLength: number;
@@ -31,6 +32,16 @@ export interface ServerLimits {
    * Retry-After and closed at once (0: no cap). Keeps one client from filling `maxConnections`.
    */
   maxConnectionsPerAddress: number;
+  /**
+   * sockets accepted beyond `maxConnections` for `/health` and `/ready` only (any other request
+   * on them: 503 with Retry-After), so that probes get through a server whose sockets are all
+   * taken (by slow-header clients from many addresses, or by real load)
+   */
+  probeReserve: number;
+  /** reserve sockets from one client address at once */
+  probeReservePerAddress: number;
+  /** a reserve socket whose request headers have not arrived within this time is closed, ms */
+  probeReserveHeadersMs: number;
   /** requests per client address per `rateLimitWindowMs`; beyond, 429 with Retry-After (0: off).
    * `/health` and `/ready` are not counted. */
   rateLimitMax: number;
@@ -49,6 +60,9 @@ export const DEFAULT_LIMITS: ServerLimits = {
   // only a longer one the router's 414
   maxParamLength: Math.max(256, TOKEN_MAX_LENGTH),
   maxConnectionsPerAddress: 128,
+  probeReserve: 32,
+  probeReservePerAddress: 4,
+  probeReserveHeadersMs: 2000,
   rateLimitMax: 6000,
   rateLimitWindowMs: 60_000,
 };

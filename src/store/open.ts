@@ -29,21 +29,26 @@ export function isPostgresUrl(url: string): boolean {
  * `storeFailure`, so a lost connection is a 503, a full disk and a read-only store say so.
  */
 export function guardStore<S extends Store>(store: S, kind: StoreKind): S {
-  const named = (err: unknown) => storeFailure(err, kind, store.location);
+  const named = (err: unknown, prop: string | symbol) => {
+    const failure = storeFailure(err, kind, store.location);
+    // a write's failure, remembered for /ready (canWrite's own answer is not a write's)
+    if (prop !== 'canWrite') store.noteFailure?.(failure);
+    return failure;
+  };
   return new Proxy(store, {
     get(target, prop) {
       const value: unknown = Reflect.get(target, prop, target);
-      if (typeof value !== 'function' || prop === 'close') return value;
+      if (typeof value !== 'function' || prop === 'close' || prop === 'noteFailure') return value;
       return (...args: unknown[]) => {
         try {
           const result: unknown = (value as (...a: unknown[]) => unknown).apply(target, args);
           return result instanceof Promise
             ? result.catch((err: unknown) => {
-                throw named(err);
+                throw named(err, prop);
               })
             : result;
         } catch (err) {
-          throw named(err);
+          throw named(err, prop);
         }
       };
     },

@@ -17,6 +17,7 @@ import type {
   RunOperation,
 } from '../contract/schemas.js';
 import { migrate, openPool, redactUrl } from './pg-migrate.js';
+import { diskFullError, readOnlyError } from './store-errors.js';
 import { PG_MIGRATIONS } from './pg-schema.js';
 import {
   DEFAULT_TOKEN_MINUTES,
@@ -89,6 +90,9 @@ export interface PostgresStoreOptions {
   poolSize?: number;
 }
 
+/** how long /ready says "disk full" after a write found the database server's disk full, ms */
+const PG_FULL_REMEMBERED_MS = 60_000;
+
 export class PostgresStore implements Store {
   private constructor(
     private readonly pool: pg.Pool,
@@ -122,6 +126,28 @@ export class PostgresStore implements Store {
 
   async ping(): Promise<void> {
     await this.rows('SELECT 1', []);
+  }
+
+  /** when a write last failed for want of space on the database server (ms since epoch) */
+  private fullAt: number | undefined;
+
+  noteFailure(err: unknown): void {
+    if (err instanceof DpeSimError && err.details?.reason === 'disk-full') this.fullAt = Date.now();
+  }
+
+  /**
+   * Whether a write would work: not on a read-only database (a standby,
+   * `default_transaction_read_only`), nor within a minute of a write that found the server's
+   * disk full (PostgreSQL says nothing of its free space short of a write).
+   */
+  async canWrite(): Promise<void> {
+    const [row] = await this.rows<{ transaction_read_only: string }>(
+      'SHOW transaction_read_only',
+      [],
+    );
+    if (row?.transaction_read_only === 'on') throw readOnlyError('postgresql', this.location);
+    if (this.fullAt !== undefined && Date.now() - this.fullAt < PG_FULL_REMEMBERED_MS)
+      throw diskFullError('postgresql', this.location);
   }
 
   private async rows<R extends pg.QueryResultRow>(text: string, values: unknown[]): Promise<R[]> {

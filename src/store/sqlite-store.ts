@@ -5,12 +5,12 @@
  * Every write is a committed transaction before the caller reports success.
  */
 import { timingSafeEqual } from 'node:crypto';
-import { accessSync, constants, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, readFileSync, statfsSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { DpeSimError } from '../contract/errors.js';
 import { osCode, osReason } from '../contract/os-errors.js';
-import { storeFailure } from './store-errors.js';
+import { diskFullError, readOnlyError, storeFailure } from './store-errors.js';
 import type {
   EditableChange,
   HistoryRecord,
@@ -48,6 +48,9 @@ function dataDirHint(err: unknown): string {
     return 'its file system is mounted read-only: choose a writable directory with --data-dir DIR or DPE_SIM_DATA_DIR';
   return DATA_DIR_HINT;
 }
+
+/** the room a full disk needs to have gained before the store is ready again, bytes */
+const FREE_BYTES_AFTER_FULL = 256 * 1024;
 
 function nowIso(now: Date = new Date()): string {
   return now.toISOString();
@@ -187,6 +190,48 @@ export class SqliteStore implements Store {
 
   async ping(): Promise<void> {
     this.db.prepare('SELECT 1').get();
+  }
+
+  /** free bytes on the store's file system when a write last failed for want of space */
+  private fullAtFreeBytes: number | undefined;
+
+  noteFailure(err: unknown): void {
+    if (err instanceof DpeSimError && err.details?.reason === 'disk-full')
+      this.fullAtFreeBytes = this.freeBytes() ?? 0;
+  }
+
+  private freeBytes(): number | undefined {
+    try {
+      const fs = statfsSync(path.dirname(this.location));
+      return fs.bavail * fs.bsize;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
+   * Whether a write would work, without writing: the store opened read-only, its directory or
+   * file not writable (a read-only file system: EROFS), no free block, or no more room than when
+   * a write last failed for want of space (SQLite needs several blocks to grow its WAL: a few
+   * free bytes are not room). Freeing space, or remounting read-write, makes it ready again.
+   */
+  async canWrite(): Promise<void> {
+    if (this.readOnly) throw readOnlyError('sqlite', this.location);
+    try {
+      accessSync(path.dirname(this.location), constants.W_OK);
+      accessSync(this.location, constants.W_OK);
+    } catch (err) {
+      const code = osCode(err);
+      if (code === 'EROFS' || code === 'EACCES' || code === 'EPERM')
+        throw readOnlyError('sqlite', this.location, err);
+      throw err;
+    }
+    const free = this.freeBytes();
+    if (free === undefined) return;
+    const full = this.fullAtFreeBytes;
+    if (free === 0 || (full !== undefined && free <= full + FREE_BYTES_AFTER_FULL))
+      throw diskFullError('sqlite', this.location);
+    this.fullAtFreeBytes = undefined;
   }
 
   // ------------------------------------------------------------ partners and keys

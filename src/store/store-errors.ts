@@ -111,37 +111,48 @@ export function storeFailure(err: unknown, kind: StoreKind, location: string): u
       { cause: err },
     );
   }
-  if (diskFull(err, file)) {
-    return new DpeSimError(
-      'runtime',
-      `the store ${location} cannot be written: no space left on the device`,
-      {
-        reason: 'disk-full',
-        store: kind,
-        hint:
-          kind === 'sqlite'
-            ? `free some space on the disk of ${path.dirname(location)}, or choose another directory with --data-dir DIR`
-            : 'free some space on the database server',
-      },
-      { cause: err },
-    );
-  }
-  if (readOnly(err)) {
-    return new DpeSimError(
-      'runtime',
-      kind === 'sqlite'
-        ? 'the local store is read-only, and this command records its run'
-        : `the store ${location} is read-only`,
-      {
-        reason: 'read-only',
-        store: kind,
-        hint:
-          kind === 'sqlite'
-            ? `history and the other reading commands still work; to record, use a writable --data-dir DIR (or DPE_SIM_DATA_DIR): ${location} or its file system is read-only`
-            : 'the database is in read-only mode (a standby, or default_transaction_read_only): point --store at the primary',
-      },
-      { cause: err },
-    );
-  }
+  if (diskFull(err, file)) return diskFullError(kind, location, err);
+  if (readOnly(err)) return readOnlyError(kind, location, err);
   return err;
+}
+
+/** How long a client should wait before retrying a write the store refused (disk full, read-only), s. */
+export const STORE_WRITE_RETRY_AFTER_SECONDS = 30;
+
+/** The store cannot be written: no space left (its hint says what to free). */
+export function diskFullError(kind: StoreKind, location: string, cause?: unknown): DpeSimError {
+  return new DpeSimError(
+    'runtime',
+    `the store ${location} cannot be written: no space left on the device`,
+    {
+      reason: 'disk-full',
+      store: kind,
+      retryAfterSeconds: STORE_WRITE_RETRY_AFTER_SECONDS,
+      hint:
+        kind === 'sqlite'
+          ? `free some space on the disk of ${path.dirname(location)}, or choose another directory with --data-dir DIR`
+          : 'free some space on the database server',
+    },
+    cause === undefined ? undefined : { cause },
+  );
+}
+
+/** The store cannot be written: a read-only file system, file, or database. */
+export function readOnlyError(kind: StoreKind, location: string, cause?: unknown): DpeSimError {
+  return new DpeSimError(
+    'runtime',
+    kind === 'sqlite'
+      ? 'the local store is read-only, and this command records its run'
+      : `the store ${location} is read-only`,
+    {
+      reason: 'read-only',
+      store: kind,
+      retryAfterSeconds: STORE_WRITE_RETRY_AFTER_SECONDS,
+      hint:
+        kind === 'sqlite'
+          ? `history and the other reading commands still work; to record, use a writable --data-dir DIR (or DPE_SIM_DATA_DIR): ${location} or its file system is read-only`
+          : 'the database is in read-only mode (a standby, or default_transaction_read_only): point --store at the primary',
+    },
+    cause === undefined ? undefined : { cause },
+  );
 }

@@ -86,6 +86,13 @@ export interface Store {
   close(): Promise<void>;
   /** Asks the database for nothing (`SELECT 1`): resolves when it answers, for /ready. */
   ping(): Promise<void>;
+  /**
+   * Resolves when a write would find room and a writable store, for /ready: throws the
+   * `disk-full` or `read-only` error a write would get (without writing anything).
+   */
+  canWrite(): Promise<void>;
+  /** Told of a write's failure once named (store-errors.ts), so that `canWrite` remembers it. */
+  noteFailure?(err: unknown): void;
 
   /** The partner the local CLI acts as (no key). */
   localPartner(): Promise<Partner>;

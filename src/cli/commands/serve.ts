@@ -14,6 +14,9 @@ import {
 } from '../../process/stop-signals.js';
 import { SERVER_ENGINE_NICE } from '../../pool/thread-priority.js';
 
+/** The longest a request waits for the registry, ms (then 504 with Retry-After). */
+const REGISTRY_ANSWER_WITHIN_MS = 4000;
+
 export interface ServeFlags {
   host: string;
   port: string;
@@ -117,6 +120,9 @@ async function serveUntilStopped(
   // the server's paths stay on the server: responses name no DPE file
   const services = await ctx.localServices({
     dpeLocations: false,
+    // a DPE the registry does not give within 4 s is a 504 with Retry-After (the fetch goes on
+    // and caches it); at most 4 registry requests at once, the file threads stay free
+    registryWait: { answerWithinMs: REGISTRY_ANSWER_WITHIN_MS, maxFetches: 4 },
     engineThreads: os.availableParallelism(),
     // the engine threads step back behind the request thread (Linux): /health answers at once
     engineNice: SERVER_ENGINE_NICE,

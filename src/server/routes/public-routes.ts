@@ -18,6 +18,7 @@ import {
 } from '../login-page.js';
 import { crossSiteReason, setSessionCookie } from '../session-cookie.js';
 import { routeBase } from './route-options.js';
+import { STORE_FULL_TEXT, STORE_READ_ONLY_TEXT } from '../error-body.js';
 
 export interface PublicRoutesDeps {
   services: LocalServices;
@@ -106,8 +107,35 @@ async function storeAnswers(services: LocalServices): Promise<void> {
     );
   });
   try {
-    await Promise.race([services.store.ping(), late]);
+    await Promise.race([
+      (async () => {
+        await services.store.ping();
+        await services.store.canWrite().catch((err: unknown) => {
+          throw cannotWrite(err);
+        });
+      })(),
+      late,
+    ]);
   } finally {
     clearTimeout(timer);
   }
+}
+
+/**
+ * A store that answers but cannot be written (a full disk, a read-only file system) is not
+ * ready: a load balancer must stop sending it requests that would all fail. 503 with
+ * Retry-After; the store's location stays in the operator's log.
+ */
+function cannotWrite(err: unknown): unknown {
+  if (!(err instanceof DpeSimError)) return err;
+  const reason = err.details?.reason;
+  if (reason !== 'disk-full' && reason !== 'read-only') return err;
+  const store = err.details?.store;
+  const retryAfterSeconds = err.details?.retryAfterSeconds ?? 30;
+  return new DpeSimError(
+    'busy',
+    `${reason === 'disk-full' ? STORE_FULL_TEXT : STORE_READ_ONLY_TEXT}; retry in ${String(retryAfterSeconds)} s`,
+    { reason, store, retryAfterSeconds },
+    { cause: err },
+  );
 }
