@@ -113,7 +113,8 @@ export function distributionApply(inst: RawGeneratorHolder, work: DistributionWo
         // tv_intermittence_id is kept: in bug-for-bug mode the engine reads from the row the DPE
         // declares only whether the dwellings have individual metering, then looks the row up
         // again from the new emitter; dropped, the metering the DPE states was lost and the
-        // intermittence I0 rose (2262E0005683A: 0.97 → 1.03, the works used 28 kWh/yr more)
+        // intermittence I0 rose (2262E0005683A: 0.97 → 1.03 where the metered row gives 0.95;
+        // the works used 28 kWh/yr more)
       }
       return;
     case 'calorifugeage-ch':
