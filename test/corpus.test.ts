@@ -99,8 +99,6 @@ const RAISES_EXPLAINED: Record<string, string> = {
     'electricity at 1.9 (2.3) in primary energy replaces a wood or mixed system the heat pump beats in final energy only',
   'installation_chauffage ReplaceGEN:ChaudiereGranules':
     'a pellet boiler’s efficiency is below the old generator’s (its hot water too): more kWh, far less CO2 (kept: it trades)',
-  'installation_chauffage ReplaceGEN:ChaufferieGazCondensation':
-    'engine fault, not corrected: a collective boiler virtualised in a flat (ratio_virtualisation) has its standby losses qp0 multiplied by 1 000 in bug-for-bug mode when they fall below 1 W (2475E0919281Z)',
 };
 
 function raiseExplained(category: string, key: string, code: string): boolean {

@@ -129,3 +129,26 @@ describe.skipIf(!HAS_CORPUS)('new radiators keep the metering the DPE declares',
     120_000,
   );
 });
+
+describe.skipIf(!HAS_CORPUS)(
+  'a collective boiler virtualised in a flat keeps its standby losses in W',
+  () => {
+    it('2475E0919281Z (14 m², ratio_virtualisation 0.0019): a gas condensing boiler room saves energy (qp0-virtualised-ch, -ecs; it doubled the flat’s heating and hot water)', async () => {
+      const p = await prep('2475E0919281Z');
+      const change = {
+        referenceId: 'installation_chauffage:0',
+        editableKey: 'ReplaceGEN',
+        editableValue: 'ChaufferieGazCondensation',
+      };
+      const run = runWorks(engine, p, [change], costs);
+      expect(p.base.mode2026.ep - run.mode2026.ep).toBeGreaterThan(0);
+      const out = engine.run(applyWorks(engine, p, resolveChanges(p, [change]), costs).raw).output;
+      const gen =
+        out.logement?.installation_chauffage_collection?.installation_chauffage?.[0]
+          ?.generateur_chauffage_collection?.generateur_chauffage?.[0];
+      // 0.3% of the flat's 162.48 W share of the boiler, in W (it was read as kW: 487.44 W)
+      expect(Number(gen?.donnee_intermediaire?.qp0)).toBeCloseTo(0.48744, 4);
+      expect(Number(gen?.donnee_intermediaire?.rendement_generation)).toBeGreaterThan(0.9);
+    }, 120_000);
+  },
+);
