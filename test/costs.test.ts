@@ -305,7 +305,7 @@ describe('costs scale with what each installation serves (corpus)', () => {
       expect(b).toMatchObject({ coverage: 'immeuble', dwellings: 28 });
       const inst = elementsOf(p.raw, 'installation_chauffage')[0];
       if (!inst) throw new Error('no heating');
-      const n = dwellingsServed(b, inst, 'ch');
+      const n = dwellingsServed(b, inst, 'ch', p.raw);
       expect(n).toBe(14); // 755.87 of 1,510.81 m² heated
       const run = runWorks(
         engine,
@@ -353,7 +353,7 @@ describe('costs scale with what each installation serves (corpus)', () => {
               const served =
                 row.recipe.kind === 'heating' && row.code.includes('Collective')
                   ? b.dwellings
-                  : dwellingsServed(b, el, kind);
+                  : dwellingsServed(b, el, kind, p.raw);
               const per = run.cout / served;
               // distribution works (valves, pipes) are not generators: no floor in the issue
               if (row.recipe.kind === 'distribution') continue;

@@ -162,13 +162,15 @@ describe.skipIf(!HAS_CORPUS)(
       const sc = scopeOf(p.raw);
       expect(sc).toMatchObject({ kind: 'immeuble', dwellings: 9 });
       const ecs = elementsOf(p.raw, 'installation_ecs');
-      expect(ecs.map((el) => dwellingsServed(sc, el, 'ecs'))).toEqual([3, 3, 3]);
+      expect(ecs.map((el) => dwellingsServed(sc, el, 'ecs', p.raw))).toEqual([3, 3, 3]);
       const cet = findOption('installation_ecs', 'ReplaceGEN', 'CET');
       if (!cet || !ecs[0]) throw new Error('no CET');
       // was 1 × 2 950 € per installation: one water heater for three flats
       expect(priceOn(cet, ecs[0], costs, p.raw)).toMatchObject({
         eur: 3 * 2950,
-        detail: '3 × 2\u202f950 €',
+        // the engine simulates 3 flats with it (rdim 3): the detail says the price follows it
+        detail:
+          "3 × 2\u202f950 € (3 dwellings, as the engine simulates this installation; the DPE's installation says 1 dwelling, 174.3 m²)",
       });
     });
 
@@ -186,7 +188,7 @@ describe.skipIf(!HAS_CORPUS)(
           const individual = elementsOf(p.raw, category).filter(
             (el) => kind === 'vent' || !isCollective(el),
           );
-          const served = individual.map((el) => dwellingsServed(sc, el, kind));
+          const served = individual.map((el) => dwellingsServed(sc, el, kind, p.raw));
           // the installations of a kind stand for the building's dwellings, give or take rounding
           if (individual.length && kind !== 'vent')
             expect(

@@ -248,6 +248,17 @@ export const WorksOption = Type.Object({
    * envelope, a flat's collective works); absent otherwise (dpe-sim).
    */
   coutBatiment: Type.Optional(Type.Number()),
+  /**
+   * A whole building's option priced per dwelling on an installation whose DPE says another
+   * number of dwellings than the engine simulates with it: the dwellings priced, those the
+   * engine simulates, whose consumption `gainTotal` measures; `coutDetail` says so (dpe-sim).
+   */
+  logementsChiffres: Type.Optional(Type.Number()),
+  /**
+   * ... and the dwellings the DPE's installation says it serves (its `nombre_logement`, else its
+   * area's share of the building's dwellings) (dpe-sim).
+   */
+  logementsDpe: Type.Optional(Type.Number()),
   /** Cost per kWh saved in a year, €/kWh; null when nothing is saved. */
   euroParKwh: NullableNumber,
 });

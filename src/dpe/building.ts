@@ -159,24 +159,117 @@ export function isCollective(inst: RawElement): boolean {
 }
 
 /**
- * Dwellings an individual installation of a whole-building DPE stands for; 1 outside whole
- * buildings. Hot water: its own count (`nombre_logement`) when over 1; else, as heating and
- * ventilation, the building's dwellings in proportion of the area it serves (an installation
- * of `nombre_logement` 1 serving the whole building's area stands for every dwelling).
+ * The dwellings an installation stands for, two ways (issue 35 item 4): as the engine simulates
+ * it, which the gain measures, and as the DPE's installation describes itself.
  */
-export function dwellingsServed(b: Scope, inst: RawElement, kind: 'ch' | 'ecs' | 'vent'): number {
-  if (b.coverage !== 'immeuble') return 1;
+export interface InstallationDwellings {
+  /**
+   * the dwellings whose consumption the engine computes with this installation (rounded, at
+   * least 1): what a works option on it is priced for, so that price and gain cover the same
+   * dwellings; 1 outside whole buildings
+   */
+  engine: number;
+  /**
+   * what the DPE's installation says: its own count (`nombre_logement`, hot water) when it gives
+   * one, else its area's share of the building's dwellings
+   */
+  declared: number;
+  /** the installation's area, m² (surface_habitable, surface_chauffee, surface_ventile) */
+  area: number | undefined;
+  /** whether `declared` is the installation's `nombre_logement` (else its area's share) */
+  declaredByCount: boolean;
+}
+
+type SystemKind = 'ch' | 'ecs' | 'vent';
+
+function installationArea(inst: RawElement, kind: SystemKind): number | undefined {
   const d = inst.donnee_entree;
-  const own = num(d.nombre_logement);
-  if (kind === 'ecs' && own !== undefined && own > 1) return Math.round(own);
-  const area =
-    kind === 'ch'
-      ? num(d.surface_chauffee)
-      : kind === 'vent'
-        ? num(d.surface_ventile)
-        : num(d.surface_habitable);
-  if (area === undefined || !(b.surface > 0)) return b.dwellings;
-  return Math.max(1, Math.round((b.dwellings * Math.min(area, b.surface)) / b.surface));
+  return kind === 'ch'
+    ? num(d.surface_chauffee)
+    : kind === 'vent'
+      ? num(d.surface_ventile)
+      : num(d.surface_habitable);
+}
+
+/** n dwellings × a fraction of the building, rounded, at least 1 and at most n. */
+function dwellingsOf(n: number, fraction: number): number {
+  if (!Number.isFinite(fraction)) return n;
+  return Math.max(1, Math.round(n * Math.min(1, Math.max(0, fraction))));
+}
+
+/**
+ * The fraction of the building's consumption the engine (1.4.6) computes with the installation
+ * of a whole-building DPE:
+ * - hot water (11_ecs.js, conso.js): the building's need (nadeq of all its dwellings) × 1/rdim,
+ *   then × cle_repartition_ecs × rdim: the whole building whatever its area or
+ *   `nombre_logement` say, at its key; with several installations, all individual, each gets
+ *   1/nombre_appartement of the need × its key × its rdim (rdim dwellings);
+ * - heating (9_chauffage.js): the building's need × surface_chauffee / the building's area (× a
+ *   collective installation's cle_repartition_ch, conso.js);
+ * - ventilation (4_ventilation.js): the ventilated area over the building's.
+ * Undefined when it cannot be read (no building area, several individual hot-water
+ * installations without the building's number of flats): the installation's area then decides.
+ */
+function engineFraction(
+  dpe: RawDpe,
+  b: Scope,
+  inst: RawElement,
+  kind: SystemKind,
+): number | undefined {
+  const d = inst.donnee_entree;
+  const key = (v: unknown): number => {
+    const x = num(v);
+    return x !== undefined && x > 0 ? x : 1;
+  };
+  if (kind === 'ecs') {
+    const all = dpe.logement?.installation_ecs_collection?.installation_ecs ?? [];
+    const individuals =
+      all.length > 1 && all.every((e) => str(e.donnee_entree.enum_type_installation_id) === '1');
+    if (!individuals) return key(d.cle_repartition_ecs);
+    const flats = num(dpe.logement?.caracteristique_generale?.nombre_appartement);
+    if (flats === undefined || !(flats > 0)) return undefined;
+    return (key(d.cle_repartition_ecs) * key(d.rdim)) / flats;
+  }
+  if (!(b.surface > 0)) return undefined;
+  const area = installationArea(inst, kind);
+  const fraction = area !== undefined && area > 0 ? area / b.surface : 1;
+  return kind === 'ch' && isCollective(inst) ? fraction * key(d.cle_repartition_ch) : fraction;
+}
+
+/**
+ * The dwellings an installation of `dpe` stands for, as the engine simulates it and as the
+ * DPE describes it (`InstallationDwellings`); 1 and 1 outside whole buildings (a house's, a
+ * flat's: the engine computes the dwelling's own consumption).
+ */
+export function installationDwellings(
+  dpe: RawDpe,
+  b: Scope,
+  inst: RawElement,
+  kind: SystemKind,
+): InstallationDwellings {
+  const area = installationArea(inst, kind);
+  if (b.coverage !== 'immeuble') return { engine: 1, declared: 1, area, declaredByCount: false };
+  const n = b.dwellings;
+  const byArea = area !== undefined && b.surface > 0 ? dwellingsOf(n, area / b.surface) : n;
+  const own = num(inst.donnee_entree.nombre_logement);
+  const declaredByCount = kind === 'ecs' && own !== undefined && own >= 1;
+  const declared = declaredByCount ? Math.round(own) : byArea;
+  const fraction = engineFraction(dpe, b, inst, kind);
+  return {
+    engine: fraction === undefined ? declared : dwellingsOf(n, fraction),
+    declared,
+    area,
+    declaredByCount,
+  };
+}
+
+/**
+ * Dwellings an installation of a whole-building DPE is priced for: those the engine simulates
+ * with it (`installationDwellings`), so that a works option's price and its gain cover the same
+ * dwellings; 1 outside whole buildings.
+ */
+export function dwellingsServed(b: Scope, inst: RawElement, kind: SystemKind, dpe: RawDpe): number {
+  return installationDwellings(dpe, b, inst, kind).engine;
 }
 
 /**

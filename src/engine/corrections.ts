@@ -390,6 +390,51 @@ export const CORRECTIONS: Correction[] = [
     upstream: 'none found (jzck/Open3CL#232 added LPG’s emission factor, not its price)',
     replace: [['  butane: 0.20027,\n', '  butane: 0.20027,\n  gpl: 0.14305,\n']],
   },
+  {
+    id: 'qp0-virtualised-ch',
+    module: '13.2_generateur_combustion_ch.js',
+    fault:
+      'bug-for-bug mode reads a combustion generator’s standby losses below 1 as kW and ' +
+      'multiplies them by 1 000, also for a collective boiler virtualised in a flat, whose ' +
+      'table qp0 is the flat’s share of the boiler’s and legitimately below 1 W (2475E0919281Z, ' +
+      'ratio_virtualisation 0.0019: a new condensing boiler room 0.49 → 487 W of standby losses, ' +
+      'efficiency 0.89 → 0.40, the works doubling the flat’s heating)',
+    section:
+      '§13.2.1 (générateurs à combustion: QP0 by Pn, 0.3% of Pn for a condensing boiler) and ' +
+      '§17.2.1 (DPE à l’appartement, usages collectifs: the collective generator virtualised at ' +
+      'the flat’s share)',
+    upstream: 'none found (the engine’s own message: "Passage de la valeur en W")',
+    replace: [
+      [
+        `    if (di.qp0 < 1) {
+      di.qp0 *= 1000;`,
+        `    // a virtualised collective generator's qp0 is the dwelling's share: the unit is judged
+    // on the whole generator's
+    if (di.qp0 / (Number(de.ratio_virtualisation) || 1) < 1) {
+      di.qp0 *= 1000;`,
+      ],
+    ],
+  },
+  {
+    id: 'qp0-virtualised-ecs',
+    module: '14_generateur_ecs.js',
+    fault:
+      'the same unit guess on a hot-water combustion generator: a collective boiler virtualised ' +
+      'in a flat gets 1 000 times its standby losses (2475E0919281Z after a new boiler room: ' +
+      'the flat’s hot water 947 → 1 940 kWh/yr)',
+    section: '§14 (génération d’ECS, générateurs à combustion: QP0) and §17.2.1',
+    upstream: 'none found (the engine’s own message: "Passage de la valeur en W")',
+    replace: [
+      [
+        `      if (di.qp0 < 1) {
+        di.qp0 *= 1000;`,
+        `      // a virtualised collective generator's qp0 is the dwelling's share: the unit is judged
+      // on the whole generator's
+      if (di.qp0 / (Number(de.ratio_virtualisation) || 1) < 1) {
+        di.qp0 *= 1000;`,
+      ],
+    ],
+  },
 ];
 /** The marker a corrected module carries (idempotence of the module-load hook). */
 export function correctionMarker(c: Correction): string {

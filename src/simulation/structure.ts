@@ -21,7 +21,7 @@ import { descriptionOf, elementsOf, referenceId } from '../dpe/elements.js';
 import type { RawElement, RawGeneratorHolder } from '../dpe/raw.js';
 import { num, str } from '../dpe/raw.js';
 import type { Engine } from '../engine/engine.js';
-import { areaOf, offeredOptions } from '../works/apply.js';
+import { areaOf, offeredOptions, priceOn } from '../works/apply.js';
 import type { CostTable } from '../works/costs.js';
 import { outcome } from './calc.js';
 import { round2 } from './comparison.js';
@@ -191,6 +191,9 @@ function editablesOf(
     }
     const editable = (out[row.key] ??= { type: 'enum', values: {}, options: {} });
     editable.values[row.code] = row.label;
+    // a whole building's per-dwelling price where the DPE's installation says other dwellings
+    // than the engine simulates: both (the price follows the engine, as the gain does)
+    const dwellings = priceOn(row, el, costs, prep.raw).dwellings;
     editable.options[row.code] = {
       gainTotal: gain,
       gainGESM2: round2(o.before.gesM2 - o.after.gesM2),
@@ -198,6 +201,9 @@ function editablesOf(
       ...(run.applied[0]?.coutDetail ? { coutDetail: run.applied[0].coutDetail } : {}),
       ...(run.applied[0]?.coutBatiment !== undefined
         ? { coutBatiment: run.applied[0].coutBatiment }
+        : {}),
+      ...(dwellings
+        ? { logementsChiffres: dwellings.priced, logementsDpe: dwellings.declared }
         : {}),
       euroParKwh: gain > 0 ? round2(run.cout / gain) : null,
     };

@@ -7,7 +7,8 @@
  *   (the same radiator "avec robinet thermostatique", id + 4) and room-by-room regulation
  *   (enum_type_regulation_id 2); the emission / regulation table ids are dropped.
  * - `emetteurs`: every water radiator becomes a two-pipe radiator with thermostatic valves
- *   installed after 2000 (id 36 high / 37 low-medium temperature on a collective network).
+ *   installed after 2000 (id 36 high / 37 low-medium temperature on a collective network); the
+ *   declared intermittence row stays (it carries the DPE's individual metering).
  * - `calorifugeage-ch`: the heating network becomes insulated (reseau_distribution_isole 1).
  * - `calorifugeage-ecs`: the collective hot-water network becomes insulated.
  * - `sous-station`: an uninsulated district-heating connection (generator id 107 "réseau de
@@ -26,6 +27,8 @@ const INDIVIDUELLE = '1'; // enum_type_installation_id
 const WITHOUT_VALVES = new Set([...range(24, 27), ...range(32, 35)]);
 const WATER_RADIATORS = new Set(range(24, 39));
 const HIGH_TEMP_RADIATORS = new Set(['24', '26', '28', '30', '32', '34', '36', '38']);
+/** what `emetteurs` installs: two-pipe radiators with thermostatic valves, high / low temperature */
+const TWO_PIPE_WITH_VALVES = new Set(['36', '37']);
 const DH_NOT_INSULATED = '107';
 const DH_INSULATED = '108';
 
@@ -51,13 +54,20 @@ export function distributionApplies(
         ? true
         : 'no water radiator without thermostatic valves';
     case 'emetteurs':
+      // a two-pipe radiator with valves (36, 37) and room-by-room regulation already is what
+      // the works install: only its installation period would change, which the 3CL tables do
+      // not read for it (2314E4481144I, 2492E0831922R: 3 500 € for no gain)
       return ems.some(
         (e) =>
           WATER_RADIATORS.has(emission(e)) &&
-          s(e.donnee_entree.enum_periode_installation_emetteur_id) !== '3',
+          s(e.donnee_entree.enum_periode_installation_emetteur_id) !== '3' &&
+          !(
+            TWO_PIPE_WITH_VALVES.has(emission(e)) &&
+            s(e.donnee_entree.enum_type_regulation_id) === '2'
+          ),
       )
         ? true
-        : 'no water radiator installed before 2001 to replace';
+        : 'no water radiator installed before 2001 to replace (two-pipe radiators with valves and room regulation already count as new)';
     case 'calorifugeage-ch':
       return ems.some(
         (e) =>
@@ -100,7 +110,11 @@ export function distributionApply(inst: RawGeneratorHolder, work: DistributionWo
         d.enum_periode_installation_emetteur_id = '3';
         delete d.tv_rendement_emission_id;
         delete d.tv_rendement_regulation_id;
-        delete d.tv_intermittence_id;
+        // tv_intermittence_id is kept: in bug-for-bug mode the engine reads from the row the DPE
+        // declares only whether the dwellings have individual metering, then looks the row up
+        // again from the new emitter; dropped, the metering the DPE states was lost and the
+        // intermittence I0 rose (2262E0005683A: 0.97 → 1.03 where the metered row gives 0.95;
+        // the works used 28 kWh/yr more)
       }
       return;
     case 'calorifugeage-ch':

@@ -6,8 +6,8 @@
  */
 import type { Category } from '../contract/schemas.js';
 import {
-  dwellingsServed,
   generatorPower,
+  installationDwellings,
   isCollective,
   powerFromSurface,
   scopeOf,
@@ -29,6 +29,12 @@ export interface Price {
    * collective works, a generated flat's share of its building's envelope); absent otherwise
    */
   whole?: number;
+  /**
+   * a whole building's option priced per dwelling on an installation whose DPE says another
+   * number of dwellings than the engine simulates with it: the dwellings priced (the engine's,
+   * so that price and gain cover the same dwellings) and the DPE's
+   */
+  dwellings?: { priced: number; declared: number };
 }
 
 /** The R (insulation) or Uw (windows) the option installs: what its price follows. */
@@ -192,15 +198,19 @@ export function priceOption(
         const n = num(el.donnee_entree.nb_porte) ?? 1;
         return shareOf(n * unitPrice, `${qty(n)} × ${eur(unitPrice)}`, b.envelopeShare);
       }
-      const n = kind ? dwellingsServed(b, el, kind) : 1;
-      return { eur: Math.round(n * unitPrice), detail: `${qty(n)} × ${eur(unitPrice)}` };
+      if (!kind) return { eur: Math.round(unitPrice), detail: `1 × ${eur(unitPrice)}` };
+      return perDwelling(dpe, b, el, kind, unitPrice);
     }
     case 'dwelling': {
       if (b.coverage === 'appartement') {
         return { eur: Math.round(unitPrice), detail: `1 × ${eur(unitPrice)}` };
       }
-      const n = kind ? dwellingsServed(b, el, kind) : b.dwellings;
-      return { eur: Math.round(n * unitPrice), detail: `${qty(n)} × ${eur(unitPrice)}` };
+      if (!kind)
+        return {
+          eur: Math.round(b.dwellings * unitPrice),
+          detail: `${qty(b.dwellings)} × ${eur(unitPrice)}`,
+        };
+      return perDwelling(dpe, b, el, kind, unitPrice);
     }
     case 'kw': {
       const p = buildingPower(b, computed ?? el);
@@ -216,4 +226,33 @@ export function priceOption(
       return shareOf(s.eur, `boiler room ${qty(kw)} kW (${s.step}) ${eur(s.eur)}`, b.share, true);
     }
   }
+}
+
+/**
+ * A price per dwelling on an installation: × the dwellings the engine simulates with it (1
+ * outside whole buildings). In a whole building, where the DPE's installation says another
+ * number (its `nombre_logement`, or its area's share of the building), the detail says which
+ * the price follows: "24 × 2 950 € (24 dwellings, as the engine simulates this installation; the
+ * DPE's installation says 1 dwelling, 81 m²)".
+ */
+function perDwelling(
+  dpe: RawDpe,
+  b: Scope,
+  el: RawElement,
+  kind: 'ch' | 'ecs' | 'vent',
+  unitPrice: number,
+): Price {
+  const d = installationDwellings(dpe, b, el, kind);
+  const n = d.engine;
+  const detail = `${qty(n)} × ${eur(unitPrice)}`;
+  if (b.coverage !== 'immeuble') return { eur: Math.round(n * unitPrice), detail };
+  if (d.declared === n) return { eur: Math.round(n * unitPrice), detail };
+  const what = d.declaredByCount
+    ? `${qty(d.declared)} dwelling${d.declared === 1 ? '' : 's'}${d.area !== undefined ? `, ${qty(d.area)} m²` : ''}`
+    : `${d.area !== undefined ? `${qty(d.area)} m², ` : ''}${qty(d.declared)} dwelling${d.declared === 1 ? '' : 's'} of ${qty(b.dwellings)} by area`;
+  return {
+    eur: Math.round(n * unitPrice),
+    detail: `${detail} (${qty(n)} dwelling${n === 1 ? '' : 's'}, as the engine simulates this installation; the DPE's installation says ${what})`,
+    dwellings: { priced: n, declared: d.declared },
+  };
 }

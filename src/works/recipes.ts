@@ -335,13 +335,37 @@ function floorApplies(
   return opaqueRefusal(el, ctx, 'plancher_bas', r.r, 'floor') ?? true;
 }
 
+/**
+ * Insulation from underneath, laid with a return down the walls below (the practice that treats
+ * the floor/wall junction): the floor keeps the insulation type the 3CL thermal-bridge table
+ * reads. Written as "ITE" (insulated underneath), the table raises the "plancher bas / mur" k
+ * along every wall the floor meets (0.39 → 0.80 W/m·K on an uninsulated wall, 0.31 → 0.71 on an
+ * ITI wall), while the floor's gain over a basement or crawl space is small once the Ue table
+ * takes it (2287E0272588O: Ue 0.43 → 0.25 on 23 m², k × l 14.9 → 31.5 W/K, +745 kWh/yr of
+ * primary energy). The type is read by nothing else the floor's works change: its U is entered
+ * (method 9, `setSaisiU`), the inertia rules class types 1 (inconnu), 2 (non isolé) and 4 (ITE)
+ * alike, and Q4Pa,conv reads walls and roofs only. An 'inconnu' floor the table read as "non
+ * isolé" (insulation period before 1975) is written "non isolé": the works write the period
+ * after 2021, which would make the table read it "ITE". The floor's U, Ue and b then only fall: the works never
+ * raise consumption (test/corpus.test.ts).
+ */
 function floorApply(
   el: RawElement,
   r: Extract<Recipe, { kind: 'floor' }>,
   ctx: WorksContext,
 ): void {
+  const d = el.donnee_entree;
+  // the type as the table read it: 'inconnu' isolated before 1975 is read "non isolé" (after,
+  // "ite"), and the works write the insulation period after 2021
+  const prev = s(d.enum_type_isolation_id);
+  const period =
+    s(d.enum_periode_isolation_id) ||
+    s(ctx.dpe.logement?.caracteristique_generale?.enum_periode_construction_id);
+  const read = prev === '1' && (period === '1' || period === '2') ? '2' : prev;
   // upb (before the Ue table of crawl spaces / basements) is the value entered
   insulateOpaque(el, ctx, 'plancher_bas', r.r, 'ITE');
+  if (read === '') delete d.enum_type_isolation_id;
+  else d.enum_type_isolation_id = read;
 }
 
 // ---------------------------------------------------------------------------- windows, doors

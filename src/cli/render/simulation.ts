@@ -212,6 +212,17 @@ function trades(o: { gainTotal: number; gainGESM2?: number }): boolean {
   return g !== undefined && ((o.gainTotal < 0 && g > 0) || (o.gainTotal > 0 && g < 0));
 }
 
+/**
+ * ", for 3 dwellings as the engine simulates them (the DPE says 1)": a whole building's option
+ * whose installation says other dwellings than the engine simulates (dpe-sim's
+ * `logementsChiffres`, `logementsDpe`); the price follows the engine, as the gain does.
+ */
+function dwellingsNote(o: { logementsChiffres?: number; logementsDpe?: number }): string {
+  if (o.logementsChiffres === undefined || o.logementsDpe === undefined) return '';
+  const n = o.logementsChiffres;
+  return `, for ${numberText(n)} dwelling${n === 1 ? '' : 's'} as the engine simulates ${n === 1 ? 'it' : 'them'} (the DPE says ${numberText(o.logementsDpe)})`;
+}
+
 /** The works options of one `editables` entry as lines; the option values when no costs. */
 function optionLines(
   key: string,
@@ -220,7 +231,7 @@ function optionLines(
   if (ed.options) {
     return Object.entries(ed.options).map(
       ([code, o]) =>
-        `${key}:${code} ${euros(o.cout)}, ${saving(o.gainTotal, 'kWh/yr')}${trades(o) ? `, ${saving(o.gainGESM2 as number, 'kg CO2e/m²/yr', 1)}` : ''}${o.euroParKwh !== null && o.euroParKwh !== undefined ? `, ${withUnit(o.euroParKwh, '€ per kWh/yr saved', 2)}` : ''}`,
+        `${key}:${code} ${euros(o.cout)}, ${saving(o.gainTotal, 'kWh/yr')}${trades(o) ? `, ${saving(o.gainGESM2 as number, 'kg CO2e/m²/yr', 1)}` : ''}${o.euroParKwh !== null && o.euroParKwh !== undefined ? `, ${withUnit(o.euroParKwh, '€ per kWh/yr saved', 2)}` : ''}${dwellingsNote(o)}`,
     );
   }
   if (ed.values) {
