@@ -47,7 +47,7 @@ async function corpusCounts() {
   const { loadEngine } = await import(path.join(ROOT, 'dist/engine/engine.js'));
   const { readDpeFile } = await import(path.join(ROOT, 'dist/dpe/source.js'));
   const { prepare } = await import(path.join(ROOT, 'dist/simulation/prepared.js'));
-  const { auditDpe } = await import(path.join(ROOT, 'dist/simulation/audit.js'));
+  const { auditDpe } = await import(path.join(ROOT, 'dist/simulation/audit/index.js'));
   const { defaultCosts } = await import(path.join(ROOT, 'dist/works/costs.js'));
   const engine = await loadEngine();
   const costs = defaultCosts();

@@ -18,7 +18,7 @@ import type { AuditResponse } from '../src/contract/audit.js';
 import { classIndex, type ClassLetter } from '../src/contract/classes.js';
 import { readDpeFile } from '../src/dpe/source.js';
 import { loadEngine, type Engine } from '../src/engine/engine.js';
-import { auditDpe } from '../src/simulation/audit.js';
+import { auditDpe } from '../src/simulation/audit/index.js';
 import { prepare, type PreparedDpe } from '../src/simulation/prepared.js';
 import { defaultCosts } from '../src/works/costs.js';
 import { BIN, CORPUS, FLAT, HAS_CORPUS, HOUSE, runCli, STUDIO, tempDir } from './helpers.js';

@@ -120,6 +120,7 @@ export class LocalBackend implements Backend {
         kind: 'audit',
         coef: session.options.coef,
         forceNormalization: session.options.forceNormalization,
+        ...(req.engineFigures ? { engineFigures: true } : {}),
       },
       opts.onProgress,
     );

@@ -19,4 +19,5 @@ export const ALERT_IDS = {
   coefConverted: 'warning.coefficient-converted',
   classChanges: 'warning.class-differs',
   costPerM2: 'warning.cost-per-m2',
+  auditGate: 'block.audit-input',
 } as const;
