@@ -29,8 +29,17 @@ export function inputGate(prep: PreparedDpe, coef: CoefMode, shown: Outcome): Ch
   const checks: Check[] = [];
   const cmp = compare(prep.facts, prep.base, coef);
   if (cmp.registry) {
-    const dc = cmp.deltaConso ?? 0;
-    const dg = cmp.deltaGES ?? 0;
+    // the registry's per-m² figures are floored (its true value lies in [r, r + 1)): the
+    // engine's exact figure is compared with the middle of that interval, half a unit allowed
+    const r = cmp.registry;
+    const surface = prep.base.surface > 0 ? prep.base.surface : 1;
+    const gap = (exact: number, floored: number) => {
+      const mid = floored + 0.5;
+      const d = exact - mid;
+      return Math.abs(d) <= 0.5 ? 0 : ((d - Math.sign(d) * 0.5) / mid) * 100;
+    };
+    const dc = gap(cmp.engine.ep / surface, r.epM2);
+    const dg = gap(cmp.engine.ges / surface, r.gesM2);
     checks.push({
       id: 'engine-registry',
       label: `Engine and registry within ${GATE_GAP} %`,

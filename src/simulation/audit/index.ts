@@ -46,7 +46,7 @@ import {
   summerComfortOf,
 } from './content.js';
 import { inputGate, type Gate } from './gate.js';
-import { ITEM_OF, judgeItems, type Items } from './items.js';
+import { INSULATION_ITEMS, ITEM_OF, judgeItems, type Items } from './items.js';
 import { isRoofWindow, optionAllowed, optionTreats, windowMeets, levelText } from './levels.js';
 import { changesOf, judge, searchPaths, type Evaluated, type PathFrame } from './paths.js';
 import { itemOutcomes, rulesOf, treatedInsulation } from './rules.js';
@@ -135,7 +135,10 @@ function auditCandidates(
       const ref = parseReferenceId(c.change.referenceId);
       const row = ref && findOption(ref.category, c.change.editableKey, c.change.editableValue);
       const el = ref && elementsOf(prep.raw, ref.category)[ref.index];
-      return row && el ? optionAllowed(row, el) : false;
+      if (!row || !el || !optionAllowed(row, el)) return false;
+      // a generator the aids do not accept (direct electric radiators, an electric tank) is
+      // not proposed: the distribution works (valves, emitters, lagging) still may be
+      return row.key !== 'ReplaceGEN' || optionTreats(row);
     });
     if (kept.length) out.set(g, kept);
   }
@@ -202,6 +205,11 @@ export function auditDpe(engine: Engine, prep: PreparedDpe, opts: AuditOptions):
   }
   frame.groups = auditCandidates(engine, prep, opts);
   const items = judgeItems(engine, prep, frame.groups);
+  // no works on an envelope element already at its level (or without losses)
+  for (const e of items.elements)
+    if (INSULATION_ITEMS.includes(e.item) && (e.status === 'at-level' || e.status === 'no-losses'))
+      for (const g of [...frame.groups.keys()])
+        if (g.startsWith(`${e.referenceId}|`)) frame.groups.delete(g);
   const baseO = judge(frame, baseFigures(prep, opts.coef));
   const initialClass = baseO.classesBefore.dpe;
   const initial = figures(baseO, prep, 'before');
