@@ -211,7 +211,7 @@ export function apiOperations(historyPath: string): ApiOperation[] {
       tag: 'DPE',
       summary: 'dpe-sim extension: the energy audit (loss breakdown, two works paths, rule checks)',
       description:
-        'Not in the partner spec: an extension of dpe-sim (`x-dpe-sim-extension`). The body is that of `/partners/dpe/initial`. Answers the heat-loss breakdown, a path in steps and a path in one step reaching a "rénovation performante" (class B, or C from F or G), each step with its works, figures and costs, and every rule of the regulatory audit checked with its figure (docs/audit.md). Records nothing in the history. A blocked DPE answers 422.',
+        'Not in the partner spec: an extension of dpe-sim (`x-dpe-sim-extension`). The body is that of `/partners/dpe/initial`. Answers the heat-loss breakdown, a path in steps and a path in one step reaching a "rénovation performante" (class B, or C from F or G), each step with its works, figures and costs, and every rule of the regulatory audit checked with its figure (docs/audit.md), with the input gate, bills saved, aids, controls and summer comfort; `engineFigures: true` audits a DPE the gate stops on the engine’s own figures under a banner. Recorded in the history (operation `audit`). A blocked DPE, or one the gate stops, answers 422.',
       input: 'body',
       partnerKey: true,
       body: { name: 'AuditRequest', schema: AuditRequest },

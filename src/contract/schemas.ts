@@ -684,7 +684,13 @@ export const HistoryRecord = Type.Object({
   customerId: Type.String(),
   userId: Type.String(),
   dpeId: Type.String(),
-  operation: Type.Union([Type.Literal('pre'), Type.Literal('initial'), Type.Literal('calc')]),
+  /** `audit`: the energy audit (a dpe-sim extension), its path in one step */
+  operation: Type.Union([
+    Type.Literal('pre'),
+    Type.Literal('initial'),
+    Type.Literal('calc'),
+    Type.Literal('audit'),
+  ]),
   scenario: Type.Union([Type.String(), Type.Null()]),
   works: Type.Array(EditableChange),
   classBefore: Type.Union([Type.String(), Type.Null()]),

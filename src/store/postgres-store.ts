@@ -70,7 +70,7 @@ interface RunRow {
   customer_id: string;
   user_id: string;
   dpe_id: string;
-  operation: 'pre' | 'initial' | 'calc';
+  operation: 'pre' | 'initial' | 'calc' | 'audit';
   scenario: string | null;
   works: EditableChange[];
   class_before: string | null;

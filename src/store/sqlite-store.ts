@@ -58,7 +58,7 @@ interface RunRow {
   customer_id: string;
   user_id: string;
   dpe_id: string;
-  operation: 'pre' | 'initial' | 'calc';
+  operation: 'pre' | 'initial' | 'calc' | 'audit';
   scenario: string | null;
   works: string;
   class_before: string | null;

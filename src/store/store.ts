@@ -50,7 +50,7 @@ export interface TokenRecord {
 export interface RunInput {
   user: UserRef;
   dpeId: string;
-  operation: 'pre' | 'initial' | 'calc';
+  operation: 'pre' | 'initial' | 'calc' | 'audit';
   simulationId?: string | null;
   scenario?: string | null;
   works?: EditableChange[];

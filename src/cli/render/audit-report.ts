@@ -82,7 +82,8 @@ function figuresCells(f: AuditFigures): string {
 /** "mur:0 — Mur 1 Nord - Mur en blocs..." → "mur:0 — Mur 1 Nord" (the full text as a tooltip). */
 function elementName(element: string): string {
   const cut = element.indexOf(' - ');
-  return cut > 0 ? element.slice(0, cut) : element;
+  const name = cut > 0 ? element.slice(0, cut) : element;
+  return name.length > 48 ? `${name.slice(0, 47)}…` : name;
 }
 
 /** The option without the performance its own column gives. */
@@ -99,19 +100,17 @@ function stepHtml(step: AuditStep): string {
           : elementName(w.element);
       const qty =
         w.unit === 'm²' ? withUnit(w.quantity, 'm²', 1) : `${num(w.quantity)} ${esc(w.unit)}`;
+      const sheet = /\(([^)]+)\)$/.exec(w.aidLevel?.requirement ?? '')?.[1];
       const level = w.aidLevel
-        ? `<br><span class="small">${esc(w.aidLevel.requirement)}: ${w.aidLevel.met ? 'met' : 'NOT MET'} (${esc(w.aidLevel.installed)})</span>`
+        ? `<br><span class="small" title="${esc(w.aidLevel.requirement)}">${esc(w.aidLevel.installed.slice(0, 40))} · ${esc(sheet ?? 'aids’ level')} ${w.aidLevel.met ? 'met' : 'NOT MET'}</span>`
         : '';
-      return `<tr><td title="${esc(w.element)}">${esc(name)}</td><td>${esc(shortOption(w.option))}</td><td>${esc(w.performance)}${level}</td><td class="n">${qty}${w.buildingQuantity !== undefined ? `<br><span class="small">building ${withUnit(w.buildingQuantity, 'm²', 1)}</span>` : ''}</td><td class="n">${euros(w.cost)}${w.buildingCost !== undefined ? `<br><span class="small">share of ${euros(w.buildingCost)}</span>` : ''}</td></tr>`;
+      return `<tr><td title="${esc(w.element)}">${esc(name)}</td><td>${esc(shortOption(w.option))}</td><td>${esc(w.performance.startsWith('generator') ? '3CL tables' : w.performance)}${level}</td><td class="n">${qty}${w.buildingQuantity !== undefined ? `<br><span class="small">building ${withUnit(w.buildingQuantity, 'm²', 1)}</span>` : ''}</td><td class="n">${euros(w.cost)}${w.buildingCost !== undefined ? `<br><span class="small">share of ${euros(w.buildingCost)}</span>` : ''}</td></tr>`;
     })
     .join('');
   const comfort = step.summerComfort
     ? `<p class="small">Summer comfort after the step: <b>${esc(step.summerComfort.indicator)}</b> (${step.summerComfort.criteria.map((c) => `${esc(c.label)} ${c.met ? 'yes' : 'no'}`).join(', ')})</p>`
     : '';
-  return `<div class="step"><div class="steplabel">${labelSvg([
-    { classe: step.before.classe, text: 'before' },
-    { classe: step.after.classe, text: `step ${step.n}` },
-  ])}</div><div class="stepbody"><h4>Step ${step.n}: ${step.before.classe} → ${step.after.classe} · ${euros(step.cost)} (cumulative ${euros(step.cumulativeCost)})${step.billSaved !== undefined ? ` · bill saved ${eurosPerYear(step.billSaved)}` : ''}</h4>
+  return `<div class="step"><div class="stepbody"><h4>Step ${step.n}: ${step.before.classe} → ${step.after.classe} · ${euros(step.cost)} (cumulative ${euros(step.cumulativeCost)})${step.billSaved !== undefined ? ` · bill saved ${eurosPerYear(step.billSaved)}` : ''}</h4>
 <table><thead><tr><th>Element</th><th>Works</th><th>Performance</th><th>Quantity</th><th>Cost incl. VAT</th></tr></thead><tbody>${works || '<tr><td colspan="5">no works</td></tr>'}</tbody></table>
 <table class="fig"><thead><tr><th></th><th>Class</th><th>kWh/m²/yr (primary)</th><th>kg CO2e/m²/yr</th><th>Final energy kWh/yr</th><th>kWh/m²/yr (final)</th><th>Bill €/yr</th></tr></thead><tbody><tr><th>Before</th>${figuresCells(step.before)}</tr><tr><th>After</th>${figuresCells(step.after)}</tr></tbody></table>${comfort}</div></div>`;
 }
@@ -176,7 +175,7 @@ function contextHtml(a: AuditResponse): string {
 
 const CSS = `
 @page { size: A4; margin: 10mm; }
-body { font: 8.5pt/1.25 system-ui, -apple-system, "Segoe UI", Roboto, Arial, sans-serif; color: #222; margin: 0 auto; max-width: 190mm; }
+body { font: 7.5pt/1.2 system-ui, -apple-system, "Segoe UI", Roboto, Arial, sans-serif; color: #222; margin: 0 auto; max-width: 190mm; }
 h1 { font-size: 14pt; margin: 0 0 4px; } h2 { font-size: 11pt; margin: 10px 0 4px; border-bottom: 1px solid #999; }
 h3 { font-size: 10pt; margin: 8px 0 4px; } h4 { font-size: 9pt; margin: 2px 0; }
 table { border-collapse: collapse; margin: 3px 0; width: 100%; }
@@ -186,7 +185,8 @@ table.fig td { text-align: right; } table.fig td.c { text-align: center; font-we
 .note { background: #f4f4f4; border-left: 3px solid #666; padding: 4px 8px; }
 .step { display: flex; gap: 8px; margin: 4px 0; } tr { break-inside: avoid; } h2, h3, h4 { break-after: avoid; }
 .steplabel { flex: 0 0 auto; } .stepbody { flex: 1 1 auto; }
-.cols table { margin-top: 4px; }
+.cols { display: grid; grid-template-columns: 1fr 1fr; gap: 6px; } .cols table { margin-top: 4px; }
+ul { margin: 2px 0; padding-left: 14px; } p { margin: 3px 0; }
 tr.fail td { color: #a00; } .small { font-size: 8pt; color: #555; }
 .banner { background: #fde; border: 2px solid #a00; padding: 4px 8px; font-weight: bold; }
 table.aids { width: auto; }
