@@ -287,9 +287,9 @@ describe('dpe-sim audit (the built CLI)', () => {
         expect(w.width, `${cols} columns: ${w.line}`).toBeLessThanOrEqual(cols);
         const text = stripVTControlCharacters(screen);
         expect(text).toMatch(/whole\s+building/);
-        expect(text).toMatch(/The engine's own figures, not the registry's/);
+        expect(text).toMatch(/The\s+engine's\s+own\s+figures,\s+not\s+the\s+registry's/);
         // on the engine's own figures the building is in C: no proposal
-        expect(text).toMatch(/this DPE is in C, no proposal is made/);
+        expect(text).toMatch(/this\s+DPE\s+is\s+in\s+C,\s+no\s+proposal\s+is\s+made/);
       }
       const stopped = await runCli(['audit', path.join(CORPUS, '2535E0426429Q.xml')], {
         dataDir: dir,
@@ -333,7 +333,14 @@ describe.skipIf(!HAS_CORPUS)('the corpus', () => {
     for (const f of files.slice(0, Number(process.env.DPE_SIM_AUDIT_CORPUS_LIMIT ?? 40))) {
       const p = prepare(engine, await readDpeFile(path.join(CORPUS, f)));
       if (!p.ok) continue;
-      const a = audit(p.dpe);
+      let a: AuditResponse;
+      try {
+        a = audit(p.dpe);
+      } catch (err) {
+        // the input gate stops it, naming the figure (test/audit-rules.test.ts)
+        expect(String(err)).toMatch(/the audit's input gate failed: .*: no \(/);
+        continue;
+      }
       if (!a.auditApplies) continue;
       audited++;
       expect(a.proposals).toHaveLength(2);
