@@ -90,6 +90,12 @@ function groupedWorks(works: readonly AuditWork[]): AuditWork[] {
       element: `${list.length} × ${first.referenceId}…${last.referenceId.split(':')[1] ?? ''}`,
       quantity: list.reduce((a, w) => a + w.quantity, 0),
       cost: list.reduce((a, w) => a + w.cost, 0),
+      ...(first.buildingQuantity !== undefined
+        ? { buildingQuantity: list.reduce((a, w) => a + (w.buildingQuantity ?? 0), 0) }
+        : {}),
+      ...(first.buildingCost !== undefined
+        ? { buildingCost: list.reduce((a, w) => a + (w.buildingCost ?? 0), 0) }
+        : {}),
     });
   }
   return out;
