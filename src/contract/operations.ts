@@ -225,7 +225,8 @@ export function apiOperations(historyPath: string): ApiOperation[] {
       method: 'GET',
       path: historyPath,
       tag: 'Tracking',
-      summary: "Consumption history: the partner's pre / initial / calc runs (and dpe-sim audits), newest first",
+      summary:
+        "Consumption history: the partner's pre / initial / calc runs (and dpe-sim audits), newest first",
       description:
         'Filters: `customerId`, `userId`, `dpeId`, `since` and `until` (ISO 8601 date or date-time, inclusive; an impossible date such as 2025-13-45 is a 400), `limit` (1 to 10000, default 100). Unknown parameters are a 400. Only the calling partner’s runs.',
       input: 'query',
