@@ -59,7 +59,13 @@ interface Ctx extends PathFrame {
   /** every combination run, by key (the audit's own count, whatever the run memo holds) */
   seen: Map<string, Evaluated>;
   /** the requirements and target of the path in one step: the cheapest seen meeting them */
-  single: { requirements: Requirement[]; target: ClassLetter; best?: Evaluated };
+  single: {
+    requirements: Requirement[];
+    target: ClassLetter;
+    best?: Evaluated;
+    /** when none reaches the target: the best class reached meeting the requirements, cheapest */
+    fallback?: Evaluated;
+  };
 }
 
 export interface Goal {
@@ -141,8 +147,16 @@ function evaluate(ctx: Ctx, combo: Combo): Evaluated {
   };
   ctx.seen.set(key, ev);
   const s = ctx.single;
-  if (reaches(ev.o, s.target) && meetsAll(combo, s.requirements) && (!s.best || better(ev, s.best)))
-    s.best = ev;
+  if (meetsAll(combo, s.requirements)) {
+    if (reaches(ev.o, s.target) && (!s.best || better(ev, s.best))) s.best = ev;
+    const cls = (x: Evaluated) => classIndex(x.o.classesAfter.dpe);
+    if (
+      !s.fallback ||
+      cls(ev) < cls(s.fallback) ||
+      (cls(ev) === cls(s.fallback) && better(ev, s.fallback))
+    )
+      s.fallback = ev;
+  }
   return ev;
 }
 
@@ -378,7 +392,14 @@ export function searchPaths(frame: PathFrame, items: Items, target: ClassLetter)
   const last = steps[steps.length - 1] as Evaluated;
   evaluate(ctx, last.combo); // (already seen: registers it as a one-step candidate)
   const best = ctx.single.best;
-  const single = best ?? own.best;
+  // none reaches the final class: the best class reached with every requirement met, the
+  // cheapest of those (never dearer than the path in steps' works reaching the same class)
+  const fallback = ctx.single.fallback;
+  const single =
+    best ??
+    (fallback && classIndex(fallback.o.classesAfter.dpe) <= classIndex(own.best.o.classesAfter.dpe)
+      ? fallback
+      : own.best);
   return {
     steps,
     stepsReached,
