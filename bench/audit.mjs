@@ -266,6 +266,7 @@ async function timeCold(id) {
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'dpe-sim-bench-audit-'));
   const env = { ...process.env, DPE_SIM_DATA_DIR: path.join(tmp, 'data'), NO_COLOR: '1' };
   const repeat = Number(process.env.BENCH_AUDIT_REPEAT ?? 3);
+  if (!(repeat >= 1)) return undefined; // BENCH_AUDIT_REPEAT=0: the corpus counts only
   const runs = { initial: [], audit: [] };
   let auditBody;
   for (let i = 0; i < repeat; i++) {
