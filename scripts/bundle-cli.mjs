@@ -70,6 +70,8 @@ const result = await build({
     'pg',
     'graphile-worker',
     'playwright-core',
+    // reads its standard fonts' metrics (AFM files) from its own folder at run time
+    'pdfkit',
     'esbuild',
   ],
   // CommonJS dependencies (commander, cli-table3, …) require Node's own modules

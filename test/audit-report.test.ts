@@ -13,7 +13,8 @@ import { pathToFileURL } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditResponse } from '../src/contract/audit.js';
-import { euros, num, withUnit } from '../src/cli/format.js';
+import { euros, eurosPerYear, num, withUnit } from '../src/cli/format.js';
+import { groupIdentical } from '../src/cli/render/audit-groups.js';
 import { CORPUS, HAS_CORPUS, HOUSE, runCli, tempDir } from './helpers.js';
 
 const CHROMIUM = process.env.DPE_SIM_CHROMIUM ?? '/usr/bin/chromium';
@@ -39,15 +40,28 @@ function figuresOf(a: AuditResponse): string[] {
       fig(s.before);
       fig(s.after);
       f.push(euros(s.cost), euros(s.cumulativeCost));
-      for (const w of s.works)
+      if (s.billSaved !== undefined) f.push(eurosPerYear(s.billSaved));
+      if (s.summerComfort) f.push(s.summerComfort.indicator);
+      // identical elements grouped: the group's quantity and cost
+      for (const { work: w } of groupIdentical(s.works))
         f.push(
           euros(w.cost),
           w.unit === 'm²' ? withUnit(w.quantity, 'm²', 1) : num(w.quantity),
-          w.performance,
+          w.performance.startsWith('generator') ? '3CL tables' : w.performance,
         );
     }
     for (const r of p.rules) f.push(r.figure);
+    if (p.aids) {
+      f.push(p.aids.asOf, p.aids.rule);
+      if (p.aids.eligible)
+        for (const c of p.aids.byCategory) f.push(euros(c.maPrimeRenov), euros(c.netCost));
+    }
   }
+  for (const c of a.controls ?? []) f.push(c);
+  if (a.summerComfort) f.push(`Summer comfort before works: ${a.summerComfort.indicator}`);
+  if (a.prices) f.push(a.prices.date);
+  if (a.synthesis?.length) f.push('Synthesis');
+  if (a.gate?.banner) f.push(a.gate.banner);
   for (const c of a.costs.figures) f.push(euros(c.eur));
   f.push(a.versions.engine, a.versions.catalogue, a.dpeId);
   return f;
@@ -71,10 +85,14 @@ describe.skipIf(!HAS_CHROMIUM)('the audit report in headless Chromium', () => {
     await browser?.close();
   });
 
-  async function check(dpe: string, name: string): Promise<{ pages: number; pdf: string }> {
+  async function check(
+    dpe: string,
+    name: string,
+    extra: string[] = [],
+  ): Promise<{ pages: number; pdf: string }> {
     const dir = tempDir('dpe-sim-audit-report-');
     const html = path.join(dir, `${name}.html`);
-    const res = await runCli(['audit', dpe, '--json', '--report', html], {
+    const res = await runCli(['audit', dpe, '--json', '--report', html, ...extra], {
       dataDir: dir,
       timeoutMs: 240_000,
     });
@@ -115,8 +133,32 @@ describe.skipIf(!HAS_CHROMIUM)('the audit report in headless Chromium', () => {
   it.skipIf(!HAS_CORPUS)(
     'a whole building (2535E0426429Q): every figure on the page',
     async () => {
-      await check(path.join(CORPUS, '2535E0426429Q.xml'), 'audit-building-2535E0426429Q');
+      // the input gate stops it: on the engine's own figures, under the banner
+      await check(path.join(CORPUS, '2535E0426429Q.xml'), 'audit-building-2535E0426429Q', [
+        '--engine-figures',
+      ]);
     },
     400_000,
   );
+});
+
+/** The PDF PDFKit makes (`--pdf`): no browser needed, a dwelling's in at most 4 pages. */
+describe('the audit PDF (--pdf, PDFKit)', () => {
+  const dwellings = [HOUSE, ...(HAS_CORPUS ? [path.join(CORPUS, '2287E1923356Q.xml')] : [])];
+  it('a dwelling’s PDF: A4, at most 4 pages, the report’s content', async () => {
+    mkdirSync(REPORT_DIR, { recursive: true });
+    for (const dpe of dwellings) {
+      const dir = tempDir('dpe-sim-audit-pdf-');
+      const file = path.join(REPORT_DIR, `audit-${path.basename(dpe, '.xml')}.pdfkit.pdf`);
+      const res = await runCli(['audit', dpe, '--pdf', file], { dataDir: dir, timeoutMs: 240_000 });
+      expect(res.code, res.stderr).toBe(0);
+      const pdf = readFileSync(file);
+      expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
+      expect(pdf.toString('latin1')).toContain('/MediaBox [0 0 595.28 841.89]');
+      const pages = pdfPages(pdf);
+      console.log(`audit PDF: ${file} (${pages} pages)`);
+      expect(pages).toBeGreaterThanOrEqual(1);
+      expect(pages).toBeLessThanOrEqual(4);
+    }
+  }, 400_000);
 });

@@ -32,6 +32,16 @@ describe('POST /dpe-sim/audit', () => {
     expect(res.body.targetClass).toBe('C');
     expect(res.body.proposals.map((p) => p.kind)).toEqual(['steps', 'single']);
     expect(res.body.ok).toBe(true);
+    // recorded in the history: the path in one step's classes and cost
+    const h = await http<{
+      records: { operation: string; classBefore: string; coutTravaux: number }[];
+    }>(`${s.url}/partners/tracking/history?dpeId=0000E0000001H`, { key: s.keyA });
+    expect(h.status).toBe(200);
+    const single = res.body.proposals.find((p) => p.kind === 'single');
+    expect(h.body.records.find((r) => r.operation === 'audit')).toMatchObject({
+      classBefore: 'F',
+      coutTravaux: single?.cost,
+    });
     const doc = await http<{ paths: Record<string, { post: Record<string, unknown> }> }>(
       `${s.url}/openapi.json`,
     );

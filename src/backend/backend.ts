@@ -29,7 +29,7 @@ export interface Backend extends PartnerApi {
   initial(req: InitialRequest, opts?: RunOptions): Promise<SpecInitialResponse>;
   /**
    * The energy audit (a dpe-sim extension: the spec has no audit operation). Local: computed
-   * here, nothing recorded. Remote: `POST /dpe-sim/audit`, which only a dpe-sim server answers;
+   * here, recorded in the history (operation `audit`). Remote: `POST /dpe-sim/audit`, which only a dpe-sim server answers;
    * another service gets a clear `invalid-input` (reason `no-audit`).
    */
   audit(req: AuditRequest, opts?: RunOptions): Promise<AuditResponse>;

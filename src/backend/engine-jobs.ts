@@ -18,7 +18,8 @@ import type {
 import type { Engine } from '../engine/engine.js';
 import { outcome } from '../simulation/calc.js';
 import { engineFigures } from '../simulation/comparison.js';
-import { auditDpe, DPE_SIM_VERSION } from '../simulation/audit.js';
+import { auditDpe } from '../simulation/audit/index.js';
+import { packageVersion } from '../config/version.js';
 import { initialSimulation } from '../simulation/initial.js';
 import type { Preparation, PreparedDpe } from '../simulation/prepared.js';
 import { preAnalysis, type PreBody } from '../simulation/pre.js';
@@ -57,6 +58,8 @@ export type EngineJob =
       kind: 'audit';
       /** works runs already made on this DPE in another thread (as `initial`) */
       seed?: RunData[];
+      /** the gate failed: the engine's own figures under a banner instead of a block */
+      engineFigures?: boolean;
     } & Coef);
 
 export interface PreResult {
@@ -163,7 +166,8 @@ export function runJob(
         coef: job.coef,
         forceNormalization: job.forceNormalization,
         costs,
-        version: DPE_SIM_VERSION,
+        version: packageVersion(),
+        ...(job.engineFigures ? { engineFigures: true } : {}),
       });
   }
 }

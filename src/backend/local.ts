@@ -122,7 +122,7 @@ export class LocalBackend implements Backend {
     return body;
   }
 
-  /** The energy audit: computed where the engine is, nothing recorded (not a partner operation). */
+  /** The energy audit: computed where the engine is, recorded in the history (a dpe-sim extension). */
   async audit(req: AuditRequest, opts: RunOptions = {}): Promise<AuditResponse> {
     const session = await this.open(req);
     const body = await session.compute(
@@ -130,9 +130,31 @@ export class LocalBackend implements Backend {
         kind: 'audit',
         coef: session.options.coef,
         forceNormalization: session.options.forceNormalization,
+        ...(req.engineFigures ? { engineFigures: true } : {}),
       },
       opts.onProgress,
     );
+    // recorded in the history as its path in one step (the works, classes, cost)
+    const single = body.proposals.find((p) => p.kind === 'single');
+    const last = single?.steps[single.steps.length - 1];
+    await session.record({
+      operation: 'audit',
+      scenario: single ? single.title : null,
+      works: (single?.steps ?? []).flatMap((s) =>
+        s.works.map((w) => ({
+          referenceId: w.referenceId,
+          editableKey: w.editableKey,
+          editableValue: w.editableValue,
+        })),
+      ),
+      classBefore: body.initial.classe,
+      classAfter: last?.after.classe ?? null,
+      consoBefore: body.initial.epM2,
+      consoAfter: last?.after.epM2 ?? null,
+      coutTravaux: single?.cost ?? null,
+      normalized: body.normalized,
+      blocked: false,
+    });
     return { ...body, dpeSource: session.dpeSource };
   }
 

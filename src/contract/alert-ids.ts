@@ -20,4 +20,5 @@ export const ALERT_IDS = {
   classChanges: 'warning.class-differs',
   costPerM2: 'warning.cost-per-m2',
   inconsistent: 'warning.dpe-inconsistent',
+  auditGate: 'block.audit-input',
 } as const;

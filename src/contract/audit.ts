@@ -11,7 +11,14 @@ import { DpeSourceInfo, InitialRequest } from './schemas.js';
 const Letter = Type.Enum(CLASS_LETTERS);
 
 /** The request: the same body as `initial` (identity, dpeId, coef2026, forceNormalization). */
-export const AuditRequest = InitialRequest;
+export const AuditRequest = Type.Object(
+  {
+    ...InitialRequest.properties,
+    /** when the input gate fails: the engine's own figures under a banner, instead of a block (0.2) */
+    engineFigures: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
 export type AuditRequest = Type.Static<typeof AuditRequest>;
 
 export const LOSS_KEYS = [
@@ -54,6 +61,31 @@ export const ITEM_KEYS = [
 export type ItemKey = (typeof ITEM_KEYS)[number];
 const ItemKeySchema = Type.Enum(ITEM_KEYS);
 
+/**
+ * One element of an item as the audit judges it (0.2): whether it loses heat to the outside or
+ * an unheated space, its performance, the aids' level for works on it, and whether it needs
+ * works (below the level), is already at it, or cannot take works (and why).
+ */
+export const ElementNeed = Type.Object({
+  referenceId: Type.String(),
+  description: Type.String(),
+  /** m² (the dwelling's share for a generated flat), 0 for a system */
+  area: Type.Number(),
+  /** the element's performance in the DPE ("U 2.50 W/(m²·K)", "gas boiler, standard, 1991–2000") */
+  performance: Type.String(),
+  /** the aids' level for works on it ("R ≥ 3.7 m²·K/W (BAR-EN-102)"), or null */
+  level: Type.Union([Type.String(), Type.Null()]),
+  status: Type.Union([
+    Type.Literal('needs-works'),
+    Type.Literal('at-level'),
+    Type.Literal('no-losses'),
+    Type.Literal('cannot'),
+  ]),
+  /** why it needs no works or cannot take any, or null */
+  reason: Type.Union([Type.String(), Type.Null()]),
+});
+export type ElementNeed = Type.Static<typeof ElementNeed>;
+
 /** An item as the DPE has it: whether it needs works, and if not, why (the criterion). */
 export const ItemState = Type.Object({
   key: ItemKeySchema,
@@ -61,6 +93,8 @@ export const ItemState = Type.Object({
   needed: Type.Boolean(),
   /** why it needs no works (absent, no losses, already good with the figure...), or null */
   reason: Type.Union([Type.String(), Type.Null()]),
+  /** its elements (0.2): the item is treated when those that need works get them */
+  elements: Type.Optional(Type.Array(ElementNeed)),
 });
 export type ItemState = Type.Static<typeof ItemState>;
 
@@ -75,7 +109,7 @@ export const AuditFigures = Type.Object({
   ef: Type.Number(),
   /** final energy, kWh/m²/yr */
   efM2: Type.Number(),
-  /** energy bill, €/yr (the engine's cout, 5 uses) */
+  /** energy bill, €/yr (the engine's cout, 5 uses) at the prices of `prices` */
   bill: Type.Number(),
 });
 export type AuditFigures = Type.Static<typeof AuditFigures>;
@@ -95,8 +129,32 @@ export const AuditWork = Type.Object({
   /** € incl. VAT */
   cost: Type.Number(),
   costDetail: Type.String(),
+  /** the building's quantity when the DPE pays a share of collective or building works (0.2) */
+  buildingQuantity: Type.Optional(Type.Number()),
+  /** the building's amount, € incl. VAT, when `cost` is the DPE's share (0.2) */
+  buildingCost: Type.Optional(Type.Number()),
+  /** the aids' level these works are judged against, and whether they meet it (0.2) */
+  aidLevel: Type.Optional(
+    Type.Object({
+      /** "BAR-EN-102: R ≥ 3.7 m²·K/W" */
+      requirement: Type.String(),
+      met: Type.Boolean(),
+      /** what the works install, as judged ("R 3.7", "Uw 1.3, Sw 0.42") */
+      installed: Type.String(),
+    }),
+  ),
+  /** whether these works treat their element (false: they add to the item, as pipe lagging) (0.2) */
+  treats: Type.Optional(Type.Boolean()),
 });
 export type AuditWork = Type.Static<typeof AuditWork>;
+
+/** The 3CL summer-comfort indicator and the criteria it is made of (the engine's `confort_ete`). */
+export const SummerComfort = Type.Object({
+  /** "insufficient", "average", "good" */
+  indicator: Type.String(),
+  criteria: Type.Array(Type.Object({ label: Type.String(), met: Type.Boolean() })),
+});
+export type SummerComfort = Type.Static<typeof SummerComfort>;
 
 export const AuditStep = Type.Object({
   n: Type.Integer({ minimum: 1 }),
@@ -108,6 +166,10 @@ export const AuditStep = Type.Object({
   /** € incl. VAT */
   cost: Type.Number(),
   cumulativeCost: Type.Number(),
+  /** the energy bill saved by this step, €/yr, at the prices of `prices` (0.2) */
+  billSaved: Type.Optional(Type.Number()),
+  /** summer comfort after the step (0.2) */
+  summerComfort: Type.Optional(SummerComfort),
 });
 export type AuditStep = Type.Static<typeof AuditStep>;
 
@@ -117,6 +179,9 @@ export const RULE_IDS = [
   'ventilation',
   'final-class',
   'six-items',
+  // 0.2
+  'each-step-gain',
+  'aid-levels',
 ] as const;
 export type RuleId = (typeof RULE_IDS)[number];
 
@@ -135,15 +200,49 @@ export type AuditRule = Type.Static<typeof AuditRule>;
 export const ItemOutcome = Type.Object({
   key: ItemKeySchema,
   label: Type.String(),
+  /** `cannot` (0.2): elements need works the catalogue cannot do there, the reason says why */
   status: Type.Union([
     Type.Literal('treated'),
     Type.Literal('not-needed'),
     Type.Literal('missing'),
+    Type.Literal('cannot'),
   ]),
   step: Type.Union([Type.Integer(), Type.Null()]),
   reason: Type.Union([Type.String(), Type.Null()]),
 });
 export type ItemOutcome = Type.Static<typeof ItemOutcome>;
+
+/** MaPrimeRénov' for one income category: the amount and the net cost left (informative). */
+export const AidByCategory = Type.Object({
+  /** 'very-modest', 'modest', 'intermediate', 'higher' (bleu, jaune, violet, rose) */
+  category: Type.String(),
+  label: Type.String(),
+  /** € (0 when not eligible) */
+  maPrimeRenov: Type.Number(),
+  /** € incl. VAT left to pay after MaPrimeRénov' */
+  netCost: Type.Number(),
+});
+
+export const AuditAids = Type.Object({
+  /** whether MaPrimeRénov' rénovation d'ampleur applies, and why (not) */
+  eligible: Type.Boolean(),
+  rule: Type.String(),
+  /** the eligible expense, € excl. VAT (capped) */
+  eligibleExpense: Type.Number(),
+  byCategory: Type.Array(AidByCategory),
+  /** the energy savings certificates (CEE): how they apply here */
+  cee: Type.String(),
+  /** the works' CEE sheets and whether the works meet them */
+  sheets: Type.Array(
+    Type.Object({ sheet: Type.String(), works: Type.String(), met: Type.Boolean() }),
+  ),
+  /** the texts, with their date */
+  source: Type.String(),
+  /** the date of the rules applied (YYYY-MM-DD) */
+  asOf: Type.String(),
+  note: Type.String(),
+});
+export type AuditAids = Type.Static<typeof AuditAids>;
 
 export const AuditProposal = Type.Object({
   kind: Type.Union([Type.Literal('steps'), Type.Literal('single')]),
@@ -155,6 +254,10 @@ export const AuditProposal = Type.Object({
   items: Type.Array(ItemOutcome),
   /** every rule passes */
   ok: Type.Boolean(),
+  /** the aids the owner may claim for this proposal, informative (0.2) */
+  aids: Type.Optional(AuditAids),
+  /** why the final class is out of reach, when it is (0.2) */
+  justification: Type.Optional(Type.Union([Type.String(), Type.Null()])),
 });
 export type AuditProposal = Type.Static<typeof AuditProposal>;
 
@@ -206,5 +309,57 @@ export const AuditResponse = Type.Object({
   changeSets: Type.Integer(),
   note: Type.String(),
   dpeSource: Type.Optional(DpeSourceInfo),
+  // ---- 0.2 (issue 34): all optional, so a 0.1 client reads a 0.2 answer
+  /** the input gate: the checks made before any figure, and whether figures are the engine's own */
+  gate: Type.Optional(
+    Type.Object({
+      passed: Type.Boolean(),
+      checks: Type.Array(
+        Type.Object({
+          id: Type.String(),
+          label: Type.String(),
+          pass: Type.Boolean(),
+          figure: Type.String(),
+        }),
+      ),
+      /** the figures are the engine's own, not scaled to the registry (`engineFigures`) */
+      engineFigures: Type.Boolean(),
+      /** shown above every figure when the gate failed and the engine's figures are shown */
+      banner: Type.Union([Type.String(), Type.Null()]),
+    }),
+  ),
+  /** what the audit covers, said where people read (a flat's audit is not the regulatory case) */
+  scope: Type.Optional(
+    Type.Object({
+      regulatory: Type.Boolean(),
+      text: Type.String(),
+      /** the share of the building's collective works the dwelling pays (1: all) */
+      share: Type.Number(),
+    }),
+  ),
+  /** the energy prices the bills use, with their date */
+  prices: Type.Optional(Type.Object({ date: Type.String(), source: Type.String() })),
+  /** the existing control devices (regulation, programming, metering), read from the DPE */
+  controls: Type.Optional(Type.Array(Type.String())),
+  /** summer comfort before works */
+  summerComfort: Type.Optional(SummerComfort),
+  /** both proposals side by side: per step class, kWh/m², CO2, bill, cost, aids */
+  synthesis: Type.Optional(
+    Type.Array(
+      Type.Object({
+        proposal: Type.Union([Type.Literal('steps'), Type.Literal('single')]),
+        step: Type.Integer(),
+        classe: Letter,
+        epM2: Type.Number(),
+        gesM2: Type.Number(),
+        bill: Type.Number(),
+        billSaved: Type.Number(),
+        cost: Type.Number(),
+        /** MaPrimeRénov' range over the income categories, € (the whole proposal, on its last step) */
+        aidsMin: Type.Number(),
+        aidsMax: Type.Number(),
+      }),
+    ),
+  ),
 });
 export type AuditResponse = Type.Static<typeof AuditResponse>;

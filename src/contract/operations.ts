@@ -218,7 +218,7 @@ export function apiOperations(historyPath: string): ApiOperation[] {
       tag: 'DPE',
       summary: 'dpe-sim extension: the energy audit (loss breakdown, two works paths, rule checks)',
       description:
-        'Not in the partner spec: an extension of dpe-sim (`x-dpe-sim-extension`). The body is that of `/partners/dpe/initial`. Answers the heat-loss breakdown, a path in steps and a path in one step reaching a "rénovation performante" (class B, or C from F or G), each step with its works, figures and costs, and every rule of the regulatory audit checked with its figure (docs/audit.md). Records nothing in the history. A blocked DPE answers 422.',
+        'Not in the partner spec: an extension of dpe-sim (`x-dpe-sim-extension`). The body is that of `/partners/dpe/initial`. Answers the heat-loss breakdown, a path in steps and a path in one step reaching a "rénovation performante" (class B, or C from F or G), each step with its works, figures and costs, and every rule of the regulatory audit checked with its figure (docs/audit.md), with the input gate, bills saved, aids, controls and summer comfort; `engineFigures: true` audits a DPE the gate stops on the engine’s own figures under a banner. Recorded in the history (operation `audit`). A blocked DPE, or one the gate stops, answers 422.',
       input: 'body',
       partnerKey: true,
       body: { name: 'AuditRequest', schema: AuditRequest },
@@ -232,7 +232,8 @@ export function apiOperations(historyPath: string): ApiOperation[] {
       method: 'GET',
       path: historyPath,
       tag: 'Tracking',
-      summary: "Consumption history: the partner's pre / initial / calc runs, newest first",
+      summary:
+        "Consumption history: the partner's pre / initial / calc runs (and dpe-sim audits), newest first",
       description:
         'Filters: `customerId`, `userId`, `dpeId`, `since` and `until` (ISO 8601 date or date-time, inclusive; an impossible date such as 2025-13-45 is a 400), `limit` (1 to 10000, default 100). Unknown parameters are a 400. Only the calling partner’s runs.',
       input: 'query',

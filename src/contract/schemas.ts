@@ -711,6 +711,7 @@ export const HistoryRecord = Type.Object({
   customerId: Type.String(),
   userId: Type.String(),
   dpeId: Type.String(),
+  /** `audit`: the energy audit (a dpe-sim extension), its path in one step */
   operation: Type.Union([
     Type.Literal('pre'),
     Type.Literal('initial'),

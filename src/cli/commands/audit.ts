@@ -9,6 +9,8 @@ import { DPE_ARGUMENT_HELP, examples, simulationFlags, type SimulationFlags } fr
 
 export interface AuditFlags extends SimulationFlags {
   report?: string;
+  pdf?: string;
+  engineFigures?: boolean;
 }
 
 export async function auditCommand(ctx: Context, dpeArg: string, flags: AuditFlags): Promise<void> {
@@ -23,6 +25,7 @@ export async function auditCommand(ctx: Context, dpeArg: string, flags: AuditFla
       {
         ...identity,
         dpeId,
+        ...(flags.engineFigures ? { engineFigures: true } : {}),
         query: {
           coef2026: coef,
           ...(flags.forceNormalization ? { forceNormalization: true } : {}),
@@ -40,6 +43,15 @@ export async function auditCommand(ctx: Context, dpeArg: string, flags: AuditFla
     }
     ctx.out.note(`report written to ${flags.report}`);
   }
+  if (flags.pdf) {
+    const { auditReportPdf } = await import('../render/audit-pdf.js');
+    try {
+      await writeFile(flags.pdf, await auditReportPdf(body));
+    } catch (err) {
+      throw new DpeSimError('runtime', `cannot write the PDF ${flags.pdf}: ${osReason(err)}`);
+    }
+    ctx.out.note(`PDF written to ${flags.pdf}`);
+  }
   await ctx.out.present(body, async () =>
     (await import('../render/audit.js')).renderAudit(body, dpeArg, ctx.out.style),
   );
@@ -55,6 +67,11 @@ export function register(program: Command): void {
       ),
   )
     .option('--report <file>', 'also write a self-contained, printable HTML report')
+    .option('--pdf <file>', 'also write the report as a PDF (A4)')
+    .option(
+      '--engine-figures',
+      "when the input gate fails (engine and registry over 30 % apart, impossible figures), audit on the engine's own figures under a banner instead of stopping (exit 3)",
+    )
     .addHelpText(
       'after',
       examples(

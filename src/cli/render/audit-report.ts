@@ -12,6 +12,7 @@ import type {
   AuditStep,
 } from '../../contract/audit.js';
 import { euros, eurosPerYear, num, withUnit } from '../format.js';
+import { groupIdentical } from './audit-groups.js';
 
 const CLASS_COLOURS: Record<string, string> = {
   A: '#009C6D',
@@ -81,7 +82,8 @@ function figuresCells(f: AuditFigures): string {
 /** "mur:0 — Mur 1 Nord - Mur en blocs..." → "mur:0 — Mur 1 Nord" (the full text as a tooltip). */
 function elementName(element: string): string {
   const cut = element.indexOf(' - ');
-  return cut > 0 ? element.slice(0, cut) : element;
+  const name = cut > 0 ? element.slice(0, cut) : element;
+  return name.length > 48 ? `${name.slice(0, 47)}…` : name;
 }
 
 /** The option without the performance its own column gives. */
@@ -90,18 +92,27 @@ function shortOption(label: string): string {
 }
 
 function stepHtml(step: AuditStep): string {
-  const works = step.works
-    .map(
-      (w) =>
-        `<tr><td title="${esc(w.element)}">${esc(elementName(w.element))}</td><td>${esc(shortOption(w.option))}</td><td>${esc(w.performance)}</td><td class="n">${w.unit === 'm²' ? withUnit(w.quantity, 'm²', 1) : `${num(w.quantity)} ${esc(w.unit)}`}</td><td class="n">${euros(w.cost)}</td></tr>`,
-    )
+  const works = groupIdentical(step.works)
+    .map(({ work: w, count, refs, description }) => {
+      const name =
+        count > 1
+          ? `${count} × ${elementName(`${refs} — ${description}`)}`
+          : elementName(w.element);
+      const qty =
+        w.unit === 'm²' ? withUnit(w.quantity, 'm²', 1) : `${num(w.quantity)} ${esc(w.unit)}`;
+      const sheet = /\(([^)]+)\)$/.exec(w.aidLevel?.requirement ?? '')?.[1];
+      const level = w.aidLevel
+        ? `<br><span class="small" title="${esc(w.aidLevel.requirement)}">${esc(w.aidLevel.installed.slice(0, 40))} · ${esc(sheet ?? 'aids’ level')} ${w.aidLevel.met ? 'met' : 'NOT MET'}</span>`
+        : '';
+      return `<tr><td title="${esc(w.element)}">${esc(name)}</td><td>${esc(shortOption(w.option))}</td><td>${esc(w.performance.startsWith('generator') ? '3CL tables' : w.performance)}${level}</td><td class="n">${qty}${w.buildingQuantity !== undefined ? `<br><span class="small">building ${withUnit(w.buildingQuantity, 'm²', 1)}</span>` : ''}</td><td class="n">${euros(w.cost)}${w.buildingCost !== undefined ? `<br><span class="small">share of ${euros(w.buildingCost)}</span>` : ''}</td></tr>`;
+    })
     .join('');
-  return `<div class="step"><div class="steplabel">${labelSvg([
-    { classe: step.before.classe, text: 'before' },
-    { classe: step.after.classe, text: `step ${step.n}` },
-  ])}</div><div class="stepbody"><h4>Step ${step.n}: ${step.before.classe} → ${step.after.classe} · ${euros(step.cost)} (cumulative ${euros(step.cumulativeCost)})</h4>
+  const comfort = step.summerComfort
+    ? `<p class="small">Summer comfort after the step: <b>${esc(step.summerComfort.indicator)}</b> (${step.summerComfort.criteria.map((c) => `${esc(c.label)} ${c.met ? 'yes' : 'no'}`).join(', ')})</p>`
+    : '';
+  return `<div class="step"><div class="stepbody"><h4>Step ${step.n}: ${step.before.classe} → ${step.after.classe} · ${euros(step.cost)} (cumulative ${euros(step.cumulativeCost)})${step.billSaved !== undefined ? ` · bill saved ${eurosPerYear(step.billSaved)}` : ''}</h4>
 <table><thead><tr><th>Element</th><th>Works</th><th>Performance</th><th>Quantity</th><th>Cost incl. VAT</th></tr></thead><tbody>${works || '<tr><td colspan="5">no works</td></tr>'}</tbody></table>
-<table class="fig"><thead><tr><th></th><th>Class</th><th>kWh/m²/yr (primary)</th><th>kg CO2e/m²/yr</th><th>Final energy kWh/yr</th><th>kWh/m²/yr (final)</th><th>Bill €/yr</th></tr></thead><tbody><tr><th>Before</th>${figuresCells(step.before)}</tr><tr><th>After</th>${figuresCells(step.after)}</tr></tbody></table></div></div>`;
+<table class="fig"><thead><tr><th></th><th>Class</th><th>kWh/m²/yr (primary)</th><th>kg CO2e/m²/yr</th><th>Final energy kWh/yr</th><th>kWh/m²/yr (final)</th><th>Bill €/yr</th></tr></thead><tbody><tr><th>Before</th>${figuresCells(step.before)}</tr><tr><th>After</th>${figuresCells(step.after)}</tr></tbody></table>${comfort}</div></div>`;
 }
 
 function proposalHtml(p: AuditProposal): string {
@@ -114,18 +125,57 @@ function proposalHtml(p: AuditProposal): string {
   const items = p.items
     .map(
       (i) =>
-        `<tr><td>${esc(i.label)}</td><td>${i.status === 'treated' ? `treated in step ${i.step ?? ''}` : i.status === 'not-needed' ? 'needs no works' : 'MISSING'}</td><td>${esc(i.reason ?? '')}</td></tr>`,
+        `<tr><td>${esc(i.label)}</td><td>${i.status === 'treated' ? `treated in step ${i.step ?? ''}` : i.status === 'not-needed' ? 'needs no works' : i.status === 'cannot' ? 'cannot be treated' : 'MISSING'}</td><td>${esc(i.reason ?? '')}</td></tr>`,
     )
     .join('');
   return `<section class="proposal"><h3>${esc(p.title)}: ${euros(p.cost)} · ${p.ok ? 'every rule met' : 'some rules not met'}</h3>
 ${p.steps.map(stepHtml).join('')}
 <div class="cols"><table><thead><tr><th>Rule</th><th></th><th>Figure</th></tr></thead><tbody>${rules}</tbody></table>
-<table><thead><tr><th>Item</th><th>Status</th><th>Why not</th></tr></thead><tbody>${items}</tbody></table></div></section>`;
+<table><thead><tr><th>Item</th><th>Status</th><th>Why not</th></tr></thead><tbody>${items}</tbody></table></div>${p.justification ? `<p><b>Why the final class is out of reach:</b> ${esc(p.justification)}</p>` : ''}${aidsHtml(p)}</section>`;
+}
+
+function aidsHtml(p: AuditProposal): string {
+  const a = p.aids;
+  if (!a) return '';
+  const rows = a.byCategory
+    .map(
+      (c) =>
+        `<tr><td>${esc(c.label)}</td><td class="n">${euros(c.maPrimeRenov)}</td><td class="n">${euros(c.netCost)}</td></tr>`,
+    )
+    .join('');
+  const sheets = a.sheets
+    .map((x) => `${esc(x.sheet)} (${esc(x.works)}${x.met ? '' : ', level not met'})`)
+    .join('; ');
+  return `<h4>Aids the owner may claim (informative, rules in force on ${esc(a.asOf)})</h4><p>${esc(a.rule)}</p>
+${a.eligible ? `<table class="aids"><thead><tr><th>Income category</th><th>MaPrimeRénov’</th><th>Net cost incl. VAT</th></tr></thead><tbody>${rows}</tbody></table>` : ''}
+<p class="small">${esc(a.cee)}${sheets ? ` CEE sheets of these works: ${sheets}.` : ''} Sources: ${esc(a.source)}. ${esc(a.note)}</p>`;
+}
+
+function synthesisHtml(a: AuditResponse): string {
+  if (!a.synthesis?.length) return '';
+  const rows = a.synthesis
+    .map(
+      (r) =>
+        `<tr><td>${r.proposal === 'steps' ? 'In steps' : 'In one step'}</td><td>${r.step}</td><td class="c">${r.classe}</td><td>${num(r.epM2)}</td><td>${num(r.gesM2)}</td><td>${eurosPerYear(r.bill)}</td><td>${eurosPerYear(r.billSaved)}</td><td>${euros(r.cost)}</td><td>${r.aidsMax > 0 ? `${euros(r.aidsMin)} – ${euros(r.aidsMax)}` : ''}</td></tr>`,
+    )
+    .join('');
+  return `<h2>Synthesis</h2><table class="fig"><thead><tr><th>Path</th><th>Step</th><th>Class</th><th>kWh/m²/yr</th><th>kg CO2e/m²/yr</th><th>Bill</th><th>Bill saved</th><th>Cost incl. VAT</th><th>MaPrimeRénov’ (by income)</th></tr></thead><tbody>${rows}</tbody></table>
+<p class="small">Bills at ${esc(a.prices?.source ?? 'the engine’s prices')} (${esc(a.prices?.date ?? '')}).</p>`;
+}
+
+function contextHtml(a: AuditResponse): string {
+  const controls = a.controls?.length
+    ? `<h2>Existing control devices</h2><ul>${a.controls.map((c) => `<li>${esc(c)}</li>`).join('')}</ul>`
+    : '';
+  const comfort = a.summerComfort
+    ? `<h2>Summer comfort before works: ${esc(a.summerComfort.indicator)}</h2><p>${a.summerComfort.criteria.map((c) => `${esc(c.label)}: ${c.met ? 'yes' : 'no'}`).join(' · ')}</p>`
+    : '';
+  return controls + comfort;
 }
 
 const CSS = `
 @page { size: A4; margin: 10mm; }
-body { font: 8.5pt/1.25 system-ui, -apple-system, "Segoe UI", Roboto, Arial, sans-serif; color: #222; margin: 0 auto; max-width: 190mm; }
+body { font: 7.5pt/1.2 system-ui, -apple-system, "Segoe UI", Roboto, Arial, sans-serif; color: #222; margin: 0 auto; max-width: 190mm; }
 h1 { font-size: 14pt; margin: 0 0 4px; } h2 { font-size: 11pt; margin: 10px 0 4px; border-bottom: 1px solid #999; }
 h3 { font-size: 10pt; margin: 8px 0 4px; } h4 { font-size: 9pt; margin: 2px 0; }
 table { border-collapse: collapse; margin: 3px 0; width: 100%; }
@@ -135,8 +185,11 @@ table.fig td { text-align: right; } table.fig td.c { text-align: center; font-we
 .note { background: #f4f4f4; border-left: 3px solid #666; padding: 4px 8px; }
 .step { display: flex; gap: 8px; margin: 4px 0; } tr { break-inside: avoid; } h2, h3, h4 { break-after: avoid; }
 .steplabel { flex: 0 0 auto; } .stepbody { flex: 1 1 auto; }
-.cols table { margin-top: 4px; }
+.cols { display: grid; grid-template-columns: 1fr 1fr; gap: 6px; } .cols table { margin-top: 4px; }
+ul { margin: 2px 0; padding-left: 14px; } p { margin: 3px 0; }
 tr.fail td { color: #a00; } .small { font-size: 8pt; color: #555; }
+.banner { background: #fde; border: 2px solid #a00; padding: 4px 8px; font-weight: bold; }
+table.aids { width: auto; }
 .losses { display: flex; gap: 12px; align-items: flex-start; } .losses table { width: auto; }
 `;
 
@@ -162,9 +215,13 @@ export function auditReportHtml(a: AuditResponse, generatedAt = new Date()): str
     .join('');
   const body = `<h1>Energy audit: DPE ${esc(a.dpeId)}</h1>
 <p>${COVERAGE[a.coverage]}, ${withUnit(a.surface, 'm²', 1)} · before works: class <b>${a.initial.classe}</b>, ${num(a.initial.epM2)} kWh/m²/yr primary, ${num(a.initial.gesM2)} kg CO2e/m²/yr, final ${num(a.initial.ef)} kWh/yr (${num(a.initial.efM2)} kWh/m²/yr), bill ${eurosPerYear(a.initial.bill)} · ${a.auditApplies ? `target: ${esc(a.targetRule)}` : 'the regulatory audit applies to classes D to G'}</p>
+${a.gate?.banner ? `<p class="banner">${esc(a.gate.banner)}</p>` : ''}
+${a.scope ? `<p>${esc(a.scope.text)}</p>` : ''}
 <p class="note">${esc(a.note)}</p>
+${synthesisHtml(a)}
 <h2>Heat losses: ${num(a.losses.total, 1)} W/K</h2>
 <div class="losses">${lossSvg(a)}<table><thead><tr><th>Item</th><th>Losses</th><th>Share</th></tr></thead><tbody>${lossRows}</tbody></table>${labelSvg([{ classe: a.initial.classe, text: 'now' }])}</div>
+${contextHtml(a)}
 <h2>The six items</h2>
 <table><thead><tr><th>Item</th><th>Works needed</th><th>Why not</th></tr></thead><tbody>${items}</tbody></table>
 <h2>Proposals</h2>

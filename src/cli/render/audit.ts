@@ -6,7 +6,7 @@
 import type { AuditProposal, AuditResponse, AuditStep, AuditWork } from '../../contract/audit.js';
 import { euros, eurosPerYear, kwh, NBSP, num, percent, withUnit } from '../format.js';
 import type { Style } from './style.js';
-import { table, terminalWidth } from './table.js';
+import { table, terminalLayout, terminalWidth } from './table.js';
 import { wrap } from './text.js';
 
 const COVERAGE: Record<AuditResponse['coverage'], string> = {
@@ -90,29 +90,61 @@ function groupedWorks(works: readonly AuditWork[]): AuditWork[] {
       element: `${list.length} × ${first.referenceId}…${last.referenceId.split(':')[1] ?? ''}`,
       quantity: list.reduce((a, w) => a + w.quantity, 0),
       cost: list.reduce((a, w) => a + w.cost, 0),
+      ...(first.buildingQuantity !== undefined
+        ? { buildingQuantity: list.reduce((a, w) => a + (w.buildingQuantity ?? 0), 0) }
+        : {}),
+      ...(first.buildingCost !== undefined
+        ? { buildingCost: list.reduce((a, w) => a + (w.buildingCost ?? 0), 0) }
+        : {}),
     });
   }
   return out;
 }
 
+/** A table indented under its heading (the width it may use is the terminal's less the indent). */
+export function indented(head: string[], rows: string[][], keep: number[], drop: number[], by = 4) {
+  const layout = terminalLayout();
+  if (layout.width === undefined) return table(head, rows, { keep, drop, layout });
+  const t = table(head, rows, { keep, drop, layout: { ...layout, width: layout.width - by } });
+  return t
+    .split('\n')
+    .map((l) => ' '.repeat(by) + l)
+    .join('\n');
+}
+
+function quantityText(w: AuditWork): string {
+  const q =
+    w.unit === 'm²'
+      ? withUnit(w.quantity, 'm²', 1)
+      : `${num(w.quantity)}${NBSP}unit${w.quantity > 1 ? 's' : ''}`;
+  return w.buildingQuantity !== undefined
+    ? `${q} (building ${withUnit(w.buildingQuantity, 'm²', 1)})`
+    : q;
+}
+
+function costText(w: AuditWork): string {
+  return w.buildingCost !== undefined
+    ? `${euros(w.cost)} (share of ${euros(w.buildingCost)})`
+    : euros(w.cost);
+}
+
 function renderStep(step: AuditStep, s: Style): string {
-  const head = `  Step ${step.n}: ${s.classLetter(step.before.classe)} → ${s.classLetter(step.after.classe)}  ${euros(step.cost)} (cumulative ${euros(step.cumulativeCost)})`;
+  const saved = step.billSaved !== undefined ? `, bill −${eurosPerYear(step.billSaved)}` : '';
+  const head = `  Step ${step.n}: ${s.classLetter(step.before.classe)} → ${s.classLetter(step.after.classe)}  ${euros(step.cost)} (cumulative ${euros(step.cumulativeCost)}${saved})`;
   const rows = groupedWorks(step.works).map((w) => [
     w.element,
     shortOption(w.option),
     shortPerformance(w.performance),
-    w.unit === 'm²'
-      ? withUnit(w.quantity, 'm²', 1)
-      : `${num(w.quantity)}${NBSP}unit${w.quantity > 1 ? 's' : ''}`,
-    euros(w.cost),
+    quantityText(w),
+    costText(w),
   ]);
   const works = rows.length
-    ? table(['Element', 'Works', 'Performance', 'Quantity', 'Cost'], rows, {
-        keep: [2, 3, 4],
-        drop: [2],
-      })
-    : '  (no works)';
-  return [head, works, wrap(`  After: ${figuresLine(step.after)}`, '    ')].join('\n');
+    ? indented(['Element', 'Works', 'Performance', 'Quantity', 'Cost'], rows, [2, 4], [2])
+    : '    (no works)';
+  const comfort = step.summerComfort ? ` · summer comfort ${step.summerComfort.indicator}` : '';
+  return [head, works, wrap(`    After: ${figuresLine(step.after)}${comfort}`, '      ')].join(
+    '\n',
+  );
 }
 
 function renderProposal(p: AuditProposal, s: Style): string {
@@ -122,6 +154,17 @@ function renderProposal(p: AuditProposal, s: Style): string {
     : s.c.green('every rule met');
   const lines = [s.c.bold(`${p.title}: ${euros(p.cost)}, ${verdict}`)];
   for (const step of p.steps) lines.push(renderStep(step, s));
+  if (p.aids) {
+    lines.push(wrap(`  Aids (informative, rules of ${p.aids.asOf}): ${p.aids.rule}`, '    '));
+    if (p.aids.eligible)
+      lines.push(
+        wrap(
+          `    ${p.aids.byCategory.map((c) => `${c.label} ${euros(c.maPrimeRenov)}, net ${euros(c.netCost)}`).join(' · ')}`,
+          '    ',
+        ),
+      );
+  }
+  if (p.justification) lines.push(wrap(`  Final class out of reach: ${p.justification}`, '    '));
   lines.push(
     table(
       ['Rule', '', 'Figure'],
@@ -146,7 +189,10 @@ export function renderAudit(a: AuditResponse, dpeArg: string, s: Style): string 
       ),
     ),
   );
+  if (a.gate?.banner) out.push(s.c.red(wrap(`⚠ ${a.gate.banner}`)));
+  if (a.scope) out.push(wrap(a.scope.text));
   out.push(wrap(`Before works: ${figuresLine(a.initial)}`));
+  if (a.prices) out.push(wrap(s.c.dim(`Bills at ${a.prices.source} (${a.prices.date}).`)));
   if (!a.auditApplies) {
     out.push(
       wrap(
@@ -154,6 +200,26 @@ export function renderAudit(a: AuditResponse, dpeArg: string, s: Style): string 
       ),
     );
   } else out.push(wrap(`Target: ${a.targetRule}.`));
+  if (a.synthesis?.length) {
+    out.push('', s.c.bold('Synthesis'));
+    out.push(
+      table(
+        ['Path', 'Step', 'Class', 'kWh/m²', 'CO2', 'Bill', 'Saved', 'Cost', 'MaPrimeRénov’'],
+        a.synthesis.map((r) => [
+          r.proposal === 'steps' ? 'steps' : 'one step',
+          String(r.step),
+          r.classe,
+          num(r.epM2),
+          num(r.gesM2),
+          eurosPerYear(r.bill),
+          eurosPerYear(r.billSaved),
+          euros(r.cost),
+          r.aidsMax > 0 ? `${euros(r.aidsMin)}–${euros(r.aidsMax)}` : '',
+        ]),
+        { keep: [1, 2, 3, 4, 5, 6, 7], drop: [4, 6, 8] },
+      ),
+    );
+  }
   out.push('', s.c.bold(`Heat losses: ${withUnit(a.losses.total, 'W/K', 1)}`));
   out.push(lossBars(a, width));
   out.push('', s.c.bold('The six items'));
@@ -163,6 +229,17 @@ export function renderAudit(a: AuditResponse, dpeArg: string, s: Style): string 
       a.items.map((i) => [i.label, i.needed ? 'yes' : 'no', i.reason ?? '']),
     ),
   );
+  if (a.controls?.length) {
+    out.push('', s.c.bold('Existing control devices'));
+    for (const c of a.controls) out.push(wrap(`  ${c}`, '    '));
+  }
+  if (a.summerComfort)
+    out.push(
+      '',
+      wrap(
+        `${s.c.bold('Summer comfort before works')}: ${a.summerComfort.indicator} (${a.summerComfort.criteria.map((c) => `${c.label} ${c.met ? 'yes' : 'no'}`).join(', ')})`,
+      ),
+    );
   for (const p of a.proposals) out.push('', renderProposal(p, s));
   out.push(
     '',

@@ -1,0 +1,54 @@
+/**
+ * Works on identical elements as one line (the report): the same option on elements of the same
+ * category whose description is the same (twelve identical windows: "12 × …"), quantities and
+ * costs summed. The JSON keeps one line per element.
+ */
+import type { AuditWork } from '../../contract/audit.js';
+
+export interface WorksGroup {
+  /** the first line, with the group's quantity and cost */
+  work: AuditWork;
+  count: number;
+  /** the elements' references ("baie_vitree:0, 3, 7") */
+  refs: string;
+  /** the description the elements share */
+  description: string;
+}
+
+function describe(element: string): string {
+  const [, rest = element] = element.split(' — ');
+  return rest.trim();
+}
+
+export function groupIdentical(works: readonly AuditWork[]): WorksGroup[] {
+  const groups = new Map<string, AuditWork[]>();
+  for (const w of works) {
+    const category = w.referenceId.split(':')[0] ?? '';
+    const key = `${category}|${w.editableKey}|${w.editableValue}|${describe(w.element)}`;
+    groups.set(key, [...(groups.get(key) ?? []), w]);
+  }
+  return [...groups.values()].map((list) => {
+    const first = list[0] as AuditWork;
+    const category = first.referenceId.split(':')[0] ?? '';
+    const sum = (f: (w: AuditWork) => number | undefined) =>
+      list.some((w) => f(w) !== undefined) ? list.reduce((a, w) => a + (f(w) ?? 0), 0) : undefined;
+    const work: AuditWork = {
+      ...first,
+      quantity: list.reduce((a, w) => a + w.quantity, 0),
+      cost: list.reduce((a, w) => a + w.cost, 0),
+    };
+    const bq = sum((w) => w.buildingQuantity);
+    const bc = sum((w) => w.buildingCost);
+    if (bq !== undefined) work.buildingQuantity = bq;
+    if (bc !== undefined) work.buildingCost = bc;
+    return {
+      work,
+      count: list.length,
+      refs:
+        list.length === 1
+          ? first.referenceId
+          : `${category}:${list.map((w) => w.referenceId.split(':')[1] ?? '').join(', ')}`,
+      description: describe(first.element),
+    };
+  });
+}

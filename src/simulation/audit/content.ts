@@ -1,0 +1,200 @@
+/**
+ * What the regulation asks an audit to say besides the works (arrêté du 4 mai 2022 as amended):
+ * the energy bill saved at dated prices, the aids the owner may claim (informative, dated), the
+ * existing control devices, summer comfort, and the scope the audit covers. Rules as data.
+ */
+import type {
+  AuditAids,
+  AuditProposal,
+  AuditResponse,
+  SummerComfort,
+} from '../../contract/audit.js';
+import { classIndex, type ClassLetter } from '../../contract/classes.js';
+import { ENERGY_PRICES_SINCE } from '../../contract/constants.js';
+import type { Scope } from '../../dpe/building.js';
+import { elementsOf } from '../../dpe/elements.js';
+import { num, str, type RawDpe, type RawGeneratorHolder } from '../../dpe/raw.js';
+import type { Engine } from '../../engine/engine.js';
+import { ACCEPTED_GENERATORS, OPAQUE_LEVELS, WINDOW_LEVEL } from './levels.js';
+
+/**
+ * The prices the bills are at: dpe-sim's bills (src/engine/bills.ts), priced from the engine's
+ * consumption per energy and use at the latest official table (`ENERGY_PRICES_SINCE`, see
+ * docs/bills.md). Scaled to the registry (normalization), the bill before works is the DPE's own
+ * `cout_5_usages`, priced at the DPE's date.
+ */
+export const BILL_PRICES = {
+  date: ENERGY_PRICES_SINCE,
+  source: `the 3CL method's energy prices in force since ${ENERGY_PRICES_SINCE} (arrêté of 25 March 2024 updating the annual energy prices; figures read back from the registry's own bills, docs/bills.md), each energy priced on its total and shared by use as the registry does; scaled to the registry, bills keep the DPE's own cout_5_usages and its ratio`,
+};
+
+/** MaPrimeRénov' rénovation d'ampleur (parcours accompagné) as in force on `asOf`. */
+export const MPR = {
+  asOf: '2026-01-01',
+  source:
+    'MaPrimeRénov’ parcours accompagné: décret n° 2025-956 du 8 septembre 2025 and its arrêté of the same date (amending the arrêté du 17 novembre 2020), as applied from 30 September 2025 and for 2026; Anah guide "Les aides financières"; trade summaries (FFB, Effy, ANIL, September–November 2025)',
+  classesBefore: ['E', 'F', 'G'] as readonly ClassLetter[],
+  minGain: 2,
+  minInsulationItems: 2,
+  /** eligible expense ceilings, € excl. VAT, by classes gained */
+  ceilings: [
+    { gain: 2, eur: 30_000 },
+    { gain: 3, eur: 40_000 },
+  ],
+  rates: [
+    { category: 'very-modest', label: 'very modest (bleu)', rate: 0.8 },
+    { category: 'modest', label: 'modest (jaune)', rate: 0.6 },
+    { category: 'intermediate', label: 'intermediate (violet)', rate: 0.45 },
+    { category: 'higher', label: 'higher (rose)', rate: 0.1 },
+  ],
+  /** reduced VAT on energy-renovation works (CGI art. 278-0 bis A) */
+  vat: 0.055,
+  cee: 'Energy savings certificates (CEE) are not cumulated with MaPrimeRénov’ rénovation d’ampleur (the Anah values them itself); outside it (a dwelling in D, or works by gesture), each works line’s CEE sheet applies, for an amount the obligated party’s offer sets.',
+  note: 'Informative: eligibility and amounts depend on the household’s income (reference tax income and size), on an Accompagnateur Rénov’, RGE contractors and the caps on total public aid; the Anah decides.',
+} as const;
+
+/** The CEE sheet of a works option (by its code), or undefined. */
+export function ceeSheet(code: string, recipeKind: string, variant?: string): string | undefined {
+  if (code in ACCEPTED_GENERATORS) return ACCEPTED_GENERATORS[code];
+  if (recipeKind === 'wall') return OPAQUE_LEVELS.wall.sheet;
+  if (recipeKind === 'roof') return OPAQUE_LEVELS[(variant ?? 'combles') as 'combles'].sheet;
+  if (recipeKind === 'floor') return OPAQUE_LEVELS.floor.sheet;
+  if (recipeKind === 'window') return WINDOW_LEVEL.sheet;
+  if (recipeKind === 'ventilation') return code === 'VMCDoubleFlux' ? 'BAR-TH-125' : 'BAR-TH-155';
+  return undefined;
+}
+
+const round = (x: number) => Math.round(x);
+
+export function aidsOf(
+  p: Pick<AuditProposal, 'cost' | 'steps'>,
+  initial: ClassLetter,
+  insulationTreated: number,
+  sheets: AuditAids['sheets'],
+): AuditAids {
+  const last = p.steps[p.steps.length - 1];
+  const gain = last ? classIndex(initial) - classIndex(last.after.classe) : 0;
+  const why: string[] = [];
+  if (!MPR.classesBefore.includes(initial))
+    why.push(`the dwelling is in ${initial} before works (the aid is for E, F or G)`);
+  if (gain < MPR.minGain)
+    why.push(`the proposal gains ${gain} class${gain === 1 ? '' : 'es'} (2 at least)`);
+  if (insulationTreated < MPR.minInsulationItems)
+    why.push(
+      `${insulationTreated} insulation item${insulationTreated === 1 ? '' : 's'} treated (2 at least)`,
+    );
+  const eligible = why.length === 0;
+  const ceiling = [...MPR.ceilings].reverse().find((c) => gain >= c.gain)?.eur ?? 0;
+  const ht = p.cost / (1 + MPR.vat);
+  const expense = eligible ? Math.min(ht, ceiling) : 0;
+  return {
+    eligible,
+    rule: eligible
+      ? `MaPrimeRénov’ rénovation d’ampleur: ${initial} → ${last?.after.classe ?? initial}, ${gain} classes gained, ${insulationTreated} insulation items; eligible expense ${round(expense)} € excl. VAT (ceiling ${ceiling} € for ${gain >= 3 ? '3 classes or more' : '2 classes'})`
+      : `MaPrimeRénov’ rénovation d’ampleur does not apply: ${why.join('; ')}`,
+    eligibleExpense: round(expense),
+    byCategory: MPR.rates.map((r) => {
+      const amount = round(expense * r.rate);
+      return {
+        category: r.category,
+        label: r.label,
+        maPrimeRenov: amount,
+        netCost: round(p.cost - amount),
+      };
+    }),
+    cee: MPR.cee,
+    sheets,
+    source: MPR.source,
+    asOf: MPR.asOf,
+    note: MPR.note,
+  };
+}
+
+// ---------------------------------------------------------------- controls, summer comfort
+
+/** The existing control devices of the heating (regulation, programming, metering), per installation. */
+export function controlsOf(engine: Engine, raw: RawDpe): string[] {
+  const out: string[] = [];
+  elementsOf(raw, 'installation_chauffage').forEach((inst, i) => {
+    const h = inst as RawGeneratorHolder;
+    for (const em of h.emetteur_chauffage_collection?.emetteur_chauffage ?? []) {
+      const d = em.donnee_entree;
+      const parts: string[] = [];
+      const emission = engine.enumLabel(
+        'type_emission_distribution',
+        str(d.enum_type_emission_distribution_id),
+      );
+      const intermittence = engine.enumLabel(
+        'equipement_intermittence',
+        str(d.enum_equipement_intermittence_id),
+      );
+      const regulation = engine.enumLabel('type_regulation', str(d.enum_type_regulation_id));
+      if (emission) parts.push(`emitters: ${emission}`);
+      if (regulation) parts.push(`regulation: ${regulation}`);
+      if (intermittence) parts.push(`programming (intermittence): ${intermittence}`);
+      if (num(d.presence_comptage) !== undefined)
+        parts.push(`individual metering: ${num(d.presence_comptage) ? 'yes' : 'no'}`);
+      if (parts.length) out.push(`heating ${i + 1}: ${parts.join('; ')}`);
+    }
+  });
+  elementsOf(raw, 'installation_ecs').forEach((inst, i) => {
+    const d = inst.donnee_entree;
+    const desc = d.description;
+    if (desc) out.push(`hot water ${i + 1}: ${desc}`);
+  });
+  if (!out.length) out.push('the DPE describes no control device');
+  return out;
+}
+
+const COMFORT_CRITERIA: [string, string][] = [
+  ['isolation_toiture', 'roof insulated'],
+  ['protection_solaire_exterieure', 'external solar protection'],
+  ['aspect_traversant', 'through ventilation (dual aspect)'],
+  ['brasseur_air', 'ceiling fans'],
+  ['inertie_lourde', 'heavy thermal mass'],
+];
+const INDICATOR: Record<string, string> = { '1': 'insufficient', '2': 'average', '3': 'good' };
+
+/** The 3CL summer-comfort indicator of an engine output (`logement.sortie.confort_ete`). */
+export function summerComfortOf(output: RawDpe): SummerComfort | undefined {
+  const c = (output.logement?.sortie as Record<string, unknown> | undefined)?.confort_ete as
+    Record<string, unknown> | undefined;
+  if (!c) return undefined;
+  return {
+    indicator: INDICATOR[str(c.enum_indicateur_confort_ete_id) ?? ''] ?? 'unknown',
+    criteria: COMFORT_CRITERIA.map(([k, label]) => ({ label, met: Number(c[k]) === 1 })),
+  };
+}
+
+/** Whether the DPE produces electricity (photovoltaics): primary may then be below final. */
+export function producesElectricity(output: RawDpe): boolean {
+  const p = (output.logement?.sortie as Record<string, unknown> | undefined)
+    ?.production_electricite as Record<string, unknown> | undefined;
+  return (num(p?.production_pv) ?? 0) > 0;
+}
+
+// ---------------------------------------------------------------- scope
+
+export function scopeText(
+  scope: Scope,
+  what: 'maison' | 'appartement' | 'immeuble',
+): AuditResponse['scope'] {
+  if (what === 'maison')
+    return {
+      regulatory: true,
+      text: 'A house: the regulatory energy audit’s case (a house put up for sale in D to G).',
+      share: 1,
+    };
+  if (what === 'immeuble')
+    return {
+      regulatory: true,
+      text: `A whole building of ${scope.dwellings} dwelling${scope.dwellings > 1 ? 's' : ''} (${Math.round(scope.surface)} m²): the regulatory case when it has a single owner; individual systems are counted for the dwellings they serve.`,
+      share: 1,
+    };
+  const pct = Math.round(scope.share * 1000) / 10;
+  return {
+    regulatory: false,
+    text: `A flat (${Math.round(scope.surface)} m² of a ${Math.round(scope.buildingSurface)} m² building): not the regulatory audit’s case (houses and single-owner buildings); the flat’s own works are proposed, and collective or building works appear as the flat’s share (${pct} %), with the building’s quantity and amount beside it.`,
+    share: scope.share,
+  };
+}

@@ -1,0 +1,85 @@
+/**
+ * The input gate: checks made before any audit figure (one function, so that it can be unified
+ * with the DPE consistency check of `pre`). A DPE fails it when its engine and registry figures
+ * are more than 30 % apart (energy or emissions), when the figures it would show are impossible
+ * (primary energy below final energy without electricity production), or when a heating or
+ * hot-water installation covers another area than the dwelling's.
+ */
+import type { AuditResponse } from '../../contract/audit.js';
+import type { CoefMode } from '../../contract/schemas.js';
+import { scopeOf } from '../../dpe/building.js';
+import { elementsOf } from '../../dpe/elements.js';
+import { num } from '../../dpe/raw.js';
+import type { Outcome } from '../calc.js';
+import { compare } from '../comparison.js';
+import type { PreparedDpe } from '../prepared.js';
+import { producesElectricity } from './content.js';
+
+export const GATE_GAP = 30;
+/** an installation may cover up to this much more than the dwelling (rounding in the XML) */
+const AREA_TOLERANCE = 0.1;
+
+export type Gate = NonNullable<AuditResponse['gate']>;
+type Check = Gate['checks'][number];
+
+const pct = (x: number) => `${x > 0 ? '+' : ''}${Math.round(x)} %`;
+
+/** The gate's checks on the figures the audit would show (`shown`, before works). */
+export function inputGate(prep: PreparedDpe, coef: CoefMode, shown: Outcome): Check[] {
+  const checks: Check[] = [];
+  const cmp = compare(prep.facts, prep.base, coef);
+  if (cmp.registry) {
+    // the registry's per-m² figures are floored (its true value lies in [r, r + 1)): the
+    // engine's exact figure is compared with the middle of that interval, half a unit allowed
+    const r = cmp.registry;
+    const surface = prep.base.surface > 0 ? prep.base.surface : 1;
+    const gap = (exact: number, floored: number) => {
+      const mid = floored + 0.5;
+      const d = exact - mid;
+      return Math.abs(d) <= 0.5 ? 0 : ((d - Math.sign(d) * 0.5) / mid) * 100;
+    };
+    const dc = gap(cmp.engine.ep / surface, r.epM2);
+    const dg = gap(cmp.engine.ges / surface, r.gesM2);
+    checks.push({
+      id: 'engine-registry',
+      label: `Engine and registry within ${GATE_GAP} %`,
+      pass: Math.abs(dc) <= GATE_GAP && Math.abs(dg) <= GATE_GAP,
+      figure: `primary energy ${Math.round(cmp.engine.epM2)} vs ${Math.round(cmp.registry.epM2)} kWh/m²/yr (${pct(dc)}), emissions ${Math.round(cmp.engine.gesM2)} vs ${Math.round(cmp.registry.gesM2)} kg CO2e/m²/yr (${pct(dg)})`,
+    });
+  } else
+    checks.push({
+      id: 'engine-registry',
+      label: `Engine and registry within ${GATE_GAP} %`,
+      pass: true,
+      figure: 'no registry figures: the engine’s own are shown',
+    });
+  const production = producesElectricity(prep.base.output);
+  const b = shown.before;
+  checks.push({
+    id: 'primary-final',
+    label: 'Primary energy not below final energy',
+    pass: production || b.ep >= b.ef,
+    figure: `primary ${Math.round(b.ep)} kWh/yr, final ${Math.round(b.ef)} kWh/yr${production ? ' (electricity produced on site)' : ''}`,
+  });
+  const scope = scopeOf(prep.raw);
+  const surface = prep.base.surface > 0 ? prep.base.surface : scope.surface;
+  const wrong: string[] = [];
+  for (const [category, field, what] of [
+    ['installation_chauffage', 'surface_chauffee', 'heating'],
+    ['installation_ecs', 'surface_habitable', 'hot water'],
+  ] as const)
+    elementsOf(prep.raw, category).forEach((inst, i) => {
+      const a = num(inst.donnee_entree[field]);
+      if (a !== undefined && a > surface * (1 + AREA_TOLERANCE))
+        wrong.push(`${what} ${i + 1} covers ${Math.round(a * 10) / 10} m²`);
+    });
+  checks.push({
+    id: 'installation-area',
+    label: 'Installations cover the dwelling’s area',
+    pass: wrong.length === 0,
+    figure: wrong.length
+      ? `${wrong.join(', ')} for a ${Math.round(surface * 10) / 10} m² ${scope.coverage === 'immeuble' ? 'building' : 'dwelling'}`
+      : `every installation within the ${Math.round(surface * 10) / 10} m² the engine simulates`,
+  });
+  return checks;
+}

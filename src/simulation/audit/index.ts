@@ -1,0 +1,557 @@
+/**
+ * The regulatory energy audit computed from a DPE (arrêté du 4 mai 2022 as amended by the arrêté
+ * du 29 décembre 2023; docs/audit.md). The folder:
+ *
+ * - levels.ts: the aids' levels (rules as data) and which catalogue options meet them;
+ * - items.ts: the six items and their elements (needs works, at the level, cannot, and why);
+ * - gate.ts: the input gate, before any figure;
+ * - paths.ts: the two paths (the search behind one module);
+ * - rules.ts: the rules, each with the figure it is judged on;
+ * - content.ts: bills at dated prices, aids, controls, summer comfort, scope;
+ * - this file: the audit put together (steps, works lines, the synthesis).
+ */
+import { createHash } from 'node:crypto';
+import type {
+  AuditFigures,
+  AuditProposal,
+  AuditResponse,
+  AuditStep,
+  AuditWork,
+  LossBreakdown,
+  LossKey,
+  RuleId,
+} from '../../contract/audit.js';
+import { ALERT_IDS } from '../../contract/alert-ids.js';
+import { classIndex, type ClassLetter } from '../../contract/classes.js';
+import { DpeSimError } from '../../contract/errors.js';
+import type { Category, CoefMode } from '../../contract/schemas.js';
+import { dwellingsServed, isCollective, scopeOf } from '../../dpe/building.js';
+import { descriptionOf, elementsOf, parseReferenceId } from '../../dpe/elements.js';
+import { num, type RawDpe, type RawElement } from '../../dpe/raw.js';
+import type { Engine } from '../../engine/engine.js';
+import { applyWorks, areaOf, resolveChanges } from '../../works/apply.js';
+import { CATALOGUE, findOption, type WorksOptionRow } from '../../works/catalogue.js';
+import type { CostKey, CostTable } from '../../works/costs.js';
+import type { Outcome } from '../calc.js';
+import { round2 } from '../comparison.js';
+import type { PreparedDpe } from '../prepared.js';
+import { runWorks } from '../runs.js';
+import { candidatesOf, type Candidate } from '../scenarios.js';
+import {
+  aidsOf,
+  BILL_PRICES,
+  ceeSheet,
+  controlsOf,
+  scopeText,
+  summerComfortOf,
+} from './content.js';
+import { inputGate, type Gate } from './gate.js';
+import { INSULATION_ITEMS, ITEM_OF, judgeItems, type Items } from './items.js';
+import { isRoofWindow, optionAllowed, optionTreats, windowMeets, levelText } from './levels.js';
+import { changesOf, judge, searchPaths, type Evaluated, type PathFrame } from './paths.js';
+import { itemOutcomes, rulesOf, treatedInsulation } from './rules.js';
+
+export { ITEM_LABELS } from './items.js';
+export { AUDIT_SEARCH_BUDGET, AUDIT_TOTAL_BUDGET } from './paths.js';
+
+export const AUDIT_NOTE =
+  'This report is computed from the DPE data with the 3CL-2021 method and a works catalogue. It supports, and does not replace, the auditor’s visit, measurements and judgement: the works, quantities, costs and the feasibility of each proposal must be checked on site.';
+
+export const LOSS_LABELS: Record<LossKey, string> = {
+  walls: 'Walls',
+  roof: 'Roof',
+  floor: 'Low floor',
+  windows: 'Windows',
+  doors: 'Doors',
+  thermalBridges: 'Thermal bridges',
+  airRenewal: 'Air renewal',
+};
+
+const LOSS_FIELDS: Record<LossKey, string> = {
+  walls: 'deperdition_mur',
+  roof: 'deperdition_plancher_haut',
+  floor: 'deperdition_plancher_bas',
+  windows: 'deperdition_baie_vitree',
+  doors: 'deperdition_porte',
+  thermalBridges: 'deperdition_pont_thermique',
+  airRenewal: 'deperdition_renouvellement_air',
+};
+
+export interface AuditOptions {
+  coef: CoefMode;
+  forceNormalization: boolean;
+  costs: CostTable;
+  /** dpe-sim's version, for the report (config/version.ts) */
+  version: string;
+  /** when the input gate fails: the engine's own figures under a banner instead of a block */
+  engineFigures?: boolean;
+}
+
+// ---------------------------------------------------------------- the loss breakdown
+
+/**
+ * The engine's losses per item (W/K) and their shares; the items sum to the engine's total. A
+ * generated flat's envelope is its building's: the losses are scaled to the flat's share.
+ */
+export function lossBreakdown(prep: PreparedDpe): LossBreakdown {
+  const dep = (prep.base.output.logement?.sortie as Record<string, unknown> | undefined)
+    ?.deperdition as Record<string, unknown> | undefined;
+  const share = scopeOf(prep.raw).envelopeShare;
+  const value = (field: string) => {
+    const v = Number(dep?.[field]);
+    return Number.isFinite(v) ? v * share : 0;
+  };
+  const keys = Object.keys(LOSS_FIELDS) as LossKey[];
+  const raw = keys.map((key) => ({ key, wk: value(LOSS_FIELDS[key]) }));
+  const sum = raw.reduce((s, r) => s + r.wk, 0);
+  const total = dep?.deperdition_enveloppe !== undefined ? value('deperdition_enveloppe') : sum;
+  return {
+    total: round2(total),
+    items: raw.map((r) => ({
+      key: r.key,
+      label: LOSS_LABELS[r.key],
+      wk: round2(r.wk),
+      share: total > 0 ? Math.round((r.wk / total) * 1000) / 10 : 0,
+    })),
+  };
+}
+
+// ---------------------------------------------------------------- the audit
+
+/** The audit's candidates: the scenario search's, less the envelope options below the aids' levels. */
+function auditCandidates(
+  engine: Engine,
+  prep: PreparedDpe,
+  opts: AuditOptions,
+): Map<string, Candidate[]> {
+  const all = candidatesOf(engine, prep, {
+    coef: opts.coef,
+    forceNormalization: opts.forceNormalization,
+    costs: opts.costs,
+  });
+  const out = new Map<string, Candidate[]>();
+  for (const [g, list] of all) {
+    const kept = list.filter((c) => {
+      const ref = parseReferenceId(c.change.referenceId);
+      const row = ref && findOption(ref.category, c.change.editableKey, c.change.editableValue);
+      const el = ref && elementsOf(prep.raw, ref.category)[ref.index];
+      if (!row || !el || !optionAllowed(row, el)) return false;
+      // a generator the aids do not accept (direct electric radiators, an electric tank) is
+      // not proposed: the distribution works (valves, emitters, lagging) still may be
+      return row.key !== 'ReplaceGEN' || optionTreats(row);
+    });
+    if (kept.length) out.set(g, kept);
+  }
+  return out;
+}
+
+export function auditDpe(engine: Engine, prep: PreparedDpe, opts: AuditOptions): AuditResponse {
+  const thresholds = prep.thresholds;
+  const frame: PathFrame = {
+    engine,
+    prep,
+    coef: opts.coef,
+    forceNormalization: opts.forceNormalization,
+    engineOnly: false,
+    costs: opts.costs,
+    thresholds,
+    groups: new Map(),
+  };
+  // ---- the gate, before any figure
+  const shownBase = judge(frame, baseFigures(prep, opts.coef));
+  let checks = inputGate(prep, opts.coef, shownBase);
+  let gate: Gate = {
+    passed: checks.every((c) => c.pass),
+    checks,
+    engineFigures: false,
+    banner: null,
+  };
+  if (!gate.passed) {
+    const failed = checks.filter((c) => !c.pass);
+    const text = failed.map((c) => `${c.label.toLowerCase()}: no (${c.figure})`).join('; ');
+    if (!opts.engineFigures)
+      throw new DpeSimError(
+        'blocked',
+        `DPE ${prep.key}: the audit's input gate failed: ${text}. No audit figure is made from it; --engine-figures shows the engine's own figures under a banner.`,
+        {
+          reason: 'blocked',
+          dpeId: prep.key,
+          warnings: [
+            {
+              id: ALERT_IDS.auditGate,
+              type: 'block',
+              title: 'The DPE’s figures cannot carry an audit',
+              content: text,
+            },
+          ],
+        },
+      );
+    frame.engineOnly = true;
+    const own = judge(frame, baseFigures(prep, opts.coef));
+    checks = inputGate(prep, opts.coef, own);
+    const primary = checks.find((c) => c.id === 'primary-final');
+    if (primary && !primary.pass)
+      throw new DpeSimError(
+        'blocked',
+        `DPE ${prep.key}: even the engine's own figures are impossible: ${primary.figure}`,
+        { reason: 'blocked', dpeId: prep.key },
+      );
+    gate = {
+      passed: false,
+      checks,
+      engineFigures: true,
+      banner: `The engine's own figures, not the registry's: ${text}. They are not the DPE's figures; check the DPE before relying on any.`,
+    };
+  }
+  frame.groups = auditCandidates(engine, prep, opts);
+  const items = judgeItems(engine, prep, frame.groups);
+  // no works on an envelope element already at its level (or without losses)
+  for (const e of items.elements)
+    if (INSULATION_ITEMS.includes(e.item) && (e.status === 'at-level' || e.status === 'no-losses'))
+      for (const g of [...frame.groups.keys()])
+        if (g.startsWith(`${e.referenceId}|`)) frame.groups.delete(g);
+  const baseO = judge(frame, baseFigures(prep, opts.coef));
+  const initialClass = baseO.classesBefore.dpe;
+  const initial = figures(baseO, prep, 'before');
+  const fOrG = initialClass === 'F' || initialClass === 'G';
+  const target: ClassLetter = fOrG ? 'C' : 'B';
+  const auditApplies = classIndex(initialClass) >= classIndex('D');
+  const scope = scopeOf(prep.raw);
+  const proposals: AuditProposal[] = [];
+  let combinations = 0;
+  if (auditApplies) {
+    const paths = searchPaths(frame, items, target);
+    combinations = paths.combinations;
+    const stepsList: AuditStep[] = [];
+    let prev = paths.base;
+    for (const [i, ev] of paths.steps.entries()) {
+      stepsList.push(stepOf(frame, i + 1, prev, ev, stepsList[i - 1]?.cumulativeCost ?? 0));
+      prev = ev;
+    }
+    const single = [stepOf(frame, 1, paths.base, paths.single, 0)];
+    proposals.push(
+      proposal(
+        'steps',
+        'Path in steps',
+        stepsList,
+        items,
+        target,
+        initialClass,
+        paths.stepsReached,
+      ),
+    );
+    proposals.push(
+      proposal(
+        'single',
+        'Path in one step',
+        single,
+        items,
+        target,
+        initialClass,
+        paths.singleReached,
+      ),
+    );
+  }
+  const blocked = new Set<RuleId>();
+  for (const p of proposals) for (const r of p.rules) if (!r.pass) blocked.add(r.id);
+  const what = scope.coverage === 'immeuble' ? 'building' : 'dwelling';
+  const usedKeys = new Set<CostKey>();
+  for (const p of proposals)
+    for (const s of p.steps)
+      for (const w of s.works) {
+        const ref = parseReferenceId(w.referenceId);
+        const row = ref && findOption(ref.category, w.editableKey, w.editableValue);
+        if (row) usedKeys.add(row.cost);
+      }
+  const synthesis: NonNullable<AuditResponse['synthesis']> = [];
+  for (const p of proposals)
+    p.steps.forEach((s, i) => {
+      const last = i === p.steps.length - 1;
+      const amounts = p.aids?.byCategory.map((c) => c.maPrimeRenov) ?? [0];
+      synthesis.push({
+        proposal: p.kind,
+        step: s.n,
+        classe: s.after.classe,
+        epM2: s.after.epM2,
+        gesM2: s.after.gesM2,
+        bill: s.after.bill,
+        billSaved: s.billSaved ?? 0,
+        cost: s.cost,
+        aidsMin: last ? Math.min(...amounts) : 0,
+        aidsMax: last ? Math.max(...amounts) : 0,
+      });
+    });
+  return {
+    dpeId: prep.key,
+    coverage: scope.coverage,
+    surface: round2(prep.base.surface),
+    coefMode: opts.coef,
+    normalized: baseO.normalization.applied,
+    initial,
+    targetClass: target,
+    targetRule: fOrG
+      ? `class C: the ${what} is in ${initialClass} before works (class C is enough from F or G)`
+      : `class B: the ${what} is in ${initialClass} before works`,
+    auditApplies,
+    losses: lossBreakdown(prep),
+    items: items.states,
+    proposals,
+    ok: auditApplies && proposals.every((p) => p.ok),
+    blockedBy: [...blocked],
+    costs: {
+      source: opts.costs.source,
+      margin: opts.costs.margin,
+      delta: opts.costs.delta,
+      figures: [...usedKeys].sort().map((key) => {
+        const f = opts.costs.figures[key];
+        return { key, eur: round2(f.eur), unit: f.unit, source: f.source };
+      }),
+    },
+    versions: {
+      dpeSim: opts.version,
+      engine: engine.version,
+      catalogue: catalogueFingerprint(opts.costs),
+    },
+    changeSets: combinations,
+    note: AUDIT_NOTE,
+    gate,
+    scope: scopeText(scope, scope.coverage),
+    prices: { date: BILL_PRICES.date, source: BILL_PRICES.source },
+    controls: controlsOf(engine, prep.raw),
+    ...(summerComfortOf(prep.base.output)
+      ? { summerComfort: summerComfortOf(prep.base.output) }
+      : {}),
+    synthesis,
+  };
+}
+
+function baseFigures(prep: PreparedDpe, coef: CoefMode) {
+  return coef === 'activated' ? prep.base.mode2026 : prep.base.mode2025;
+}
+
+/** A short fingerprint of the works catalogue and the cost figures (same inputs, same id). */
+export function catalogueFingerprint(costs: CostTable): string {
+  const h = createHash('sha256');
+  h.update(JSON.stringify(CATALOGUE));
+  h.update(JSON.stringify(costs.figures));
+  h.update(JSON.stringify([costs.delta, costs.margin]));
+  return `${CATALOGUE.length} options, ${h.digest('hex').slice(0, 12)}`;
+}
+
+function figures(o: Outcome, prep: PreparedDpe, side: 'before' | 'after'): AuditFigures {
+  const f = o[side];
+  const surface = prep.base.surface > 0 ? prep.base.surface : 1;
+  return {
+    classe: side === 'before' ? o.classesBefore.dpe : o.classesAfter.dpe,
+    epM2: round2(f.epM2),
+    gesM2: round2(f.gesM2),
+    ef: Math.round(f.ef),
+    efM2: Math.round(f.ef / surface),
+    bill: Math.round(f.cout),
+  };
+}
+
+function proposal(
+  kind: 'steps' | 'single',
+  title: string,
+  steps: AuditStep[],
+  items: Items,
+  target: ClassLetter,
+  initial: ClassLetter,
+  reached: boolean,
+): AuditProposal {
+  const rules = rulesOf(kind, steps, items, target, reached);
+  const cost = round2(steps.reduce((s, x) => s + x.cost, 0));
+  const sheets = new Map<string, { sheet: string; works: string; met: boolean }>();
+  for (const s of steps)
+    for (const w of s.works) {
+      const ref = parseReferenceId(w.referenceId);
+      const row = ref && findOption(ref.category, w.editableKey, w.editableValue);
+      if (!row) continue;
+      const variant = row.recipe.kind === 'roof' ? row.recipe.variant : undefined;
+      const sheet = ceeSheet(row.code, row.recipe.kind, variant);
+      if (!sheet) continue;
+      const key = `${sheet}|${row.code}`;
+      const prev = sheets.get(key);
+      const met = w.aidLevel?.met ?? true;
+      sheets.set(key, { sheet, works: w.option, met: prev ? prev.met && met : met });
+    }
+  const out: AuditProposal = {
+    kind,
+    title,
+    steps,
+    cost,
+    rules,
+    items: itemOutcomes(items, steps),
+    ok: rules.every((r) => r.pass),
+  };
+  out.aids = aidsOf(out, initial, treatedInsulation(items, steps).length, [...sheets.values()]);
+  const final = rules.find((r) => r.id === 'final-class');
+  out.justification = final && !final.pass ? final.why : null;
+  return out;
+}
+
+function stepOf(
+  frame: PathFrame,
+  n: number,
+  before: Evaluated,
+  after: Evaluated,
+  cumulativeBefore: number,
+): AuditStep {
+  const added = [...after.combo.entries()].filter(([g, c]) => before.combo.get(g) !== c);
+  const resolved = resolveChanges(frame.prep, changesOf(after.combo));
+  const run = runWorks(frame.engine, frame.prep, changesOf(after.combo), frame.costs);
+  // the works' own output: the windows' solar factor and summer comfort after the step
+  const applied = applyWorks(frame.engine, frame.prep, resolved, frame.costs);
+  const output = applied.applied.length
+    ? frame.engine.run(applied.raw, { owned: true }).output
+    : frame.prep.base.output;
+  const works: AuditWork[] = added.map(([, c]) => {
+    const a = run.applied.find(
+      (x) =>
+        x.change.referenceId === c.change.referenceId &&
+        x.change.editableKey === c.change.editableKey,
+    );
+    return workOf(
+      frame,
+      c,
+      a?.cout ?? c.cout,
+      a?.coutDetail ?? c.coutDetail ?? '',
+      a?.coutBatiment,
+      output,
+    );
+  });
+  const cost = round2(works.reduce((s, w) => s + w.cost, 0));
+  const beforeFigures = figures(before.o, frame.prep, n === 1 ? 'before' : 'after');
+  const afterFigures = figures(after.o, frame.prep, 'after');
+  const comfort = summerComfortOf(output);
+  return {
+    n,
+    works,
+    before: beforeFigures,
+    after: afterFigures,
+    gain: classIndex(beforeFigures.classe) - classIndex(afterFigures.classe),
+    cost,
+    cumulativeCost: round2(cumulativeBefore + cost),
+    billSaved: Math.round(beforeFigures.bill - afterFigures.bill),
+    ...(comfort ? { summerComfort: comfort } : {}),
+  };
+}
+
+function workOf(
+  frame: PathFrame,
+  c: Candidate,
+  cost: number,
+  costDetail: string,
+  buildingCost: number | undefined,
+  output: RawDpe,
+): AuditWork {
+  const { prep } = frame;
+  const ref = parseReferenceId(c.change.referenceId);
+  const category = (ref?.category ?? 'mur') as Category;
+  const el = elementsOf(prep.raw, category)[ref?.index ?? 0] as RawElement | undefined;
+  const row = findOption(category, c.change.editableKey, c.change.editableValue);
+  const description = el ? descriptionOf(el) : '';
+  const scope = scopeOf(prep.raw);
+  const area = el ? areaOf(category, el) : 0;
+  const envelope = area > 0;
+  const share = envelope ? scope.envelopeShare : 1;
+  const units = el && row ? unitsOf(category, row, el, scope, prep.raw) : 1;
+  const after = elementsOf(output, category)[ref?.index ?? 0];
+  const work: AuditWork = {
+    ...c.change,
+    item: ITEM_OF[category],
+    element: description ? `${c.change.referenceId} — ${description}` : c.change.referenceId,
+    option: c.label,
+    performance: row ? performanceOf(row) : c.label,
+    quantity: envelope ? round2(area * share) : units,
+    unit: envelope ? 'm²' : 'installation',
+    cost: round2(cost),
+    costDetail,
+    treats: row ? optionTreats(row) : false,
+  };
+  if (envelope && share < 1) work.buildingQuantity = round2(area);
+  if (buildingCost !== undefined) work.buildingCost = round2(buildingCost);
+  if (row && el) {
+    const level = aidLevelOf(category, row, el, after);
+    if (level) work.aidLevel = level;
+  }
+  return work;
+}
+
+/** How many appliances an individual system's price stands for (a whole building's dwellings served). */
+function unitsOf(
+  category: Category,
+  row: WorksOptionRow,
+  el: RawElement,
+  scope: ReturnType<typeof scopeOf>,
+  dpe: RawDpe,
+): number {
+  if (row.recipe.kind === 'distribution' || isCollective(el)) return 1;
+  const kind =
+    category === 'installation_chauffage' ? 'ch' : category === 'installation_ecs' ? 'ecs' : 'vent';
+  return dwellingsServed(scope, el, kind, dpe);
+}
+
+/** The aids' level of works on an element and whether what they install meets it. */
+function aidLevelOf(
+  category: Category,
+  row: WorksOptionRow,
+  el: RawElement,
+  after: RawElement | undefined,
+): AuditWork['aidLevel'] | undefined {
+  const requirement = levelText(category, el);
+  const r = row.recipe;
+  switch (r.kind) {
+    case 'wall':
+    case 'roof':
+    case 'floor':
+      return { requirement: requirement ?? '', met: optionAllowed(row, el), installed: `R ${r.r}` };
+    case 'window': {
+      const sw = num(after?.donnee_intermediaire?.sw);
+      const uw = num(after?.donnee_intermediaire?.uw) ?? r.uw;
+      return {
+        requirement: requirement ?? '',
+        met: windowMeets(r.uw, sw, isRoofWindow(el)),
+        installed: `Uw ${r.uw}${sw !== undefined ? `, Sw ${Math.round(sw * 100) / 100}` : ''}${Math.abs(uw - r.uw) > 0.05 ? ` (Uw ${Math.round(uw * 100) / 100} with its closures)` : ''}`,
+      };
+    }
+    case 'door':
+      return {
+        requirement: requirement ?? '',
+        met: optionAllowed(row, el),
+        installed: `U ${r.uporte}`,
+      };
+    case 'heating':
+    case 'hot-water':
+      return {
+        requirement: requirement ?? '',
+        met: optionTreats(row),
+        installed: row.label,
+      };
+    default:
+      return undefined;
+  }
+}
+
+/** The option's recommended performance, from its recipe. */
+export function performanceOf(row: WorksOptionRow): string {
+  const r = row.recipe;
+  switch (r.kind) {
+    case 'wall':
+    case 'roof':
+    case 'floor':
+      return `R = ${r.r} m²·K/W`;
+    case 'window':
+      return `Uw = ${r.uw} W/(m²·K)`;
+    case 'door':
+      return `U = ${r.uporte} W/(m²·K)`;
+    case 'ventilation':
+      return r.typeId === '20' ? 'double flow with heat recovery' : 'humidity-controlled (type B)';
+    case 'heating':
+    case 'hot-water':
+      return `generator: efficiency of the 3CL tables for a new ${row.code}`;
+    case 'distribution':
+      return row.label;
+  }
+}

@@ -1,0 +1,372 @@
+/**
+ * The six items and their elements, as the audit judges them (rules as data): an element that
+ * loses heat to the outside or an unheated space and is below the aids' level needs works at
+ * that level, or the audit names why it cannot take any; an element already at the level needs
+ * none. Heating and hot water need a generator the aids accept (or already have one);
+ * distribution works add to the item, they do not treat it.
+ */
+import type { ElementNeed, ItemKey, ItemState } from '../../contract/audit.js';
+import type { Category } from '../../contract/schemas.js';
+import { scopeOf } from '../../dpe/building.js';
+import { descriptionOf, elementsOf, referenceId } from '../../dpe/elements.js';
+import { num, str, type RawElement, type RawGeneratorHolder } from '../../dpe/raw.js';
+import type { Engine } from '../../engine/engine.js';
+import { areaOf, refusalsOn } from '../../works/apply.js';
+import { findOption } from '../../works/catalogue.js';
+import { changeKey } from '../runs.js';
+import type { PreparedDpe } from '../prepared.js';
+import type { Candidate } from '../scenarios.js';
+import {
+  acceptedExisting,
+  isRoofWindow,
+  levelText,
+  OPAQUE_LEVELS,
+  opaqueKind,
+  optionTreats,
+  ownResistance,
+  performanceOfElement,
+  windowMeets,
+  WINDOW_LEVEL,
+  DOOR_LEVEL,
+} from './levels.js';
+
+export const ITEM_LABELS: Record<ItemKey, string> = {
+  walls: 'Walls',
+  lowFloors: 'Low floors',
+  roof: 'Roof',
+  windowsDoors: 'Windows and doors',
+  ventilation: 'Ventilation',
+  heatingHotWater: 'Heating and hot water',
+};
+
+export const ITEM_OF: Record<Category, ItemKey> = {
+  mur: 'walls',
+  plancher_bas: 'lowFloors',
+  plancher_haut: 'roof',
+  baie_vitree: 'windowsDoors',
+  porte: 'windowsDoors',
+  ventilation: 'ventilation',
+  installation_chauffage: 'heatingHotWater',
+  installation_ecs: 'heatingHotWater',
+};
+
+export const INSULATION_ITEMS: readonly ItemKey[] = ['walls', 'lowFloors', 'roof', 'windowsDoors'];
+export const ITEM_ORDER: readonly ItemKey[] = [
+  'walls',
+  'lowFloors',
+  'roof',
+  'windowsDoors',
+  'ventilation',
+  'heatingHotWater',
+];
+
+/** An element that needs works: met when the combination holds one of `options` (change keys). */
+export interface Requirement {
+  item: ItemKey;
+  ref: string;
+  /** the groups (element|works key) whose options may meet it */
+  groups: string[];
+  /** the change keys that meet it (options at the aids' level, accepted generators) */
+  options: ReadonlySet<string>;
+}
+
+export interface JudgedElement extends ElementNeed {
+  item: ItemKey;
+  /** its requirement when it needs works and the catalogue can do them */
+  requirement?: Requirement;
+}
+
+export interface Items {
+  states: ItemState[];
+  elements: JudgedElement[];
+  /** per item, its requirements (every element that needs works) */
+  requirements: Map<ItemKey, Requirement[]>;
+  /** ventilation natural or absent: envelope works bring ventilation works with them */
+  ventilationWeak: boolean;
+  ventilationLabel: string;
+}
+
+/** The catalogue's basic ventilation works: a ventilation it applies to needs works. */
+const BASIC_VENTILATION = 'VMCHygroB';
+
+const ENVELOPE: readonly Category[] = [
+  'mur',
+  'plancher_bas',
+  'plancher_haut',
+  'baie_vitree',
+  'porte',
+];
+
+const fmt = (x: number) => String(Math.round(x * 100) / 100);
+
+function ventilationLabel(engine: Engine, el: RawElement): string {
+  return (
+    engine.enumLabel('type_ventilation', str(el.donnee_entree?.enum_type_ventilation_id)) ??
+    'unknown ventilation'
+  );
+}
+
+/** Natural ventilation (by opening windows, air inlets, natural ducts): no mechanical system. */
+export function isWeakVentilation(label: string): boolean {
+  return /naturelle|ouverture des fen|entr[ée]es d.air hautes et basses/i.test(label);
+}
+
+function generatorsOf(category: Category, el: RawElement): RawElement[] {
+  const h = el as RawGeneratorHolder;
+  return category === 'installation_chauffage'
+    ? (h.generateur_chauffage_collection?.generateur_chauffage ?? [])
+    : (h.generateur_ecs_collection?.generateur_ecs ?? []);
+}
+
+function generatorLabel(engine: Engine, category: Category, g: RawElement): string {
+  const d = g.donnee_entree;
+  const label =
+    category === 'installation_chauffage'
+      ? engine.enumLabel('type_generateur_ch', str(d.enum_type_generateur_ch_id))
+      : engine.enumLabel('type_generateur_ecs', str(d.enum_type_generateur_ecs_id));
+  return label ?? d.description ?? 'unknown generator';
+}
+
+/** The options of `ref` (all its groups) that treat it, as change keys, and their groups. */
+function treatingOptions(
+  groups: Map<string, Candidate[]>,
+  ref: string,
+  category: Category,
+): { groups: string[]; options: Set<string> } {
+  const options = new Set<string>();
+  const gs: string[] = [];
+  for (const [g, list] of groups) {
+    if (!g.startsWith(`${ref}|`)) continue;
+    let any = false;
+    for (const c of list) {
+      const row = findOption(category, c.change.editableKey, c.change.editableValue);
+      if (row && optionTreats(row)) {
+        options.add(changeKey(c.change));
+        any = true;
+      }
+    }
+    if (any) gs.push(g);
+  }
+  return { groups: gs, options };
+}
+
+export function judgeItems(
+  engine: Engine,
+  prep: PreparedDpe,
+  groups: Map<string, Candidate[]>,
+): Items {
+  const scope = scopeOf(prep.raw);
+  const elements: JudgedElement[] = [];
+  const present = new Set<ItemKey>();
+  const push = (e: JudgedElement) => {
+    present.add(e.item);
+    elements.push(e);
+  };
+  // ---- envelope
+  for (const category of ENVELOPE) {
+    const computed = elementsOf(prep.base.output, category);
+    elementsOf(prep.raw, category).forEach((el, index) => {
+      const ref = referenceId(category, index);
+      const item = ITEM_OF[category];
+      const comp = computed[index];
+      const di = comp?.donnee_intermediaire ?? {};
+      const base = {
+        item,
+        referenceId: ref,
+        description: descriptionOf(el),
+        area: Math.round(areaOf(category, el) * scope.envelopeShare * 100) / 100,
+        performance: performanceOfElement(category, comp),
+        level: levelText(category, el),
+      };
+      const b = num(di.b);
+      if (b !== undefined && !(b > 0)) {
+        push({
+          ...base,
+          status: 'no-losses',
+          reason: 'no heat losses (b = 0: onto a heated space)',
+        });
+        return;
+      }
+      const at = atLevel(category, el, di);
+      if (at) {
+        push({ ...base, status: 'at-level', reason: at });
+        return;
+      }
+      const t = treatingOptions(groups, ref, category);
+      if (t.options.size) {
+        const requirement: Requirement = { item, ref, ...t };
+        push({ ...base, status: 'needs-works', reason: null, requirement });
+        return;
+      }
+      const why = refusalsOn(prep, category, el);
+      push({
+        ...base,
+        status: 'cannot',
+        reason: why.length
+          ? why.slice(0, 2).join('; ')
+          : 'no option of the catalogue at the aids’ level saves energy here (3CL)',
+      });
+    });
+  }
+  // ---- heating and hot water
+  for (const category of ['installation_chauffage', 'installation_ecs'] as const) {
+    elementsOf(prep.raw, category).forEach((el, index) => {
+      const ref = referenceId(category, index);
+      const labels = generatorsOf(category, el).map((g) => generatorLabel(engine, category, g));
+      const base = {
+        item: 'heatingHotWater' as const,
+        referenceId: ref,
+        description: descriptionOf(el),
+        area: 0,
+        performance: labels.join(' + ') || 'no generator',
+        level: levelText(category, el),
+      };
+      if (labels.length && labels.every(acceptedExisting)) {
+        push({
+          ...base,
+          status: 'at-level',
+          reason: `already a generator the aids accept (${labels.join(', ')})`,
+        });
+        return;
+      }
+      const t = treatingOptions(groups, ref, category);
+      if (category === 'installation_ecs') {
+        // a dual-service heat pump replaces the hot water too
+        for (const [g, list] of groups)
+          for (const c of list)
+            if (
+              c.change.editableValue === 'PACAirEauECS' &&
+              g.startsWith('installation_chauffage:')
+            ) {
+              t.options.add(changeKey(c.change));
+              if (!t.groups.includes(g)) t.groups.push(g);
+            }
+      }
+      if (t.options.size) {
+        push({
+          ...base,
+          status: 'needs-works',
+          reason: null,
+          requirement: { item: 'heatingHotWater', ref, ...t },
+        });
+        return;
+      }
+      const why = refusalsOn(prep, category, el);
+      push({
+        ...base,
+        status: 'cannot',
+        reason: `no generator the aids accept can be offered here${why.length ? `: ${why.slice(0, 2).join('; ')}` : ''}`,
+      });
+    });
+  }
+  // ---- ventilation
+  const vents = elementsOf(prep.raw, 'ventilation');
+  const vlabels = vents.map((v) => ventilationLabel(engine, v));
+  vents.forEach((el, index) => {
+    const ref = referenceId('ventilation', index);
+    const label = vlabels[index] ?? '';
+    const mine = [...groups.keys()].filter((k) => k.startsWith(`${ref}|`));
+    const basic =
+      isWeakVentilation(label) ||
+      mine.some((g) =>
+        (groups.get(g) ?? []).some((c) => c.change.editableValue === BASIC_VENTILATION),
+      );
+    const base = {
+      item: 'ventilation' as const,
+      referenceId: ref,
+      description: descriptionOf(el),
+      area: 0,
+      performance: label,
+      level: 'a humidity-controlled (type B) or double-flow mechanical ventilation',
+    };
+    if (!basic) {
+      push({
+        ...base,
+        status: 'at-level',
+        reason: `a humidity-controlled (type B) or better ventilation is already installed (${label})`,
+      });
+      return;
+    }
+    const t = treatingOptions(groups, ref, 'ventilation');
+    if (t.options.size) {
+      push({
+        ...base,
+        status: 'needs-works',
+        reason: null,
+        requirement: { item: 'ventilation', ref, ...t },
+      });
+      return;
+    }
+    const why = refusalsOn(prep, 'ventilation', el);
+    push({
+      ...base,
+      status: 'cannot',
+      reason: why.join('; ') || 'no ventilation works in the catalogue apply',
+    });
+  });
+
+  const requirements = new Map<ItemKey, Requirement[]>();
+  for (const e of elements)
+    if (e.requirement)
+      requirements.set(e.item, [...(requirements.get(e.item) ?? []), e.requirement]);
+  const states: ItemState[] = ITEM_ORDER.map((key) => {
+    const mine = elements.filter((e) => e.item === key);
+    const needed = mine.some((e) => e.status === 'needs-works' || e.status === 'cannot');
+    let reason: string | null = null;
+    if (!present.has(key)) reason = 'none in this DPE';
+    else if (!mine.some((e) => e.status === 'needs-works')) {
+      const why = [...new Set(mine.filter((e) => e.reason).map((e) => e.reason as string))];
+      reason = why.length ? why.slice(0, 3).join('; ') : 'no works needed';
+    }
+    return {
+      key,
+      label: ITEM_LABELS[key],
+      needed,
+      reason,
+      elements: mine.map(({ item: _item, requirement: _r, ...rest }) => rest),
+    };
+  });
+  return {
+    states,
+    elements,
+    requirements,
+    ventilationWeak: vents.length === 0 || vlabels.some(isWeakVentilation),
+    ventilationLabel: vents.length ? vlabels.join(', ') : 'no ventilation',
+  };
+}
+
+/** Why an envelope element is already at the aids' level, or undefined. */
+function atLevel(
+  category: Category,
+  el: RawElement,
+  di: Record<string, unknown>,
+): string | undefined {
+  const kind = opaqueKind(category, el);
+  if (kind) {
+    const u =
+      category === 'mur'
+        ? num(di.umur)
+        : category === 'plancher_haut'
+          ? num(di.uph)
+          : (num(di.upb_final) ?? num(di.upb));
+    if (u === undefined) return undefined;
+    const r = ownResistance(u, kind);
+    const lv = OPAQUE_LEVELS[kind];
+    return r >= lv.existingR
+      ? `already insulated: U ${fmt(u)} W/(m²·K), R ${fmt(r)} (the RT for existing buildings asks R ≥ ${lv.existingR} of insulated ${lv.label})`
+      : undefined;
+  }
+  if (category === 'baie_vitree') {
+    const uw = num(di.uw);
+    if (uw === undefined) return undefined;
+    return windowMeets(uw, num(di.sw), isRoofWindow(el))
+      ? `already at the level (Uw ${fmt(uw)}${num(di.sw) !== undefined ? `, Sw ${fmt(num(di.sw) as number)}` : ''}; ${WINDOW_LEVEL.sheet})`
+      : undefined;
+  }
+  if (category === 'porte') {
+    const u = num(di.uporte);
+    if (u === undefined) return undefined;
+    return u <= DOOR_LEVEL.ud ? `already at the level (U ${fmt(u)} ≤ ${DOOR_LEVEL.ud})` : undefined;
+  }
+  return undefined;
+}

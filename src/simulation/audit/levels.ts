@@ -1,0 +1,180 @@
+/**
+ * The aids' levels (rules as data): what works an audit proposes must install so that the owner
+ * can finance them (CEE standardised sheets, MaPrimeRénov'), and the level at which an existing
+ * element needs no works. Sources and dates: docs/audit.md, "The aids' levels".
+ *
+ * `initial` keeps the whole catalogue; the audit proposes only the options that meet these.
+ */
+import type { Category } from '../../contract/schemas.js';
+import type { RawElement } from '../../dpe/raw.js';
+import { num, str } from '../../dpe/raw.js';
+import type { WorksOptionRow } from '../../works/catalogue.js';
+import { roofKind } from '../../works/recipes.js';
+
+export interface OpaqueLevel {
+  /** the CEE sheet */
+  sheet: string;
+  /** the minimum thermal resistance of the insulation installed, m²·K/W */
+  r: number;
+  /**
+   * an existing element whose own resistance (1/U − the surface resistances) is at least this
+   * needs no works: the level the RT "existant élément par élément" has asked of an insulated
+   * element since 2007 (arrêté du 3 mai 2007, article 3): walls 2.3, lost attics 4.5, slopes 4,
+   * terraces 2.5, low floors 2
+   */
+  existingR: number;
+  /** Rsi + Rse of the element (NF EN ISO 6946): walls 0.17, roofs 0.14, floors 0.21 */
+  surfaces: number;
+  label: string;
+}
+
+export const OPAQUE_LEVELS = {
+  wall: { sheet: 'BAR-EN-102', r: 3.7, existingR: 2.3, surfaces: 0.17, label: 'walls' },
+  combles: { sheet: 'BAR-EN-101', r: 7, existingR: 4.5, surfaces: 0.14, label: 'lost attic' },
+  rampants: { sheet: 'BAR-EN-101', r: 6, existingR: 4, surfaces: 0.14, label: 'roof slopes' },
+  terrasse: { sheet: 'BAR-EN-105', r: 4.5, existingR: 2.5, surfaces: 0.14, label: 'roof terrace' },
+  floor: { sheet: 'BAR-EN-103', r: 3, existingR: 2, surfaces: 0.21, label: 'low floor' },
+} as const satisfies Record<string, OpaqueLevel>;
+export type OpaqueKind = keyof typeof OPAQUE_LEVELS;
+
+/** Windows (BAR-EN-104): Uw ≤ 1.3 with Sw ≥ 0.3, or Uw ≤ 1.7 with Sw ≥ 0.36; roof windows Uw ≤ 1.5. */
+export const WINDOW_LEVEL = {
+  sheet: 'BAR-EN-104',
+  pairs: [
+    { uw: 1.3, sw: 0.3 },
+    { uw: 1.7, sw: 0.36 },
+  ],
+  roofUw: 1.5,
+} as const;
+
+/** Entrance doors: Ud ≤ 1.7 W/(m²·K) (the éco-PTZ's technical criteria, arrêté du 30 mars 2009). */
+export const DOOR_LEVEL = { text: 'éco-PTZ', ud: 1.7 } as const;
+
+/**
+ * Generators the aids accept (MaPrimeRénov' 2026, or a CEE sheet): heat pumps (BAR-TH-104,
+ * -129, -171), pellet boilers (BAR-TH-113), condensing gas boilers (CEE only, BAR-TH-106 and
+ * -107 collective), thermodynamic and solar water heaters (BAR-TH-148, -101). Direct electric
+ * radiators, electric tanks and the distribution works (valves, emitters, pipe lagging) are not
+ * generators the aids accept: they add to the item, they do not treat it.
+ */
+export const ACCEPTED_GENERATORS: Readonly<Record<string, string>> = {
+  PACAirEau: 'BAR-TH-171',
+  PACAirEauECS: 'BAR-TH-171',
+  PACAirEauCollective: 'BAR-TH-166',
+  PACAirAir: 'BAR-TH-129',
+  ChaudiereGranules: 'BAR-TH-113',
+  ChaudiereGazCondensation: 'BAR-TH-106',
+  ChaufferieGazCondensation: 'BAR-TH-107',
+  CET: 'BAR-TH-148',
+  CETExterieur: 'BAR-TH-148',
+  CESI: 'BAR-TH-101',
+};
+
+/** An existing generator already at a performance the aids accept, by its 3CL label. */
+export function acceptedExisting(label: string): boolean {
+  const l = label.toLowerCase();
+  if (/pompe à chaleur|\bpac\b|thermodynamique|solaire|réseau de chaleur|condensation/.test(l))
+    return true;
+  // wood: pellets, or a recent log/wood-chip boiler (after 2012 in the 3CL tables)
+  if (/granul/.test(l)) return true;
+  if (/bois|biomasse|bûche|plaquette/.test(l) && /(20(1[3-9]|2\d))|après 2019|flamme verte/.test(l))
+    return true;
+  return false;
+}
+
+/** The opaque kind of an element (walls, a roof's variant, floors), or undefined. */
+export function opaqueKind(category: Category, el: RawElement): OpaqueKind | undefined {
+  if (category === 'mur') return 'wall';
+  if (category === 'plancher_bas') return 'floor';
+  if (category === 'plancher_haut') return roofKind(el) ?? undefined;
+  return undefined;
+}
+
+/** A roof window (a window sloping less than 75°: enum_inclinaison_vitrage_id 1 or 2). */
+export function isRoofWindow(el: RawElement): boolean {
+  const i = str(el.donnee_entree.enum_inclinaison_vitrage_id);
+  return i === '1' || i === '2';
+}
+
+const fmt = (x: number) => String(Math.round(x * 100) / 100);
+
+/** The level works on an element must meet, as text ("R ≥ 3.7 m²·K/W (BAR-EN-102)"). */
+export function levelText(category: Category, el: RawElement): string | null {
+  const kind = opaqueKind(category, el);
+  if (kind) return `R ≥ ${OPAQUE_LEVELS[kind].r} m²·K/W (${OPAQUE_LEVELS[kind].sheet})`;
+  if (category === 'baie_vitree')
+    return isRoofWindow(el)
+      ? `Uw ≤ ${WINDOW_LEVEL.roofUw} W/(m²·K) (${WINDOW_LEVEL.sheet}, roof window)`
+      : `Uw ≤ 1.3 W/(m²·K) with Sw ≥ 0.3, or Uw ≤ 1.7 with Sw ≥ 0.36 (${WINDOW_LEVEL.sheet})`;
+  if (category === 'porte') return `Ud ≤ ${DOOR_LEVEL.ud} W/(m²·K) (${DOOR_LEVEL.text})`;
+  if (category === 'installation_chauffage' || category === 'installation_ecs')
+    return 'a generator the aids accept (heat pump, pellet boiler, condensing boiler, thermodynamic or solar water heater)';
+  return null;
+}
+
+/** Whether a window of `uw` and `sw` meets BAR-EN-104 (a roof window: Uw ≤ 1.5). */
+export function windowMeets(uw: number, sw: number | undefined, roof: boolean): boolean {
+  if (roof) return uw <= WINDOW_LEVEL.roofUw + 1e-9;
+  if (sw === undefined) return false;
+  return WINDOW_LEVEL.pairs.some((p) => uw <= p.uw + 1e-9 && sw >= p.sw - 1e-9);
+}
+
+/**
+ * Whether a catalogue option may be proposed by the audit on `el` before its solar factor is
+ * known: envelope options at the aids' level (a window's Sw is checked on the engine's output
+ * after the works), generators and everything else as they are.
+ */
+export function optionAllowed(row: WorksOptionRow, el: RawElement): boolean {
+  const r = row.recipe;
+  switch (r.kind) {
+    case 'wall':
+      return r.r >= OPAQUE_LEVELS.wall.r;
+    case 'roof':
+      return r.r >= OPAQUE_LEVELS[r.variant].r;
+    case 'floor':
+      return r.r >= OPAQUE_LEVELS.floor.r;
+    case 'window':
+      return isRoofWindow(el) ? r.uw <= WINDOW_LEVEL.roofUw : r.uw <= WINDOW_LEVEL.pairs[1].uw;
+    case 'door':
+      return r.uporte <= DOOR_LEVEL.ud;
+    default:
+      return true;
+  }
+}
+
+/** Whether an option treats its element (envelope at the level, an accepted generator, ventilation). */
+export function optionTreats(row: WorksOptionRow): boolean {
+  const r = row.recipe;
+  if (r.kind === 'heating' || r.kind === 'hot-water') return row.code in ACCEPTED_GENERATORS;
+  if (r.kind === 'distribution') return false;
+  return true;
+}
+
+/** The element's own thermal resistance from its U, m²·K/W. */
+export function ownResistance(u: number, kind: OpaqueKind): number {
+  return u > 0 ? 1 / u - OPAQUE_LEVELS[kind].surfaces : Infinity;
+}
+
+export function performanceOfElement(category: Category, computed: RawElement | undefined): string {
+  const di = computed?.donnee_intermediaire ?? {};
+  const u = (k: string) => num(di[k]);
+  switch (category) {
+    case 'mur':
+      return u('umur') !== undefined ? `U ${fmt(u('umur') as number)} W/(m²·K)` : '';
+    case 'plancher_haut':
+      return u('uph') !== undefined ? `U ${fmt(u('uph') as number)} W/(m²·K)` : '';
+    case 'plancher_bas': {
+      const v = u('upb_final') ?? u('upb');
+      return v !== undefined ? `U ${fmt(v)} W/(m²·K)` : '';
+    }
+    case 'baie_vitree': {
+      const uw = u('uw');
+      const sw = u('sw');
+      return uw !== undefined ? `Uw ${fmt(uw)}${sw !== undefined ? `, Sw ${fmt(sw)}` : ''}` : '';
+    }
+    case 'porte':
+      return u('uporte') !== undefined ? `U ${fmt(u('uporte') as number)} W/(m²·K)` : '';
+    default:
+      return '';
+  }
+}

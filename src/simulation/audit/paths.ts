@@ -1,0 +1,412 @@
+/**
+ * The audit's two paths, behind one module so that another search can replace the machinery
+ * (the proven scenario search, issue 29). The audit's rules are data here (`Goal`): the works
+ * kept from an earlier step, the requirements every element of a treated item adds (a set of
+ * options that meet it), the target class, and a budget of combinations. Guarantees this module
+ * keeps whatever search runs beneath it:
+ *
+ * - the path in one step is the cheapest combination meeting its rules among every combination
+ *   run during the whole audit (the path in steps' final works included): never dearer;
+ * - every step gains at least one class (a completion that gains none is folded into step 1);
+ * - deterministic: budgets count the combinations the audit runs, never time, and the memo of
+ *   runs (seeded from other threads or not) changes no answer.
+ *
+ * The machinery for now: a requirement-driven greedy pass guided by single-option ratios, then
+ * drops, downgrades and swaps, every combination run by the engine.
+ */
+import type { ClassLetter } from '../../contract/classes.js';
+import { classFromIndex, classIndex } from '../../contract/classes.js';
+import type { CoefMode, EditableChange, Thresholds } from '../../contract/schemas.js';
+import type { Engine } from '../../engine/engine.js';
+import type { CostTable } from '../../works/costs.js';
+import { outcome, type Outcome } from '../calc.js';
+import type { PreparedDpe } from '../prepared.js';
+import { changeKey, figuresOf, runWorks } from '../runs.js';
+import { groupKey, shortfall, type Candidate } from '../scenarios.js';
+import { INSULATION_ITEMS, type Items, type Requirement } from './items.js';
+import type { ItemKey } from '../../contract/audit.js';
+import { classesOf } from '../../contract/classes.js';
+import { engineFigures } from '../comparison.js';
+
+/** Combinations one search may run. */
+export const AUDIT_SEARCH_BUDGET = 40;
+/** Combinations the whole audit may run besides the single-option runs. */
+export const AUDIT_TOTAL_BUDGET = 240;
+/** A swap for another group's option is run when predicted this close to the class. */
+const SWAP_SLACK = 0.1;
+
+export type Combo = Map<string, Candidate>;
+
+export interface Evaluated {
+  combo: Combo;
+  cout: number;
+  o: Outcome;
+}
+
+export interface PathFrame {
+  engine: Engine;
+  prep: PreparedDpe;
+  coef: CoefMode;
+  forceNormalization: boolean;
+  /** the engine's own figures, never scaled to the registry (the gate's banner) */
+  engineOnly: boolean;
+  costs: CostTable;
+  thresholds: Thresholds;
+  groups: Map<string, Candidate[]>;
+}
+
+interface Ctx extends PathFrame {
+  /** every combination run, by key (the audit's own count, whatever the run memo holds) */
+  seen: Map<string, Evaluated>;
+  /** the requirements and target of the path in one step: the cheapest seen meeting them */
+  single: {
+    requirements: Requirement[];
+    target: ClassLetter;
+    best?: Evaluated;
+    /** when none reaches the target: the best class reached meeting the requirements, cheapest */
+    fallback?: Evaluated;
+  };
+}
+
+export interface Goal {
+  fixed: Combo;
+  requirements: Requirement[];
+  target: ClassLetter;
+}
+
+export interface Found {
+  best: Evaluated;
+  reached: boolean;
+}
+
+export interface Paths {
+  steps: Evaluated[];
+  /** the completion's search when step 2 was searched (its `reached` for the justification) */
+  stepsReached: boolean;
+  single: Evaluated;
+  singleReached: boolean;
+  /** the insulation items step 1 was built to treat */
+  pair: ItemKey[];
+  base: Evaluated;
+  combinations: number;
+}
+
+const slot = (c: Candidate) => groupKey(c.change.referenceId, c.change.editableKey);
+const comboKey = (c: Combo) =>
+  [...c.values()]
+    .map((x) => changeKey(x.change))
+    .sort()
+    .join(';');
+
+export function changesOf(combo: Combo): EditableChange[] {
+  return [...combo.values()].map((c) => c.change);
+}
+
+/** Before/after figures of a run: the registry's scale as `initial`, or the engine's own. */
+export function judge(frame: PathFrame, after: ReturnType<typeof figuresOf>): Outcome {
+  if (!frame.engineOnly)
+    return outcome(frame.prep, after, frame.coef, frame.forceNormalization, frame.thresholds);
+  const before = engineFigures(frame.prep.base, frame.coef);
+  return {
+    before,
+    after,
+    normalization: {
+      applied: false,
+      consoFactor: 1,
+      gesFactor: 1,
+      reason: 'the engine’s own figures (the input gate failed: see the banner)',
+    },
+    classesBefore: classesOf(before.epM2, before.gesM2, frame.thresholds),
+    classesAfter: classesOf(after.epM2, after.gesM2, frame.thresholds),
+  };
+}
+
+export const reaches = (o: Outcome, target: ClassLetter) =>
+  classIndex(o.classesAfter.dpe) <= classIndex(target);
+
+export function satisfied(combo: Combo, r: Requirement): boolean {
+  for (const g of r.groups) {
+    const c = combo.get(g);
+    if (c && r.options.has(changeKey(c.change))) return true;
+  }
+  return false;
+}
+
+const meetsAll = (combo: Combo, reqs: readonly Requirement[]) =>
+  reqs.every((r) => satisfied(combo, r));
+
+function evaluate(ctx: Ctx, combo: Combo): Evaluated {
+  const key = comboKey(combo);
+  const hit = ctx.seen.get(key);
+  if (hit) return hit;
+  const run = runWorks(ctx.engine, ctx.prep, changesOf(combo), ctx.costs);
+  const ev: Evaluated = {
+    combo: new Map(combo),
+    cout: run.cout,
+    o: judge(ctx, figuresOf(run, ctx.coef)),
+  };
+  ctx.seen.set(key, ev);
+  const s = ctx.single;
+  if (meetsAll(combo, s.requirements)) {
+    if (reaches(ev.o, s.target) && (!s.best || better(ev, s.best))) s.best = ev;
+    const cls = (x: Evaluated) => classIndex(x.o.classesAfter.dpe);
+    if (
+      !s.fallback ||
+      cls(ev) < cls(s.fallback) ||
+      (cls(ev) === cls(s.fallback) && better(ev, s.fallback))
+    )
+      s.fallback = ev;
+  }
+  return ev;
+}
+
+/** Cheaper, then (same cost) the lower primary energy, then the key: a total order. */
+function better(a: Evaluated, b: Evaluated): boolean {
+  if (a.cout !== b.cout) return a.cout < b.cout;
+  if (a.o.after.epM2 !== b.o.after.epM2) return a.o.after.epM2 < b.o.after.epM2;
+  return comboKey(a.combo) < comboKey(b.combo);
+}
+
+function shortfallOfFigures(epM2: number, gesM2: number, t: Thresholds, target: ClassLetter) {
+  if (target === 'G') return 0;
+  const ep = Math.max(0, epM2 - t.dpe[target] + 0.5) / t.dpe[target];
+  const ges = Math.max(0, gesM2 - t.ges[target] + 0.5) / t.ges[target];
+  return ep + ges;
+}
+
+/**
+ * The cheapest combination found that contains `fixed`, meets every requirement and reaches the
+ * target class; when none is found, the strongest there is.
+ */
+function cheapestReaching(ctx: Ctx, goal: Goal): Found {
+  const { groups, thresholds: t } = ctx;
+  const start = ctx.seen.size;
+  const budgetLeft = () =>
+    ctx.seen.size - start < AUDIT_SEARCH_BUDGET && ctx.seen.size < AUDIT_TOTAL_BUDGET;
+  const short = (o: Outcome) => shortfall(o, t, goal.target);
+  const ratio = (c: Candidate | undefined, k: 'ep' | 'ges') =>
+    c && c.single.before[k] > 0 ? c.single.after[k] / c.single.before[k] : 1;
+  const merit = (c: Candidate, from: Outcome) => {
+    const after = shortfallOfFigures(
+      from.after.epM2 * ratio(c, 'ep'),
+      from.after.gesM2 * ratio(c, 'ges'),
+      t,
+      goal.target,
+    );
+    return (short(from) - after) / Math.max(c.cout, 1);
+  };
+  const combo: Combo = new Map(goal.fixed);
+  const baseline = evaluate(ctx, new Map(goal.fixed));
+  for (const r of goal.requirements) {
+    if (satisfied(combo, r)) continue;
+    const options = r.groups
+      .filter((g) => !goal.fixed.has(g))
+      .flatMap((g) => groups.get(g) ?? [])
+      .filter((c) => r.options.has(changeKey(c.change)));
+    const pick = options.reduce<Candidate | undefined>(
+      (a, b) => (!a || merit(b, baseline.o) > merit(a, baseline.o) ? b : a),
+      undefined,
+    );
+    if (pick) combo.set(slot(pick), pick);
+  }
+  let current = evaluate(ctx, combo);
+  const holds = (c: Combo) => meetsAll(c, goal.requirements);
+  // greedy: add or upgrade (keeping the requirements), predicted to reach first, else best merit
+  while (!reaches(current.o, goal.target) && budgetLeft()) {
+    let move: { c: Candidate; extra: number; reach: boolean; merit: number } | undefined;
+    for (const [g, list] of groups) {
+      if (goal.fixed.has(g)) continue;
+      const had = current.combo.get(g);
+      for (const c of list) {
+        if (had === c || (had && c.cout <= had.cout)) continue;
+        if (had) {
+          const trial = new Map(current.combo);
+          trial.set(g, c);
+          if (!holds(trial)) continue;
+        }
+        const ep = (current.o.after.epM2 * ratio(c, 'ep')) / ratio(had, 'ep');
+        const ges = (current.o.after.gesM2 * ratio(c, 'ges')) / ratio(had, 'ges');
+        const after = shortfallOfFigures(ep, ges, t, goal.target);
+        const gain = short(current.o) - after;
+        if (gain <= 0) continue;
+        const extra = c.cout - (had?.cout ?? 0);
+        const m = { c, extra, reach: after <= 0, merit: gain / Math.max(extra, 1) };
+        if (
+          !move ||
+          (m.reach && !move.reach) ||
+          (m.reach && move.reach && m.extra < move.extra) ||
+          (!m.reach && !move.reach && m.merit > move.merit)
+        )
+          move = m;
+      }
+    }
+    if (!move) break;
+    const next: Combo = new Map(current.combo);
+    next.set(slot(move.c), move.c);
+    current = evaluate(ctx, next);
+  }
+  if (!reaches(current.o, goal.target)) {
+    // the strongest option of every group (keeping the requirements met)
+    const strongest: Combo = new Map(current.combo);
+    for (const [g, list] of groups) {
+      if (goal.fixed.has(g)) continue;
+      const best = list.reduce((a, b) =>
+        shortfall(b.single, t, goal.target) < shortfall(a.single, t, goal.target) ? b : a,
+      );
+      const trial = new Map(strongest);
+      trial.set(g, best);
+      if (holds(trial)) strongest.set(g, best);
+    }
+    const ev = evaluate(ctx, strongest);
+    if (!reaches(ev.o, goal.target))
+      return { best: short(ev.o) < short(current.o) ? ev : current, reached: false };
+    current = ev;
+  }
+  // local search: drops, downgrades, swaps, each kept when the class and the requirements hold
+  let improved = true;
+  while (improved && budgetLeft()) {
+    improved = false;
+    const chosen = [...current.combo.entries()]
+      .filter(([g]) => !goal.fixed.has(g))
+      .sort((a, b) => b[1].cout - a[1].cout || (a[0] < b[0] ? -1 : 1));
+    for (const [g, c] of chosen) {
+      const tries: Combo[] = [];
+      const without = new Map(current.combo);
+      without.delete(g);
+      if (holds(without)) tries.push(without);
+      for (const d of groups.get(g) ?? []) {
+        if (d.cout >= c.cout) break;
+        const swapped = new Map(current.combo);
+        swapped.set(g, d);
+        if (holds(swapped)) tries.push(swapped);
+      }
+      for (const [h, list] of groups) {
+        if (current.combo.has(h) || goal.fixed.has(h)) continue;
+        for (const d of list) {
+          if (d.cout >= c.cout) break;
+          const ep = (current.o.after.epM2 * ratio(d, 'ep')) / ratio(c, 'ep');
+          const ges = (current.o.after.gesM2 * ratio(d, 'ges')) / ratio(c, 'ges');
+          if (shortfallOfFigures(ep, ges, t, goal.target) > SWAP_SLACK) continue;
+          const swapped = new Map(current.combo);
+          swapped.delete(g);
+          swapped.set(h, d);
+          if (holds(swapped)) tries.push(swapped);
+        }
+      }
+      for (const next of tries) {
+        if (!budgetLeft()) break;
+        const ev = evaluate(ctx, next);
+        if (reaches(ev.o, goal.target) && ev.cout < current.cout) {
+          current = ev;
+          improved = true;
+          break;
+        }
+      }
+      if (improved) break;
+    }
+  }
+  return { best: current, reached: true };
+}
+
+export function allRequirements(items: Items): Requirement[] {
+  return [...items.requirements.values()].flat();
+}
+
+/** The insulation items whose elements the catalogue can treat (requirements and no `cannot` over half the area). */
+export function treatableInsulation(items: Items): ItemKey[] {
+  return INSULATION_ITEMS.filter((k) => {
+    const els = items.elements.filter((e) => e.item === k);
+    const need = els.filter((e) => e.status === 'needs-works' || e.status === 'cannot');
+    const can = els.filter((e) => e.status === 'needs-works');
+    const area = (xs: typeof els) => xs.reduce((s, e) => s + e.area, 0);
+    return can.length > 0 && area(can) >= 0.5 * area(need);
+  });
+}
+
+/** Both paths. */
+export function searchPaths(frame: PathFrame, items: Items, target: ClassLetter): Paths {
+  const all = allRequirements(items);
+  const ctx: Ctx = { ...frame, seen: new Map(), single: { requirements: all, target } };
+  const base = evaluate(ctx, new Map());
+  const initialIdx = classIndex(base.o.classesBefore.dpe);
+  const firstTarget = classFromIndex(Math.max(1, initialIdx - 2));
+  const vent = items.ventilationWeak ? (items.requirements.get('ventilation') ?? []) : [];
+  const insulation = treatableInsulation(items);
+  const pairs: ItemKey[][] = [];
+  for (let i = 0; i < insulation.length; i++)
+    for (let j = i + 1; j < insulation.length; j++)
+      pairs.push([insulation[i] as ItemKey, insulation[j] as ItemKey]);
+  if (pairs.length === 0) pairs.push(insulation);
+  const firsts: (Found & { pair: ItemKey[] })[] = [];
+  for (const pair of pairs) {
+    if (ctx.seen.size >= AUDIT_TOTAL_BUDGET && firsts.length) break;
+    const requirements = [...pair.flatMap((k) => items.requirements.get(k) ?? []), ...vent];
+    firsts.push({
+      ...cheapestReaching(ctx, { fixed: new Map(), requirements, target: firstTarget }),
+      pair,
+    });
+  }
+  firsts.sort(
+    (a, b) =>
+      Number(b.reached) - Number(a.reached) ||
+      a.best.cout - b.best.cout ||
+      (comboKey(a.best.combo) < comboKey(b.best.combo) ? -1 : 1),
+  );
+  // each first step's completion: the final class, and at least one class more than step 1
+  let chosen: { first: Found & { pair: ItemKey[] }; next?: Found } | undefined;
+  for (const first of firsts) {
+    const rest = all.filter((r) => !satisfied(first.best.combo, r));
+    const done = !rest.length && reaches(first.best.o, target);
+    if (done) {
+      chosen = { first };
+      break;
+    }
+    const s1 = classIndex(first.best.o.classesAfter.dpe);
+    const stepTarget = classFromIndex(Math.max(1, Math.min(classIndex(target), s1 - 1)));
+    const next = cheapestReaching(ctx, {
+      fixed: first.best.combo,
+      requirements: rest,
+      target: stepTarget,
+    });
+    if (!chosen) chosen = { first, next };
+    if (next.reached) {
+      chosen = { first, next };
+      break;
+    }
+    if (ctx.seen.size >= AUDIT_TOTAL_BUDGET) break;
+  }
+  const picked = chosen as { first: Found & { pair: ItemKey[] }; next?: Found };
+  let steps: Evaluated[] = [picked.first.best];
+  let stepsReached = picked.first.reached && reaches(picked.first.best.o, target);
+  if (picked.next) {
+    const s2 = picked.next.best;
+    const gain =
+      classIndex(picked.first.best.o.classesAfter.dpe) - classIndex(s2.o.classesAfter.dpe);
+    // a step that gains no class is no step: its works join step 1
+    steps = gain >= 1 ? [picked.first.best, s2] : [s2];
+    stepsReached = reaches(s2.o, target);
+  }
+  // the path in one step: the cheapest meeting its rules of all the audit ran, this search's own
+  // answer included
+  const own = cheapestReaching(ctx, { fixed: new Map(), requirements: all, target });
+  const last = steps[steps.length - 1] as Evaluated;
+  evaluate(ctx, last.combo); // (already seen: registers it as a one-step candidate)
+  const best = ctx.single.best;
+  // none reaches the final class: the best class reached with every requirement met, the
+  // cheapest of those (never dearer than the path in steps' works reaching the same class)
+  const fallback = ctx.single.fallback;
+  const single =
+    best ??
+    (fallback && classIndex(fallback.o.classesAfter.dpe) <= classIndex(own.best.o.classesAfter.dpe)
+      ? fallback
+      : own.best);
+  return {
+    steps,
+    stepsReached,
+    single,
+    singleReached: best !== undefined,
+    pair: picked.first.pair,
+    base,
+    combinations: ctx.seen.size,
+  };
+}

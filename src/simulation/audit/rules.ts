@@ -1,0 +1,233 @@
+/**
+ * The audit's rules, each judged on a figure: the first step (two classes, two insulation items
+ * treated), ventilation with the envelope works, the final class, the six items, every step
+ * gaining a class, and the works at the aids' levels. An item is treated when its elements are
+ * (items.ts): every element that needs works has works at the level, and for the envelope at
+ * least half of the area that needs works is done (the elements the catalogue cannot treat are
+ * named).
+ */
+import type { AuditRule, AuditStep, ItemKey, ItemOutcome } from '../../contract/audit.js';
+import { classFromIndex, classIndex, type ClassLetter } from '../../contract/classes.js';
+import { INSULATION_ITEMS, ITEM_LABELS, type Items, type JudgedElement } from './items.js';
+
+const lower = (k: ItemKey) => ITEM_LABELS[k].toLowerCase();
+
+function chosenKeys(steps: readonly AuditStep[]): Set<string> {
+  return new Set(
+    steps.flatMap((s) =>
+      s.works.map((w) => `${w.referenceId}|${w.editableKey}|${w.editableValue}`),
+    ),
+  );
+}
+
+const done = (e: JudgedElement, keys: ReadonlySet<string>) =>
+  e.requirement !== undefined && [...e.requirement.options].some((k) => keys.has(k));
+
+interface ItemJudgement {
+  status: ItemOutcome['status'];
+  reason: string | null;
+  /** m² needing works (envelope), m² done */
+  needArea: number;
+  doneArea: number;
+}
+
+const short = (e: JudgedElement) =>
+  `${e.referenceId}${e.area > 0 ? ` (${Math.round(e.area * 10) / 10} m²)` : ''}`;
+
+export function judgeItem(items: Items, key: ItemKey, steps: readonly AuditStep[]): ItemJudgement {
+  const keys = chosenKeys(steps);
+  const els = items.elements.filter((e) => e.item === key);
+  const needs = els.filter((e) => e.status === 'needs-works');
+  const cannot = els.filter((e) => e.status === 'cannot');
+  const area = (xs: JudgedElement[]) => xs.reduce((s, e) => s + e.area, 0);
+  const needArea = area([...needs, ...cannot]);
+  const doneArea = area(needs.filter((e) => done(e, keys)));
+  if (!needs.length && !cannot.length) {
+    const state = items.states.find((s) => s.key === key);
+    return { status: 'not-needed', reason: state?.reason ?? 'no works needed', needArea, doneArea };
+  }
+  const undone = needs.filter((e) => !done(e, keys));
+  if (undone.length)
+    return {
+      status: 'missing',
+      reason: `no works on ${undone.slice(0, 4).map(short).join(', ')}${undone.length > 4 ? ` and ${undone.length - 4} more` : ''}`,
+      needArea,
+      doneArea,
+    };
+  const cannotText = cannot.length
+    ? `the catalogue cannot treat ${cannot
+        .slice(0, 3)
+        .map((e) => `${short(e)}: ${e.reason ?? ''}`)
+        .join('; ')}${cannot.length > 3 ? ` and ${cannot.length - 3} more` : ''}`
+    : null;
+  const envelope = INSULATION_ITEMS.includes(key);
+  const treated = needs.length > 0 && (envelope ? doneArea >= 0.5 * needArea : cannot.length === 0);
+  return {
+    status: treated ? 'treated' : 'cannot',
+    reason: treated ? (cannotText ? `treated except: ${cannotText}` : null) : cannotText,
+    needArea,
+    doneArea,
+  };
+}
+
+export function itemOutcomes(items: Items, steps: readonly AuditStep[]): ItemOutcome[] {
+  return items.states.map((s) => {
+    for (let i = 0; i < steps.length; i++) {
+      const j = judgeItem(items, s.key, steps.slice(0, i + 1));
+      if (j.status === 'treated')
+        return { key: s.key, label: s.label, status: 'treated', step: i + 1, reason: j.reason };
+    }
+    const j = judgeItem(items, s.key, steps);
+    return { key: s.key, label: s.label, status: j.status, step: null, reason: j.reason };
+  });
+}
+
+/** The insulation items treated by the steps given (with works in them). */
+export function treatedInsulation(items: Items, steps: readonly AuditStep[]): ItemKey[] {
+  return INSULATION_ITEMS.filter(
+    (k) =>
+      steps.some((s) => s.works.some((w) => w.item === k)) &&
+      judgeItem(items, k, steps).status === 'treated',
+  );
+}
+
+export function rulesOf(
+  kind: 'steps' | 'single',
+  steps: readonly AuditStep[],
+  items: Items,
+  target: ClassLetter,
+  reached: boolean,
+): AuditRule[] {
+  const rules: AuditRule[] = [];
+  const s1 = steps[0] as AuditStep;
+  if (kind === 'steps') {
+    const firstTarget = classFromIndex(Math.max(1, classIndex(s1.before.classe) - 2));
+    rules.push({
+      id: 'first-step-gain',
+      label: 'First step gains at least two classes',
+      pass: s1.gain >= 2,
+      figure: `${s1.before.classe} → ${s1.after.classe}: ${s1.gain} class${s1.gain === 1 ? '' : 'es'}`,
+      why:
+        s1.gain >= 2
+          ? null
+          : `no combination of the catalogue at the aids’ levels found reaches ${firstTarget} from ${s1.before.classe} with two insulation items: the strongest reaches ${s1.after.classe} (${Math.round(s1.after.epM2)} kWh/m², ${Math.round(s1.after.gesM2)} kg CO2e/m²)`,
+    });
+    const treated1 = treatedInsulation(items, [s1]);
+    const treatable = INSULATION_ITEMS.filter((k) =>
+      items.elements.some((e) => e.item === k && e.status === 'needs-works'),
+    );
+    rules.push({
+      id: 'first-step-insulation',
+      label: 'First step treats at least two insulation items',
+      pass: treated1.length >= 2,
+      figure: `${treated1.length} item${treated1.length === 1 ? '' : 's'}${treated1.length ? `: ${treated1.map(lower).join(', ')}` : ''}`,
+      why:
+        treated1.length >= 2
+          ? null
+          : `only ${treatable.length} insulation item${treatable.length === 1 ? '' : 's'} can take works from the catalogue at the aids’ levels${treatable.length ? ` (${treatable.map(lower).join(', ')})` : ''}; ${items.states
+              .filter((s) => INSULATION_ITEMS.includes(s.key) && !treatable.includes(s.key))
+              .map(
+                (s) =>
+                  `${s.label.toLowerCase()}: ${s.reason ?? judgeItem(items, s.key, []).reason ?? ''}`,
+              )
+              .join('; ')}`,
+    });
+  }
+  rules.push(ventilationRule(items, steps));
+  const last = steps[steps.length - 1] as AuditStep;
+  const finalPass = classIndex(last.after.classe) <= classIndex(target);
+  const cannot = items.elements.filter((e) => e.status === 'cannot');
+  rules.push({
+    id: 'final-class',
+    label: `Final class ${target} or better`,
+    pass: finalPass,
+    figure: `${last.after.classe} (${Math.round(last.after.epM2)} kWh/m², ${Math.round(last.after.gesM2)} kg CO2e/m²)`,
+    why: finalPass
+      ? null
+      : `${
+          reached
+            ? `the search's budget ran out before reaching ${target}`
+            : steps.length > 1
+              ? `with the first step's works kept, the strongest works of the catalogue at the aids’ levels on every other element reach ${last.after.classe}, not ${target}`
+              : `the strongest works of the catalogue at the aids’ levels on every element reach ${last.after.classe}, not ${target}`
+        }${
+          cannot.length
+            ? `; elements the catalogue cannot treat: ${cannot
+                .slice(0, 3)
+                .map((e) => `${e.referenceId} (${e.reason ?? ''})`)
+                .join('; ')}`
+            : ''
+        }`,
+  });
+  const outcomes = itemOutcomes(items, steps);
+  const count = (st: ItemOutcome['status']) => outcomes.filter((o) => o.status === st);
+  const missing = count('missing');
+  rules.push({
+    id: 'six-items',
+    label: 'The six items are treated, or the report says why not',
+    pass: missing.length === 0,
+    figure: `${count('treated').length} treated, ${count('not-needed').length} need no works, ${count('cannot').length} cannot be treated by the catalogue, ${missing.length} missing`,
+    why: missing.length
+      ? `not treated: ${missing.map((m) => `${m.label.toLowerCase()} (${m.reason ?? ''})`).join('; ')}`
+      : null,
+  });
+  const flat = steps.filter((s) => s.gain < 1);
+  rules.push({
+    id: 'each-step-gain',
+    label: 'Every step gains at least one class',
+    pass: flat.length === 0,
+    figure: steps.map((s) => `step ${s.n}: ${s.before.classe} → ${s.after.classe}`).join(', '),
+    why: flat.length ? `no class gained by step ${flat.map((s) => s.n).join(', ')}` : null,
+  });
+  const below = steps.flatMap((s) => s.works.filter((w) => w.aidLevel && !w.aidLevel.met));
+  const judged = steps.flatMap((s) => s.works.filter((w) => w.aidLevel)).length;
+  rules.push({
+    id: 'aid-levels',
+    label: 'Works at the aids’ levels',
+    pass: below.length === 0,
+    figure: `${judged - below.length} of ${judged} works lines at their level`,
+    why: below.length
+      ? `below: ${below
+          .slice(0, 3)
+          .map(
+            (w) =>
+              `${w.referenceId} ${w.aidLevel?.installed ?? ''} (${w.aidLevel?.requirement ?? ''})`,
+          )
+          .join('; ')}`
+      : null,
+  });
+  return rules;
+}
+
+function ventilationRule(items: Items, steps: readonly AuditStep[]): AuditRule {
+  const hasVentOptions = items.requirements.has('ventilation');
+  if (!items.ventilationWeak)
+    return {
+      id: 'ventilation',
+      label: 'Ventilation with the envelope works',
+      pass: true,
+      figure: `mechanical ventilation in place (${items.ventilationLabel})`,
+      why: null,
+    };
+  const first = steps.findIndex((s) =>
+    s.works.some((w) => w.item !== 'ventilation' && w.item !== 'heatingHotWater'),
+  );
+  const ventStep = steps.findIndex((s) => s.works.some((w) => w.item === 'ventilation'));
+  const pass = first < 0 || (ventStep >= 0 && ventStep <= first);
+  return {
+    id: 'ventilation',
+    label: 'Ventilation with the envelope works',
+    pass,
+    figure:
+      first < 0
+        ? `${items.ventilationLabel}; no envelope works`
+        : ventStep >= 0
+          ? `${items.ventilationLabel}: ventilation works in step ${ventStep + 1}, envelope works from step ${first + 1}`
+          : `${items.ventilationLabel}: no ventilation works`,
+    why: pass
+      ? null
+      : hasVentOptions
+        ? 'the ventilation works are not in the first step with envelope works'
+        : 'the catalogue offers no ventilation works on this DPE',
+  };
+}
