@@ -294,14 +294,15 @@ export function renderInfos(dpe: SpecDpeStructure): string {
 function provenBound(sol: SpecAutoSolution, s: Style): string {
   const x = sol as { exact?: boolean; lowerBound?: number; maxAbovePercent?: number | null };
   if (x.exact === undefined) return '';
-  if (x.exact) return `\n${s.c.dim('proved cheapest')}`;
+  if (x.exact) return `\n${s.c.dim('proved')}\n${s.c.dim('cheapest')}`;
   if (x.lowerBound === undefined) return '';
   const pct = x.maxAbovePercent;
+  // (two short lines: the cost column stays narrow)
   const above =
     pct === undefined || pct === null
-      ? `not proved (≥ ${euros(x.lowerBound)})`
-      : `at most ${pct}% above the cheapest possible`;
-  return `\n${s.c.dim(above)}`;
+      ? ['not proved', `≥ ${euros(x.lowerBound)}`]
+      : [`≤ ${pct}% above`, 'the cheapest'];
+  return above.map((line) => `\n${s.c.dim(line)}`).join('');
 }
 
 /** "612 €/m² > 500": a scenario above the deep-renovation ceiling (dpe-sim's `coutParM2`). */
@@ -606,7 +607,7 @@ export function renderInitial(
     parts.push(
       wrap(
         s.c.bold(
-          'Recommended scenarios: the cheapest works for each class (proved, or at most N% above the cheapest possible)',
+          'Recommended scenarios, the cheapest per class (≤ N%: at most N% above the cheapest possible)',
         ),
       ),
       renderSolutions(body.autoSolutions, s, on('elements')),
