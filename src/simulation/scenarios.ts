@@ -406,9 +406,15 @@ export function searchScenarios(
             });
             cutRuns += proving.count - before;
             masterUsed += c.masterNodes;
-            const lowerBound = Math.max(found.lowerBound, c.lowerBound);
+            // (whole euros, rounded down: the master's knapsack bound is fractional)
+            const lowerBound = Math.max(found.lowerBound, Math.floor(c.lowerBound));
             if (c.best && c.best.cout < found.ev.cout)
-              found = { ev: c.best, exact: c.exact, lowerBound: Math.min(lowerBound, c.best.cout) };
+              found = {
+                ev: c.best,
+                exact: c.exact,
+                lowerBound: c.exact ? c.best.cout : Math.min(lowerBound, c.best.cout),
+              };
+            else if (c.exact) found = { ...found, exact: true, lowerBound: found.ev.cout };
             else found.lowerBound = Math.min(lowerBound, found.ev.cout);
             if (found.lowerBound >= found.ev.cout) found.exact = true;
           }
