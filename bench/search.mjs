@@ -1,4 +1,6 @@
-// The scenario search against brute force on the corpus: every corpus DPE whose candidate options
+// The scenario search on the corpus. First, over every corpus DPE, as `initial` runs it: the share
+// of recommended scenarios proved cheapest (issue 36's goal: ≥ 90%) and the largest cost ÷ proven
+// lower bound of the others (goal ≤ 1.10). Then against brute force: every corpus DPE whose candidate options
 // (per element and works key, dominated ones dropped) make at most BENCH_SEARCH_MAX (3000)
 // combinations has every combination run through the engine; for each class better than its own,
 // the cheapest combination reaching it is compared with the best-first search's answer (forced,
@@ -18,6 +20,66 @@ const MAX = Number(process.env.BENCH_SEARCH_MAX ?? 3000);
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 
+const assumptions = {
+  m0: { ep: { pairs: 0, viol: 0, max: 0 }, ges: { pairs: 0, viol: 0, max: 0 } },
+  sub: { ep: { combos: 0, viol: 0, max: 0 }, ges: { combos: 0, viol: 0, max: 0 } },
+};
+let helpers;
+
+/**
+ * M0 (proof.ts): for every combination and group, replacing its choice by one at least as strong
+ * alone (the relation the cuts use) raises no figure; subadditivity: what a combination saves is
+ * at most (1 + margin) × the sum of what its options save alone.
+ */
+function measureAssumptions(groups, figs, file) {
+  const { isGeneratorGroup, familyOf, SUBADDITIVITY_MARGIN: SUB } = helpers;
+  const keyOf = (idx) => idx.join(',');
+  const none = groups.map(() => -1);
+  const f0 = figs.get(keyOf(none));
+  const alone = (g, k, fig) =>
+    k < 0 ? groups[g][0].single.before[fig] : groups[g][k].single.after[fig];
+  const comparable = (g, a, b) => {
+    if (a === b) return true;
+    if (isGeneratorGroup(groups[g]) && a >= 0 && b >= 0) return false;
+    if (groups[g][0].change.referenceId.startsWith('ventilation') && (a < 0 || b < 0)) return false;
+    if (a >= 0 && b >= 0 && familyOf(groups[g][a]) !== familyOf(groups[g][b])) return false;
+    return true;
+  };
+  for (const [key, F] of figs) {
+    const idx = key.split(',').map(Number);
+    for (const fig of ['ep', 'ges']) {
+      let sum = 0;
+      idx.forEach((k, g) => {
+        if (k < 0) return;
+        const one = [...none];
+        one[g] = k;
+        sum += f0[fig] - figs.get(keyOf(one))[fig];
+      });
+      const saved = f0[fig] - F[fig];
+      const s = assumptions.sub[fig];
+      s.combos++;
+      if (sum > 0 && saved > sum * (1 + (SUB[fig] ?? Infinity))) s.viol++;
+      if (sum > 0) s.max = Math.max(s.max, saved / sum);
+      for (let g = 0; g < groups.length; g++)
+        for (let a = -1; a < groups[g].length; a++) {
+          const b = idx[g];
+          if (a === b || !comparable(g, a, b) || !(alone(g, a, fig) <= alone(g, b, fig))) continue;
+          const y = [...idx];
+          y[g] = a;
+          const Fa = figs.get(keyOf(y))[fig];
+          const m = assumptions.m0[fig];
+          m.pairs++;
+          if (Fa > F[fig] * (1 + 1e-9)) {
+            m.viol++;
+            m.max = Math.max(m.max, Fa / F[fig] - 1);
+            if (process.env.BENCH_SEARCH_VERBOSE)
+              console.log(`  M0 ${fig} ${file} ${key} group ${g}: ${a} vs ${b}`);
+          }
+        }
+    }
+  }
+}
+
 export async function runSearchBench() {
   if (!existsSync(CORPUS)) {
     console.log(`*** search bench SKIPPED: no corpus at ${CORPUS} ***`);
@@ -33,11 +95,49 @@ export async function runSearchBench() {
   const { outcome } = await import(path.join(ROOT, 'dist/simulation/calc.js'));
   const { classIndex, CLASS_LETTERS } = await import(path.join(ROOT, 'dist/contract/classes.js'));
   const { defaultCosts } = await import(path.join(ROOT, 'dist/works/costs.js'));
+  helpers = await import(path.join(ROOT, 'dist/simulation/proof.js'));
   const engine = await loadEngine();
   const opts = { coef: 'activated', forceNormalization: false, costs: defaultCosts() };
   const files = readdirSync(CORPUS)
     .filter((f) => f.endsWith('.xml'))
     .sort();
+  if (process.env.BENCH_SEARCH_SHARE !== '0') {
+    // every corpus DPE, the default search (as `initial`)
+    let scenarios = 0;
+    let proved = 0;
+    let within10 = 0;
+    const ratios = [];
+    let worstDpe = '';
+    let noBound = 0;
+    for (const f of files) {
+      const prep = prepare(engine, await readDpeFile(path.join(CORPUS, f)));
+      if (!prep.ok) continue;
+      const r = searchScenarios(engine, prep.dpe, opts);
+      for (const sol of r.solutions) {
+        scenarios++;
+        if (sol.exact) {
+          proved++;
+          continue;
+        }
+        if (!(sol.lowerBound > 0)) {
+          noBound++;
+          continue;
+        }
+        const q = sol.cout / sol.lowerBound;
+        if (q <= 1.1) within10++;
+        if (!ratios.length || q > Math.max(...ratios))
+          worstDpe = `${f.replace(/\.xml$/, '')} ${sol.classe}`;
+        ratios.push(q);
+      }
+    }
+    const pct = (a, b) => `${((100 * a) / Math.max(b, 1)).toFixed(1)}%`;
+    console.log(
+      `search over every corpus DPE (${files.length} files): ${scenarios} recommended scenarios, proved cheapest ${proved} (${pct(proved, scenarios)}; goal ≥ 90%)`,
+    );
+    console.log(
+      `  the others: ${ratios.length + noBound}; cost ÷ proven lower bound: median ${median(ratios).toFixed(3)}, largest ${ratios.length ? Math.max(...ratios).toFixed(3) : '–'} (${worstDpe}; goal ≤ 1.10); within 10%: ${within10}; no bound above 0 €: ${noBound}`,
+    );
+  }
   let dpes = 0;
   let combos = 0;
   let classes = 0;
@@ -56,19 +156,22 @@ export async function runSearchBench() {
     if (n > MAX || groups.length === 0) continue;
     // brute force: the cheapest combination reaching each class
     const best = new Map();
-    const walk = (i, chosen) => {
+    const figs = new Map();
+    const walk = (i, chosen, idx = []) => {
       if (i === groups.length) {
         const run = runWorks(engine, p, chosen, opts.costs);
         const o = outcome(p, figuresOf(run, opts.coef), opts.coef, false);
+        figs.set(idx.join(','), o.after);
         const reached = classIndex(o.classesAfter.dpe);
         for (const l of CLASS_LETTERS)
           if (classIndex(l) >= reached && !(best.get(l) <= run.cout)) best.set(l, run.cout);
         return;
       }
-      walk(i + 1, chosen);
-      for (const c of groups[i]) walk(i + 1, [...chosen, c.change]);
+      walk(i + 1, chosen, [...idx, -1]);
+      groups[i].forEach((c, k) => walk(i + 1, [...chosen, c.change], [...idx, k]));
     };
     walk(0, []);
+    measureAssumptions(groups, figs, f);
     const found = searchScenarios(engine, p, { ...opts, strategy: 'best-first' });
     const heuristic = searchScenarios(engine, p, { ...opts, strategy: 'heuristic' });
     before.push(heuristic.evaluations);
@@ -103,6 +206,13 @@ export async function runSearchBench() {
   console.log(
     `  cheaper by brute force than the search's answer: ${cheaper}; proved exact: ${exact}/${classes}; lower bounds above the optimum: ${badBound}`,
   );
+  for (const fig of ['ep', 'ges']) {
+    const m = assumptions.m0[fig];
+    const sa = assumptions.sub[fig];
+    console.log(
+      `  M0 on ${fig} (a choice at least as strong alone is no worse in a combination): ${m.pairs} pairs, ${m.viol} violations, largest ${(100 * m.max).toFixed(2)}%; subadditivity (saved ≤ (1 + ${helpers.SUBADDITIVITY_MARGIN[fig] ?? '∞'}) × Σ saved alone): ${sa.combos} combinations, ${sa.viol} over, largest ratio ${sa.max.toFixed(3)}`,
+    );
+  }
   console.log(
     `  change sets per DPE: heuristic alone median ${median(before)} max ${Math.max(...before)}; heuristic + best-first median ${median(after)} max ${Math.max(...after)}`,
   );

@@ -588,6 +588,11 @@ export const AutoSolution = Type.Object({
    */
   lowerBound: Type.Optional(Type.Number()),
   /**
+   * At most this many percent above the cheapest combination reaching the class: 0 when proved
+   * the cheapest, else `cout` ÷ `lowerBound` − 1 rounded up; null when the bound is 0 € (dpe-sim)
+   */
+  maxAbovePercent: Type.Optional(Type.Union([Type.Integer(), Type.Null()])),
+  /**
    * `cout` per m² of the living area the DPE covers (the building's for a whole building), €/m²;
    * above the deep-renovation ceiling, the response's `warnings` carry `warning.cost-per-m2`
    * (dpe-sim)

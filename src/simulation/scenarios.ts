@@ -31,8 +31,7 @@ import type {
 import { CATEGORIES } from '../contract/constants.js';
 import { CLASS_LETTERS, classIndex, type ClassLetter } from '../contract/classes.js';
 import type { OnProgress } from '../contract/progress.js';
-import { elementsOf, parseReferenceId, referenceId } from '../dpe/elements.js';
-import { findOption } from '../works/catalogue.js';
+import { elementsOf, referenceId } from '../dpe/elements.js';
 import type { Engine } from '../engine/engine.js';
 import { offeredOptions } from '../works/apply.js';
 import type { CostTable } from '../works/costs.js';
@@ -41,6 +40,7 @@ import { round2 } from './comparison.js';
 import type { PreparedDpe } from './prepared.js';
 import { figuresOf, runWorks } from './runs.js';
 import { cheapestReaching, Evaluator, type Candidate, type Evaluated } from './search.js';
+import { cheapestProved, familyOf, MASTER_NODES } from './proof.js';
 import { Anchors, type Anchor } from './anchors.js';
 
 export type { Candidate } from './search.js';
@@ -57,6 +57,13 @@ export const RUN_BUDGET = 250;
  * unproved, where 3 098 € reaches it); at 600, 216 of 611 and the house's E proved at 3 098 €.
  */
 export const PROOF_BUDGET = 600;
+/**
+ * Change sets the cut search (proof.ts) may evaluate per DPE, all targets together, for the
+ * answers the best-first search did not prove: to raise their lower bound or find cheaper ones.
+ */
+export const CUT_BUDGET = 200;
+/** Nodes of the cut search's master problems per DPE, all targets together. */
+export const MASTER_BUDGET = 12_000;
 /** Bounds of the slack within which a predicted combination is worth an engine run. */
 export const SLACK_MIN = 0.08;
 export const SLACK_MAX = 0.25;
@@ -84,6 +91,10 @@ export interface ScenarioOptions {
   runBudget?: number;
   /** change sets the best-first search may evaluate, all targets together (default PROOF_BUDGET) */
   proofBudget?: number;
+  /** change sets the cut search may evaluate, all targets together (default CUT_BUDGET) */
+  cutBudget?: number;
+  /** nodes the cut search's master problems may take, all targets together (MASTER_BUDGET) */
+  masterBudget?: number;
 }
 
 export interface ScenarioSearch {
@@ -215,23 +226,6 @@ const slotOf = (c: Candidate): string => {
 /** The key of a group of candidates: an element and a works key. */
 export function groupKey(referenceId: string, editableKey: string): string {
   return `${referenceId}|${editableKey}`;
-}
-
-/**
- * Which options of a group may prune one another: external and internal insulation of a wall
- * (or a roof's variants) change different things besides U (thermal bridges and window reveals
- * for ITE, the inertia class for ITI), so an ITI that saves as much as an ITE alone can save less
- * in a combination: on 0000E0000003T, mur:1 ITE R 3.7 (2,665 €) saves exactly what ITI R 3.7
- * (1,207 €) saves alone, yet only ITE reaches A with mur:0 ITI, PVC windows, a heat-pump water
- * heater and double-flow ventilation (11,798 €). Once prices follow R, ITE R 3.7 is no longer
- * dominated by ITE R 4.5 at the same price, and pruning it by ITI lost that optimum.
- */
-function familyOf(c: Candidate): string {
-  const ref = parseReferenceId(c.change.referenceId);
-  const row = ref && findOption(ref.category, c.change.editableKey, c.change.editableValue);
-  if (!row) return '';
-  const r = row.recipe;
-  return r.kind === 'wall' ? `wall:${r.position}` : r.kind === 'roof' ? `roof:${r.variant}` : '';
 }
 
 /**
@@ -367,6 +361,10 @@ export function searchScenarios(
       // memo): the heuristic behaves as it always did, the best-first search can only improve
       const proving = new Evaluator(engine, prep, evaluator.frame, 0);
       const proofBudget = opts.proofBudget ?? PROOF_BUDGET;
+      const cutBudget = opts.cutBudget ?? CUT_BUDGET;
+      const masterBudget = opts.masterBudget ?? MASTER_BUDGET;
+      let cutRuns = 0;
+      let masterUsed = 0;
       for (const [i, target] of targets.entries()) {
         // each target gets its share of what is left of the budgets (change sets already
         // evaluated for a nearer target are free)
@@ -375,7 +373,7 @@ export function searchScenarios(
           evaluator.count + Math.floor(Math.max(0, runBudget - evaluator.count) / left);
         // the proof's budget goes to the nearest classes first (half of what is left, all of it
         // for the last): they are the cheapest to prove, the farthest are seldom proved at all
-        const proofLeft = Math.max(0, proofBudget - proving.count);
+        const proofLeft = Math.max(0, proofBudget - (proving.count - cutRuns));
         // (at least one node: the first completions, with every option of every group, often
         // reach a far class the heuristic misses)
         const share = left === 1 ? proofLeft : Math.floor(proofLeft / 2);
@@ -394,6 +392,32 @@ export function searchScenarios(
           if (r.best && (!found || r.best.cout <= found.ev.cout))
             found = { ev: r.best, exact: r.exact, lowerBound: r.lowerBound };
           else if (found) found.lowerBound = Math.min(r.lowerBound, found.ev.cout);
+          // not proved: the cut search (proof.ts) raises the lower bound, or finds cheaper
+          if (found && !found.exact && proofBudget > 0) {
+            const cutsLeft = Math.max(0, cutBudget - cutRuns);
+            const before = proving.count;
+            proving.budget = proving.count + (left === 1 ? cutsLeft : Math.floor(cutsLeft / 2));
+            const c = cheapestProved(proving, {
+              groups,
+              target,
+              known: evaluator.evaluated,
+              incumbent: found.ev.items,
+              masterNodes: Math.max(0, Math.min(MASTER_NODES, masterBudget - masterUsed)),
+            });
+            cutRuns += proving.count - before;
+            masterUsed += c.masterNodes;
+            // (whole euros, rounded down: the master's knapsack bound is fractional)
+            const lowerBound = Math.max(found.lowerBound, Math.floor(c.lowerBound));
+            if (c.best && c.best.cout < found.ev.cout)
+              found = {
+                ev: c.best,
+                exact: c.exact,
+                lowerBound: c.exact ? c.best.cout : Math.min(lowerBound, c.best.cout),
+              };
+            else if (c.exact) found = { ...found, exact: true, lowerBound: found.ev.cout };
+            else found.lowerBound = Math.min(lowerBound, found.ev.cout);
+            if (found.lowerBound >= found.ev.cout) found.exact = true;
+          }
           if (!r.best && r.exact) unreachable.push(target);
           searched.push({
             classe: target,
@@ -705,5 +729,14 @@ function toSolution(
     sortInterdiction: banBefore !== null && (banAfter === null || banAfter > banBefore),
     exact: found.exact,
     lowerBound: found.exact ? ev.cout : found.lowerBound,
+    maxAbovePercent: maxAbovePercent(ev.cout, found.exact ? ev.cout : found.lowerBound),
   };
+}
+
+/** How far above the cheapest possible a scenario may be, in percent (rounded up; null: no bound). */
+export function maxAbovePercent(cout: number, lowerBound: number): number | null {
+  if (lowerBound >= cout) return 0;
+  if (!(lowerBound > 0)) return null;
+  // (a hair under an integer is that integer: 1.1 ÷ 1 − 1 is 0.10000000000000009)
+  return Math.ceil(Math.round(((cout - lowerBound) / lowerBound) * 1e6) / 1e4);
 }

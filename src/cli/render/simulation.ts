@@ -300,11 +300,22 @@ export function renderInfos(dpe: SpecDpeStructure): string {
   return table(['DPE', 'Value'], rows, { keep: [0] });
 }
 
-/** "≥ 6 509 €" under a scenario the search did not prove the cheapest: the proven bound. */
+/**
+ * Under a scenario's cost, what the search proved: "proved cheapest", or "at most 12% above the
+ * cheapest possible" from the proven bound (dpe-sim's `exact`, `lowerBound`, `maxAbovePercent`).
+ */
 function provenBound(sol: SpecAutoSolution, s: Style): string {
-  const x = sol as { exact?: boolean; lowerBound?: number };
-  if (x.exact !== false || x.lowerBound === undefined) return '';
-  return `\n${s.c.dim(`≥ ${euros(x.lowerBound)}`)}`;
+  const x = sol as { exact?: boolean; lowerBound?: number; maxAbovePercent?: number | null };
+  if (x.exact === undefined) return '';
+  if (x.exact) return `\n${s.c.dim('proved')}\n${s.c.dim('cheapest')}`;
+  if (x.lowerBound === undefined) return '';
+  const pct = x.maxAbovePercent;
+  // (two short lines: the cost column stays narrow)
+  const above =
+    pct === undefined || pct === null
+      ? ['not proved', `≥ ${euros(x.lowerBound)}`]
+      : [`≤ ${pct}% above`, 'the cheapest'];
+  return above.map((line) => `\n${s.c.dim(line)}`).join('');
 }
 
 /** "612 €/m² > 500": a scenario above the deep-renovation ceiling (dpe-sim's `coutParM2`). */
@@ -396,7 +407,7 @@ export function renderSolutions(
               : sol.editables.map((it) => `${it.referenceId} ${it.editableKey}:${it.editableValue}`)
             ).join('\n')
           : worksAtAGlance(sol.editables.map((it) => it.referenceId)),
-        // not proved the cheapest: the proven bound under it (dpe-sim's `exact`, `lowerBound`)
+        // what the search proved: cheapest, or at most N% above the cheapest possible
         `${euros(sol.cout)}${provenBound(sol, s)}${overCeiling(sol, s)}`,
         sol.consoApres === undefined ? NOT_GIVEN : num(sol.consoApres, 1),
         sol.gesApres === undefined ? NOT_GIVEN : num(sol.gesApres, 1),
@@ -615,7 +626,7 @@ export function renderInitial(
     parts.push(
       wrap(
         s.c.bold(
-          'Recommended scenarios: the cheapest works for each class (≥ X €: a proven bound, where not proved)',
+          'Recommended scenarios, the cheapest per class (≤ N%: at most N% above the cheapest possible)',
         ),
       ),
       renderSolutions(body.autoSolutions, s, on('elements')),

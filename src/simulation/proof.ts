@@ -1,0 +1,610 @@
+/**
+ * The cheapest combination of works options reaching a class, with a proof: a cut-generation
+ * search (a "logic-based Benders" loop, docs/scenario-search.md).
+ *
+ * - A master problem chooses at most one option per group at the least total cost that meets
+ *   every constraint learned so far (`cuts`) and the caller's covering constraints. Its optimum is
+ *   a lower bound on the cost of any combination that reaches the class (the cuts only remove
+ *   combinations proven not to reach it). It is solved exactly by a best-first branch and bound
+ *   counted in nodes (`MASTER_NODES` per solve).
+ * - The master's answer is run through the engine. If it reaches the class, it is the cheapest
+ *   (nothing cheaper meets the cuts). Otherwise it misses on primary energy or on GES, and a
+ *   cut is learned from it: every combination whose choices are, group by group, no stronger
+ *   than those of a combination Y that misses on that figure misses too (assumption M0, below).
+ *   Y starts as the master's answer and is lifted (groups set to their strongest option) as long
+ *   as an engine run says it still misses: the stronger Y, the more the cut removes.
+ * - Every combination the caller already ran (the heuristic's) is a cut for free.
+ *
+ * The search stops when the master's optimum is at least the best combination known to reach the
+ * class (`exact`), when the master has no solution (no combination reaches the class), or when
+ * the engine-run budget (the evaluator's) or the master's node budget is spent: the master's
+ * optimum (or the least key left in its queue) is then the proven lower bound. Nothing is counted
+ * in seconds.
+ *
+ * M0 (the assumption the cuts rest on): in a group, choice a is *at least as strong* as choice b
+ * on a figure (primary energy or GES) when a gives no more of that figure alone than b (no works
+ * gives the DPE's own figure), except (1) between two options of a generator group with several
+ * options (heating, hot water), never compared (an option and no works are), and (2) between external and internal insulation of a wall,
+ * never compared. M0 states that replacing, in any combination, a choice by one at least as strong
+ * never raises that figure. Chained group by group, a combination whose every choice is at least as
+ * strong as another's has no more of the figure. Measured on the corpus: bench/search.mjs.
+ */
+
+import { classIndex, type ClassLetter } from '../contract/classes.js';
+import { parseReferenceId } from '../dpe/elements.js';
+import { findOption } from '../works/catalogue.js';
+import type { Candidate, Evaluated, Evaluator } from './search.js';
+
+/**
+ * How much more a combination may save than the sum of what its options save alone (relative),
+ * on either figure: measured on the corpus by bench/search.mjs.
+ */
+export const SUBADDITIVITY_MARGIN: Record<'ep' | 'ges', number | null> = { ep: 0.05, ges: null };
+
+/** Nodes the master's branch and bound may take per solve (then its least open key is the bound). */
+export const MASTER_NODES = 4_000;
+
+/**
+ * Which options of a group are compared at all: external and internal insulation of a wall
+ * (or a roof's variants) change different things besides U (thermal bridges and window reveals
+ * for ITE, the inertia class for ITI), so an ITI that saves as much as an ITE alone can save less
+ * in a combination: on 0000E0000003T, mur:1 ITE R 3.7 (2,665 €) saves exactly what ITI R 3.7
+ * (1,207 €) saves alone, yet only ITE reaches A with mur:0 ITI, PVC windows, a heat-pump water
+ * heater and double-flow ventilation (11,798 €).
+ */
+export function familyOf(c: Candidate): string {
+  const ref = parseReferenceId(c.change.referenceId);
+  const row = ref && findOption(ref.category, c.change.editableKey, c.change.editableValue);
+  if (!row) return '';
+  const r = row.recipe;
+  return r.kind === 'wall' ? `wall:${r.position}` : r.kind === 'roof' ? `roof:${r.variant}` : '';
+}
+
+/** Generators: several options of a group whose order alone does not hold in combination. */
+export function isGeneratorGroup(list: readonly Candidate[]): boolean {
+  const ref = list[0]?.change.referenceId ?? '';
+  return list.length > 1 && ref.startsWith('installation_');
+}
+
+/** "At least `atLeast` of the chosen options satisfy `among`" (options of distinct groups). */
+export interface Covering {
+  among: (c: Candidate) => boolean;
+  atLeast: number;
+}
+
+/**
+ * What to search for. Every field but `groups` is optional; together they express the audit's
+ * rules as well as the scenarios':
+ * - `allowed`: the options a group may take (e.g. only works at the aids' performance levels);
+ * - `constraints`: covering constraints ("every one of these groups gets an option from this
+ *   set": one `{ among, atLeast: 1 }` per group; "at least two insulation items": one
+ *   `{ among: isInsulation, atLeast: 2 }`);
+ * - `target` and `gainAtLeast`: the class to reach, and/or at least that many classes better than
+ *   the DPE's own (the stricter of the two);
+ * - `fixed`: works always applied (an earlier step), their groups not in `groups`;
+ * - the budget: the evaluator's (change sets, engine runs), and `masterNodes`.
+ */
+export interface ProofQuery {
+  /** the options by group (an element and works key): at most one per group */
+  groups: readonly (readonly Candidate[])[];
+  allowed?: (c: Candidate) => boolean;
+  constraints?: readonly Covering[];
+  target?: ClassLetter;
+  gainAtLeast?: number;
+  fixed?: readonly Candidate[];
+  /** a combination to start from (without `fixed`): the best known answer, if it is one */
+  incumbent?: readonly Candidate[];
+  /** combinations already run (e.g. by a heuristic on another evaluator): free cuts */
+  known?: Iterable<Evaluated>;
+  /** nodes per master solve (default MASTER_NODES) */
+  masterNodes?: number;
+}
+
+export interface ProofAnswer {
+  /** the cheapest combination found that reaches the goal and meets the constraints (with fixed) */
+  best: Evaluated | null;
+  /** no combination cheaper than `best` does (with no `best`: none at all does), under M0 */
+  exact: boolean;
+  /** every combination (fixed included) cheaper than this misses the goal or a constraint, under M0 */
+  lowerBound: number;
+  /** the class searched for */
+  target: ClassLetter;
+  /** master solves, and their nodes in all */
+  iterations: number;
+  masterNodes: number;
+}
+
+type Figure = 'ep' | 'ges';
+
+/** A choice per group: an option, or null (no works). */
+type Point = (Candidate | null)[];
+
+interface Cut {
+  /** per group, bit k+1 set: choice k (−1: none) satisfies the cut */
+  masks: number[];
+}
+
+/** A min-heap by key, then insertion order (deterministic ties). */
+class Heap<T> {
+  private keys: number[] = [];
+  private seqs: number[] = [];
+  private values: T[] = [];
+  private seq = 0;
+  get size(): number {
+    return this.keys.length;
+  }
+  peekKey(): number {
+    return this.keys[0] ?? Infinity;
+  }
+  private less(a: number, b: number): boolean {
+    const ka = this.keys[a] as number;
+    const kb = this.keys[b] as number;
+    return ka < kb || (ka === kb && (this.seqs[a] as number) < (this.seqs[b] as number));
+  }
+  private swap(a: number, b: number): void {
+    for (const arr of [this.keys, this.seqs, this.values] as unknown[][]) {
+      const t = arr[a];
+      arr[a] = arr[b];
+      arr[b] = t;
+    }
+  }
+  push(key: number, value: T): void {
+    this.keys.push(key);
+    this.seqs.push(this.seq++);
+    this.values.push(value);
+    let i = this.keys.length - 1;
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      if (!this.less(i, p)) break;
+      this.swap(i, p);
+      i = p;
+    }
+  }
+  pop(): T | undefined {
+    if (!this.keys.length) return undefined;
+    const top = this.values[0] as T;
+    const last = this.keys.length - 1;
+    this.swap(0, last);
+    this.keys.pop();
+    this.seqs.pop();
+    this.values.pop();
+    let i = 0;
+    const n = this.keys.length;
+    for (;;) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let m = i;
+      if (l < n && this.less(l, m)) m = l;
+      if (r < n && this.less(r, m)) m = r;
+      if (m === i) break;
+      this.swap(i, m);
+      i = m;
+    }
+    return top;
+  }
+}
+
+interface MasterNode {
+  depth: number;
+  /** the choice at depth − 1, and the node it extends (the choice is rebuilt at the end) */
+  k: number;
+  parent: MasterNode | null;
+  cost: number;
+  /** cuts satisfied, one bit each */
+  sat: Uint32Array;
+  /** options chosen satisfying each covering */
+  cover: number[];
+  /** gain of the options chosen, per knapsack */
+  gained: number[];
+}
+
+/** Σ gain of the chosen options ≥ need (`gain[g][k]`: option k of group g). */
+interface Knapsack {
+  gain: number[][];
+  need: number;
+}
+
+type MasterResult =
+  | { kind: 'solution'; choice: number[]; cost: number; nodes: number }
+  | { kind: 'infeasible'; nodes: number }
+  | { kind: 'capped'; lowerBound: number; nodes: number };
+
+/**
+ * The least-cost choice (one per group, −1 for none) meeting every cut and covering, by best-first
+ * branch and bound over the groups in order; the bound of a node is its cost plus, over the cuts
+ * and coverings it does not meet yet, the largest least cost still needed to meet one.
+ */
+function solveMaster(
+  costs: readonly (readonly number[])[],
+  cuts: readonly Cut[],
+  coverings: readonly { ok: boolean[][]; atLeast: number }[],
+  knapsacks: readonly Knapsack[],
+  cap: number,
+): MasterResult {
+  const G = costs.length;
+  // per knapsack: groups by their least cost per unit of gain, and the most gain of each group;
+  // suffix sums of the most gain (what the groups from d on can still add)
+  const knap = knapsacks.map((ks) => {
+    const most = ks.gain.map((list) => Math.max(0, ...list));
+    const ratio = ks.gain.map((list, g) => {
+      let r = Infinity;
+      list.forEach((gain, k) => {
+        if (gain > 0) r = Math.min(r, (costs[g]![k] as number) / gain);
+      });
+      return r;
+    });
+    const order = ks.gain
+      .map((_, g) => g)
+      .sort((a, b) => (ratio[a] as number) - (ratio[b] as number) || a - b);
+    const suffix = new Float64Array(G + 1);
+    for (let g = G - 1; g >= 0; g--) suffix[g] = (suffix[g + 1] as number) + (most[g] as number);
+    return { need: ks.need, gain: ks.gain, most, ratio, order, suffix };
+  });
+  const C = cuts.length;
+  const words = Math.max(1, Math.ceil(C / 32));
+  // litMask[g][k+1]: the cuts choice k of group g satisfies
+  const litMask: Uint32Array[][] = costs.map((list) =>
+    Array.from({ length: list.length + 1 }, () => new Uint32Array(words)),
+  );
+  // minFree[c*(G+1)+d]: least cost of a choice satisfying cut c among groups d..G-1
+  const minFree = new Float64Array(C * (G + 1)).fill(Infinity);
+  cuts.forEach((cut, c) => {
+    for (let g = G - 1; g >= 0; g--) {
+      const list = costs[g] as readonly number[];
+      let least = Infinity;
+      const m = cut.masks[g] as number;
+      for (let k = -1; k < list.length; k++)
+        if (m & (1 << (k + 1))) {
+          (litMask[g] as Uint32Array[])[k + 1]![c >> 5]! |= 1 << (c & 31);
+          least = Math.min(least, k < 0 ? 0 : (list[k] as number));
+        }
+      minFree[c * (G + 1) + g] = Math.min(least, minFree[c * (G + 1) + g + 1] as number);
+    }
+  });
+  // per covering and group, the least cost of a choice counting for it
+  const coverCost = coverings.map((cv) =>
+    costs.map((list, g) => {
+      let least = Infinity;
+      for (let k = 0; k < list.length; k++)
+        if (cv.ok[g]?.[k]) least = Math.min(least, list[k] as number);
+      return least;
+    }),
+  );
+  const bound = (n: MasterNode): number => {
+    let h = 0;
+    const d = n.depth;
+    for (let c = 0; c < C; c++) {
+      if ((n.sat[c >> 5] as number) & (1 << (c & 31))) continue;
+      const v = minFree[c * (G + 1) + d] as number;
+      if (v > h) h = v;
+      if (h === Infinity) return Infinity;
+    }
+    // each knapsack: the gain still needed, bought at each free group's best price per unit of
+    // gain, up to the group's most gain (a relaxation of choosing one option per group)
+    for (let i = 0; i < knap.length; i++) {
+      const ks = knap[i] as (typeof knap)[number];
+      let need = ks.need - (n.gained[i] as number);
+      if (need <= 1e-9) continue;
+      if ((ks.suffix[d] as number) < need - 1e-9) return Infinity;
+      let s = 0;
+      for (const g of ks.order) {
+        if (g < d) continue;
+        const take = Math.min(need, ks.most[g] as number);
+        if (take <= 0) continue;
+        s += take * (ks.ratio[g] as number);
+        need -= take;
+        if (need <= 1e-9) break;
+      }
+      if (s > h) h = s;
+    }
+    coverings.forEach((cv, i) => {
+      const need = cv.atLeast - (n.cover[i] as number);
+      if (need <= 0) return;
+      const free = (coverCost[i] as number[]).slice(d).sort((a, b) => a - b);
+      let s = 0;
+      for (let j = 0; j < need; j++) s += free[j] ?? Infinity;
+      if (s > h) h = s;
+    });
+    return h;
+  };
+  const heap = new Heap<MasterNode>();
+  const root: MasterNode = {
+    depth: 0,
+    k: -1,
+    parent: null,
+    cost: 0,
+    sat: new Uint32Array(words),
+    cover: coverings.map(() => 0),
+    gained: knapsacks.map(() => 0),
+  };
+  const h0 = bound(root);
+  if (h0 === Infinity) return { kind: 'infeasible', nodes: 0 };
+  heap.push(h0, root);
+  let nodes = 0;
+  for (;;) {
+    if (heap.size === 0) return { kind: 'infeasible', nodes };
+    if (nodes >= cap) return { kind: 'capped', lowerBound: heap.peekKey(), nodes };
+    const n = heap.pop() as MasterNode;
+    nodes++;
+    if (n.depth === G) {
+      const choice: number[] = [];
+      for (let x: MasterNode | null = n; x && x.parent; x = x.parent) choice.push(x.k);
+      return { kind: 'solution', choice: choice.reverse(), cost: n.cost, nodes };
+    }
+    const list = costs[n.depth] as readonly number[];
+    for (let k = -1; k < list.length; k++) {
+      const sat = n.sat.slice();
+      const lm = (litMask[n.depth] as Uint32Array[])[k + 1] as Uint32Array;
+      for (let w = 0; w < words; w++) sat[w]! |= lm[w] as number;
+      const child: MasterNode = {
+        depth: n.depth + 1,
+        k,
+        parent: n,
+        cost: n.cost + (k < 0 ? 0 : (list[k] as number)),
+        sat,
+        cover: coverings.map(
+          (cv, i) => (n.cover[i] as number) + (k >= 0 && cv.ok[n.depth]?.[k] ? 1 : 0),
+        ),
+        gained: knap.map(
+          (ks, i) => (n.gained[i] as number) + (k >= 0 ? (ks.gain[n.depth]![k] as number) : 0),
+        ),
+      };
+      const h = bound(child);
+      if (h < Infinity) heap.push(child.cost + h, child);
+    }
+  }
+}
+
+/**
+ * The cheapest combination of `query.groups` (with `fixed`) that reaches the class and meets the
+ * constraints, proved so under M0, or the best found and a proven lower bound when a budget ends.
+ * Engine runs go through `evaluator` (memoised, counted against its budget).
+ */
+export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAnswer {
+  const fixed = query.fixed ?? [];
+  const fixedCost = fixed.reduce((s, c) => s + c.cout, 0);
+  const full = query.groups.filter((g) => g.length > 0);
+  const allowed = query.allowed;
+  // the groups' options the search may choose, cheapest first; the full group stays the
+  // reference for comparing choices (a point may hold an option the query does not allow)
+  const opts = full.map((g) =>
+    [...(allowed ? g.filter(allowed) : g)].sort((a, b) => a.cout - b.cout),
+  );
+  const G = full.length;
+  const generator = full.map((g) => isGeneratorGroup(g));
+  const ventilation = full.map((g) => g[0]?.change.referenceId.startsWith('ventilation') ?? false);
+  const costs = opts.map((list) => list.map((c) => c.cout));
+  const coverings = (query.constraints ?? []).map((cv) => ({
+    ok: opts.map((list) => list.map((c) => cv.among(c))),
+    atLeast: cv.atLeast,
+    among: cv.among,
+  }));
+  const fixedCover = coverings.map((cv) => fixed.filter(cv.among).length);
+  const masterCoverings = coverings.map((cv, i) => ({
+    ok: cv.ok,
+    atLeast: cv.atLeast - (fixedCover[i] as number),
+  }));
+  const meets = (items: readonly Candidate[]) =>
+    coverings.every((cv) => items.filter(cv.among).length >= cv.atLeast);
+
+  // the goal
+  const sample = full[0]?.[0] ?? fixed[0];
+  const initial = sample ? sample.single.classesBefore.dpe : 'G';
+  let target: ClassLetter = query.target ?? initial;
+  if (query.gainAtLeast !== undefined) {
+    const i = Math.max(0, classIndex(initial) - query.gainAtLeast);
+    if (i < classIndex(target))
+      target = (['A', 'B', 'C', 'D', 'E', 'F', 'G'] as const)[i] as ClassLetter;
+  }
+  const t = classIndex(target);
+  const reaches = (ev: Evaluated) => classIndex(ev.o.classesAfter.dpe) <= t;
+  const misses = (ev: Evaluated, f: Figure) =>
+    classIndex(f === 'ep' ? ev.o.classesAfter.energy : ev.o.classesAfter.ges) > t;
+
+  // where each option sits: group and index in `full` / `opts`
+  const where = new Map<Candidate, { g: number; k: number }>();
+  full.forEach((list, g) => list.forEach((c) => where.set(c, { g, k: opts[g]!.indexOf(c) })));
+  const byChange = new Map<string, Candidate>();
+  for (const list of full)
+    for (const c of list)
+      byChange.set(`${c.change.referenceId}|${c.change.editableKey}|${c.change.editableValue}`, c);
+
+  const aloneOf = (g: number, c: Candidate | null, f: Figure): number =>
+    c ? c.single.after[f] : (full[g]![0] as Candidate).single.before[f];
+  const family = new Map<Candidate, string>();
+  const familyOfCached = (c: Candidate) => {
+    let v = family.get(c);
+    if (v === undefined) family.set(c, (v = familyOf(c)));
+    return v;
+  };
+  /** M0's relation: choice a at least as strong as b on figure f, in group g */
+  const atLeastAsStrong = (g: number, a: Candidate | null, b: Candidate | null, f: Figure) => {
+    if (a === b) return true;
+    if (generator[g] && a && b) return false;
+    if (ventilation[g] && (!a || !b)) return false;
+    if (a && b && familyOfCached(a) !== familyOfCached(b)) return false;
+    return aloneOf(g, a, f) <= aloneOf(g, b, f);
+  };
+  const cutOf = (y: Point, f: Figure | null): Cut => ({
+    masks: opts.map((list, g) => {
+      let m = 0;
+      const yg = y[g] ?? null;
+      for (let k = -1; k < list.length; k++) {
+        const c = k < 0 ? null : (list[k] as Candidate);
+        // f null: a no-good (the point itself only)
+        const covered = f ? atLeastAsStrong(g, yg, c, f) : yg === c;
+        if (!covered) m |= 1 << (k + 1);
+      }
+      return m;
+    }),
+  });
+  const cuts: Cut[] = [];
+  /** adds a cut unless one already implies it; drops those it implies */
+  const addCut = (cut: Cut) => {
+    const subset = (a: Cut, b: Cut) => a.masks.every((m, g) => (m & ~(b.masks[g] as number)) === 0);
+    if (cuts.some((c) => subset(c, cut))) return;
+    for (let i = cuts.length - 1; i >= 0; i--) if (subset(cut, cuts[i] as Cut)) cuts.splice(i, 1);
+    cuts.push(cut);
+  };
+
+  // the least figure seen in a run that misses the class on that figure (the class is a
+  // nondecreasing function of each figure: reaching needs less than this)
+  const missAt: Record<Figure, number> = { ep: Infinity, ges: Infinity };
+  let best: Evaluated | null = null;
+  const consider = (ev: Evaluated, items: readonly Candidate[]) => {
+    if (reaches(ev) && meets([...fixed, ...items]) && (!best || ev.cout < best.cout)) best = ev;
+  };
+  /** learns from a run: a better answer, or the cuts of the figures it misses */
+  const learn = (y: Point, ev: Evaluated) => {
+    const items = y.filter((c): c is Candidate => c !== null);
+    if (reaches(ev)) return consider(ev, items);
+    let any = false;
+    for (const f of ['ep', 'ges'] as const)
+      if (misses(ev, f)) {
+        missAt[f] = Math.min(missAt[f], ev.o.after[f]);
+        addCut(cutOf(y, f));
+        any = true;
+      }
+    if (!any) addCut(cutOf(y, null));
+  };
+  const pointOf = (ev: Evaluated): Point | null => {
+    const y: Point = new Array<Candidate | null>(G).fill(null);
+    let fixedSeen = 0;
+    for (const c of ev.items) {
+      if (fixed.includes(c)) {
+        fixedSeen++;
+        continue;
+      }
+      const key = `${c.change.referenceId}|${c.change.editableKey}|${c.change.editableValue}`;
+      const own = byChange.get(key);
+      const at = own && where.get(own);
+      if (!at || y[at.g]) return null;
+      y[at.g] = own;
+    }
+    return fixedSeen === fixed.length ? y : null;
+  };
+  const run = (y: Point): Evaluated => {
+    const items = y.filter((c): c is Candidate => c !== null);
+    const ev = evaluator.evaluate(items, fixed);
+    learn(y, ev);
+    return ev;
+  };
+
+  // free cuts: every combination already run in this frame with the same fixed works
+  for (const source of [evaluator.evaluated, query.known ?? []])
+    for (const ev of source) {
+      const y = pointOf(ev);
+      if (y) learn(y, ev);
+    }
+  if (query.incumbent) {
+    const y: Point = new Array<Candidate | null>(G).fill(null);
+    let ok = true;
+    for (const c of query.incumbent) {
+      const at = where.get(c);
+      if (!at || y[at.g] || (allowed && !allowed(c))) ok = false;
+      else y[at.g] = c;
+    }
+    if (ok && evaluator.left > 0) run(y);
+  }
+
+  /**
+   * Lifts a point that misses on `f`: groups set to a stronger choice, cheapest cut options first,
+   * by halves (one run per batch tried), as long as the run still misses on `f`.
+   */
+  const lift = (start: Point, f: Figure) => {
+    let y = start;
+    // the choice a group is best lifted to: the strongest (or tied), leaving the costliest choices
+    // outside what it covers
+    const target = (g: number, yg: Candidate | null) => {
+      let pick = yg;
+      let pickRest = rest(g, yg);
+      for (const c of opts[g] as Candidate[]) {
+        if (!atLeastAsStrong(g, c, yg, f)) continue;
+        const r = rest(g, c);
+        if (r > pickRest || (r === pickRest && aloneOf(g, c, f) < aloneOf(g, pick, f))) {
+          pick = c;
+          pickRest = r;
+        }
+      }
+      return pick;
+    };
+    // the least cost of a choice the group's choice does not cover (Infinity: covers them all)
+    function rest(g: number, yg: Candidate | null): number {
+      let least = Infinity;
+      for (const c of [null, ...(opts[g] as Candidate[])])
+        if (!atLeastAsStrong(g, yg, c, f)) least = Math.min(least, c ? c.cout : 0);
+      return least;
+    }
+    const liftable: { g: number; to: Candidate | null; rest: number }[] = [];
+    for (let g = 0; g < G; g++) {
+      const to = target(g, y[g] ?? null);
+      if (to !== (y[g] ?? null)) liftable.push({ g, to, rest: rest(g, y[g] ?? null) });
+    }
+    liftable.sort((a, b) => a.rest - b.rest || a.g - b.g);
+    const tryLift = (batch: typeof liftable): void => {
+      if (!batch.length || evaluator.left <= 0) return;
+      const next = [...y];
+      for (const l of batch) next[l.g] = l.to;
+      const ev = run(next);
+      if (misses(ev, f)) {
+        y = next;
+        return;
+      }
+      if (batch.length === 1) return;
+      const half = Math.ceil(batch.length / 2);
+      tryLift(batch.slice(0, half));
+      tryLift(batch.slice(half));
+    };
+    tryLift(liftable);
+  };
+
+  const cap = query.masterNodes ?? MASTER_NODES;
+  let iterations = 0;
+  let masterNodes = 0;
+  const answer = (exact: boolean, lowerBound: number): ProofAnswer => ({
+    best,
+    exact,
+    lowerBound,
+    target,
+    iterations,
+    masterNodes,
+  });
+  // sub-additivity (S): what a combination saves on a figure is at most (1 + SUBADDITIVITY_MARGIN)
+  // times the sum of what its options save alone; so reaching needs that sum above this
+  const base0 = sample ? sample.single.before : undefined;
+  const gainOf = (c: Candidate, f: Figure) => c.single.before[f] - c.single.after[f];
+  const knapsacks = (): Knapsack[] => {
+    const out: Knapsack[] = [];
+    if (!base0) return out;
+    for (const f of ['ep', 'ges'] as const) {
+      const margin = SUBADDITIVITY_MARGIN[f];
+      if (missAt[f] === Infinity || margin === null) continue;
+      const fixedGain = fixed.reduce((s, c) => s + gainOf(c, f), 0);
+      const need = (base0[f] - missAt[f]) / (1 + margin) - fixedGain;
+      if (need <= 0) continue;
+      out.push({ gain: opts.map((list) => list.map((c) => gainOf(c, f))), need });
+    }
+    return out;
+  };
+  for (;;) {
+    const m = solveMaster(costs, cuts, masterCoverings, knapsacks(), cap);
+    iterations++;
+    masterNodes += m.nodes;
+    const found = best as Evaluated | null;
+    if (m.kind === 'infeasible') return answer(true, found ? found.cout : Infinity);
+    if (m.kind === 'capped') {
+      const lb = m.lowerBound + fixedCost;
+      return answer(!!found && found.cout <= lb, found ? Math.min(lb, found.cout) : lb);
+    }
+    const lb = m.cost + fixedCost;
+    if (found && found.cout <= lb) return answer(true, found.cout);
+    if (evaluator.left <= 0) return answer(false, lb);
+    const y: Point = m.choice.map((k, g) => (k < 0 ? null : (opts[g]![k] as Candidate)));
+    const ev = run(y);
+    if (reaches(ev)) {
+      // meets the coverings (the master's), and nothing cheaper meets the cuts
+      return answer(true, (best as Evaluated | null)?.cout ?? ev.cout);
+    }
+    for (const f of ['ep', 'ges'] as const) if (misses(ev, f)) lift(y, f);
+  }
+}

@@ -1,0 +1,154 @@
+/**
+ * The cut search (proof.ts) with the constraints the audit's rules need: options allowed per
+ * group, covering constraints, a target class or a gain in classes, a base combination (fixed),
+ * a budget in engine runs. Its answers are compared with brute force over every combination of the
+ * candidates of a fixture restricted to a few elements: proved answers cost exactly the cheapest
+ * combination meeting the constraints, and every lower bound (a budget cut short) is at most that.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { classIndex, type ClassLetter } from '../src/contract/classes.js';
+import { readDpeFile } from '../src/dpe/source.js';
+import { loadEngine, type Engine } from '../src/engine/engine.js';
+import { prepare, type PreparedDpe } from '../src/simulation/prepared.js';
+import { cheapestProved, type Covering, type ProofQuery } from '../src/simulation/proof.js';
+import { candidatesOf } from '../src/simulation/scenarios.js';
+import { Evaluator, type Candidate } from '../src/simulation/search.js';
+import { defaultCosts } from '../src/works/costs.js';
+import { HOUSE } from './helpers.js';
+
+let engine: Engine;
+let prep: PreparedDpe;
+let groups: Candidate[][];
+const costs = defaultCosts();
+const frame = { coef: 'activated' as const, forceNormalization: false, costs };
+const ONLY = [
+  'mur:0',
+  'mur:1',
+  'plancher_haut:0',
+  'baie_vitree:0',
+  'installation_ecs:0',
+  'porte:0',
+];
+
+beforeAll(async () => {
+  engine = await loadEngine();
+  const p = prepare(engine, await readDpeFile(HOUSE));
+  if (!p.ok) throw new Error('house fixture blocked');
+  prep = p.dpe;
+  groups = [...candidatesOf(engine, prep, { ...frame, onlyReferences: ONLY }).values()];
+});
+
+const evaluator = (budget: number) =>
+  new Evaluator(engine, prep, { ...frame, thresholds: prep.thresholds }, budget);
+
+/** Every combination (with `fixed`), run once per test file. */
+function everyCombination(): { items: Candidate[]; cout: number; classe: ClassLetter }[] {
+  const all: { items: Candidate[]; cout: number; classe: ClassLetter }[] = [];
+  const ev = evaluator(Infinity);
+  const walk = (i: number, chosen: Candidate[]): void => {
+    if (i === groups.length) {
+      const r = ev.evaluate(chosen);
+      all.push({ items: chosen, cout: r.cout, classe: r.o.classesAfter.dpe });
+      return;
+    }
+    walk(i + 1, chosen);
+    for (const c of groups[i] as Candidate[]) walk(i + 1, [...chosen, c]);
+  };
+  walk(0, []);
+  return all;
+}
+
+const isInsulation = (c: Candidate) => /^(mur|plancher|baie)/.test(c.change.referenceId);
+
+describe('the cut search under constraints, against brute force (house, 6 elements)', () => {
+  it('is exact under every kind of constraint, and its bounds hold when cut short', () => {
+    const all = everyCombination();
+    expect(all.length).toBeGreaterThan(100);
+    const initial = groups[0]?.[0]?.single.classesBefore.dpe as ClassLetter;
+    const walls = groups.filter((g) => g[0]?.change.referenceId.startsWith('mur:'));
+    // the audit's kinds of rules
+    const allowed = (c: Candidate) => !c.change.editableValue.startsWith('IMurITI');
+    const twoInsulation: Covering = { among: isInsulation, atLeast: 2 };
+    const everyWall: Covering[] = walls.map((w) => ({
+      among: (c: Candidate) => w.includes(c),
+      atLeast: 1,
+    }));
+    const cases: {
+      name: string;
+      q: Omit<ProofQuery, 'groups'>;
+      ok: (items: Candidate[]) => boolean;
+      target: ClassLetter;
+    }[] = [];
+    const nearest = ['A', 'B', 'C', 'D', 'E', 'F', 'G'][classIndex(initial) - 1] as ClassLetter;
+    const second = ['A', 'B', 'C', 'D', 'E', 'F', 'G'][classIndex(initial) - 2] as ClassLetter;
+    cases.push({ name: 'target', q: { target: nearest }, ok: () => true, target: nearest });
+    cases.push({ name: 'gain 2', q: { gainAtLeast: 2 }, ok: () => true, target: second });
+    cases.push({
+      name: 'allowed (no ITI)',
+      q: { target: nearest, allowed },
+      ok: (items) => items.every(allowed),
+      target: nearest,
+    });
+    cases.push({
+      name: 'two insulation items',
+      q: { target: nearest, constraints: [twoInsulation] },
+      ok: (items) => items.filter(isInsulation).length >= 2,
+      target: nearest,
+    });
+    cases.push({
+      name: 'every wall',
+      q: { target: nearest, constraints: everyWall },
+      ok: (items) => walls.every((w) => items.some((c) => w.includes(c))),
+      target: nearest,
+    });
+    let checked = 0;
+    for (const c of cases) {
+      const feasible = all.filter(
+        (x) => classIndex(x.classe) <= classIndex(c.target) && c.ok(x.items),
+      );
+      const optimum = Math.min(...feasible.map((x) => x.cout));
+      const r = cheapestProved(evaluator(2000), { groups, ...c.q });
+      expect(r.target, c.name).toBe(c.target);
+      expect(r.exact, c.name).toBe(true);
+      if (optimum === Infinity) expect(r.best, c.name).toBeNull();
+      else expect(r.best?.cout, c.name).toBe(optimum);
+      // a budget of a few runs: a bound, never above the optimum, and an answer never below it
+      for (const budget of [1, 5, 20]) {
+        const cut = cheapestProved(evaluator(budget), { groups, ...c.q });
+        expect(cut.lowerBound, `${c.name} budget ${budget}`).toBeLessThanOrEqual(optimum);
+        if (cut.best) expect(cut.best.cout).toBeGreaterThanOrEqual(optimum);
+      }
+      checked++;
+    }
+    expect(checked).toBe(cases.length);
+  });
+
+  it('starts from a base combination (fixed): the cheapest completion', () => {
+    const all = everyCombination();
+    const initial = groups[0]?.[0]?.single.classesBefore.dpe as ClassLetter;
+    const target = ['A', 'B', 'C', 'D', 'E', 'F', 'G'][classIndex(initial) - 2] as ClassLetter;
+    // the first step: the cheapest option of the first group, always applied
+    const first = groups[0]?.[0] as Candidate;
+    const rest = groups.slice(1);
+    const optimum = Math.min(
+      ...all
+        .filter((x) => x.items.includes(first) && classIndex(x.classe) <= classIndex(target))
+        .map((x) => x.cout),
+    );
+    const r = cheapestProved(evaluator(2000), { groups: rest, fixed: [first], target });
+    expect(r.exact).toBe(true);
+    if (optimum === Infinity) expect(r.best).toBeNull();
+    else {
+      expect(r.best?.cout).toBe(optimum);
+      expect(r.best?.items).toContain(first);
+    }
+  });
+
+  it('counts its budget in engine runs: the same answer whatever ran before', () => {
+    const a = cheapestProved(evaluator(30), { groups, gainAtLeast: 2 });
+    const b = cheapestProved(evaluator(30), { groups, gainAtLeast: 2 });
+    expect(b.lowerBound).toBe(a.lowerBound);
+    expect(b.best?.cout).toBe(a.best?.cout);
+    expect(b.iterations).toBe(a.iterations);
+  });
+});
