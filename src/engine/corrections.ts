@@ -218,10 +218,18 @@ export const CORRECTIONS: Correction[] = [
 `,
         `function tv_ue(di, de, du, pc_id, pb_list) {
   // bug-for-bug: the Ue the DPE declares (donnee_entree.ue) is the one it computed with
-  if (bug_for_bug_compat && Number(de.ue) > 0) {
-    de.ue = Number(de.ue);
-    return;
-  }
+  const ueDeclared = Number(de.ue);
+`,
+      ],
+      [
+        `  de.ue = ue;
+}
+`,
+        `  // unless it is the engine's own Ue rounded (to 3 decimals in some XMLs): then the engine's
+  // unrounded figure is the DPE's
+  de.ue =
+    bug_for_bug_compat && ueDeclared > 0 && Math.abs(ueDeclared - ue) >= 0.0005 ? ueDeclared : ue;
+}
 `,
       ],
     ],
