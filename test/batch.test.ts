@@ -129,9 +129,9 @@ describe('dpe-sim batch (local backend)', () => {
       exitCode: 2,
       error: { kind: 'invalid-input' },
     });
-    // every run that got an answer is in the history, like a single `pre`; a blocked DPE
-    // leaves no trace there (no token, no history row)
-    expect(await historyCount(dataDir, 'pre')).toBe(3);
+    // every run that got an answer is in the history, like a single `pre`; a blocked DPE too
+    // (the spec: a valid pre request creates a login token; recorded as blocked)
+    expect(await historyCount(dataDir, 'pre')).toBe(4);
   });
 
   it('keeps two files that carry the same DPE number apart', async () => {

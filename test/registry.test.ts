@@ -322,7 +322,7 @@ describe('the cache and the lookup chain', () => {
     const err = await failure(source.read(REG.house));
     expect(err.kind).toBe('not-found');
     expect(err.message).toBe(
-      `DPE ${REG.house} not found in ${empty}, and it is not cached (${path.join(data, 'cache', 'dpe')}); offline mode (--offline or DPE_SIM_OFFLINE=1) asks no registry: fetch it first with \`dpe-sim cache fetch FILE\` (one number a line) or run without --offline`,
+      `DPE ${REG.house} not found in ${empty}, and it is not cached (${path.join(data, 'cache', 'dpe')}); offline mode (--offline or DPE_SIM_OFFLINE=1) asks no registry: fetch it first with \`dpe-sim cache fetch ${REG.house}\` or run without --offline`,
     );
     expect(err.details).toMatchObject({ dpeId: REG.house, directory: empty, offline: true });
     expect(reg.hits.get(REG.house) ?? 0).toBe(before);

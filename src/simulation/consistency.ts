@@ -174,6 +174,8 @@ export function consistencyAlert(dpe: PreparedDpe, cmp: Comparison): Warning | u
   return info(
     ALERT_IDS.inconsistent,
     'The DPE’s figures do not hold together',
-    `${found.map((f) => `${f.figure}: ${f.text}`).join('; ')}.`,
+    // the XML's name of the figure after its text, with a break between element and field so
+    // that a narrow terminal can wrap it (`installation_chauffage[0] conso_ch`)
+    `${found.map((f) => `${f.text} (XML: ${f.figure.replace('].', '] ')})`).join('; ')}.`,
   );
 }

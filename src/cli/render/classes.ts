@@ -102,12 +102,19 @@ export function renderAlerts(warnings: readonly Warning[] | undefined, s: Style)
  */
 export function renderAlertsBrief(warnings: readonly Warning[] | undefined, s: Style): string {
   if (!warnings || warnings.length === 0) return '';
-  return warnings
-    .map((w) => {
-      const colour = w.type === 'block' ? s.c.red : w.type === 'confirm' ? s.c.yellow : s.c.dim;
-      return wrap(`${colour(`${w.type}: ${w.title}`)} (${w.id}). ${w.content}`, '  ');
-    })
-    .join('\n');
+  // a screen at a glance: beyond two alerts, a block or a confirmation keeps its text and the
+  // others their title and id (the whole text: --all, or `pre`)
+  const short = warnings.length > 2;
+  const lines = warnings.map((w) => {
+    const colour = w.type === 'block' ? s.c.red : w.type === 'confirm' ? s.c.yellow : s.c.dim;
+    const head = `${colour(`${w.type}: ${w.title}`)} (${w.id})`;
+    return wrap(
+      short && w.type !== 'block' && w.type !== 'confirm' ? head : `${head}. ${w.content}`,
+      '  ',
+    );
+  });
+  if (short) lines.push(s.c.dim('  (each alert in full: --all, or dpe-sim pre)'));
+  return lines.join('\n');
 }
 
 /** The flag of a pack gaining no class; no-break spaces keep it on one line in a narrow cell. */

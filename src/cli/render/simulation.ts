@@ -2,7 +2,7 @@
 import { terminalText } from '../../contract/text.js';
 import type { DpeSourceInfo, RegistryPack, ScopeInfo } from '../../contract/schemas.js';
 import { COST_CEILING } from '../../contract/cost-ceiling.js';
-import { numberText } from '../../contract/number-text.js';
+import { numberText, percentText } from '../../contract/number-text.js';
 import type {
   SpecAutoSolution,
   SpecCalcResponse,
@@ -307,15 +307,13 @@ export function renderInfos(dpe: SpecDpeStructure): string {
 function provenBound(sol: SpecAutoSolution, s: Style): string {
   const x = sol as { exact?: boolean; lowerBound?: number; maxAbovePercent?: number | null };
   if (x.exact === undefined) return '';
-  if (x.exact) return `\n${s.c.dim('proved')}\n${s.c.dim('cheapest')}`;
+  if (x.exact) return `\n${s.c.dim('proved')}`;
   if (x.lowerBound === undefined) return '';
   const pct = x.maxAbovePercent;
-  // (two short lines: the cost column stays narrow)
+  // one short line: the cost column stays narrow (the table's legend says what it means)
   const above =
-    pct === undefined || pct === null
-      ? ['not proved', `≥ ${euros(x.lowerBound)}`]
-      : [`≤ ${pct}% above`, 'the cheapest'];
-  return above.map((line) => `\n${s.c.dim(line)}`).join('');
+    pct === undefined || pct === null ? `≥ ${euros(x.lowerBound)}` : `≤ ${percentText(pct)} above`;
+  return `\n${s.c.dim(above)}`;
 }
 
 /** "612 €/m² > 500": a scenario above the deep-renovation ceiling (dpe-sim's `coutParM2`). */
@@ -626,7 +624,7 @@ export function renderInitial(
     parts.push(
       wrap(
         s.c.bold(
-          'Recommended scenarios, the cheapest per class (≤ N%: at most N% above the cheapest possible)',
+          'Recommended scenarios, the cheapest per class (proved: the cheapest; ≤ N %: at most N % above it; ≥ X €: a proven bound)',
         ),
       ),
       renderSolutions(body.autoSolutions, s, on('elements')),
