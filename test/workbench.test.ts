@@ -260,6 +260,14 @@ describe.skipIf(!HAS_CHROMIUM || !HAS_BUNDLE)('the workbench in headless Chromiu
     expect(report).toMatch(/^<!doctype html>/i);
     expect(report).toContain(HOUSE_ID);
     expect(report).toContain('Path in steps');
+    const [pdf] = await Promise.all([page.waitForEvent('download'), page.click('#report-pdf')]);
+    expect(pdf.suggestedFilename()).toBe(`audit-${HOUSE_ID}.pdf`);
+    const pdfBytes = readFileSync(await pdf.path());
+    expect(pdfBytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    // pages of the report (PDFKit writes one /Type /Page object per page): a dwelling's ≤ 4
+    const pages = pdfBytes.toString('latin1').match(/\/Type \/Page\b/g)?.length ?? 0;
+    expect(pages).toBeGreaterThanOrEqual(1);
+    expect(pages).toBeLessThanOrEqual(4);
 
     if (SCREENSHOTS) {
       await page.click('text=Apply scenario 2');

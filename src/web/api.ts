@@ -68,4 +68,5 @@ export const api = {
   audit: (who: Who) => call<AuditResponse>('POST', `${API}/audit`, who),
   history: () => call<{ records: HistoryRecord[] }>('GET', `${API}/history`),
   reportUrl: `${API}/audit-report.html`,
+  reportPdfUrl: `${API}/audit-report.pdf`,
 };

@@ -102,7 +102,15 @@ function ProposalView({ p, index }: { p: Proposal; index: number }) {
   );
 }
 
-export function AuditView({ audit, reportUrl }: { audit: AuditResponse; reportUrl: string }) {
+export function AuditView({
+  audit,
+  reportUrl,
+  reportPdfUrl,
+}: {
+  audit: AuditResponse;
+  reportUrl: string;
+  reportPdfUrl: string;
+}) {
   return (
     <div id="audit-view">
       <p>
@@ -122,8 +130,10 @@ export function AuditView({ audit, reportUrl }: { audit: AuditResponse; reportUr
       <p class="actions">
         <a class="button" href={reportUrl} download id="report-html">
           Download the report (HTML)
+        </a>{' '}
+        <a class="button" href={reportPdfUrl} download id="report-pdf">
+          Download the report (PDF)
         </a>
-        <span class="muted small"> Printable: open it and print to PDF.</span>
       </p>
     </div>
   );

@@ -912,7 +912,13 @@ function Workbench({ session }: { session: SessionInfo }) {
                   {auditError}
                 </p>
               )}
-              {audit && <AuditView audit={audit} reportUrl={api.reportUrl} />}
+              {audit && (
+                <AuditView
+                  audit={audit}
+                  reportUrl={api.reportUrl}
+                  reportPdfUrl={api.reportPdfUrl}
+                />
+              )}
             </section>
           </>
         )}

@@ -15,6 +15,7 @@
  *   POST audit              the energy audit (audit)
  *   GET  history            the user's calculations (history, this user only)
  *   GET  audit-report.html  the audit as the CLI's printable HTML report, as a download
+ *   GET  audit-report.pdf   the same report as the CLI's PDF (`audit --pdf`), as a download
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TSchema } from 'typebox';
@@ -50,6 +51,7 @@ export const WORKBENCH_ROUTES = [
   { method: 'POST', path: `${WORKBENCH_API}/audit` },
   { method: 'GET', path: `${WORKBENCH_API}/history` },
   { method: 'GET', path: `${WORKBENCH_API}/audit-report.html` },
+  { method: 'GET', path: `${WORKBENCH_API}/audit-report.pdf` },
 ] as const;
 
 type Body = PartnerIdentity & { dpeId: string };
@@ -200,6 +202,21 @@ export function workbenchRoutes(deps: { services: LocalServices }) {
           'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; img-src data:",
         })
         .send(auditReportHtml(body));
+    });
+
+    scope.get(`${WORKBENCH_API}/audit-report.pdf`, async (req, reply) => {
+      const s = sessionOf(req);
+      const dpeId = s.dpeId;
+      if (dpeId === null) throw new DpeSimError('not-found', 'this session has no DPE');
+      const body = await s.backend.audit({ ...s.user, dpeId });
+      const { auditReportPdf } = await import('../../cli/render/audit-pdf.js');
+      return reply
+        .headers({
+          'content-type': 'application/pdf',
+          'content-disposition': `attachment; filename="audit-${dpeId.replace(/[^A-Za-z0-9._-]/g, '_')}.pdf"`,
+          'x-content-type-options': 'nosniff',
+        })
+        .send(await auditReportPdf(body));
     });
   };
 }
