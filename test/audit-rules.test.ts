@@ -122,7 +122,8 @@ describe('the rules on the fixtures', () => {
     expect(studio.proposals[0]?.aids?.rule).toMatch(/in D before works/);
     expect(a.controls?.[0]).toMatch(/regulation: sans régulation pièce par pièce/);
     expect(a.summerComfort?.indicator).toBe('good');
-    expect(a.prices?.date).toBe('2021');
+    // dpe-sim's bills at the latest official table (docs/bills.md)
+    expect(a.prices?.date).toBe('2024-07-01');
     expect(a.synthesis?.map((r) => `${r.proposal}/${r.step}`)).toEqual([
       'steps/1',
       'steps/2',

@@ -248,7 +248,7 @@ export function auditReportPdf(a: AuditResponse, generatedAt = new Date()): Prom
   const i = a.initial;
   para(
     doc,
-    `Before works: class ${i.classe} · ${num(i.epM2)} kWh/m²/yr primary · ${num(i.gesM2)} kg CO2e/m²/yr · final ${num(i.ef)} kWh/yr (${num(i.efM2)} kWh/m²/yr) · bill ${eurosPerYear(i.bill)} · ${withUnit(a.surface, 'm²', 1)} · ${a.auditApplies ? `target: ${a.targetRule}` : 'the regulatory audit applies to classes D to G'}`,
+    `Before works: class ${i.classe} · ${num(i.epM2)} kWh/m²/yr primary · ${num(i.gesM2)} kg CO2e/m²/yr · final ${num(i.ef)} kWh/yr (${num(i.efM2)} kWh/m²/yr) · bill ${eurosPerYear(i.bill)}${a.prices ? ` (prices of ${a.prices.date})` : ''} · ${withUnit(a.surface, 'm²', 1)} · ${a.auditApplies ? `target: ${a.targetRule}` : 'the regulatory audit applies to classes D to G'}`,
     { bold: true },
   );
   para(doc, a.note, { size: 6.5, color: '#444' });
