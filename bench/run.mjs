@@ -9,6 +9,7 @@ const benches = [
   ['initial.mjs', 'runInitialBench'],
   ['audit.mjs', 'runAuditBench'],
   ['server.mjs', 'runServerBench'],
+  ['hostile.mjs', 'runHostileBench'],
   ['workbench.mjs', 'runWorkbenchBench'],
   ['batch.mjs', 'runBatchBench'],
   ['costs.mjs', 'runCostsBench'],
