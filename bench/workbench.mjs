@@ -11,7 +11,6 @@
 // `calc` with the same works), so the browser's and HTTP's share is what is left.
 //
 //   npm run build && node bench/workbench.mjs
-/* global fetch */
 import { existsSync, mkdtempSync, copyFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
