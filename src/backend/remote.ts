@@ -24,7 +24,7 @@ import {
 import type { SpecAutoSolution } from '../contract/spec-responses.js';
 import { isValid, parseBody } from '../contract/validate.js';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { retryDelayMs } from '../registry/retry.js';
+import { describeNetworkError, retryDelayMs } from '../registry/retry.js';
 import { pickScenario, type Backend, type RunOptions } from './backend.js';
 
 export interface RemoteOptions {
@@ -221,15 +221,4 @@ async function readJson(res: Response): Promise<unknown> {
       );
     return undefined;
   }
-}
-
-function describeNetworkError(err: unknown, timeoutMs: number): string {
-  if (err instanceof Error) {
-    if (err.name === 'TimeoutError' || err.name === 'AbortError')
-      return `no answer within ${timeoutMs / 1000} s`;
-    const cause = (err as Error & { cause?: { code?: string; message?: string } }).cause;
-    if (cause?.code) return cause.code;
-    return cause?.message ?? err.message;
-  }
-  return String(err);
 }

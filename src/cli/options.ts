@@ -74,3 +74,14 @@ export function checkIdentity(id: PartnerIdentity): PartnerIdentity {
   }
   return id;
 }
+
+/** `--port`: 0 (any free port) to 65535. */
+export function portOption(value: string): number {
+  if (!/^\d+$/.test(value.trim()) || Number(value) > 65535) {
+    throw new DpeSimError(
+      'invalid-input',
+      `--port must be an integer from 0 to 65535 (got '${value}')`,
+    );
+  }
+  return Number(value);
+}

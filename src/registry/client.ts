@@ -8,7 +8,7 @@ import { MAX_DPE_XML_BYTES } from '../contract/constants.js';
 import { DpeSimError, xmlTooLarge } from '../contract/errors.js';
 import { checkDpeDocument, rejectedAnswer } from './check.js';
 import { setTimeout as realSleep } from 'node:timers/promises';
-import { isRetryableStatus, retryDelayMs } from './retry.js';
+import { describeNetworkError, isRetryableStatus, isTimeout, retryDelayMs } from './retry.js';
 import { USER_AGENT } from './user-agent.js';
 
 /** The registry's address for one DPE, `{numero}` standing for the number. */
@@ -187,19 +187,4 @@ async function readLimited(res: Response, dpeId: string, url: string): Promise<s
     chunks.push(chunk);
   }
   return Buffer.concat(chunks).toString('utf8');
-}
-
-function isTimeout(err: unknown): boolean {
-  return err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError');
-}
-
-function describeNetworkError(err: unknown, timeoutMs: number): string {
-  if (err instanceof Error) {
-    if (err.name === 'TimeoutError' || err.name === 'AbortError')
-      return `no answer within ${timeoutMs / 1000} s`;
-    const cause = (err as Error & { cause?: { code?: string; message?: string } }).cause;
-    if (cause?.code) return cause.code;
-    return cause?.message ?? err.message;
-  }
-  return String(err);
 }

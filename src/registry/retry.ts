@@ -1,5 +1,5 @@
 /**
- * When to try an HTTP request again (the registry client and the remote backend): exponential
+ * When to try an HTTP request again, and how to name a failed one (the registry client and the remote backend): exponential
  * backoff with jitter, `Retry-After` (seconds or an HTTP date) honoured. Pure, so the delays are
  * tested without waiting.
  */
@@ -41,4 +41,20 @@ export function retryAfterMs(
   const date = Date.parse(text);
   if (Number.isNaN(date)) return undefined;
   return Math.max(0, date - now);
+}
+
+/** A fetch that gave up waiting (its AbortSignal's timeout, or an abort). */
+export function isTimeout(err: unknown): boolean {
+  return err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError');
+}
+
+/** What a failed fetch met, in a few words: "no answer within N s", a system code, or its message. */
+export function describeNetworkError(err: unknown, timeoutMs: number): string {
+  if (err instanceof Error) {
+    if (isTimeout(err)) return `no answer within ${timeoutMs / 1000} s`;
+    const cause = (err as Error & { cause?: { code?: string; message?: string } }).cause;
+    if (cause?.code) return cause.code;
+    return cause?.message ?? err.message;
+  }
+  return String(err);
 }

@@ -6,6 +6,7 @@ import type { Command } from 'commander';
 import { DEFAULT_HISTORY_PATH, ENV_VARS } from '../../config/keys.js';
 import { run } from '../command-kit.js';
 import type { Context } from '../context.js';
+import { portOption } from '../options.js';
 import {
   exitCodeFor,
   holdStopSignals,
@@ -58,16 +59,6 @@ function queueOption(value: string | undefined): number | undefined {
     throw new DpeSimError(
       'invalid-input',
       `--engine-queue must be an integer from 0 to 10000 (got '${value}')`,
-    );
-  }
-  return Number(value);
-}
-
-function portOption(value: string): number {
-  if (!/^\d+$/.test(value.trim()) || Number(value) > 65535) {
-    throw new DpeSimError(
-      'invalid-input',
-      `--port must be an integer from 0 to 65535 (got '${value}')`,
     );
   }
   return Number(value);

@@ -6,22 +6,12 @@ import { DpeSimError } from '../../contract/errors.js';
 import { run } from '../command-kit.js';
 import type { Context } from '../context.js';
 import { DPE_ARGUMENT_HELP, examples, identityFlags, type IdentityFlags } from '../flags.js';
-import { checkIdentity } from '../options.js';
+import { checkIdentity, portOption } from '../options.js';
 import { exitCodeFor, holdStopSignals, STOP_GRACE_MS } from '../../process/stop-signals.js';
 
 export interface WorkbenchFlags extends IdentityFlags {
   host: string;
   port: string;
-}
-
-function portOption(value: string): number {
-  if (!/^\d+$/.test(value.trim()) || Number(value) > 65535) {
-    throw new DpeSimError(
-      'invalid-input',
-      `--port must be an integer from 0 to 65535 (got '${value}')`,
-    );
-  }
-  return Number(value);
 }
 
 /**
