@@ -1,7 +1,7 @@
 /**
- * When to try an HTTP request again, and how to name a failed one (the registry client and the remote backend): exponential
- * backoff with jitter, `Retry-After` (seconds or an HTTP date) honoured. Pure, so the delays are
- * tested without waiting.
+ * When to try an HTTP request again, and how to name a failed one (the registry client and the
+ * remote backend): exponential backoff with jitter, `Retry-After` (seconds or an HTTP date)
+ * honoured. Pure, so the delays are tested without waiting.
  */
 
 /** longest wait between two attempts, whatever the backoff or Retry-After say */
