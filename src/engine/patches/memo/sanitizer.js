@@ -42,43 +42,16 @@ function __dpeSimSanitize(obj) {
 }
 
 /**
- * The walk, twice: `__dpeSimSanitizeWalk` (a frozen object met inside goes to
+ * The walk, in two settings: `__dpeSimSanitizeWalk` (a frozen object met inside goes to
  * `__dpeSimSanitizeFrozen` through `__dpeSimSanitize`, and an array's copy is noted by
  * `__dpeSimListCopy`) and `__dpeSimSanitizePlain` (the same walk inside a frozen subtree: no
- * lookups). The two bodies are the same statements; keep them so.
+ * lookups). Both read an object's keys with `__dpeSimSanitizeKeys`, which recurses through the
+ * function it is given.
  */
 function __dpeSimSanitizeWalk(obj) {
   if (Array.isArray(obj)) return __dpeSimListCopy(obj, obj.map(__dpeSimSanitizeItem));
   if (typeof obj !== 'object') return obj;
-  const keys = Object.keys(obj);
-  const acc = {};
-  for (let i = 0; i < keys.length; i++) {
-    const key = keys[i];
-    let val = obj[key];
-    if (typeof val === 'string') {
-      // an enum's text is its own toString(), '' stays '': else Number(val) unless NaN
-      if (val !== '' && !__dpeSimIsEnum(key)) {
-        const n = Number(val);
-        if (n === n) val = n;
-      }
-      acc[key] = val;
-      continue;
-    }
-    if (typeof val === 'number') {
-      // Number(val) is val (NaN kept as it is)
-      acc[key] = __dpeSimIsEnum(key) ? val.toString() : val;
-      continue;
-    }
-    if (typeof val === 'object' && !Array.isArray(val) && nodesToMap.includes(key)) val = [val];
-    else if (__dpeSimIsEnum(key)) val = val?.toString();
-    else if (val === '' || val === null) val = '';
-    else if (!(Array.isArray(val) && val.length === 0)) {
-      const n = Number(val);
-      if (!Number.isNaN(n)) val = n;
-    }
-    acc[key] = val !== null && typeof val === 'object' ? __dpeSimSanitize(val) : val;
-  }
-  return acc;
+  return __dpeSimSanitizeKeys(obj, __dpeSimSanitize);
 }
 function __dpeSimSanitizeItem(val) {
   return __dpeSimSanitize(val);
@@ -87,6 +60,14 @@ function __dpeSimSanitizeItem(val) {
 function __dpeSimSanitizePlain(obj) {
   if (Array.isArray(obj)) return __dpeSimPlainList(obj, obj.map(__dpeSimSanitizePlainItem));
   if (typeof obj !== 'object') return obj;
+  return __dpeSimSanitizeKeys(obj, __dpeSimSanitizePlain);
+}
+function __dpeSimSanitizePlainItem(val) {
+  return __dpeSimSanitizePlain(val);
+}
+
+/** execute's value function on each key of `obj` (not an array), `recurse` on object values */
+function __dpeSimSanitizeKeys(obj, recurse) {
   const keys = Object.keys(obj);
   const acc = {};
   for (let i = 0; i < keys.length; i++) {
@@ -113,12 +94,9 @@ function __dpeSimSanitizePlain(obj) {
       const n = Number(val);
       if (!Number.isNaN(n)) val = n;
     }
-    acc[key] = val !== null && typeof val === 'object' ? __dpeSimSanitizePlain(val) : val;
+    acc[key] = val !== null && typeof val === 'object' ? recurse(val) : val;
   }
   return acc;
-}
-function __dpeSimSanitizePlainItem(val) {
-  return __dpeSimSanitizePlain(val);
 }
 
 /** a copy of an array (not itself frozen): the element memo finds each element's frozen source */
