@@ -259,6 +259,13 @@ describe('dpe-sim audit (the built CLI)', () => {
         const text = stripVTControlCharacters(screen);
         expect(text).toMatch(/Heat losses: 469.1\sW\/K/);
         expect(text).toMatch(/Walls\s+█+\s+46\s%\s+215.9\sW\/K/);
+        // the shares and the W/K each in a column of their own, right-aligned
+        const bars = text
+          .split('\n')
+          .filter((l) => /^ {2}\S.*[█▏ ] +[\d.]+\s%\s+[\d.]+\sW\/K/.test(l));
+        expect(bars.length, text).toBe(7);
+        expect(new Set(bars.map((l) => l.indexOf('%'))).size, bars.join('\n')).toBe(1);
+        expect(new Set(bars.map((l) => l.indexOf('W/K'))).size, bars.join('\n')).toBe(1);
         expect(text).toMatch(/Path in steps: .*every rule met/);
         expect(text).toMatch(/Path in one step: .*every rule met/);
         expect(text).toContain('Step 2:');

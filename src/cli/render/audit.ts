@@ -20,15 +20,19 @@ const BAR = '█';
 /** The losses as bars: label, bar, share and W/K; the bar fits what the width leaves. */
 export function lossBars(a: AuditResponse, width: number | undefined): string {
   const labelWidth = Math.max(...a.losses.items.map((i) => i.label.length));
-  const figures = a.losses.items.map((i) => `${percent(i.share)}  ${withUnit(i.wk, 'W/K', 1)}`);
-  const figWidth = Math.max(...figures.map((f) => f.length));
-  const room = Math.max(10, (width ?? 80) - labelWidth - figWidth - 6);
+  // the share and the W/K in columns of their own, each right-aligned
+  const shares = a.losses.items.map((i) => percent(i.share));
+  const wks = a.losses.items.map((i) => withUnit(i.wk, 'W/K', 1));
+  const shareWidth = Math.max(...shares.map((f) => f.length));
+  const wkWidth = Math.max(...wks.map((f) => f.length));
+  const room = Math.max(10, (width ?? 80) - labelWidth - shareWidth - wkWidth - 8);
   const max = Math.max(...a.losses.items.map((i) => i.share), 1);
   return a.losses.items
     .map((i, k) => {
       const n = Math.round((i.share / max) * room);
       const bar = (BAR.repeat(n) || (i.wk > 0 ? '▏' : '')).padEnd(room, ' ');
-      return `  ${i.label.padEnd(labelWidth)} ${bar} ${(figures[k] ?? '').padStart(figWidth)}`;
+      const figures = `${(shares[k] ?? '').padStart(shareWidth)}  ${(wks[k] ?? '').padStart(wkWidth)}`;
+      return `  ${i.label.padEnd(labelWidth)} ${bar} ${figures}`;
     })
     .join('\n');
 }
