@@ -1,6 +1,7 @@
 import os from 'node:os';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { defineConfig } from 'vitest/config';
+import { HANG_MS } from './test/hang.js';
 
 /**
  * The files that take longest (the corpus, the built bin on a whole building, the stop
@@ -38,8 +39,9 @@ class LongFirst extends BaseSequencer {
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    testTimeout: 60_000,
-    hookTimeout: 120_000,
+    // hang guards only (test/hang.ts): no test gets a deadline a busy machine can miss
+    testTimeout: HANG_MS,
+    hookTimeout: HANG_MS,
     pool: 'forks',
     // Most files wait on the processes they start (the built bin, servers, the bare engine):
     // one file per core left a core idle (vitest's default is cores − 1, so 1 here on 2 cores).

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HistoryResponse } from '../src/contract/schemas.js';
 import { FLAT, HOUSE, STUDIO, runCli, startCli, tempDir } from './helpers.js';
+import { HANG_MS } from './hang.js';
 
 interface Line {
   dpeId: string;
@@ -39,7 +40,7 @@ async function historyCount(dataDir: string, operation: string): Promise<number>
     .length;
 }
 
-async function waitForLines(file: string, n: number, timeoutMs = 60_000): Promise<void> {
+async function waitForLines(file: string, n: number, timeoutMs = HANG_MS): Promise<void> {
   const until = Date.now() + timeoutMs;
   while (Date.now() < until) {
     if (existsSync(file) && readFileSync(file, 'utf8').split('\n').length > n) return;

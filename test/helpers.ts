@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { HANG_MS } from './hang.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const BIN = path.join(ROOT, 'bin', 'dpe-sim.js');
@@ -66,7 +67,7 @@ export function startCli(
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   const done = new Promise<CliResult>((resolve, reject) => {
-    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 60_000);
+    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? HANG_MS);
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(timer);
@@ -126,7 +127,7 @@ export function drivePty(
   args: string[],
   steps: PtyStep[],
   dataDir = tempDir(),
-  timeoutMs = 90_000,
+  timeoutMs = HANG_MS,
 ): Promise<{ code: number | null; screen: string }> {
   const sh = (a: string) => `'${a.replace(/'/g, "'\\''")}'`;
   const command = `stty cols 80 rows 24; exec ${[process.execPath, BIN, ...args].map(sh).join(' ')}`;

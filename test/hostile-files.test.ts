@@ -10,6 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, HOUSE, runCli, tempDir } from './helpers.js';
 import { http, IDENTITY, startTestServer, type TestServer } from './server-harness.js';
+import { HANG_MS } from './hang.js';
 
 const IS_WINDOWS = process.platform === 'win32';
 
@@ -53,7 +54,7 @@ describe.skipIf(IS_WINDOWS)('a DPE path that is not a regular file', () => {
       });
       let stderr = '';
       child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-      const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+      const timer = setTimeout(() => child.kill('SIGKILL'), HANG_MS);
       child.on('close', (code) => {
         clearTimeout(timer);
         resolve({ code, stderr });
@@ -73,7 +74,7 @@ describe.skipIf(IS_WINDOWS)('a DPE path that is not a regular file', () => {
       });
       let stderr = '';
       child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-      const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+      const timer = setTimeout(() => child.kill('SIGKILL'), HANG_MS);
       child.on('close', (code) => {
         clearTimeout(timer);
         resolve({ code, stderr });
@@ -132,15 +133,14 @@ describe.skipIf(IS_WINDOWS)('a DPE path that is not a regular file', () => {
       await new Promise<void>((resolve) =>
         child.stdin.write(`<dpe>${' '.repeat(1 << 20)}`, () => resolve()),
       );
-      const sent = Date.now();
       child.kill(signal);
-      const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      const killer = setTimeout(() => child.kill('SIGKILL'), HANG_MS);
       const exitCode = await exited;
       clearTimeout(killer);
       expect(exitCode).toBe(code);
-      // the stop grace is 800 ms; a signal that waited for the read would never exit (killed
-      // after 10 s: exit code null). The time is loose: a loaded machine delays the exit.
-      expect(Date.now() - sent).toBeLessThan(8000);
+      // a signal that waited for the read would never exit (killed by the hang guard: exit code
+      // null); how soon it exits (the stop grace is 800 ms) is no test's business on a busy
+      // machine
     });
   }
 });

@@ -11,6 +11,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FLAT, runCli, startCli, tempDir } from './helpers.js';
 import { pgAvailable, startPg, type PgCluster } from './pg-harness.js';
+import { HANG_MS } from './hang.js';
 
 const RUN_PG = pgAvailable('distributed batch (queue) tests');
 const IDS = ['0000E0000001H', '0000E0000002F', '0000E0000003T'];
@@ -52,7 +53,7 @@ async function startWorker(url: string): Promise<WorkerProc> {
   );
   let err = '';
   const id = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`worker did not start:\n${err}`)), 60_000);
+    const timer = setTimeout(() => reject(new Error(`worker did not start:\n${err}`)), HANG_MS);
     child.stderr.on('data', (d: Buffer) => {
       err += d.toString();
       const m = /dpe-sim worker (pool-[0-9a-f]+):/.exec(err);
@@ -237,7 +238,7 @@ describe.skipIf(!RUN_PG)('batch on a PostgreSQL queue with dpe-sim worker proces
       // would stay for graphile's 4 h.
       const jobs = () => count('SELECT count(*) AS n FROM graphile_worker.jobs', []);
       let left = await jobs();
-      for (const until = Date.now() + 60_000; left > 0 && Date.now() < until;) {
+      for (const until = Date.now() + HANG_MS; left > 0 && Date.now() < until;) {
         await sleep(100);
         left = await jobs();
       }

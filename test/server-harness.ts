@@ -12,6 +12,7 @@ import type { RegistryWait } from '../src/registry/chained-source.js';
 import type { ServerLimits } from '../src/server/limits.js';
 import { startServer, type RunningServer } from '../src/server/start.js';
 import type { Store } from '../src/store/store.js';
+import { HANG_MS } from './hang.js';
 import { BIN, FLAT, HOUSE, STUDIO, tempDir } from './helpers.js';
 
 export const BLOCKED_ID = '0000E0000009X';
@@ -171,7 +172,7 @@ export function spawnServe(
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`dpe-sim serve did not start:\n${err}`));
-    }, 60_000);
+    }, HANG_MS);
     child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
     child.stderr?.on('data', (d: Buffer) => {
       err += d.toString();

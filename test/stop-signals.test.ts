@@ -9,6 +9,7 @@ import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import type { HistoryResponse } from '../src/contract/schemas.js';
+import { HANG_MS } from './hang.js';
 import { CORPUS, HAS_CORPUS, HOUSE, runCli, startCli, tempDir } from './helpers.js';
 import { spawnServe } from './server-harness.js';
 
@@ -20,7 +21,7 @@ const SIGNALS = [
   ['SIGTERM', 143],
 ] as const;
 
-async function waitFor(check: () => boolean, what: string, timeoutMs = 60_000): Promise<void> {
+async function waitFor(check: () => boolean, what: string, timeoutMs = HANG_MS): Promise<void> {
   const until = Date.now() + timeoutMs;
   while (!check()) {
     if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
