@@ -63,13 +63,13 @@ describe('block.too-old', () => {
 
   it('pre gives its block with a login token, recorded as blocked; initial and calc refuse it', async () => {
     await blockedPre(TOO_OLD, 'block.too-old', /established on 2021-05-20, before the 3CL-2021/);
-  }, 120_000);
+  });
 });
 
 describe.skipIf(!HAS_CORPUS)('block.study-based (corpus 2144E0951019J, RT2012 study)', () => {
   it('pre gives its block with a login token, recorded as blocked; initial and calc refuse it', async () => {
     await blockedPre(STUDY, 'block.study-based', /regulatory thermal study \(method 23/);
-  }, 120_000);
+  });
 });
 
 if (!HAS_CORPUS) console.warn(`corpus not found at ${CORPUS}: study-based test skipped`);

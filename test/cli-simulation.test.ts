@@ -83,7 +83,7 @@ describe('dpe-sim initial', () => {
     const r = await runCli(['initial', HOUSE, '--show', 'packs']);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("The XML carries no works packs of the diagnostician's to compare.");
-  }, 120_000);
+  });
 });
 
 describe('dpe-sim calc', () => {

@@ -465,5 +465,5 @@ describe.skipIf(!HAS_CORPUS)('registry packs compared in their own frame', () =>
     const at23 = recalc();
     expect(pack?.editablesScenario?.length).toBeGreaterThan(0);
     expect(at23.result.classe_bilan_dpe.value).toBeLessThanOrEqual(4);
-  }, 120_000);
+  });
 });

@@ -41,34 +41,30 @@ const job = { kind: 'initial', coef: 'activated', forceNormalization: false } as
 
 describe('engine pool: initial split among its threads', () => {
   const files = [HOUSE, FLAT, ...(HAS_CORPUS ? [path.join(CORPUS, '2206E1133029I.xml')] : [])];
-  it.each(files)(
-    '%s: the same response as one thread, progress counted once',
-    async (file) => {
-      const doc = await readDpeFile(file);
-      const seen: Progress[] = [];
-      const split = (await pooled.run(doc, job, (p) => seen.push({ ...p }))) as InitialResponse;
-      const one = (await single.run(doc, job)) as InitialResponse;
-      expect(split).toEqual(one);
-      let offered = Object.values(one.dpe.items)
-        .flat()
-        .reduce(
-          (n, el) =>
-            n + Object.values(el.editables).reduce((m, e) => m + Object.keys(e.values).length, 0),
-          0,
-        );
-      // the options run count those left out for doing harm (run, then not offered)
-      offered += one.dpe.optionsLeftOut?.length ?? 0;
-      const options = seen.filter((p) => p.step === 'options');
-      // split: the first count is one thread's share, the last all of them
-      expect(options[0]?.total).toBeLessThan(offered);
-      expect(options.at(-1)).toEqual({ step: 'options', done: offered, total: offered });
-      for (let i = 1; i < options.length; i++)
-        expect(options[i]?.done).toBeGreaterThanOrEqual(options[i - 1]?.done ?? 0);
-      // options first, then the target classes, never options again
-      const firstScenario = seen.findIndex((p) => p.step === 'scenarios');
-      expect(firstScenario).toBe(options.length);
-      expect(seen.at(-1)?.step).toBe('scenarios');
-    },
-    120_000,
-  );
+  it.each(files)('%s: the same response as one thread, progress counted once', async (file) => {
+    const doc = await readDpeFile(file);
+    const seen: Progress[] = [];
+    const split = (await pooled.run(doc, job, (p) => seen.push({ ...p }))) as InitialResponse;
+    const one = (await single.run(doc, job)) as InitialResponse;
+    expect(split).toEqual(one);
+    let offered = Object.values(one.dpe.items)
+      .flat()
+      .reduce(
+        (n, el) =>
+          n + Object.values(el.editables).reduce((m, e) => m + Object.keys(e.values).length, 0),
+        0,
+      );
+    // the options run count those left out for doing harm (run, then not offered)
+    offered += one.dpe.optionsLeftOut?.length ?? 0;
+    const options = seen.filter((p) => p.step === 'options');
+    // split: the first count is one thread's share, the last all of them
+    expect(options[0]?.total).toBeLessThan(offered);
+    expect(options.at(-1)).toEqual({ step: 'options', done: offered, total: offered });
+    for (let i = 1; i < options.length; i++)
+      expect(options[i]?.done).toBeGreaterThanOrEqual(options[i - 1]?.done ?? 0);
+    // options first, then the target classes, never options again
+    const firstScenario = seen.findIndex((p) => p.step === 'scenarios');
+    expect(firstScenario).toBe(options.length);
+    expect(seen.at(-1)?.step).toBe('scenarios');
+  });
 });

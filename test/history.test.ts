@@ -41,7 +41,7 @@ describe('dpe-sim history (local store)', () => {
       const r = await cli([...args, '--json']);
       expect(r.code, r.stderr).toBe(0);
     }
-  }, 120_000);
+  });
 
   it('lists every run, newest first, with what was done', async () => {
     const r = await cli(['history', '--json']);

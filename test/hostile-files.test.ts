@@ -29,7 +29,7 @@ describe.skipIf(IS_WINDOWS)('a DPE path that is not a regular file', () => {
   for (const command of ['pre', 'initial']) {
     it(`${command} on a FIFO: exit 2 at once, naming it a named pipe (it never waits for a writer)`, async () => {
       const file = fifo(dir, `${command}.xml`);
-      const r = await runCli([command, file], { timeoutMs: 20_000 });
+      const r = await runCli([command, file], {});
       expect(r.code, r.stderr).toBe(2);
       expect(r.stdout).toBe('');
       expect(r.stderr.split('\n')[0]).toBe(
@@ -39,7 +39,7 @@ describe.skipIf(IS_WINDOWS)('a DPE path that is not a regular file', () => {
   }
 
   it('/dev/zero: exit 2, a character device, nothing read', async () => {
-    const r = await runCli(['pre', '/dev/zero'], { timeoutMs: 20_000 });
+    const r = await runCli(['pre', '/dev/zero'], {});
     expect(r.code).toBe(2);
     expect(r.stderr.split('\n')[0]).toBe(
       'error: the DPE file /dev/zero is a character device, not a regular file: only regular files are read',
@@ -88,10 +88,10 @@ describe.skipIf(IS_WINDOWS)('a DPE path that is not a regular file', () => {
 
   it('a works file, a list of DPE numbers, a batch source that is a FIFO: exit 2 each', async () => {
     const pipe = fifo(dir, 'list.txt');
-    const works = await runCli(['calc', HOUSE, '--works', pipe], { timeoutMs: 20_000 });
+    const works = await runCli(['calc', HOUSE, '--works', pipe], {});
     expect(works.code).toBe(2);
     expect(works.stderr).toContain(`the works file ${pipe} is a named pipe (FIFO)`);
-    const batch = await runCli(['batch', 'pre', pipe], { timeoutMs: 20_000 });
+    const batch = await runCli(['batch', 'pre', pipe], {});
     expect(batch.code).toBe(2);
     expect(batch.stderr).toContain(`the batch source ${pipe} is a named pipe (FIFO)`);
   });

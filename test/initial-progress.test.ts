@@ -203,23 +203,18 @@ describe('dpe-sim initial progress on stderr', () => {
       expect(after).not.toMatch(/^initial: /);
       expect(after.length).toBeGreaterThan(100);
     },
-    60_000,
   );
 
-  it.skipIf(!HAS_SCRIPT)(
-    'shows nothing with --json on a terminal',
-    async () => {
-      const out = await inTerminal(['initial', HOUSE, '--json']);
-      expect(out).not.toContain('works options');
-      expect(JSON.parse(out.replace(/\r\n/g, '\n')).autoSolutions).toBeDefined();
-    },
-    60_000,
-  );
+  it.skipIf(!HAS_SCRIPT)('shows nothing with --json on a terminal', async () => {
+    const out = await inTerminal(['initial', HOUSE, '--json']);
+    expect(out).not.toContain('works options');
+    expect(JSON.parse(out.replace(/\r\n/g, '\n')).autoSolutions).toBeDefined();
+  });
 
   it('shows nothing when stdout and stderr are pipes', async () => {
     const r = await runCli(['initial', HOUSE]);
     expect(r.code).toBe(0);
     expect(r.stderr).not.toContain('works options');
     expect(r.stdout).not.toContain('\x1b[2K');
-  }, 60_000);
+  });
 });

@@ -44,5 +44,5 @@ describe('prepared-DPE cache', () => {
     await runner.run(flat, job);
     expect(xmlBytes(house) + xmlBytes(flat)).toBeLessThan(Math.max(houseEntry, flatEntry));
     expect(runner.cachedBytes).toBe(flatEntry);
-  }, 120_000);
+  });
 });

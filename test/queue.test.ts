@@ -49,7 +49,7 @@ interface WorkerProc {
 async function startWorker(url: string): Promise<WorkerProc> {
   const { child, done } = startCli(
     ['worker', '--queue', url, '--store', url, '--concurrency', '1'],
-    { timeoutMs: 400_000 },
+    {},
   );
   let err = '';
   const id = await new Promise<string>((resolve, reject) => {
@@ -112,7 +112,7 @@ describe.skipIf(!RUN_PG)('batch on a PostgreSQL queue with dpe-sim worker proces
           '--out',
           path.join(dir, 'q.jsonl'),
         ],
-        { timeoutMs: 180_000 },
+        {},
       );
       expect(queued.code, queued.stderr).toBe(1); // two items failed
       expect(queued.stderr).toContain('Queued run small: 5 items');

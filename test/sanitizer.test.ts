@@ -395,6 +395,5 @@ describe('engine sanitizer, patched', () => {
         expect(parts.filter((o) => kept(o)).length, name).toBeGreaterThan(0);
       }
     },
-    120_000,
   );
 });

@@ -45,7 +45,7 @@ describe('dpe-sim serve --engine-queue 0 with every engine thread busy', () => {
       child.kill('SIGTERM');
       return (await done).code;
     };
-  }, 60_000);
+  });
   afterAll(async () => {
     expect(await stop()).toBe(143);
   });
@@ -71,7 +71,7 @@ describe('dpe-sim serve --engine-queue 0 with every engine thread busy', () => {
       expect(a.body.errorObject).toEqual({ retryAfterSeconds: 1 });
       expect(a.body.error).toMatch(/^busy: every engine thread is in use/);
     }
-  }, 120_000);
+  });
 
   it('takes the refused requests once the threads are free again', async () => {
     const again = await http(`${url}/partners/dpe/pre`, {
@@ -79,5 +79,5 @@ describe('dpe-sim serve --engine-queue 0 with every engine thread busy', () => {
       body: { ...IDENTITY, dpeId: ids[0] },
     });
     expect(again.status).toBe(200);
-  }, 60_000);
+  });
 });

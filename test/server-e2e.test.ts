@@ -4,6 +4,7 @@
  * against it, checking what the user sees (stdout, stderr, exit codes 0/2/3/4).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HANG_MS } from './hang.js';
 import { runCli, tempDir } from './helpers.js';
 import { BLOCKED_ID, dpeDirWithBlocked, spawnServe, type ServeProcess } from './server-harness.js';
 
@@ -35,10 +36,12 @@ function remote(args: string[], partnerKey: string = key) {
     {
       input: `${partnerKey}\n`,
       dataDir: tempDir(),
-      // remote mode invents no identity; the client's wait and the run's are backstops: with the
-      // whole suite beside it, the server's initial took over 60 s (1.9 s on an idle machine)
-      env: { DPE_SIM_CUSTOMER_ID: 'local', DPE_SIM_USER_ID: 'e2e-user', DPE_SIM_TIMEOUT: '170' },
-      timeoutMs: 175_000,
+      // remote mode invents no identity; the client's wait is a hang guard like the run's
+      env: {
+        DPE_SIM_CUSTOMER_ID: 'local',
+        DPE_SIM_USER_ID: 'e2e-user',
+        DPE_SIM_TIMEOUT: String(HANG_MS / 1000),
+      },
     },
   );
 }
@@ -97,7 +100,7 @@ describe('dpe-sim --backend remote against dpe-sim serve', () => {
     };
     const ep = cb.calculation.result.ep_conso_5_usages_m2;
     expect(ep.value).toBeLessThan(ep.VInit);
-  }, 600_000); // a backstop: three remote runs, each within 175 s
+  }); // a backstop: three remote runs, each within 175 s
 
   it('auth prints the login URL (exit 0)', async () => {
     const r = await remote(['auth', '--dpe-id', HOUSE_ID]);

@@ -28,7 +28,7 @@ describe.skipIf(!RUN)('PostgreSQL stopped under a running server', () => {
     expect(created.code, created.stderr).toBe(0);
     key = created.stdout.trim();
     serve = await spawnServe(['--store', url, '--data-dir', tempDir()]);
-  }, 120_000);
+  });
 
   afterAll(async () => {
     await serve?.stop();
@@ -81,5 +81,5 @@ describe.skipIf(!RUN)('PostgreSQL stopped under a running server', () => {
     expect((await http(`${serve.url}/partners/user/auth`, { key, body: IDENTITY })).status).toBe(
       200,
     );
-  }, 120_000);
+  });
 });

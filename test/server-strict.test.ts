@@ -323,5 +323,5 @@ describe('slow clients and the connection cap', () => {
       await server.close();
       await services.close();
     }
-  }, 20_000);
+  });
 });

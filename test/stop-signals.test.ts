@@ -116,14 +116,13 @@ describe('batch stopped by a signal', () => {
 
       const again = await runCli(['batch', 'initial', dir, '--resume', out], {
         dataDir,
-        timeoutMs: 150_000,
       });
       expect(again.code, again.stderr).toBe(0);
       const all = wholeLines(out);
       expect(all).toHaveLength(16);
       expect(new Set(all.map((l) => l.file)).size).toBe(16);
       // 16 initial runs on 2 cores: minutes when the machine is busy with other work
-    }, 180_000);
+    });
   }
 
   it.skipIf(!HAS_CORPUS)(

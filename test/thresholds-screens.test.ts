@@ -110,7 +110,7 @@ beforeAll(async () => {
   expect(T.dpe).toMatchObject({ C: 202, D: 272, F: 444 });
   // the calculation says which thresholds its classes and hints use: the same
   expect(body.calculation.thresholds).toEqual(T);
-}, 120_000);
+});
 
 const WORK = 'ventilation:0=VMC:VMCHygroB';
 
@@ -122,7 +122,7 @@ describe('one set of thresholds per screen (small-surface fixture 0000E0000003T)
     const engine = label.marks.find((m) => m.name === 'engine');
     // the classes table's "Engine, today" line gives the same class
     expect(r.stdout).toMatch(new RegExp(`Engine, today\\t.*\\t${engine?.cls}\\n`));
-  }, 60_000);
+  });
 
   it('initial: the label and the distance to the next class use the same thresholds', async () => {
     const r = await runCli(['initial', STUDIO]);
@@ -132,7 +132,7 @@ describe('one set of thresholds per screen (small-surface fixture 0000E0000003T)
     if (!now) throw new Error('no marker');
     const d = distanceOf(r.stdout);
     expect(d).toEqual(expectedDistance(T, d.next, now));
-  }, 120_000);
+  });
 
   it('calc: the label and the distance to the next class use the same thresholds', async () => {
     const r = await runCli(['calc', STUDIO, '--work', WORK]);
@@ -144,7 +144,7 @@ describe('one set of thresholds per screen (small-surface fixture 0000E0000003T)
     // 223 − 202 = 21 with the small-surface threshold of C (the standard one, 180, gives 43)
     expect(d).toEqual(expectedDistance(T, d.next, after));
     expect(d).toEqual({ next: 'C', ep: 21, ges: 14 });
-  }, 60_000);
+  });
 
   it.skipIf(!HAS_SCRIPT)(
     'calc -i: the same screen draws and counts with the same thresholds',
@@ -158,7 +158,6 @@ describe('one set of thresholds per screen (small-surface fixture 0000E0000003T)
       // so only GES holds it back: 41 − 32 = 9
       expect(d).toEqual(expectedDistance(T, d.next, after));
     },
-    120_000,
   );
 });
 

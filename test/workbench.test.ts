@@ -338,7 +338,7 @@ describe.skipIf(!HAS_CHROMIUM || !HAS_BUNDLE)('the workbench in headless Chromiu
     await noSidewaysScroll(fresh.page);
     expect(fresh.errors).toEqual([]);
     await Promise.all([ctx.close(), phone.close(), other.close()]);
-  }, 300_000);
+  });
 
   it('expired, unknown and missing tokens show a clear error, accessibly', async () => {
     const auth = await partner<{ url: string }>('/partners/user/auth', {
@@ -371,7 +371,7 @@ describe.skipIf(!HAS_CHROMIUM || !HAS_BUNDLE)('the workbench in headless Chromiu
       expect(errors).toEqual([]);
     }
     await ctx.close();
-  }, 120_000);
+  });
 });
 
 describe.skipIf(!HAS_BUNDLE)(
@@ -536,9 +536,7 @@ describe.skipIf(!HAS_BUNDLE)('dpe-sim workbench <dpe>: the workbench for local u
   });
 
   it('prints a login URL on a local server for a DPE file; Ctrl-C stops it (exit 130)', async () => {
-    const { child, done } = startCli(['workbench', HOUSE, '--user-name', 'Léa'], {
-      timeoutMs: 120_000,
-    });
+    const { child, done } = startCli(['workbench', HOUSE, '--user-name', 'Léa'], {});
     let stdout = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     const url = await new Promise<string>((resolve, reject) => {
@@ -572,5 +570,5 @@ describe.skipIf(!HAS_BUNDLE)('dpe-sim workbench <dpe>: the workbench for local u
     const r = await done;
     expect(r.code, r.stderr).toBe(130);
     expect(r.stderr).toContain('dpe-sim workbench: SIGINT, stopping');
-  }, 150_000);
+  });
 });
