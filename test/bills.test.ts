@@ -58,6 +58,20 @@ describe('price tables', () => {
     // the same kWh in two pieces would pay the first band twice over
     expect(priceOf(t.prices['1'], 1000) + priceOf(t.prices['1'], 1618.943)).toBeGreaterThan(530);
   });
+
+  it('the 2024 table carries no 2021 price over: fuel oil 0.14821, chips as logs, LPG as propane', () => {
+    const old = priceTableAt('2022-01-01').prices;
+    const now = LATEST_PRICE_TABLE.prices;
+    expect(Object.keys(now).sort()).toEqual(Object.keys(old).sort());
+    for (const [energy, bands] of Object.entries(now)) {
+      // every energy but the renewable electricity used on site (0) has its 2024 price
+      if (energy !== '12') expect(bands, `energy ${energy}`).not.toEqual(old[energy]);
+    }
+    expect(priceOf(now['3'] ?? [], 10_000)).toBeCloseTo(1482.1, 6);
+    expect(now['6']).toEqual(now['4']);
+    expect(now['7']).toEqual(now['4']);
+    expect(now['13']).toEqual(now['9']);
+  });
 });
 
 describe.skipIf(!HAS_CORPUS)('bills against the registry’s own figures', () => {

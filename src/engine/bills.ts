@@ -74,10 +74,12 @@ const TABLE_2021: PriceTable = {
 
 /**
  * The update in force from 1 July 2024 (arrêté du 25 mars 2024, "actualisant les tarifs annuels
- * de l'énergie"). Its text was not in the sources at hand: the figures are read back from the
- * registry's own bills of corpus DPEs established from July 2024 on (docs/bills.md, each to the
- * cent on 2–6 DPEs). Energies no such DPE uses (fuel oil, propane, butane, coal, wood chips, LPG)
- * keep the 2021 price: marked `carried` in docs/bills.md.
+ * de l'énergie", annexe 2, JORFTEXT000049446315). Its text was not in the sources at hand: the
+ * figures are read back from the registry's own bills of corpus DPEs established from July 2024
+ * on (docs/bills.md, each to the cent on 2–6 DPEs). Energies no such DPE uses (fuel oil, wood
+ * chips, propane, butane, coal; LPG priced as propane) come from a public transcription of the
+ * annex that gives the read-back wood logs, pellets and district heating prices to the cent
+ * (docs/bills.md: `transcribed`).
  */
 const TABLE_2024: PriceTable = {
   since: ENERGY_PRICES_SINCE,
@@ -99,6 +101,15 @@ const TABLE_2024: PriceTable = {
     '4': linear(0.042),
     '5': linear(0.09897),
     '8': linear(0.08921),
+    // transcribed (docs/bills.md): fuel oil, wood chips (as logs, like 2021), propane, butane,
+    // coal, and LPG at propane's price as the registry prices it
+    '3': linear(0.14821),
+    '6': linear(0.042),
+    '7': linear(0.042),
+    '9': linear(0.15672),
+    '10': linear(0.23429),
+    '11': linear(0.02787),
+    '13': linear(0.15672),
   },
 };
 
