@@ -465,6 +465,24 @@ describe('engine corrections', () => {
     },
   );
 
+  it.skipIf(!HAS_CORPUS)(
+    'stockage-ecs-collectif: a collective tank gives back its storage losses as in the registry (2235E0705773N: 125.78 kWh/yr; 2387E0112951S, its tank in the heated volume: 76.56)',
+    () => {
+      const cases: [string, number][] = [
+        ['2235E0705773N', 125.78029055944967],
+        ['2387E0112951S', 76.562904613542543],
+      ];
+      for (const [id, recovered] of cases) {
+        const raw = corpusDpe(id);
+        const stored = raw.logement?.sortie?.apport_et_besoin as Fields;
+        expect(stored.pertes_stockage_ecs_recup as number).toBeCloseTo(recovered, 6);
+        const out = engine.run(raw).output.logement?.sortie?.apport_et_besoin as Fields;
+        expect((out.pertes_stockage_ecs_recup as number) / 1000).toBeCloseTo(recovered, 1);
+        expect(out.besoin_ch as number).toBeCloseTo(stored.besoin_ch as number, 0);
+      }
+    },
+  );
+
   it('every correction has its diff in patches/open3cl/ and its README', async () => {
     const { stdout } = await run(
       process.execPath,

@@ -448,8 +448,10 @@ export const CORRECTIONS: Correction[] = [
     module: '9_besoin_ch.js',
     fault:
       'bug-for-bug mode recovers no storage losses from a hot-water tank whose generator says ' +
-      'position_volume_chauffe 0 while its installation declares the production in the ' +
-      'habitable volume (tv_rendement_distribution_ecs 1 or 2): the registry recovers them ' +
+      'position_volume_chauffe 0 while the tank says it is in the heated volume ' +
+      '(position_volume_chauffe_stockage 1) or, when it says nothing, its installation declares ' +
+      'the production in the habitable volume (tv_rendement_distribution_ecs 1 or 2): the ' +
+      'registry recovers them ' +
       '(2387E1742056P: 250.79 kWh/yr of pertes_stockage_ecs_recup, the engine 0, its heating ' +
       'need +0.96%)',
     section:
@@ -466,8 +468,30 @@ export const CORRECTIONS: Correction[] = [
         `        if (
           gen_ecs.donnee_entree.position_volume_chauffe_stockage === 0 ||
           (gen_ecs.donnee_entree.position_volume_chauffe === 0 &&
-            !stockageInProductionVolume(instal_ecs, gen_ecs))
+            !stockageInHeatedVolume(instal_ecs, gen_ecs))
         ) {`,
+      ],
+    ],
+  },
+  {
+    id: 'stockage-ecs-collectif',
+    module: '9_besoin_ch.js',
+    fault:
+      'the engine recovers no storage losses from the tank of a collective hot-water ' +
+      'installation, where the registry does (2235E0705773N: 125.8 kWh/yr of ' +
+      'pertes_stockage_ecs_recup, the engine 0; 2375E2295619A: 1 587.7)',
+    section:
+      '§9.1.1 (pertes de stockage d’ECS récupérées) and §17.2.1.1 (DPE à l’appartement, ' +
+      'usages collectifs), as the registry’s software applies them',
+    upstream: 'none found',
+    replace: [
+      [
+        `    if (Number.parseInt(instal_ecs.donnee_entree.enum_type_installation_id) !== 1) {`,
+        `    // bug-for-bug: the registry recovers a collective tank's losses too
+    if (
+      Number.parseInt(instal_ecs.donnee_entree.enum_type_installation_id) !== 1 &&
+      !bug_for_bug_compat
+    ) {`,
       ],
     ],
   },
