@@ -138,6 +138,15 @@ describe.skipIf(!HAS_CORPUS)('consistency check (warning.dpe-inconsistent)', () 
     const ecs = found.find((f) => f.figure === 'installation_ecs[2].conso_ecs')!;
     expect(ecs.text).toContain('declares 20 m² and 1 dwelling');
     expect(ecs.text).toContain('28 dwellings');
+    // the XML stores each heating installation's consumption for one of its rdim units (its
+    // figures × rdim make its total, 218 253.3): the gas installation, 13 647.29 × 9, is the
+    // engine's to 0.05% and not named; the electric one, 23 856.90 × 4 = 95 428, the engine
+    // gives 17 064
+    expect(figures).not.toContain('installation_chauffage[0].conso_ch');
+    const electric = found.find((f) => f.figure === 'installation_chauffage[1].conso_ch')!;
+    expect(electric.text).toContain(
+      "against the XML's 95\u202f428 (23\u202f857 for each of its rdim 4)",
+    );
   });
 
   it('a DPE whose figures hold together gets nothing (2287E1043883T)', () => {

@@ -44,7 +44,7 @@ describe('warning.engine-part-differs', () => {
       const body = await pre('2535E0426429Q');
       const w = body.warnings.find((x) => x.id === 'warning.engine-part-differs');
       expect(w?.content).toContain(
-        "heating consumption 36\u00a0% below the registry's (engine 139\u202f665, registry 218\u202f253 kWh/yr)",
+        "heating consumption 36\u00a0% below the registry's (engine 139\u202f833, registry 218\u202f253 kWh/yr)",
       );
       expect(w?.content).toContain(
         "it parts first at heating need (installation 1 of 2) 100\u00a0% above the registry's (engine 180\u202f237, registry 90\u202f210 kWh/yr)",

@@ -424,6 +424,78 @@ export const CORRECTIONS: Correction[] = [
     ],
   },
   {
+    id: 'rg-qp0-pcs',
+    module: '13.2_generateur_combustion_ch.js',
+    fault:
+      'a combustion generator’s efficiency Rg,pcs divides by 0.45 × QP0 in PCI while every ' +
+      'other term is in PCS (QPx() takes qp0 × k): its efficiency comes out 0.04–1.8% above ' +
+      'the XML’s stored rendement_generation, more the larger its Cdimref (2187E0982591I, a ' +
+      'standard oil boiler: 0.7492 where the XML has 0.7456)',
+    section:
+      '§13.2.1.2 (générateurs à combustion: Rg,pcs = Pmfou / (Pmcons + 0.45 QP0 + Pveil), the ' +
+      'losses converted to PCS by k: 1.11 gas, 1.07 oil, 1.08 wood, 1.09 LPG, 1.04 coal)',
+    upstream: 'none found in Open3CL/engine’s threads',
+    replace: [
+      [
+        `  const QP0 = di.qp0 / 1000;`,
+        `  // QP0 in PCS, like the losses QPx() adds to Pmcons (qp0 × k): Rg is computed on PCS
+  const QP0 = (di.qp0 * k) / 1000;`,
+      ],
+    ],
+  },
+  {
+    id: 'stockage-ecs-production-volume',
+    module: '9_besoin_ch.js',
+    fault:
+      'bug-for-bug mode recovers no storage losses from a hot-water tank whose generator says ' +
+      'position_volume_chauffe 0 while the tank says it is in the heated volume ' +
+      '(position_volume_chauffe_stockage 1) or, when it says nothing, its installation declares ' +
+      'the production in the habitable volume (tv_rendement_distribution_ecs 1 or 2): the ' +
+      'registry recovers them ' +
+      '(2387E1742056P: 250.79 kWh/yr of pertes_stockage_ecs_recup, the engine 0, its heating ' +
+      'need +0.96%)',
+    section:
+      '§9.1.1 (besoin de chauffage: pertes de stockage d’ECS récupérées, 0.48 × Qgw × Nref / ' +
+      '8760 for a tank in the heated volume) and §11 (rendement de distribution d’ECS: ' +
+      'production en volume habitable or hors volume habitable)',
+    upstream: 'none found',
+    replace: [
+      [
+        `        if (
+          gen_ecs.donnee_entree.position_volume_chauffe_stockage === 0 ||
+          gen_ecs.donnee_entree.position_volume_chauffe === 0
+        ) {`,
+        `        if (
+          gen_ecs.donnee_entree.position_volume_chauffe_stockage === 0 ||
+          (gen_ecs.donnee_entree.position_volume_chauffe === 0 &&
+            !stockageInHeatedVolume(instal_ecs, gen_ecs))
+        ) {`,
+      ],
+    ],
+  },
+  {
+    id: 'stockage-ecs-collectif',
+    module: '9_besoin_ch.js',
+    fault:
+      'the engine recovers no storage losses from the tank of a collective hot-water ' +
+      'installation, where the registry does (2235E0705773N: 125.8 kWh/yr of ' +
+      'pertes_stockage_ecs_recup, the engine 0; 2375E2295619A: 1 587.7)',
+    section:
+      '§9.1.1 (pertes de stockage d’ECS récupérées) and §17.2.1.1 (DPE à l’appartement, ' +
+      'usages collectifs), as the registry’s software applies them',
+    upstream: 'none found',
+    replace: [
+      [
+        `    if (Number.parseInt(instal_ecs.donnee_entree.enum_type_installation_id) !== 1) {`,
+        `    // bug-for-bug: the registry recovers a collective tank's losses too
+    if (
+      Number.parseInt(instal_ecs.donnee_entree.enum_type_installation_id) !== 1 &&
+      !bug_for_bug_compat
+    ) {`,
+      ],
+    ],
+  },
+  {
     id: 'qp0-virtualised-ecs',
     module: '14_generateur_ecs.js',
     fault:

@@ -128,9 +128,17 @@ function installationMismatches(raw: RawDpe, output: RawDpe, dpe: PreparedDpe): 
   for (const [kind, label, field, areaKey, countKey] of kinds) {
     const xml = installations(raw, kind);
     const eng = installations(output, kind);
+    // each side's figure for the whole installation (the engine's hot water, like the XML of a
+    // whole building, stores it for one of the installation's rdim units)
+    const perUnit = figuresPerUnit(raw, xml, field);
+    const enginePerUnit = figuresPerUnit(output, eng, field);
     xml.forEach((inst, i) => {
-      const mine = num(inst.donnee_intermediaire?.[field]);
-      const theirs = num(eng[i]?.donnee_intermediaire?.[field]);
+      const stored = num(inst.donnee_intermediaire?.[field]);
+      const units = num(inst.donnee_entree.rdim) ?? 1;
+      const rdim = perUnit ? units : 1;
+      const mine = stored === undefined ? undefined : stored * rdim;
+      const computed = num(eng[i]?.donnee_intermediaire?.[field]);
+      const theirs = computed === undefined ? undefined : computed * (enginePerUnit ? units : 1);
       if (mine === undefined || theirs === undefined || mine <= 0) return;
       const gap = percentGap(theirs, mine);
       if (gap === undefined || Math.abs(gap) <= INCONSISTENT_ABOVE) return;
@@ -154,11 +162,31 @@ function installationMismatches(raw: RawDpe, output: RawDpe, dpe: PreparedDpe): 
       const description = str(inst.donnee_entree.description);
       out.push({
         figure: `${kind}[${i}].${field}`,
-        text: `${label} installation ${i + 1}${description ? ` (${description})` : ''} declares ${declared} where the DPE covers ${dpeScale}; the engine computes ${numberText(Math.round(theirs))} kWh/yr for it against the XML's ${numberText(Math.round(mine))} (${percentText(gap, 0, true)}): works on it are priced and credited for different dwellings`,
+        text: `${label} installation ${i + 1}${description ? ` (${description})` : ''} declares ${declared} where the DPE covers ${dpeScale}; the engine computes ${numberText(Math.round(theirs))} kWh/yr for it against the XML's ${numberText(Math.round(mine))}${rdim !== 1 ? ` (${numberText(Math.round(stored!))} for each of its rdim ${numberText(rdim)})` : ''} (${percentText(gap, 0, true)}): works on it are priced and credited for different dwellings`,
       });
     });
   }
   return out;
+}
+
+/**
+ * Whether the XML stores its installations' consumption for one of their `rdim` identical units
+ * (a whole building's DPE: 2535E0426429Q's gas installation 13 647.29 kWh/yr for each of its 9,
+ * its total 122 825.6): the installations' figures times their rdim add up to the DPE's total
+ * (ef_conso, within 0.5%) and the figures alone do not.
+ */
+function figuresPerUnit(raw: RawDpe, xml: RawGeneratorHolder[], field: string): boolean {
+  const total = num((raw.logement?.sortie?.ef_conso as Fields | undefined)?.[field]);
+  if (total === undefined || total <= 0) return false;
+  let plain = 0;
+  let scaled = 0;
+  for (const inst of xml) {
+    const v = num(inst.donnee_intermediaire?.[field]) ?? 0;
+    plain += v;
+    scaled += v * (num(inst.donnee_entree.rdim) ?? 1);
+  }
+  const near = (a: number) => Math.abs(a - total) <= total * 0.005;
+  return near(scaled) && !near(plain);
 }
 
 function installations(dpe: RawDpe, kind: string): RawGeneratorHolder[] {
