@@ -235,7 +235,7 @@ describe.skipIf(!HAS_CORPUS)('corpus: pre on every DPE', () => {
       expect(nonFinite(body), dpeId).toEqual([]);
     }
     expect(results.size).toBe(files.length);
-  }, 600_000);
+  });
 
   it('deltas equal (engine − registry) / registry from the XML', () => {
     let checked = 0;
@@ -320,7 +320,6 @@ describe.skipIf(!HAS_CORPUS)('corpus: works options', () => {
   // two at a time (vitest.config.ts maxConcurrency), one per engine thread
   it.concurrent.for(files)(
     '%s: every option alone is finite, envelope options do not raise consumption by more than 1%, no works is VInit, twice is once',
-    { timeout: 600_000 },
     async (f, { expect }) => {
       const dpeId = path.basename(f, '.xml');
       let init: InitialResponse;

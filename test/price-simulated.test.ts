@@ -80,7 +80,7 @@ describe.skipIf(!HAS_CORPUS)(
       const run = runWorks(engine, p, cetOn('installation_ecs:0'), costs);
       expect(run.cout).toBe(8850);
       expect(run.applied[0]?.coutDetail).toContain('as the engine simulates this installation');
-    }, 120_000);
+    });
 
     it('the issue’s case, on 2431E1275871H (8 flats) with its one hot-water installation described as one flat’s (nombre_logement 1, 21 m², no rdim): the engine still computes the 8 flats’ hot water, the water heater is priced for 8, and its gain is the 8 flats’', async () => {
       const file = path.join(CORPUS, '2431E1275871H.xml');
@@ -153,6 +153,6 @@ describe.skipIf(!HAS_CORPUS)(
         'for 8 dwellings as the engine simulates them (the DPE says 1)',
       );
       expect(readFileSync(out, 'utf8')).toBe(xml);
-    }, 240_000);
+    });
   },
 );

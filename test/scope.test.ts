@@ -123,7 +123,7 @@ describe.skipIf(!HAS_CORPUS)('a generated flat pays its share of its building’
       }
     }
     expect(checked).toBeGreaterThan(100);
-  }, 300_000);
+  });
 
   it('the table says so, the building’s amounts stay in coutDetail and --json (2375E2294683A)', async () => {
     const file = path.join(CORPUS, '2375E2294683A.xml');
@@ -149,7 +149,7 @@ describe.skipIf(!HAS_CORPUS)('a generated flat pays its share of its building’
     expect(item?.coutDetail).toContain('× share 40 / 9\u202f231 m²');
     const screen = await runCli(['initial', file]);
     expect(screen.stdout).toContain("share of the building's works: 40 / 9\u202f231 m²");
-  }, 120_000);
+  });
 });
 
 describe.skipIf(!HAS_CORPUS)(
@@ -209,7 +209,7 @@ describe.skipIf(!HAS_CORPUS)(
         }
       }
       expect(checked).toBeGreaterThan(20);
-    }, 300_000);
+    });
   },
 );
 
@@ -279,7 +279,7 @@ describe.skipIf(!HAS_CORPUS)(
       }
       expect(w[0]?.content).toContain('EDF R&D (2024)');
       expect(screen.stdout).toContain('(warning.cost-per-m2)');
-    }, 120_000);
+    });
   },
 );
 

@@ -16,6 +16,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HOUSE, ROOT, runCli, startCli } from './helpers.js';
 import { startTestServer, type TestServer } from './server-harness.js';
+import { HANG_MS } from './hang.js';
 
 const CHROMIUM = process.env.DPE_SIM_CHROMIUM ?? '/usr/bin/chromium';
 const HAS_CHROMIUM = existsSync(CHROMIUM);
@@ -102,6 +103,8 @@ describe.skipIf(!HAS_CHROMIUM || !HAS_BUNDLE)('the workbench in headless Chromiu
   /** A page that records every console error and uncaught exception. */
   async function newPage(ctx: BrowserContext): Promise<{ page: Page; errors: string[] }> {
     const page = await ctx.newPage();
+    // hang guard only: a busy machine may take long to compute what the page waits for
+    page.setDefaultTimeout(HANG_MS);
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
     page.on('console', (m) => {
@@ -246,7 +249,7 @@ describe.skipIf(!HAS_CHROMIUM || !HAS_BUNDLE)('the workbench in headless Chromiu
 
     // the audit: both paths, the loss chart, the report to download
     await page.click('#run-audit');
-    await page.waitForSelector('#audit-view', { timeout: 60_000 });
+    await page.waitForSelector('#audit-view', { timeout: HANG_MS });
     expect(await page.locator('.loss-rows li').count()).toBeGreaterThanOrEqual(5);
     expect(await page.locator('.proposal').count()).toBe(2);
     expect(await page.textContent('#audit-view')).toContain('Path in steps');
@@ -317,7 +320,7 @@ describe.skipIf(!HAS_CHROMIUM || !HAS_BUNDLE)('the workbench in headless Chromiu
     await small.page.check('input[name="mur:0|ISOLATION"][value="IMurITI30"]');
     await computed(small.page, 1);
     await small.page.click('#run-audit');
-    await small.page.waitForSelector('#audit-view', { timeout: 60_000 });
+    await small.page.waitForSelector('#audit-view', { timeout: HANG_MS });
     await noSidewaysScroll(small.page);
     expect(await axeViolations(small.page)).toEqual([]);
     if (SCREENSHOTS) {

@@ -78,7 +78,6 @@ describe.skipIf(!HAS_CORPUS)(
         const after = engine.run(works.raw);
         expect(floorJunctions(after.output)).toBeCloseTo(floorJunctions(p.base.output), 6);
       },
-      120_000,
     );
 
     it('2287E0272588O: the floor’s Ue falls (0.43 → 0.25 on 23 m²) and its junctions keep k 0.39 / 0.31', async () => {
@@ -96,7 +95,7 @@ describe.skipIf(!HAS_CORPUS)(
         .filter((pt) => String(pt.donnee_entree.enum_type_liaison_id) === '1')
         .map((pt) => pt.donnee_intermediaire?.k);
       expect(ks).toEqual([0.39, 0.39, 0.39, 0.31, 0.31]);
-    }, 120_000);
+    });
   },
 );
 
@@ -115,7 +114,7 @@ describe.skipIf(!HAS_CORPUS)('new radiators keep the metering the DPE declares',
       out.logement?.installation_chauffage_collection?.installation_chauffage?.[0]
         ?.emetteur_chauffage_collection?.emetteur_chauffage?.[0];
     expect(em?.donnee_intermediaire).toMatchObject({ i0: 0.95, rendement_regulation: 0.95 });
-  }, 120_000);
+  });
 
   it.each(['2314E4481144I', '2492E0831922R'])(
     '%s: radiators already two-pipe with valves and room regulation are not offered new ones (3 500 € for no gain)',
@@ -126,7 +125,6 @@ describe.skipIf(!HAS_CORPUS)('new radiators keep the metering the DPE declares',
       const codes = offeredOptions(p, 'installation_chauffage', inst).map((o) => o.code);
       expect(codes).not.toContain('RadiateursBitubeRobinets');
     },
-    120_000,
   );
 });
 
@@ -149,6 +147,6 @@ describe.skipIf(!HAS_CORPUS)(
       // 0.3% of the flat's 162.48 W share of the boiler, in W (it was read as kW: 487.44 W)
       expect(Number(gen?.donnee_intermediaire?.qp0)).toBeCloseTo(0.48744, 4);
       expect(Number(gen?.donnee_intermediaire?.rendement_generation)).toBeGreaterThan(0.9);
-    }, 120_000);
+    });
   },
 );
