@@ -170,6 +170,15 @@ export const AuditStep = Type.Object({
   billSaved: Type.Optional(Type.Number()),
   /** summer comfort after the step (0.2) */
   summerComfort: Type.Optional(SummerComfort),
+  /**
+   * proved (proof.ts's cut search, under its assumption M0) the cheapest works meeting the step's
+   * rules and reaching its class, the earlier steps' works kept (0.2)
+   */
+  exact: Type.Optional(Type.Boolean()),
+  /** € below which no works meet the step's rules and class: `cost` when exact (0.2) */
+  lowerBound: Type.Optional(Type.Number()),
+  /** at most this many percent above the cheapest: 0 when exact, null when no bound (0.2) */
+  maxAbovePercent: Type.Optional(Type.Union([Type.Integer(), Type.Null()])),
 });
 export type AuditStep = Type.Static<typeof AuditStep>;
 

@@ -11,7 +11,7 @@
 import PDFDocument from 'pdfkit';
 import type { AuditProposal, AuditResponse, AuditStep } from '../../contract/audit.js';
 import { euros, eurosPerYear, num, withUnit } from '../format.js';
-import { groupIdentical } from './audit-groups.js';
+import { groupIdentical, proofText } from './audit-groups.js';
 
 const CLASS_COLOURS: Record<string, string> = {
   A: '#009C6D',
@@ -130,7 +130,7 @@ function stepPdf(doc: Doc, step: AuditStep) {
     .fontSize(8)
     .text(
       winAnsi(
-        `Step ${step.n}: ${euros(step.cost)} (cumulative ${euros(step.cumulativeCost)})${step.billSaved !== undefined ? ` · bill saved ${eurosPerYear(step.billSaved)}` : ''}`,
+        `Step ${step.n}: ${euros(step.cost)} (cumulative ${euros(step.cumulativeCost)})${step.billSaved !== undefined ? ` · bill saved ${eurosPerYear(step.billSaved)}` : ''}${proofText(step) ? ` · ${proofText(step)}` : ''}`,
       ),
       M + 46,
       y + 1.5,

@@ -5,6 +5,7 @@
  */
 import type { AuditProposal, AuditResponse, AuditStep, AuditWork } from '../../contract/audit.js';
 import { euros, eurosPerYear, kwh, NBSP, num, percent, withUnit } from '../format.js';
+import { proofText } from './audit-groups.js';
 import type { Style } from './style.js';
 import { table, terminalLayout, terminalWidth } from './table.js';
 import { wrap } from './text.js';
@@ -130,7 +131,8 @@ function costText(w: AuditWork): string {
 
 function renderStep(step: AuditStep, s: Style): string {
   const saved = step.billSaved !== undefined ? `, bill −${eurosPerYear(step.billSaved)}` : '';
-  const head = `  Step ${step.n}: ${s.classLetter(step.before.classe)} → ${s.classLetter(step.after.classe)}  ${euros(step.cost)} (cumulative ${euros(step.cumulativeCost)}${saved})`;
+  const proof = proofText(step);
+  const head = `  Step ${step.n}: ${s.classLetter(step.before.classe)} → ${s.classLetter(step.after.classe)}  ${euros(step.cost)} (cumulative ${euros(step.cumulativeCost)}${saved})${proof ? `, ${proof}` : ''}`;
   const rows = groupedWorks(step.works).map((w) => [
     w.element,
     shortOption(w.option),

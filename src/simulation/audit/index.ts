@@ -36,7 +36,7 @@ import type { Outcome } from '../calc.js';
 import { round2 } from '../comparison.js';
 import type { PreparedDpe } from '../prepared.js';
 import { runWorks } from '../runs.js';
-import { candidatesOf, type Candidate } from '../scenarios.js';
+import { candidatesOf, maxAbovePercent, type Candidate } from '../scenarios.js';
 import {
   aidsOf,
   BILL_PRICES,
@@ -48,7 +48,14 @@ import {
 import { inputGate, type Gate } from './gate.js';
 import { INSULATION_ITEMS, ITEM_OF, judgeItems, type Items } from './items.js';
 import { isRoofWindow, optionAllowed, optionTreats, windowMeets, levelText } from './levels.js';
-import { changesOf, judge, searchPaths, type Evaluated, type PathFrame } from './paths.js';
+import {
+  changesOf,
+  judge,
+  searchPaths,
+  type Evaluated,
+  type PathFrame,
+  type StepProof,
+} from './paths.js';
 import { itemOutcomes, rulesOf, treatedInsulation } from './rules.js';
 
 export { ITEM_LABELS } from './items.js';
@@ -225,10 +232,15 @@ export function auditDpe(engine: Engine, prep: PreparedDpe, opts: AuditOptions):
     const stepsList: AuditStep[] = [];
     let prev = paths.base;
     for (const [i, ev] of paths.steps.entries()) {
-      stepsList.push(stepOf(frame, i + 1, prev, ev, stepsList[i - 1]?.cumulativeCost ?? 0));
+      stepsList.push(
+        withProof(
+          stepOf(frame, i + 1, prev, ev, stepsList[i - 1]?.cumulativeCost ?? 0),
+          paths.stepProofs[i] ?? null,
+        ),
+      );
       prev = ev;
     }
-    const single = [stepOf(frame, 1, paths.base, paths.single, 0)];
+    const single = [withProof(stepOf(frame, 1, paths.base, paths.single, 0), paths.singleProof)];
     proposals.push(
       proposal(
         'steps',
@@ -389,6 +401,18 @@ function proposal(
   const final = rules.find((r) => r.id === 'final-class');
   out.justification = final && !final.pass ? final.why : null;
   return out;
+}
+
+/** A step with what the proof says of it (the step's own cost against its proven bound). */
+function withProof(step: AuditStep, proof: StepProof | null): AuditStep {
+  if (!proof) return { ...step, exact: false, lowerBound: 0, maxAbovePercent: null };
+  const lowerBound = proof.exact ? step.cost : Math.min(round2(proof.lowerBound), step.cost);
+  return {
+    ...step,
+    exact: proof.exact,
+    lowerBound,
+    maxAbovePercent: maxAbovePercent(step.cost, lowerBound),
+  };
 }
 
 function stepOf(
