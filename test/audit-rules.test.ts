@@ -180,7 +180,7 @@ describe.skipIf(!HAS_CORPUS)('the rules where they bind on the corpus', () => {
       for (const w of worksOf(a, kind)) expect(insulated).not.toContain(w.referenceId);
   }, 120_000);
 
-  it('the input gate: engine and registry 41 % apart, an installation covering the building, primary below final', async () => {
+  it('the input gate: engine and registry 41 % apart, an installation simulated for other dwellings, primary below final; a generated flat’s apportioned installations pass', async () => {
     const far = await prep(corpus('2535E0426429Q'));
     const e = blockedBy(far);
     expect(e.kind).toBe('blocked');
@@ -188,8 +188,20 @@ describe.skipIf(!HAS_CORPUS)('the rules where they bind on the corpus', () => {
     expect((e.details?.warnings as { id: string }[] | undefined)?.[0]?.id).toBe(
       'block.audit-input',
     );
-    const area = blockedBy(await prep(corpus('2324E4500479J')));
-    expect(area.message).toMatch(/heating 1 covers 1818 m².*for a 46 m² dwelling/);
+    // an installation the engine simulates for other dwellings than it serves: stopped (the same
+    // reading as pre's warning.dpe-inconsistent)
+    expect(e.message).toMatch(/installation_chauffage\[0\]\.conso_ch: heating installation 1/);
+    // a flat generated from the building's data: its collective installations declare the
+    // building's area and the engine apportions them, the gate lets it through
+    const generated = await prep(corpus('2463E3164679Z'));
+    const flat = audit(generated);
+    const area = flat.gate?.checks.find((c) => c.id === 'installation-area');
+    expect(area).toMatchObject({ pass: true });
+    expect(area?.figure).toMatch(
+      /hot water 1 declares 1395\.5 m² for a 87\.5 m² dwelling: a flat generated/,
+    );
+    expect(flat.gate?.passed).toBe(true);
+    invariants(flat);
     const primary = blockedBy(await prep(corpus('2278E0268587I')));
     expect(primary.message).toMatch(/primary energy not below final energy: no/);
     // with engineFigures: the engine's own figures under a banner, never the registry's
