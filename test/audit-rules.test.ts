@@ -54,6 +54,10 @@ const worksOf = (a: AuditResponse, kind: 'steps' | 'single') =>
 function invariants(a: AuditResponse) {
   for (const p of a.proposals) {
     for (const s of p.steps) {
+      // what the proof says: proved (its bound the cost), or a bound at most the cost
+      expect(typeof s.exact, `${a.dpeId} ${p.kind} step ${s.n}`).toBe('boolean');
+      if (s.exact) expect(s.lowerBound).toBe(s.cost);
+      else expect(s.lowerBound ?? 0).toBeLessThanOrEqual(s.cost);
       expect(s.gain, `${a.dpeId} ${p.kind} step ${s.n}`).toBeGreaterThanOrEqual(1);
       for (const w of s.works)
         if (['walls', 'lowFloors', 'roof', 'windowsDoors'].includes(w.item))
@@ -105,6 +109,21 @@ describe('the rules on the fixtures', () => {
     expect(floor?.reason).toMatch(/already insulated: U 0\.37/);
   });
 
+  it('the paths from the proving search: each step proved cheapest, or a proven bound', async () => {
+    const a = audit(await prep(HOUSE));
+    invariants(a);
+    const steps = a.proposals.find((p) => p.kind === 'steps');
+    // the house: F → D then D → C, each proved the cheapest meeting its rules (proof.ts)
+    expect(steps?.steps.map((s) => `${s.before.classe}→${s.after.classe} ${s.exact}`)).toEqual([
+      'F→D true',
+      'D→C true',
+    ]);
+    const single = a.proposals.find((p) => p.kind === 'single')?.steps[0];
+    expect(single?.maxAbovePercent === 0).toBe(single?.exact);
+    // never dearer than the path in steps' own works, which meet its rules here
+    expect(single?.cost ?? Infinity).toBeLessThanOrEqual((steps?.cost ?? 0) + 0.5);
+  });
+
   it('the content: bill saved per step, aids by income category (dated), controls, summer comfort, synthesis', async () => {
     const a = audit(await prep(HOUSE));
     const steps = a.proposals.find((p) => p.kind === 'steps');
@@ -116,6 +135,15 @@ describe('the rules on the fixtures', () => {
     expect(aids?.byCategory.map((c) => c.maPrimeRenov)).toEqual(
       [0.8, 0.6, 0.45, 0.1].map((r) => Math.round((aids?.eligibleExpense ?? 0) * r)),
     );
+    // the caps on total aid (écrêtement): 100 / 90 / 80 / 50 % of the works' cost incl. VAT
+    expect(aids?.byCategory.map((c) => c.totalAidCap)).toEqual(
+      [1, 0.9, 0.8, 0.5].map((r) => Math.round((steps?.cost ?? 0) * r)),
+    );
+    expect(aids?.source).toMatch(/écrêtement.*20 March 2025/);
+    // per step: step 1 (F → D, 2 classes, 2 insulation items) on its own is eligible; step 2
+    // starts in D, where the aid does not apply
+    expect(steps?.steps.map((s) => s.aids?.eligible)).toEqual([true, false]);
+    expect(steps?.steps[1]?.aids?.rule).toMatch(/in D before works/);
     // a studio in D: MaPrimeRénov' rénovation d'ampleur is for E, F and G
     const studio = audit(await prep(STUDIO));
     expect(studio.proposals[0]?.aids?.eligible).toBe(false);

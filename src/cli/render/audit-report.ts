@@ -140,14 +140,19 @@ function aidsHtml(p: AuditProposal): string {
   const rows = a.byCategory
     .map(
       (c) =>
-        `<tr><td>${esc(c.label)}</td><td class="n">${euros(c.maPrimeRenov)}</td><td class="n">${euros(c.netCost)}</td></tr>`,
+        `<tr><td>${esc(c.label)}</td><td class="n">${euros(c.maPrimeRenov)}</td><td class="n">${euros(c.netCost)}</td><td class="n">${c.totalAidCap !== undefined ? `${euros(c.totalAidCap)} (${c.totalAidCapPercent ?? ''} %)` : ''}</td></tr>`,
     )
     .join('');
+  // per step (a path in several): the aids each step's works may claim on their own
+  const perStep =
+    p.steps.length > 1
+      ? `<p class="small">${p.steps.map((st) => `Step ${st.n} alone: ${esc(st.aids?.rule ?? '')}${st.aids?.eligible ? ` (${st.aids.byCategory.map((c) => `${esc(c.label)} ${euros(c.maPrimeRenov)}`).join(', ')})` : ''}`).join('<br>')}</p>`
+      : '';
   const sheets = a.sheets
     .map((x) => `${esc(x.sheet)} (${esc(x.works)}${x.met ? '' : ', level not met'})`)
     .join('; ');
   return `<h4>Aids the owner may claim (informative, rules in force on ${esc(a.asOf)})</h4><p>${esc(a.rule)}</p>
-${a.eligible ? `<table class="aids"><thead><tr><th>Income category</th><th>MaPrimeRénov’</th><th>Net cost incl. VAT</th></tr></thead><tbody>${rows}</tbody></table>` : ''}
+${a.eligible ? `<table class="aids"><thead><tr><th>Income category</th><th>MaPrimeRénov’</th><th>Net cost incl. VAT</th><th>All aids at most (écrêtement)</th></tr></thead><tbody>${rows}</tbody></table>` : ''}${perStep}
 <p class="small">${esc(a.cee)}${sheets ? ` CEE sheets of these works: ${sheets}.` : ''} Sources: ${esc(a.source)}. ${esc(a.note)}</p>`;
 }
 

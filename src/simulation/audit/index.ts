@@ -13,6 +13,7 @@
 import { createHash } from 'node:crypto';
 import type {
   AuditFigures,
+  AuditAids,
   AuditProposal,
   AuditResponse,
   AuditStep,
@@ -56,7 +57,7 @@ import {
   type PathFrame,
   type StepProof,
 } from './paths.js';
-import { itemOutcomes, rulesOf, treatedInsulation } from './rules.js';
+import { itemOutcomes, rulesOf, treatedInsulation, treatedInsulationBy } from './rules.js';
 
 export { ITEM_LABELS } from './items.js';
 export { AUDIT_SEARCH_BUDGET, AUDIT_TOTAL_BUDGET } from './paths.js';
@@ -374,6 +375,31 @@ function proposal(
 ): AuditProposal {
   const rules = rulesOf(kind, steps, items, target, reached);
   const cost = round2(steps.reduce((s, x) => s + x.cost, 0));
+  const out: AuditProposal = {
+    kind,
+    title,
+    steps: steps.map((st, i) => ({
+      ...st,
+      aids: aidsOf(
+        { cost: st.cost, steps: [st] },
+        st.before.classe,
+        treatedInsulationBy(items, steps, i).length,
+        sheetsOf([st]),
+      ),
+    })),
+    cost,
+    rules,
+    items: itemOutcomes(items, steps),
+    ok: rules.every((r) => r.pass),
+  };
+  out.aids = aidsOf(out, initial, treatedInsulation(items, steps).length, sheetsOf(steps));
+  const final = rules.find((r) => r.id === 'final-class');
+  out.justification = final && !final.pass ? final.why : null;
+  return out;
+}
+
+/** The CEE sheets of the steps' works, and whether the works meet them. */
+function sheetsOf(steps: readonly AuditStep[]): AuditAids['sheets'] {
   const sheets = new Map<string, { sheet: string; works: string; met: boolean }>();
   for (const s of steps)
     for (const w of s.works) {
@@ -388,19 +414,7 @@ function proposal(
       const met = w.aidLevel?.met ?? true;
       sheets.set(key, { sheet, works: w.option, met: prev ? prev.met && met : met });
     }
-  const out: AuditProposal = {
-    kind,
-    title,
-    steps,
-    cost,
-    rules,
-    items: itemOutcomes(items, steps),
-    ok: rules.every((r) => r.pass),
-  };
-  out.aids = aidsOf(out, initial, treatedInsulation(items, steps).length, [...sheets.values()]);
-  const final = rules.find((r) => r.id === 'final-class');
-  out.justification = final && !final.pass ? final.why : null;
-  return out;
+  return [...sheets.values()];
 }
 
 /** A step with what the proof says of it (the step's own cost against its proven bound). */
