@@ -586,6 +586,12 @@ export function searchPaths(frame: PathFrame, items: Items, target: ClassLetter)
     0,
     reaches(single.o, provedClass) && single === (best ?? fallback),
   );
+  // a path in steps folded into one step: its rules are the path in one step's (every
+  // requirement, the class), so that proof bounds it too
+  if (stepProofs[0] === null && steps.length === 1) {
+    const only = steps[0] as Evaluated;
+    stepProofs = [proofOf(pS, only, 0, reaches(only.o, provedClass) && meetsAll(only.combo, all))];
+  }
   return {
     steps,
     stepProofs,
