@@ -518,31 +518,46 @@ export function searchPaths(frame: PathFrame, items: Items, target: ClassLetter)
   let first: Found = picked.first;
   if (p1.best && (!first.reached || better(p1.best, first.best)))
     first = { best: p1.best, reached: true };
-  const proof1 = proofOf(p1, first.best, 0, first.reached);
-  let next = picked.next;
-  const rest = all.filter((r) => !satisfied(first.best.combo, r));
-  const needsNext = !(rest.length === 0 && reaches(first.best.o, target));
-  if (first !== picked.first)
-    // a cheaper step 1: its own completion
-    next = needsNext
-      ? cheapestReaching(ctx, {
-          fixed: first.best.combo,
-          requirements: rest,
-          target: stepTargetAfter(first.best),
-        })
-      : undefined;
-  let proof2: StepProof | null = null;
-  if (next) {
+  /** step 1's completion (the heuristic's, then proved), and what the proof says of it */
+  const complete = (one: Found, heuristic: Found | undefined) => {
+    const rest = all.filter((r) => !satisfied(one.best.combo, r));
+    if (rest.length === 0 && reaches(one.best.o, target))
+      return { next: undefined, proof2: null, total: one.best.cout };
+    let next =
+      heuristic ??
+      cheapestReaching(ctx, {
+        fixed: one.best.combo,
+        requirements: rest,
+        target: stepTargetAfter(one.best),
+      });
     // step 2 proved the cheapest completing step 1's works (its rules, one class more at least)
     const goal2: Goal = {
-      fixed: first.best.combo,
+      fixed: one.best.combo,
       requirements: rest,
-      target: stepTargetAfter(first.best),
+      target: stepTargetAfter(one.best),
     };
     const p2 = prove(ctx, goal2, next.reached ? next.best : undefined);
     if (p2.best && (!next.reached || better(p2.best, next.best)))
       next = { best: p2.best, reached: true };
-    proof2 = proofOf(p2, next.best, first.best.cout, next.reached);
+    const proof2 = proofOf(p2, next.best, one.best.cout, next.reached);
+    return {
+      next: next as Found | undefined,
+      proof2,
+      total: next.reached ? next.best.cout : Infinity,
+    };
+  };
+  let proof1 = proofOf(p1, first.best, 0, first.reached);
+  let { next, proof2 } = complete(first, first === picked.first ? picked.next : undefined);
+  if (first !== picked.first && picked.first.reached) {
+    // a cheaper step 1 may make a dearer path: the heuristic's step 1 is kept when its path costs
+    // less in all (step 1 then bounded by the proof, not proved)
+    const kept = complete(picked.first, picked.next);
+    const total = next?.reached ? next.best.cout : next ? Infinity : first.best.cout;
+    if (kept.total < total) {
+      first = picked.first;
+      proof1 = proofOf(p1, first.best, 0, true);
+      ({ next, proof2 } = kept);
+    }
   }
   let steps: Evaluated[] = [first.best];
   let stepProofs: (StepProof | null)[] = [proof1];
