@@ -141,6 +141,11 @@ async function corpusCounts() {
     primaryBelowFinal: 0,
     flatSteps: 0,
   };
+  // what the proof says of each step (proof.ts's cut search): proved, or at most N % above
+  const proofs = {
+    steps: { proved: 0, bounded: [], none: 0 },
+    single: { proved: 0, bounded: [], none: 0 },
+  };
   let blocked = 0;
   let outOfScope = 0;
   let slowest = { ms: 0, id: '' };
@@ -180,13 +185,21 @@ async function corpusCounts() {
     byCoverage.set(a.coverage, c);
     const bad = signerChecks(a);
     for (const k of Object.keys(totals)) totals[k] += bad[k].length;
+    for (const pr of a.proposals)
+      for (const st of pr.steps) {
+        const t = proofs[pr.kind];
+        if (st.exact) t.proved++;
+        else if (st.maxAbovePercent !== null && st.maxAbovePercent !== undefined)
+          t.bounded.push(st.maxAbovePercent);
+        else t.none++;
+      }
     if (verbose) {
       console.log(
         `${a.dpeId} ${a.coverage} ${a.initial.classe} → ${a.targetClass}${a.ok ? '' : ' (rules not met)'}`,
       );
       for (const pr of a.proposals) {
         console.log(
-          `  ${pr.kind.padEnd(6)} ${Math.round(pr.cost)} €: ${pr.steps.map((s) => `${s.before.classe}→${s.after.classe} ${Math.round(s.cost)} € (bill −${s.billSaved} €/yr)`).join(', ')}`,
+          `  ${pr.kind.padEnd(6)} ${Math.round(pr.cost)} €: ${pr.steps.map((s) => `${s.before.classe}→${s.after.classe} ${Math.round(s.cost)} € (bill −${s.billSaved} €/yr, ${s.exact ? 'proved' : s.maxAbovePercent === null ? 'not proved' : `≤ ${s.maxAbovePercent} % above`})`).join(', ')}`,
         );
         console.log(
           `         ${pr.rules.map((r) => `${r.id} ${r.pass ? 'pass' : 'FAIL'}`).join(' · ')}`,
@@ -240,6 +253,12 @@ async function corpusCounts() {
   console.log(`  one-step paths dearer than the path in steps: ${totals.singleDearer}`);
   console.log(`  figures with primary below final (no production): ${totals.primaryBelowFinal}`);
   console.log(`  steps without a class gained: ${totals.flatSteps}`);
+  for (const [kind, t] of Object.entries(proofs)) {
+    const b = [...t.bounded].sort((x, y) => x - y);
+    console.log(
+      `  ${kind === 'steps' ? 'path in steps, steps' : 'path in one step'}: ${t.proved} proved cheapest, ${b.length} at most N % above (median ${b.length ? b[Math.floor(b.length / 2)] : '-'} %, max ${b.length ? b[b.length - 1] : '-'} %), ${t.none} without a bound (final class out of reach or a step folded)`,
+    );
+  }
   console.log(`stopped by the input gate (${gated.length}):`);
   for (const g of gated) console.log(`  ${g}`);
   console.log(`  slowest audit in process: ${slowest.id} ${Math.round(slowest.ms)} ms`);

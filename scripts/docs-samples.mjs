@@ -13,7 +13,8 @@
 //
 //   <!-- /sample -->
 // (`<!-- sample: initial X | from Recommended scenarios -->` keeps the screen from the first line
-// that starts with that text). Each command runs in a 100-column pseudo-terminal (util-linux `script`), without colour, in a
+// that starts with that text; `<!-- sample: audit X --json | json a,b.c,d.0 -->` keeps these
+// fields of the JSON printed, each under its path). Each command runs in a 100-column pseudo-terminal (util-linux `script`), without colour, in a
 // fresh data directory, from the project root; volatile values (login tokens, simulation ids)
 // are masked and the progress line is dropped, so that a sample is a function of the code.
 import { spawnSync } from 'node:child_process';
@@ -80,6 +81,14 @@ function pages() {
   ];
 }
 
+/** The fields of a JSON output, each under its dotted path (`proposals.1.steps.0`). */
+function pickJson(text, paths) {
+  const doc = JSON.parse(text);
+  const out = {};
+  for (const p of paths) out[p] = p.split('.').reduce((v, k) => v?.[k], doc) ?? null;
+  return `${JSON.stringify(out, null, 2)}\n`;
+}
+
 let stale = 0;
 let blocks = 0;
 for (const file of pages()) {
@@ -87,8 +96,10 @@ for (const file of pages()) {
   const updated = text.replace(BLOCK, (_m, args, old) => {
     blocks++;
     // `initial X | from Recommended scenarios`: the screen from the first line that starts so
-    const [command, from] = args.split(' | from ');
+    const [head, fields] = args.split(' | json ');
+    const [command, from] = head.split(' | from ');
     let now = screenOf(command);
+    if (fields) now = pickJson(now, fields.split(','));
     if (from)
       now = now.slice(
         Math.max(0, now.search(new RegExp(`^${from.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`, 'm'))),

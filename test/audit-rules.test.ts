@@ -54,6 +54,10 @@ const worksOf = (a: AuditResponse, kind: 'steps' | 'single') =>
 function invariants(a: AuditResponse) {
   for (const p of a.proposals) {
     for (const s of p.steps) {
+      // what the proof says: proved (its bound the cost), or a bound at most the cost
+      expect(typeof s.exact, `${a.dpeId} ${p.kind} step ${s.n}`).toBe('boolean');
+      if (s.exact) expect(s.lowerBound).toBe(s.cost);
+      else expect(s.lowerBound ?? 0).toBeLessThanOrEqual(s.cost);
       expect(s.gain, `${a.dpeId} ${p.kind} step ${s.n}`).toBeGreaterThanOrEqual(1);
       for (const w of s.works)
         if (['walls', 'lowFloors', 'roof', 'windowsDoors'].includes(w.item))
@@ -105,6 +109,21 @@ describe('the rules on the fixtures', () => {
     expect(floor?.reason).toMatch(/already insulated: U 0\.37/);
   });
 
+  it('the paths from the proving search: each step proved cheapest, or a proven bound', async () => {
+    const a = audit(await prep(HOUSE));
+    invariants(a);
+    const steps = a.proposals.find((p) => p.kind === 'steps');
+    // the house: F → D then D → C, each proved the cheapest meeting its rules (proof.ts)
+    expect(steps?.steps.map((s) => `${s.before.classe}→${s.after.classe} ${s.exact}`)).toEqual([
+      'F→D true',
+      'D→C true',
+    ]);
+    const single = a.proposals.find((p) => p.kind === 'single')?.steps[0];
+    expect(single?.maxAbovePercent === 0).toBe(single?.exact);
+    // never dearer than the path in steps' own works, which meet its rules here
+    expect(single?.cost ?? Infinity).toBeLessThanOrEqual((steps?.cost ?? 0) + 0.5);
+  });
+
   it('the content: bill saved per step, aids by income category (dated), controls, summer comfort, synthesis', async () => {
     const a = audit(await prep(HOUSE));
     const steps = a.proposals.find((p) => p.kind === 'steps');
@@ -116,6 +135,15 @@ describe('the rules on the fixtures', () => {
     expect(aids?.byCategory.map((c) => c.maPrimeRenov)).toEqual(
       [0.8, 0.6, 0.45, 0.1].map((r) => Math.round((aids?.eligibleExpense ?? 0) * r)),
     );
+    // the caps on total aid (écrêtement): 100 / 90 / 80 / 50 % of the works' cost incl. VAT
+    expect(aids?.byCategory.map((c) => c.totalAidCap)).toEqual(
+      [1, 0.9, 0.8, 0.5].map((r) => Math.round((steps?.cost ?? 0) * r)),
+    );
+    expect(aids?.source).toMatch(/écrêtement.*20 March 2025/);
+    // per step: step 1 (F → D, 2 classes, 2 insulation items) on its own is eligible; step 2
+    // starts in D, where the aid does not apply
+    expect(steps?.steps.map((s) => s.aids?.eligible)).toEqual([true, false]);
+    expect(steps?.steps[1]?.aids?.rule).toMatch(/in D before works/);
     // a studio in D: MaPrimeRénov' rénovation d'ampleur is for E, F and G
     const studio = audit(await prep(STUDIO));
     expect(studio.proposals[0]?.aids?.eligible).toBe(false);
@@ -180,7 +208,7 @@ describe.skipIf(!HAS_CORPUS)('the rules where they bind on the corpus', () => {
       for (const w of worksOf(a, kind)) expect(insulated).not.toContain(w.referenceId);
   }, 120_000);
 
-  it('the input gate: engine and registry 41 % apart, an installation covering the building, primary below final', async () => {
+  it('the input gate: engine and registry 41 % apart, an installation simulated for other dwellings, primary below final; a generated flat’s apportioned installations pass', async () => {
     const far = await prep(corpus('2535E0426429Q'));
     const e = blockedBy(far);
     expect(e.kind).toBe('blocked');
@@ -188,8 +216,20 @@ describe.skipIf(!HAS_CORPUS)('the rules where they bind on the corpus', () => {
     expect((e.details?.warnings as { id: string }[] | undefined)?.[0]?.id).toBe(
       'block.audit-input',
     );
-    const area = blockedBy(await prep(corpus('2324E4500479J')));
-    expect(area.message).toMatch(/heating 1 covers 1818 m².*for a 46 m² dwelling/);
+    // an installation the engine simulates for other dwellings than it serves: stopped (the same
+    // reading as pre's warning.dpe-inconsistent)
+    expect(e.message).toMatch(/installation_chauffage\[0\]\.conso_ch: heating installation 1/);
+    // a flat generated from the building's data: its collective installations declare the
+    // building's area and the engine apportions them, the gate lets it through
+    const generated = await prep(corpus('2463E3164679Z'));
+    const flat = audit(generated);
+    const area = flat.gate?.checks.find((c) => c.id === 'installation-area');
+    expect(area).toMatchObject({ pass: true });
+    expect(area?.figure).toMatch(
+      /hot water 1 declares 1395\.5 m² for a 87\.5 m² dwelling: a flat generated/,
+    );
+    expect(flat.gate?.passed).toBe(true);
+    invariants(flat);
     const primary = blockedBy(await prep(corpus('2278E0268587I')));
     expect(primary.message).toMatch(/primary energy not below final energy: no/);
     // with engineFigures: the engine's own figures under a banner, never the registry's

@@ -156,6 +156,45 @@ export const SummerComfort = Type.Object({
 });
 export type SummerComfort = Type.Static<typeof SummerComfort>;
 
+export const AidByCategory = Type.Object({
+  /** 'very-modest', 'modest', 'intermediate', 'higher' (bleu, jaune, violet, rose) */
+  category: Type.String(),
+  label: Type.String(),
+  /** € (0 when not eligible) */
+  maPrimeRenov: Type.Number(),
+  /** € incl. VAT left to pay after MaPrimeRénov' */
+  netCost: Type.Number(),
+  /**
+   * € incl. VAT: the most all public and private aids together may reach for these works (the
+   * écrêtement of MaPrimeRénov' rénovation d'ampleur: a share of the works' cost incl. VAT by
+   * income category); MaPrimeRénov' is lowered when the aids together would pass it (0.2)
+   */
+  totalAidCap: Type.Optional(Type.Number()),
+  /** the écrêtement's share of the works' cost, % (0.2) */
+  totalAidCapPercent: Type.Optional(Type.Number()),
+});
+
+export const AuditAids = Type.Object({
+  /** whether MaPrimeRénov' rénovation d'ampleur applies, and why (not) */
+  eligible: Type.Boolean(),
+  rule: Type.String(),
+  /** the eligible expense, € excl. VAT (capped) */
+  eligibleExpense: Type.Number(),
+  byCategory: Type.Array(AidByCategory),
+  /** the energy savings certificates (CEE): how they apply here */
+  cee: Type.String(),
+  /** the works' CEE sheets and whether the works meet them */
+  sheets: Type.Array(
+    Type.Object({ sheet: Type.String(), works: Type.String(), met: Type.Boolean() }),
+  ),
+  /** the texts, with their date */
+  source: Type.String(),
+  /** the date of the rules applied (YYYY-MM-DD) */
+  asOf: Type.String(),
+  note: Type.String(),
+});
+export type AuditAids = Type.Static<typeof AuditAids>;
+
 export const AuditStep = Type.Object({
   n: Type.Integer({ minimum: 1 }),
   works: Type.Array(AuditWork),
@@ -170,6 +209,20 @@ export const AuditStep = Type.Object({
   billSaved: Type.Optional(Type.Number()),
   /** summer comfort after the step (0.2) */
   summerComfort: Type.Optional(SummerComfort),
+  /**
+   * the aids this step's works may claim on their own (informative, the proposal's rules applied
+   * to the step: its classes gained, its insulation items), with the caps on total aid (0.2)
+   */
+  aids: Type.Optional(AuditAids),
+  /**
+   * proved (proof.ts's cut search, under its assumption M0) the cheapest works meeting the step's
+   * rules and reaching its class, the earlier steps' works kept (0.2)
+   */
+  exact: Type.Optional(Type.Boolean()),
+  /** € below which no works meet the step's rules and class: `cost` when exact (0.2) */
+  lowerBound: Type.Optional(Type.Number()),
+  /** at most this many percent above the cheapest: 0 when exact, null when no bound (0.2) */
+  maxAbovePercent: Type.Optional(Type.Union([Type.Integer(), Type.Null()])),
 });
 export type AuditStep = Type.Static<typeof AuditStep>;
 
@@ -213,36 +266,6 @@ export const ItemOutcome = Type.Object({
 export type ItemOutcome = Type.Static<typeof ItemOutcome>;
 
 /** MaPrimeRénov' for one income category: the amount and the net cost left (informative). */
-export const AidByCategory = Type.Object({
-  /** 'very-modest', 'modest', 'intermediate', 'higher' (bleu, jaune, violet, rose) */
-  category: Type.String(),
-  label: Type.String(),
-  /** € (0 when not eligible) */
-  maPrimeRenov: Type.Number(),
-  /** € incl. VAT left to pay after MaPrimeRénov' */
-  netCost: Type.Number(),
-});
-
-export const AuditAids = Type.Object({
-  /** whether MaPrimeRénov' rénovation d'ampleur applies, and why (not) */
-  eligible: Type.Boolean(),
-  rule: Type.String(),
-  /** the eligible expense, € excl. VAT (capped) */
-  eligibleExpense: Type.Number(),
-  byCategory: Type.Array(AidByCategory),
-  /** the energy savings certificates (CEE): how they apply here */
-  cee: Type.String(),
-  /** the works' CEE sheets and whether the works meet them */
-  sheets: Type.Array(
-    Type.Object({ sheet: Type.String(), works: Type.String(), met: Type.Boolean() }),
-  ),
-  /** the texts, with their date */
-  source: Type.String(),
-  /** the date of the rules applied (YYYY-MM-DD) */
-  asOf: Type.String(),
-  note: Type.String(),
-});
-export type AuditAids = Type.Static<typeof AuditAids>;
 
 export const AuditProposal = Type.Object({
   kind: Type.Union([Type.Literal('steps'), Type.Literal('single')]),

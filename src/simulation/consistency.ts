@@ -21,7 +21,7 @@ import { percentGap, type Comparison } from './comparison.js';
 import type { PreparedDpe } from './prepared.js';
 
 /** enum_methode_application_dpe_log of the flats generated from a building's DPE. */
-const GENERATED_FLAT_METHODS = [10, 11, 12, 13, 33, 34, 38, 39, 40];
+export const GENERATED_FLAT_METHODS = [10, 11, 12, 13, 33, 34, 38, 39, 40];
 
 /** Over this gap (%), engine and registry are said to disagree. */
 export const INCONSISTENT_ABOVE = 30;
@@ -108,7 +108,11 @@ export function inconsistencies(dpe: PreparedDpe, cmp: Comparison): Inconsistenc
  * from the XML's own figure for it while the installation declares another area or number of
  * dwellings than the DPE's: the engine simulates it for other dwellings than it serves.
  */
-function installationMismatches(raw: RawDpe, output: RawDpe, dpe: PreparedDpe): Inconsistency[] {
+export function installationMismatches(
+  raw: RawDpe,
+  output: RawDpe,
+  dpe: PreparedDpe,
+): Inconsistency[] {
   const out: Inconsistency[] = [];
   const cg = (raw.logement?.caracteristique_generale ?? {}) as Fields;
   // a flat generated from building data carries the building's installation figures

@@ -52,3 +52,21 @@ export function groupIdentical(works: readonly AuditWork[]): WorksGroup[] {
     };
   });
 }
+
+/**
+ * What the proof (proof.ts's cut search) says of a step's works: "proved cheapest" (of the works
+ * meeting the step's rules and reaching its class, the earlier steps' kept), "at most 12 % above
+ * the cheapest", or "cheapest not proved"; empty for an answer without the proof's fields.
+ */
+export function proofText(step: {
+  exact?: boolean;
+  lowerBound?: number;
+  maxAbovePercent?: number | null;
+}): string {
+  if (step.exact === undefined) return '';
+  if (step.exact) return 'proved cheapest';
+  const pct = step.maxAbovePercent;
+  return pct === undefined || pct === null
+    ? 'cheapest not proved'
+    : `at most ${pct} % above the cheapest`;
+}

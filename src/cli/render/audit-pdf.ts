@@ -11,7 +11,7 @@
 import PDFDocument from 'pdfkit';
 import type { AuditProposal, AuditResponse, AuditStep } from '../../contract/audit.js';
 import { euros, eurosPerYear, num, withUnit } from '../format.js';
-import { groupIdentical } from './audit-groups.js';
+import { groupIdentical, proofText } from './audit-groups.js';
 
 const CLASS_COLOURS: Record<string, string> = {
   A: '#009C6D',
@@ -130,7 +130,7 @@ function stepPdf(doc: Doc, step: AuditStep) {
     .fontSize(8)
     .text(
       winAnsi(
-        `Step ${step.n}: ${euros(step.cost)} (cumulative ${euros(step.cumulativeCost)})${step.billSaved !== undefined ? ` · bill saved ${eurosPerYear(step.billSaved)}` : ''}`,
+        `Step ${step.n}: ${euros(step.cost)} (cumulative ${euros(step.cumulativeCost)})${step.billSaved !== undefined ? ` · bill saved ${eurosPerYear(step.billSaved)}` : ''}${proofText(step) ? ` · ${proofText(step)}` : ''}`,
       ),
       M + 46,
       y + 1.5,
@@ -210,10 +210,26 @@ function proposalPdf(doc: Doc, p: AuditProposal) {
     if (p.aids.eligible)
       table(
         doc,
-        ['Income category', 'MaPrimeRénov’', 'Net cost incl. VAT'],
-        p.aids.byCategory.map((c) => [c.label, euros(c.maPrimeRenov), euros(c.netCost)]),
-        [0.3, 0.2, 0.2],
-        ['l', 'r', 'r'],
+        ['Income category', 'MaPrimeRénov’', 'Net cost incl. VAT', 'All aids at most'],
+        p.aids.byCategory.map((c) => [
+          c.label,
+          euros(c.maPrimeRenov),
+          euros(c.netCost),
+          c.totalAidCap !== undefined ? `${euros(c.totalAidCap)} (${c.totalAidCapPercent} %)` : '',
+        ]),
+        [0.3, 0.2, 0.2, 0.2],
+        ['l', 'r', 'r', 'r'],
+      );
+    if (p.steps.length > 1)
+      para(
+        doc,
+        p.steps
+          .map(
+            (st) =>
+              `Step ${st.n} alone: ${st.aids?.eligible ? st.aids.byCategory.map((c) => `${c.label} ${euros(c.maPrimeRenov)}`).join(', ') : 'not eligible'}`,
+          )
+          .join('; '),
+        { size: 6.5, color: '#444' },
       );
     const sheets = p.aids.sheets
       .map((x) => `${x.sheet} (${x.works}${x.met ? '' : ', level not met'})`)

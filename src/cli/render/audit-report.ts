@@ -12,7 +12,7 @@ import type {
   AuditStep,
 } from '../../contract/audit.js';
 import { euros, eurosPerYear, num, withUnit } from '../format.js';
-import { groupIdentical } from './audit-groups.js';
+import { groupIdentical, proofText } from './audit-groups.js';
 
 const CLASS_COLOURS: Record<string, string> = {
   A: '#009C6D',
@@ -110,7 +110,7 @@ function stepHtml(step: AuditStep): string {
   const comfort = step.summerComfort
     ? `<p class="small">Summer comfort after the step: <b>${esc(step.summerComfort.indicator)}</b> (${step.summerComfort.criteria.map((c) => `${esc(c.label)} ${c.met ? 'yes' : 'no'}`).join(', ')})</p>`
     : '';
-  return `<div class="step"><div class="stepbody"><h4>Step ${step.n}: ${step.before.classe} → ${step.after.classe} · ${euros(step.cost)} (cumulative ${euros(step.cumulativeCost)})${step.billSaved !== undefined ? ` · bill saved ${eurosPerYear(step.billSaved)}` : ''}</h4>
+  return `<div class="step"><div class="stepbody"><h4>Step ${step.n}: ${step.before.classe} → ${step.after.classe} · ${euros(step.cost)} (cumulative ${euros(step.cumulativeCost)})${step.billSaved !== undefined ? ` · bill saved ${eurosPerYear(step.billSaved)}` : ''}${proofText(step) ? ` · ${proofText(step)}` : ''}</h4>
 <table><thead><tr><th>Element</th><th>Works</th><th>Performance</th><th>Quantity</th><th>Cost incl. VAT</th></tr></thead><tbody>${works || '<tr><td colspan="5">no works</td></tr>'}</tbody></table>
 <table class="fig"><thead><tr><th></th><th>Class</th><th>kWh/m²/yr (primary)</th><th>kg CO2e/m²/yr</th><th>Final energy kWh/yr</th><th>kWh/m²/yr (final)</th><th>Bill €/yr</th></tr></thead><tbody><tr><th>Before</th>${figuresCells(step.before)}</tr><tr><th>After</th>${figuresCells(step.after)}</tr></tbody></table>${comfort}</div></div>`;
 }
@@ -140,14 +140,19 @@ function aidsHtml(p: AuditProposal): string {
   const rows = a.byCategory
     .map(
       (c) =>
-        `<tr><td>${esc(c.label)}</td><td class="n">${euros(c.maPrimeRenov)}</td><td class="n">${euros(c.netCost)}</td></tr>`,
+        `<tr><td>${esc(c.label)}</td><td class="n">${euros(c.maPrimeRenov)}</td><td class="n">${euros(c.netCost)}</td><td class="n">${c.totalAidCap !== undefined ? `${euros(c.totalAidCap)} (${c.totalAidCapPercent ?? ''} %)` : ''}</td></tr>`,
     )
     .join('');
+  // per step (a path in several): the aids each step's works may claim on their own
+  const perStep =
+    p.steps.length > 1
+      ? `<p class="small">${p.steps.map((st) => `Step ${st.n} alone: ${esc(st.aids?.rule ?? '')}${st.aids?.eligible ? ` (${st.aids.byCategory.map((c) => `${esc(c.label)} ${euros(c.maPrimeRenov)}`).join(', ')})` : ''}`).join('<br>')}</p>`
+      : '';
   const sheets = a.sheets
     .map((x) => `${esc(x.sheet)} (${esc(x.works)}${x.met ? '' : ', level not met'})`)
     .join('; ');
   return `<h4>Aids the owner may claim (informative, rules in force on ${esc(a.asOf)})</h4><p>${esc(a.rule)}</p>
-${a.eligible ? `<table class="aids"><thead><tr><th>Income category</th><th>MaPrimeRénov’</th><th>Net cost incl. VAT</th></tr></thead><tbody>${rows}</tbody></table>` : ''}
+${a.eligible ? `<table class="aids"><thead><tr><th>Income category</th><th>MaPrimeRénov’</th><th>Net cost incl. VAT</th><th>All aids at most (écrêtement)</th></tr></thead><tbody>${rows}</tbody></table>` : ''}${perStep}
 <p class="small">${esc(a.cee)}${sheets ? ` CEE sheets of these works: ${sheets}.` : ''} Sources: ${esc(a.source)}. ${esc(a.note)}</p>`;
 }
 

@@ -5,6 +5,7 @@
  */
 import type { AuditProposal, AuditResponse, AuditStep, AuditWork } from '../../contract/audit.js';
 import { euros, eurosPerYear, kwh, NBSP, num, percent, withUnit } from '../format.js';
+import { proofText } from './audit-groups.js';
 import type { Style } from './style.js';
 import { table, terminalLayout, terminalWidth } from './table.js';
 import { wrap } from './text.js';
@@ -134,7 +135,13 @@ function costText(w: AuditWork): string {
 
 function renderStep(step: AuditStep, s: Style): string {
   const saved = step.billSaved !== undefined ? `, bill −${eurosPerYear(step.billSaved)}` : '';
-  const head = `  Step ${step.n}: ${s.classLetter(step.before.classe)} → ${s.classLetter(step.after.classe)}  ${euros(step.cost)} (cumulative ${euros(step.cumulativeCost)}${saved})`;
+  const proof = proofText(step);
+  const cols = terminalWidth();
+  const head = `  ${wrap(
+    `Step ${step.n}: ${s.classLetter(step.before.classe)} → ${s.classLetter(step.after.classe)}  ${euros(step.cost)} (cumulative ${euros(step.cumulativeCost)}${saved})${proof ? `, ${proof}` : ''}`,
+    '    ',
+    cols === undefined ? undefined : cols - 2,
+  )}`;
   const rows = groupedWorks(step.works).map((w) => [
     w.element,
     shortOption(w.option),
@@ -157,13 +164,23 @@ function renderProposal(p: AuditProposal, s: Style): string {
     ? s.c.red(`${failed} rule${failed > 1 ? 's' : ''} not met`)
     : s.c.green('every rule met');
   const lines = [s.c.bold(`${p.title}: ${euros(p.cost)}, ${verdict}`)];
-  for (const step of p.steps) lines.push(renderStep(step, s));
+  for (const step of p.steps) {
+    lines.push(renderStep(step, s));
+    // a path in several steps: what each step's works may claim on their own
+    if (p.steps.length > 1 && step.aids)
+      lines.push(
+        wrap(
+          `    Aids for this step alone: ${step.aids.eligible ? step.aids.byCategory.map((c) => `${c.label} ${euros(c.maPrimeRenov)}`).join(' · ') : step.aids.rule}`,
+          '      ',
+        ),
+      );
+  }
   if (p.aids) {
     lines.push(wrap(`  Aids (informative, rules of ${p.aids.asOf}): ${p.aids.rule}`, '    '));
     if (p.aids.eligible)
       lines.push(
         wrap(
-          `    ${p.aids.byCategory.map((c) => `${c.label} ${euros(c.maPrimeRenov)}, net ${euros(c.netCost)}`).join(' · ')}`,
+          `    ${p.aids.byCategory.map((c) => `${c.label} ${euros(c.maPrimeRenov)}, net ${euros(c.netCost)}${c.totalAidCap !== undefined ? `, all aids ≤ ${euros(c.totalAidCap)}` : ''}`).join(' · ')}`,
           '    ',
         ),
       );

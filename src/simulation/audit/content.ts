@@ -47,6 +47,20 @@ export const MPR = {
     { category: 'intermediate', label: 'intermediate (violet)', rate: 0.45 },
     { category: 'higher', label: 'higher (rose)', rate: 0.1 },
   ],
+  /**
+   * The caps on total aid (écrêtement): all aids together (MaPrimeRénov', CEE, local and private
+   * aids) at most this share of the works' cost incl. VAT, by income category; MaPrimeRénov' is
+   * lowered when they would pass it. Modest households' cap raised from 80 % to 90 % by the
+   * décret of 20 March 2025 (in force with the Anah's règlement général revised after it).
+   */
+  caps: {
+    'very-modest': 1,
+    modest: 0.9,
+    intermediate: 0.8,
+    higher: 0.5,
+  } as Record<string, number>,
+  capsSource:
+    'écrêtement of MaPrimeRénov’ rénovation d’ampleur: arrêté du 17 novembre 2020 as amended (Anah règlement général); very modest 100 %, modest 90 % (décret of 20 March 2025, was 80 %), intermediate 80 %, higher 50 % of the works’ cost incl. VAT; trade summaries (FFB, March 2025; habitatpresto.com, 19 August 2024)',
   /** reduced VAT on energy-renovation works (CGI art. 278-0 bis A) */
   vat: 0.055,
   cee: 'Energy savings certificates (CEE) are not cumulated with MaPrimeRénov’ rénovation d’ampleur (the Anah values them itself); outside it (a dwelling in D, or works by gesture), each works line’s CEE sheet applies, for an amount the obligated party’s offer sets.',
@@ -78,7 +92,7 @@ export function aidsOf(
   if (!MPR.classesBefore.includes(initial))
     why.push(`the dwelling is in ${initial} before works (the aid is for E, F or G)`);
   if (gain < MPR.minGain)
-    why.push(`the proposal gains ${gain} class${gain === 1 ? '' : 'es'} (2 at least)`);
+    why.push(`the works gain ${gain} class${gain === 1 ? '' : 'es'} (2 at least)`);
   if (insulationTreated < MPR.minInsulationItems)
     why.push(
       `${insulationTreated} insulation item${insulationTreated === 1 ? '' : 's'} treated (2 at least)`,
@@ -94,17 +108,22 @@ export function aidsOf(
       : `MaPrimeRénov’ rénovation d’ampleur does not apply: ${why.join('; ')}`,
     eligibleExpense: round(expense),
     byCategory: MPR.rates.map((r) => {
-      const amount = round(expense * r.rate);
+      const cap = MPR.caps[r.category] ?? 1;
+      // (MaPrimeRénov' alone never passes the cap: its rate is on the cost excl. VAT)
+      const amount = round(Math.min(expense * r.rate, p.cost * cap));
       return {
         category: r.category,
         label: r.label,
         maPrimeRenov: amount,
         netCost: round(p.cost - amount),
+        ...(eligible
+          ? { totalAidCap: round(p.cost * cap), totalAidCapPercent: Math.round(cap * 100) }
+          : {}),
       };
     }),
     cee: MPR.cee,
     sheets,
-    source: MPR.source,
+    source: eligible ? `${MPR.source}; ${MPR.capsSource}` : MPR.source,
     asOf: MPR.asOf,
     note: MPR.note,
   };

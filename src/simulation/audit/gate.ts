@@ -3,7 +3,10 @@
  * with the DPE consistency check of `pre`). A DPE fails it when its engine and registry figures
  * are more than 30 % apart (energy or emissions), when the figures it would show are impossible
  * (primary energy below final energy without electricity production), or when a heating or
- * hot-water installation covers another area than the dwelling's.
+ * hot-water installation covers another area than the dwelling's and the engine does not apportion
+ * it (the same reading as `pre`'s `warning.dpe-inconsistent`, consistency.ts: an installation that
+ * declares the building's area is apportioned when the engine's consumption for it stays within
+ * 30 % of the XML's own, or when the flat was generated from the building's data).
  */
 import type { AuditResponse } from '../../contract/audit.js';
 import type { CoefMode } from '../../contract/schemas.js';
@@ -12,6 +15,7 @@ import { elementsOf } from '../../dpe/elements.js';
 import { num } from '../../dpe/raw.js';
 import type { Outcome } from '../calc.js';
 import { compare } from '../comparison.js';
+import { GENERATED_FLAT_METHODS, installationMismatches } from '../consistency.js';
 import type { PreparedDpe } from '../prepared.js';
 import { producesElectricity } from './content.js';
 
@@ -63,7 +67,8 @@ export function inputGate(prep: PreparedDpe, coef: CoefMode, shown: Outcome): Ch
   });
   const scope = scopeOf(prep.raw);
   const surface = prep.base.surface > 0 ? prep.base.surface : scope.surface;
-  const wrong: string[] = [];
+  const where = `${Math.round(surface * 10) / 10} m² ${scope.coverage === 'immeuble' ? 'building' : 'dwelling'}`;
+  const wider: string[] = [];
   for (const [category, field, what] of [
     ['installation_chauffage', 'surface_chauffee', 'heating'],
     ['installation_ecs', 'surface_habitable', 'hot water'],
@@ -71,15 +76,22 @@ export function inputGate(prep: PreparedDpe, coef: CoefMode, shown: Outcome): Ch
     elementsOf(prep.raw, category).forEach((inst, i) => {
       const a = num(inst.donnee_entree[field]);
       if (a !== undefined && a > surface * (1 + AREA_TOLERANCE))
-        wrong.push(`${what} ${i + 1} covers ${Math.round(a * 10) / 10} m²`);
+        wider.push(`${what} ${i + 1} declares ${Math.round(a * 10) / 10} m²`);
     });
+  // an installation wider than the dwelling is apportioned by the engine (a collective one): the
+  // gate stops only those the engine simulates for other dwellings than it serves
+  const cg = (prep.raw.logement?.caracteristique_generale ?? {}) as Record<string, unknown>;
+  const generated = GENERATED_FLAT_METHODS.includes(Number(cg.enum_methode_application_dpe_log_id));
+  const mismatched = installationMismatches(prep.raw, prep.base.output, prep);
   checks.push({
     id: 'installation-area',
     label: 'Installations cover the dwelling’s area',
-    pass: wrong.length === 0,
-    figure: wrong.length
-      ? `${wrong.join(', ')} for a ${Math.round(surface * 10) / 10} m² ${scope.coverage === 'immeuble' ? 'building' : 'dwelling'}`
-      : `every installation within the ${Math.round(surface * 10) / 10} m² the engine simulates`,
+    pass: mismatched.length === 0,
+    figure: mismatched.length
+      ? mismatched.map((m) => `${m.figure}: ${m.text}`).join('; ')
+      : wider.length
+        ? `${wider.join(', ')} for a ${where}: ${generated ? 'a flat generated from the building’s data, its share apportioned by the engine' : 'apportioned by the engine (its consumption within 30 % of the XML’s own)'}`
+        : `every installation within the ${where} the engine simulates`,
   });
   return checks;
 }

@@ -13,6 +13,7 @@
 import { createHash } from 'node:crypto';
 import type {
   AuditFigures,
+  AuditAids,
   AuditProposal,
   AuditResponse,
   AuditStep,
@@ -36,7 +37,7 @@ import type { Outcome } from '../calc.js';
 import { round2 } from '../comparison.js';
 import type { PreparedDpe } from '../prepared.js';
 import { runWorks } from '../runs.js';
-import { candidatesOf, type Candidate } from '../scenarios.js';
+import { candidatesOf, maxAbovePercent, type Candidate } from '../scenarios.js';
 import {
   aidsOf,
   BILL_PRICES,
@@ -48,8 +49,15 @@ import {
 import { inputGate, type Gate } from './gate.js';
 import { INSULATION_ITEMS, ITEM_OF, judgeItems, type Items } from './items.js';
 import { isRoofWindow, optionAllowed, optionTreats, windowMeets, levelText } from './levels.js';
-import { changesOf, judge, searchPaths, type Evaluated, type PathFrame } from './paths.js';
-import { itemOutcomes, rulesOf, treatedInsulation } from './rules.js';
+import {
+  changesOf,
+  judge,
+  searchPaths,
+  type Evaluated,
+  type PathFrame,
+  type StepProof,
+} from './paths.js';
+import { itemOutcomes, rulesOf, treatedInsulation, treatedInsulationBy } from './rules.js';
 
 export { ITEM_LABELS } from './items.js';
 export { AUDIT_SEARCH_BUDGET, AUDIT_TOTAL_BUDGET } from './paths.js';
@@ -225,10 +233,15 @@ export function auditDpe(engine: Engine, prep: PreparedDpe, opts: AuditOptions):
     const stepsList: AuditStep[] = [];
     let prev = paths.base;
     for (const [i, ev] of paths.steps.entries()) {
-      stepsList.push(stepOf(frame, i + 1, prev, ev, stepsList[i - 1]?.cumulativeCost ?? 0));
+      stepsList.push(
+        withProof(
+          stepOf(frame, i + 1, prev, ev, stepsList[i - 1]?.cumulativeCost ?? 0),
+          paths.stepProofs[i] ?? null,
+        ),
+      );
       prev = ev;
     }
-    const single = [stepOf(frame, 1, paths.base, paths.single, 0)];
+    const single = [withProof(stepOf(frame, 1, paths.base, paths.single, 0), paths.singleProof)];
     proposals.push(
       proposal(
         'steps',
@@ -362,6 +375,31 @@ function proposal(
 ): AuditProposal {
   const rules = rulesOf(kind, steps, items, target, reached);
   const cost = round2(steps.reduce((s, x) => s + x.cost, 0));
+  const out: AuditProposal = {
+    kind,
+    title,
+    steps: steps.map((st, i) => ({
+      ...st,
+      aids: aidsOf(
+        { cost: st.cost, steps: [st] },
+        st.before.classe,
+        treatedInsulationBy(items, steps, i).length,
+        sheetsOf([st]),
+      ),
+    })),
+    cost,
+    rules,
+    items: itemOutcomes(items, steps),
+    ok: rules.every((r) => r.pass),
+  };
+  out.aids = aidsOf(out, initial, treatedInsulation(items, steps).length, sheetsOf(steps));
+  const final = rules.find((r) => r.id === 'final-class');
+  out.justification = final && !final.pass ? final.why : null;
+  return out;
+}
+
+/** The CEE sheets of the steps' works, and whether the works meet them. */
+function sheetsOf(steps: readonly AuditStep[]): AuditAids['sheets'] {
   const sheets = new Map<string, { sheet: string; works: string; met: boolean }>();
   for (const s of steps)
     for (const w of s.works) {
@@ -376,19 +414,19 @@ function proposal(
       const met = w.aidLevel?.met ?? true;
       sheets.set(key, { sheet, works: w.option, met: prev ? prev.met && met : met });
     }
-  const out: AuditProposal = {
-    kind,
-    title,
-    steps,
-    cost,
-    rules,
-    items: itemOutcomes(items, steps),
-    ok: rules.every((r) => r.pass),
+  return [...sheets.values()];
+}
+
+/** A step with what the proof says of it (the step's own cost against its proven bound). */
+function withProof(step: AuditStep, proof: StepProof | null): AuditStep {
+  if (!proof) return { ...step, exact: false, lowerBound: 0, maxAbovePercent: null };
+  const lowerBound = proof.exact ? step.cost : Math.min(round2(proof.lowerBound), step.cost);
+  return {
+    ...step,
+    exact: proof.exact,
+    lowerBound,
+    maxAbovePercent: maxAbovePercent(step.cost, lowerBound),
   };
-  out.aids = aidsOf(out, initial, treatedInsulation(items, steps).length, [...sheets.values()]);
-  const final = rules.find((r) => r.id === 'final-class');
-  out.justification = final && !final.pass ? final.why : null;
-  return out;
 }
 
 function stepOf(

@@ -17,11 +17,13 @@
 import type { ClassLetter } from '../../contract/classes.js';
 import { classFromIndex, classIndex } from '../../contract/classes.js';
 import type { CoefMode, EditableChange, Thresholds } from '../../contract/schemas.js';
-import type { Engine } from '../../engine/engine.js';
+import type { Engine, EngineFigures } from '../../engine/engine.js';
 import type { CostTable } from '../../works/costs.js';
 import { outcome, type Outcome } from '../calc.js';
 import type { PreparedDpe } from '../prepared.js';
-import { changeKey, figuresOf, runWorks } from '../runs.js';
+import { cheapestProved, MASTER_NODES, type Covering, type ProofAnswer } from '../proof.js';
+import { changeKey } from '../runs.js';
+import { Evaluator, type Evaluated as Run } from '../search.js';
 import { groupKey, shortfall, type Candidate } from '../scenarios.js';
 import { INSULATION_ITEMS, type Items, type Requirement } from './items.js';
 import type { ItemKey } from '../../contract/audit.js';
@@ -32,6 +34,14 @@ import { engineFigures } from '../comparison.js';
 export const AUDIT_SEARCH_BUDGET = 40;
 /** Combinations the whole audit may run besides the single-option runs. */
 export const AUDIT_TOTAL_BUDGET = 240;
+/**
+ * Engine runs (change sets) each proof may add to the heuristic's (proof.ts's cut search): step 1,
+ * step 2 and the path in one step, each proved on its own budget, so that what one proof spends
+ * never changes another's answer beyond the runs it shares.
+ */
+export const AUDIT_PROOF_RUNS = 40;
+/** Nodes of the proof's master problem per solve (proof.ts's own default). */
+export const AUDIT_MASTER_NODES = MASTER_NODES;
 /** A swap for another group's option is run when predicted this close to the class. */
 const SWAP_SLACK = 0.1;
 
@@ -55,9 +65,45 @@ export interface PathFrame {
   groups: Map<string, Candidate[]>;
 }
 
+/**
+ * The scenario search's evaluator judging runs as the audit does (the registry's scale, or the
+ * engine's own figures when the gate failed and `--engine-figures` asked for them).
+ */
+class AuditEvaluator extends Evaluator {
+  private readonly judgeFrame: PathFrame;
+  constructor(frame: PathFrame) {
+    super(
+      frame.engine,
+      frame.prep,
+      {
+        coef: frame.coef,
+        forceNormalization: frame.forceNormalization,
+        thresholds: frame.thresholds,
+        costs: frame.costs,
+      },
+      Infinity,
+    );
+    this.judgeFrame = frame;
+  }
+  override outcomeOf(figures: EngineFigures): Outcome {
+    return judge(this.judgeFrame, figures);
+  }
+}
+
+/** What the proof says of a step: proved the cheapest meeting its rules, or a lower bound. */
+export interface StepProof {
+  exact: boolean;
+  /** € (with the earlier steps' works for a later step): every combination meeting the step's rules and class costs at least this */
+  lowerBound: number;
+}
+
 interface Ctx extends PathFrame {
   /** every combination run, by key (the audit's own count, whatever the run memo holds) */
   seen: Map<string, Evaluated>;
+  /** the runs, shared with the proofs */
+  runs: AuditEvaluator;
+  /** the combinations the proofs ran (not counted in the heuristic's budgets) */
+  proofRuns: number;
   /** the requirements and target of the path in one step: the cheapest seen meeting them */
   single: {
     requirements: Requirement[];
@@ -81,6 +127,10 @@ export interface Found {
 
 export interface Paths {
   steps: Evaluated[];
+  /** per step, what the proof says of it (given the earlier steps' works and its own rules) */
+  stepProofs: (StepProof | null)[];
+  /** the path in one step: proved the cheapest of all meeting every requirement and the class */
+  singleProof: StepProof;
   /** the completion's search when step 2 was searched (its `reached` for the justification) */
   stepsReached: boolean;
   single: Evaluated;
@@ -103,7 +153,7 @@ export function changesOf(combo: Combo): EditableChange[] {
 }
 
 /** Before/after figures of a run: the registry's scale as `initial`, or the engine's own. */
-export function judge(frame: PathFrame, after: ReturnType<typeof figuresOf>): Outcome {
+export function judge(frame: PathFrame, after: EngineFigures): Outcome {
   if (!frame.engineOnly)
     return outcome(frame.prep, after, frame.coef, frame.forceNormalization, frame.thresholds);
   const before = engineFigures(frame.prep.base, frame.coef);
@@ -139,12 +189,13 @@ function evaluate(ctx: Ctx, combo: Combo): Evaluated {
   const key = comboKey(combo);
   const hit = ctx.seen.get(key);
   if (hit) return hit;
-  const run = runWorks(ctx.engine, ctx.prep, changesOf(combo), ctx.costs);
-  const ev: Evaluated = {
-    combo: new Map(combo),
-    cout: run.cout,
-    o: judge(ctx, figuresOf(run, ctx.coef)),
-  };
+  const run = ctx.runs.evaluate([...combo.values()]);
+  return register(ctx, key, new Map(combo), run);
+}
+
+/** A run joins the audit's combinations (and the path in one step's candidates). */
+function register(ctx: Ctx, key: string, combo: Combo, run: Run): Evaluated {
+  const ev: Evaluated = { combo, cout: run.cout, o: run.o };
   ctx.seen.set(key, ev);
   const s = ctx.single;
   if (meetsAll(combo, s.requirements)) {
@@ -182,7 +233,8 @@ function cheapestReaching(ctx: Ctx, goal: Goal): Found {
   const { groups, thresholds: t } = ctx;
   const start = ctx.seen.size;
   const budgetLeft = () =>
-    ctx.seen.size - start < AUDIT_SEARCH_BUDGET && ctx.seen.size < AUDIT_TOTAL_BUDGET;
+    ctx.seen.size - start < AUDIT_SEARCH_BUDGET &&
+    ctx.seen.size - ctx.proofRuns < AUDIT_TOTAL_BUDGET;
   const short = (o: Outcome) => shortfall(o, t, goal.target);
   const ratio = (c: Candidate | undefined, k: 'ep' | 'ges') =>
     c && c.single.before[k] > 0 ? c.single.after[k] / c.single.before[k] : 1;
@@ -323,10 +375,84 @@ export function treatableInsulation(items: Items): ItemKey[] {
   });
 }
 
+/** The rules of a goal as proof.ts's covering constraints: one option meeting each requirement. */
+function coveringsOf(reqs: readonly Requirement[]): Covering[] {
+  return reqs.map((r) => {
+    const groups = new Set(r.groups);
+    return {
+      among: (c: Candidate) => groups.has(slot(c)) && r.options.has(changeKey(c.change)),
+      atLeast: 1,
+    };
+  });
+}
+
+const comboOf = (items: readonly Candidate[]): Combo => new Map(items.map((c) => [slot(c), c]));
+
+/** The runs the proofs made join the audit's combinations (and the one-step candidates). */
+function absorb(ctx: Ctx): void {
+  for (const run of ctx.runs.evaluated) {
+    const combo = comboOf(run.items);
+    const key = comboKey(combo);
+    if (ctx.seen.has(key)) continue;
+    register(ctx, key, combo, run);
+    ctx.proofRuns++;
+  }
+}
+
+interface Proved {
+  answer: ProofAnswer;
+  /** the proof's answer as the audit's combination */
+  best?: Evaluated;
+}
+
+/**
+ * proof.ts's cut search on a goal (`fixed` kept, every requirement met, the class reached), from
+ * the heuristic's answer, on its own budget of engine runs and master nodes.
+ */
+function prove(ctx: Ctx, goal: Goal, incumbent: Evaluated | undefined): Proved {
+  ctx.runs.budget = ctx.runs.count + AUDIT_PROOF_RUNS;
+  const groups = [...ctx.groups.entries()].filter(([g]) => !goal.fixed.has(g)).map(([, l]) => l);
+  const start = incumbent
+    ? [...incumbent.combo.entries()].filter(([g]) => !goal.fixed.has(g)).map(([, c]) => c)
+    : undefined;
+  const answer = cheapestProved(ctx.runs, {
+    groups,
+    constraints: coveringsOf(goal.requirements),
+    target: goal.target,
+    fixed: [...goal.fixed.values()],
+    ...(start ? { incumbent: start } : {}),
+    masterNodes: AUDIT_MASTER_NODES,
+  });
+  ctx.runs.budget = Infinity;
+  absorb(ctx);
+  const best = answer.best ? ctx.seen.get(comboKey(comboOf(answer.best.items))) : undefined;
+  return { answer, ...(best ? { best } : {}) };
+}
+
+/**
+ * What the proof says of an answer `ev` to a goal (`before`: the earlier steps' cost): proved the
+ * cheapest, or the proof's lower bound on the step's own cost.
+ */
+function proofOf(p: Proved, ev: Evaluated, before: number, reached: boolean): StepProof {
+  const a = p.answer;
+  // (the class out of reach: the path is the best there is, not proved; the justification says why)
+  if (!reached) return { exact: false, lowerBound: 0 };
+  // (whole euros, rounded down: the master's knapsack bound is fractional)
+  const lb = Number.isFinite(a.lowerBound) ? Math.min(Math.floor(a.lowerBound), ev.cout) : 0;
+  const exact = (a.exact && !!a.best && ev.cout <= a.best.cout) || lb >= ev.cout;
+  return { exact, lowerBound: Math.max(0, (exact ? ev.cout : lb) - before) };
+}
+
 /** Both paths. */
 export function searchPaths(frame: PathFrame, items: Items, target: ClassLetter): Paths {
   const all = allRequirements(items);
-  const ctx: Ctx = { ...frame, seen: new Map(), single: { requirements: all, target } };
+  const ctx: Ctx = {
+    ...frame,
+    seen: new Map(),
+    runs: new AuditEvaluator(frame),
+    proofRuns: 0,
+    single: { requirements: all, target },
+  };
   const base = evaluate(ctx, new Map());
   const initialIdx = classIndex(base.o.classesBefore.dpe);
   const firstTarget = classFromIndex(Math.max(1, initialIdx - 2));
@@ -337,12 +463,19 @@ export function searchPaths(frame: PathFrame, items: Items, target: ClassLetter)
     for (let j = i + 1; j < insulation.length; j++)
       pairs.push([insulation[i] as ItemKey, insulation[j] as ItemKey]);
   if (pairs.length === 0) pairs.push(insulation);
+  const firstRules = (pair: ItemKey[]) => [
+    ...pair.flatMap((k) => items.requirements.get(k) ?? []),
+    ...vent,
+  ];
   const firsts: (Found & { pair: ItemKey[] })[] = [];
   for (const pair of pairs) {
     if (ctx.seen.size >= AUDIT_TOTAL_BUDGET && firsts.length) break;
-    const requirements = [...pair.flatMap((k) => items.requirements.get(k) ?? []), ...vent];
     firsts.push({
-      ...cheapestReaching(ctx, { fixed: new Map(), requirements, target: firstTarget }),
+      ...cheapestReaching(ctx, {
+        fixed: new Map(),
+        requirements: firstRules(pair),
+        target: firstTarget,
+      }),
       pair,
     });
   }
@@ -352,6 +485,10 @@ export function searchPaths(frame: PathFrame, items: Items, target: ClassLetter)
       a.best.cout - b.best.cout ||
       (comboKey(a.best.combo) < comboKey(b.best.combo) ? -1 : 1),
   );
+  const stepTargetAfter = (first: Evaluated) => {
+    const s1 = classIndex(first.o.classesAfter.dpe);
+    return classFromIndex(Math.max(1, Math.min(classIndex(target), s1 - 1)));
+  };
   // each first step's completion: the final class, and at least one class more than step 1
   let chosen: { first: Found & { pair: ItemKey[] }; next?: Found } | undefined;
   for (const first of firsts) {
@@ -361,12 +498,10 @@ export function searchPaths(frame: PathFrame, items: Items, target: ClassLetter)
       chosen = { first };
       break;
     }
-    const s1 = classIndex(first.best.o.classesAfter.dpe);
-    const stepTarget = classFromIndex(Math.max(1, Math.min(classIndex(target), s1 - 1)));
     const next = cheapestReaching(ctx, {
       fixed: first.best.combo,
       requirements: rest,
-      target: stepTarget,
+      target: stepTargetAfter(first.best),
     });
     if (!chosen) chosen = { first, next };
     if (next.reached) {
@@ -376,21 +511,81 @@ export function searchPaths(frame: PathFrame, items: Items, target: ClassLetter)
     if (ctx.seen.size >= AUDIT_TOTAL_BUDGET) break;
   }
   const picked = chosen as { first: Found & { pair: ItemKey[] }; next?: Found };
-  let steps: Evaluated[] = [picked.first.best];
-  let stepsReached = picked.first.reached && reaches(picked.first.best.o, target);
-  if (picked.next) {
-    const s2 = picked.next.best;
-    const gain =
-      classIndex(picked.first.best.o.classesAfter.dpe) - classIndex(s2.o.classesAfter.dpe);
-    // a step that gains no class is no step: its works join step 1
-    steps = gain >= 1 ? [picked.first.best, s2] : [s2];
+  // step 1 proved (proof.ts) the cheapest meeting its pair's rules and reaching its class
+  const pair = picked.first.pair;
+  const goal1: Goal = { fixed: new Map(), requirements: firstRules(pair), target: firstTarget };
+  const p1 = prove(ctx, goal1, picked.first.reached ? picked.first.best : undefined);
+  let first: Found = picked.first;
+  if (p1.best && (!first.reached || better(p1.best, first.best)))
+    first = { best: p1.best, reached: true };
+  /** step 1's completion (the heuristic's, then proved), and what the proof says of it */
+  const complete = (one: Found, heuristic: Found | undefined) => {
+    const rest = all.filter((r) => !satisfied(one.best.combo, r));
+    if (rest.length === 0 && reaches(one.best.o, target))
+      return { next: undefined, proof2: null, total: one.best.cout };
+    let next =
+      heuristic ??
+      cheapestReaching(ctx, {
+        fixed: one.best.combo,
+        requirements: rest,
+        target: stepTargetAfter(one.best),
+      });
+    // step 2 proved the cheapest completing step 1's works (its rules, one class more at least)
+    const goal2: Goal = {
+      fixed: one.best.combo,
+      requirements: rest,
+      target: stepTargetAfter(one.best),
+    };
+    const p2 = prove(ctx, goal2, next.reached ? next.best : undefined);
+    if (p2.best && (!next.reached || better(p2.best, next.best)))
+      next = { best: p2.best, reached: true };
+    const proof2 = proofOf(p2, next.best, one.best.cout, next.reached);
+    return {
+      next: next as Found | undefined,
+      proof2,
+      total: next.reached ? next.best.cout : Infinity,
+    };
+  };
+  let proof1 = proofOf(p1, first.best, 0, first.reached);
+  let { next, proof2 } = complete(first, first === picked.first ? picked.next : undefined);
+  if (first !== picked.first && picked.first.reached) {
+    // a cheaper step 1 may make a dearer path: the heuristic's step 1 is kept when its path costs
+    // less in all (step 1 then bounded by the proof, not proved)
+    const kept = complete(picked.first, picked.next);
+    const total = next?.reached ? next.best.cout : next ? Infinity : first.best.cout;
+    if (kept.total < total) {
+      first = picked.first;
+      proof1 = proofOf(p1, first.best, 0, true);
+      ({ next, proof2 } = kept);
+    }
+  }
+  let steps: Evaluated[] = [first.best];
+  let stepProofs: (StepProof | null)[] = [proof1];
+  let stepsReached = first.reached && reaches(first.best.o, target);
+  if (next) {
+    const s2 = next.best;
+    const gain = classIndex(first.best.o.classesAfter.dpe) - classIndex(s2.o.classesAfter.dpe);
+    // a step that gains no class is no step: its works join step 1 (proved as neither)
+    steps = gain >= 1 ? [first.best, s2] : [s2];
+    stepProofs = gain >= 1 ? [proof1, proof2] : [null];
     stepsReached = reaches(s2.o, target);
   }
-  // the path in one step: the cheapest meeting its rules of all the audit ran, this search's own
-  // answer included
+  // the path in one step: the heuristic's, then proved; the cheapest meeting its rules of all the
+  // audit ran (the path in steps' works and every proof's runs included)
   const own = cheapestReaching(ctx, { fixed: new Map(), requirements: all, target });
   const last = steps[steps.length - 1] as Evaluated;
   evaluate(ctx, last.combo); // (already seen: registers it as a one-step candidate)
+  let pS = prove(ctx, { fixed: new Map(), requirements: all, target }, ctx.single.best);
+  let provedClass = target;
+  if (!ctx.single.best && ctx.single.fallback) {
+    // the final class out of reach: proved the cheapest reaching the best class reached
+    provedClass = ctx.single.fallback.o.classesAfter.dpe;
+    pS = prove(
+      ctx,
+      { fixed: new Map(), requirements: all, target: provedClass },
+      ctx.single.fallback,
+    );
+  }
   const best = ctx.single.best;
   // none reaches the final class: the best class reached with every requirement met, the
   // cheapest of those (never dearer than the path in steps' works reaching the same class)
@@ -400,12 +595,26 @@ export function searchPaths(frame: PathFrame, items: Items, target: ClassLetter)
     (fallback && classIndex(fallback.o.classesAfter.dpe) <= classIndex(own.best.o.classesAfter.dpe)
       ? fallback
       : own.best);
+  const singleProof = proofOf(
+    pS,
+    single,
+    0,
+    reaches(single.o, provedClass) && single === (best ?? fallback),
+  );
+  // a path in steps folded into one step: its rules are the path in one step's (every
+  // requirement, the class), so that proof bounds it too
+  if (stepProofs[0] === null && steps.length === 1) {
+    const only = steps[0] as Evaluated;
+    stepProofs = [proofOf(pS, only, 0, reaches(only.o, provedClass) && meetsAll(only.combo, all))];
+  }
   return {
     steps,
+    stepProofs,
     stepsReached,
     single,
     singleReached: best !== undefined,
-    pair: picked.first.pair,
+    singleProof,
+    pair,
     base,
     combinations: ctx.seen.size,
   };

@@ -91,6 +91,19 @@ export function treatedInsulation(items: Items, steps: readonly AuditStep[]): It
   );
 }
 
+/** The insulation items step `i`'s works treat (the earlier steps' works counted with them). */
+export function treatedInsulationBy(
+  items: Items,
+  steps: readonly AuditStep[],
+  i: number,
+): ItemKey[] {
+  const upTo = steps.slice(0, i + 1);
+  return INSULATION_ITEMS.filter(
+    (k) =>
+      steps[i]?.works.some((w) => w.item === k) && judgeItem(items, k, upTo).status === 'treated',
+  );
+}
+
 export function rulesOf(
   kind: 'steps' | 'single',
   steps: readonly AuditStep[],
