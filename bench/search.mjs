@@ -9,7 +9,8 @@
 // lower bound holds. Then, on the same DPEs, the change sets the search evaluates per DPE with the
 // heuristic alone (as before the best-first search) and with both (median, max): counts, not
 // seconds, so the figures hold on a loaded machine.
-//   npm run build && node bench/search.mjs        (BENCH_SEARCH_MAX=n to change the limit)
+//   npm run build && node bench/search.mjs        (BENCH_SEARCH_MAX=n to change the limit;
+//   BENCH_SEARCH_FILES=every:8 or =NAME,NAME for a subset of the corpus)
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -98,9 +99,18 @@ export async function runSearchBench() {
   helpers = await import(path.join(ROOT, 'dist/simulation/proof.js'));
   const engine = await loadEngine();
   const opts = { coef: 'activated', forceNormalization: false, costs: defaultCosts() };
-  const files = readdirSync(CORPUS)
+  const all = readdirSync(CORPUS)
     .filter((f) => f.endsWith('.xml'))
     .sort();
+  // a subset to develop on: BENCH_SEARCH_FILES=2359E0545021S,2535E0426429Q (names) or every:N
+  // (one corpus DPE in N, the first included)
+  const subset = process.env.BENCH_SEARCH_FILES;
+  const every = /^every:(\d+)$/.exec(subset ?? '');
+  const files = !subset
+    ? all
+    : every
+      ? all.filter((_, i) => i % Number(every[1]) === 0)
+      : all.filter((f) => subset.split(',').includes(f.replace(/\.xml$/, '')));
   if (process.env.BENCH_SEARCH_SHARE !== '0') {
     // every corpus DPE, the default search (as `initial`)
     let scenarios = 0;
@@ -132,7 +142,7 @@ export async function runSearchBench() {
     }
     const pct = (a, b) => `${((100 * a) / Math.max(b, 1)).toFixed(1)}%`;
     console.log(
-      `search over every corpus DPE (${files.length} files): ${scenarios} recommended scenarios, proved cheapest ${proved} (${pct(proved, scenarios)}; goal ≥ 90%)`,
+      `search over ${subset ? `a subset of the corpus (${subset})` : 'every corpus DPE'} (${files.length} files): ${scenarios} recommended scenarios, proved cheapest ${proved} (${pct(proved, scenarios)}; goal ≥ 90%)`,
     );
     console.log(
       `  the others: ${ratios.length + noBound}; cost ÷ proven lower bound: median ${median(ratios).toFixed(3)}, largest ${ratios.length ? Math.max(...ratios).toFixed(3) : '–'} (${worstDpe}; goal ≤ 1.10); within 10%: ${within10}; no bound above 0 €: ${noBound}`,

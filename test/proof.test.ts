@@ -10,7 +10,13 @@ import { classIndex, type ClassLetter } from '../src/contract/classes.js';
 import { readDpeFile } from '../src/dpe/source.js';
 import { loadEngine, type Engine } from '../src/engine/engine.js';
 import { prepare, type PreparedDpe } from '../src/simulation/prepared.js';
-import { cheapestProved, type Covering, type ProofQuery } from '../src/simulation/proof.js';
+import {
+  cheapestProved,
+  lagrangian,
+  solveMaster,
+  type Covering,
+  type ProofQuery,
+} from '../src/simulation/proof.js';
 import { candidatesOf } from '../src/simulation/scenarios.js';
 import { Evaluator, type Candidate } from '../src/simulation/search.js';
 import { defaultCosts } from '../src/works/costs.js';
@@ -118,6 +124,27 @@ describe('the cut search under constraints, against brute force (house, 6 elemen
         expect(cut.lowerBound, `${c.name} budget ${budget}`).toBeLessThanOrEqual(optimum);
         if (cut.best) expect(cut.best.cout).toBeGreaterThanOrEqual(optimum);
       }
+      // a master cut short (a few nodes per solve, and in all): its bounds (the least open key,
+      // the Lagrangian's) hold, and the searches that go on from a choice meeting the master's
+      // constraints find no answer below the optimum
+      for (const [masterNodes, masterTotal] of [
+        [1, undefined],
+        [3, 30],
+        [10, 400],
+      ] as const) {
+        const cut = cheapestProved(evaluator(60), {
+          groups,
+          ...c.q,
+          masterNodes,
+          ...(masterTotal !== undefined ? { masterTotal } : {}),
+        });
+        const what = `${c.name} nodes ${masterNodes}/${masterTotal}`;
+        expect(cut.lowerBound, what).toBeLessThanOrEqual(optimum);
+        if (cut.best) expect(cut.best.cout, what).toBeGreaterThanOrEqual(optimum);
+        if (masterTotal !== undefined)
+          expect(cut.masterNodes, what).toBeLessThanOrEqual(masterTotal);
+        if (cut.exact && optimum < Infinity) expect(cut.best?.cout, what).toBe(optimum);
+      }
       checked++;
     }
     expect(checked).toBe(cases.length);
@@ -150,5 +177,117 @@ describe('the cut search under constraints, against brute force (house, 6 elemen
     expect(b.lowerBound).toBe(a.lowerBound);
     expect(b.best?.cout).toBe(a.best?.cout);
     expect(b.iterations).toBe(a.iterations);
+  });
+});
+
+/** A deterministic pseudo-random generator (mulberry32). */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+describe('the master problem and its Lagrangian bound, against brute force (random problems)', () => {
+  it('bounds never exceed the optimum; solved, the optimum exactly; cut short, a bound', () => {
+    const rand = rng(36);
+    let improved = 0;
+    for (let trial = 0; trial < 150; trial++) {
+      const G = 3 + Math.floor(rand() * 4);
+      const costs = Array.from({ length: G }, () =>
+        Array.from({ length: 1 + Math.floor(rand() * 3) }, () => Math.round(100 + rand() * 900)),
+      );
+      const cuts = Array.from({ length: Math.floor(rand() * 7) }, () => ({
+        masks: costs.map((list) => {
+          let m = 0;
+          for (let j = 0; j <= list.length; j++) if (rand() < 0.3) m |= 1 << j;
+          return m;
+        }),
+      }));
+      const ok = costs.map((list) => list.map(() => rand() < 0.5));
+      const coverings = rand() < 0.4 ? [{ ok, atLeast: 1 + Math.floor(rand() * 2) }] : [];
+      const gain = costs.map((list) => list.map(() => Math.round(rand() * 100)));
+      const knapsacks = rand() < 0.5 ? [{ gain, need: Math.round(rand() * 150) }] : [];
+      // brute force
+      let optimum = Infinity;
+      const walk = (g: number, x: number[]): void => {
+        if (g === G) {
+          const meets =
+            cuts.every((c) => x.some((k, h) => (c.masks[h] as number) & (1 << (k + 1)))) &&
+            coverings.every(
+              (cv) => x.filter((k, h) => k >= 0 && cv.ok[h]?.[k]).length >= cv.atLeast,
+            ) &&
+            knapsacks.every(
+              (ks) =>
+                x.reduce((s, k, h) => s + (k >= 0 ? (ks.gain[h]![k] as number) : 0), 0) >= ks.need,
+            );
+          if (meets)
+            optimum = Math.min(
+              optimum,
+              x.reduce((s, k, h) => s + (k >= 0 ? (costs[h]![k] as number) : 0), 0),
+            );
+          return;
+        }
+        for (let k = -1; k < (costs[g] as number[]).length; k++) walk(g + 1, [...x, k]);
+      };
+      walk(0, []);
+      const rows = [
+        ...cuts.map((c) => ({
+          a: costs.map((list, g) =>
+            Float64Array.from({ length: list.length + 1 }, (_, j) =>
+              (c.masks[g] as number) & (1 << j) ? 1 : 0,
+            ),
+          ),
+          rhs: 1,
+        })),
+      ];
+      const lag = lagrangian(costs, rows, Infinity, 60);
+      const cutOptimum = (() => {
+        let best = Infinity;
+        const w = (g: number, x: number[]): void => {
+          if (g === G) {
+            if (cuts.every((c) => x.some((k, h) => (c.masks[h] as number) & (1 << (k + 1)))))
+              best = Math.min(
+                best,
+                x.reduce((s, k, h) => s + (k >= 0 ? (costs[h]![k] as number) : 0), 0),
+              );
+            return;
+          }
+          for (let k = -1; k < (costs[g] as number[]).length; k++) w(g + 1, [...x, k]);
+        };
+        w(0, []);
+        return best;
+      })();
+      expect(lag.bound).toBeLessThanOrEqual(cutOptimum + 1e-6);
+      const max = costs.reduce((s, l) => s + Math.max(...l), 0);
+      if (cuts.length && lag.bound > 1) improved++;
+      const m = solveMaster(costs, cuts, coverings, knapsacks, 1_000_000, max);
+      if (optimum === Infinity) expect(m.kind).toBe('infeasible');
+      else {
+        expect(m.kind).toBe('solution');
+        if (m.kind === 'solution') expect(m.cost).toBe(optimum);
+      }
+      for (const cap of [0, 1, 3]) {
+        const c = solveMaster(costs, cuts, coverings, knapsacks, cap, max);
+        if (c.kind === 'capped') {
+          expect(c.lowerBound).toBeLessThanOrEqual(optimum + 1e-6);
+          // the choice it offers meets every constraint, at its stated cost
+          if (c.point) {
+            const x = c.point;
+            expect(
+              cuts.every((cu) => x.some((k, h) => (cu.masks[h] as number) & (1 << (k + 1)))),
+            ).toBe(true);
+            expect(c.pointCost).toBeGreaterThanOrEqual(optimum);
+          }
+        } else if (c.kind === 'solution') expect(c.cost).toBe(optimum);
+        else expect(optimum).toBe(Infinity);
+      }
+    }
+    // the Lagrangian bound is above 0 € on problems with cuts (not a vacuous check)
+    expect(improved).toBeGreaterThan(20);
   });
 });

@@ -98,6 +98,12 @@ export interface ProofQuery {
   known?: Iterable<Evaluated>;
   /** nodes per master solve (default MASTER_NODES) */
   masterNodes?: number;
+  /**
+   * nodes for all the master's solves together: when given, a solve that ends at its node budget
+   * does not end the search (its bound is kept, and a choice meeting the master's constraints is
+   * run instead of its optimum) until these are spent; without it, the first such solve ends it
+   */
+  masterTotal?: number;
 }
 
 export interface ProofAnswer {
@@ -204,22 +210,115 @@ interface Knapsack {
   need: number;
 }
 
+/**
+ * The master problem's rows in one form, for its Lagrangian bound: Σ over groups of
+ * `a[g][k + 1]` (the choice k of group g, −1 for none) ≥ `rhs`.
+ */
+interface Row {
+  a: Float64Array[];
+  rhs: number;
+}
+
+/**
+ * A Lagrangian relaxation of the master problem: for multipliers u ≥ 0 (one per row),
+ * `L(u) = Σ_r u_r·rhs_r + Σ_g min_k (cost_gk − Σ_r u_r·a_rgk)` is at most the cost of every
+ * choice that meets the rows (each row's term `u_r·(a_r·x − rhs_r)` is ≥ 0 then), so at most the
+ * master's optimum, whatever u (weak duality). u is improved by a fixed number of projected
+ * subgradient steps (Polyak's, toward `target`; deterministic): the bound approaches the linear
+ * relaxation's. Returns the multipliers of the best bound found, and that bound.
+ */
+export function lagrangian(
+  costs: readonly (readonly number[])[],
+  rows: readonly Row[],
+  target: number,
+  steps: number,
+): { u: Float64Array; bound: number } {
+  const R = rows.length;
+  const G = costs.length;
+  const u = new Float64Array(R);
+  let bestU: Float64Array;
+  const choose = new Int32Array(G);
+  const evalAt = (): number => {
+    let l = 0;
+    for (let r = 0; r < R; r++) l += (u[r] as number) * (rows[r] as Row).rhs;
+    for (let g = 0; g < G; g++) {
+      const list = costs[g] as readonly number[];
+      let least = Infinity;
+      let pick = -1;
+      for (let k = -1; k < list.length; k++) {
+        let v = k < 0 ? 0 : (list[k] as number);
+        for (let r = 0; r < R; r++) {
+          const ur = u[r] as number;
+          if (ur !== 0) v -= ur * ((rows[r] as Row).a[g] as Float64Array)[k + 1]!;
+        }
+        if (v < least) {
+          least = v;
+          pick = k;
+        }
+      }
+      choose[g] = pick;
+      l += least;
+    }
+    return l;
+  };
+  let best = evalAt();
+  bestU = u.slice();
+  if (R === 0) return { u: bestU, bound: best };
+  let theta = 2;
+  let stall = 0;
+  let l = best;
+  const sub = new Float64Array(R);
+  for (let i = 0; i < steps; i++) {
+    let norm = 0;
+    for (let r = 0; r < R; r++) {
+      const row = rows[r] as Row;
+      let lhs = 0;
+      for (let g = 0; g < G; g++) lhs += (row.a[g] as Float64Array)[(choose[g] as number) + 1]!;
+      let sr = row.rhs - lhs;
+      if (sr < 0 && (u[r] as number) <= 0) sr = 0;
+      sub[r] = sr;
+      norm += sr * sr;
+    }
+    if (norm === 0) break; // the relaxation's choice meets every row: L(u) is the optimum
+    const goal = Number.isFinite(target) && target > l ? target : Math.abs(l) * 1.1 + 1;
+    const t = (theta * (goal - l)) / norm;
+    for (let r = 0; r < R; r++) u[r] = Math.max(0, (u[r] as number) + t * (sub[r] as number));
+    l = evalAt();
+    if (l > best + 1e-9) {
+      best = l;
+      bestU = u.slice();
+      stall = 0;
+    } else if (++stall >= 8) {
+      theta /= 2;
+      stall = 0;
+    }
+  }
+  return { u: bestU, bound: best };
+}
+
+/** Master solves per search at most (a guard: each learns a cut or ends the search). */
+const MAX_ITERATIONS = 1_000;
+
+/** Subgradient steps per master solve (the Lagrangian bound, above). */
+export const LAGRANGIAN_STEPS = 60;
+
 type MasterResult =
   | { kind: 'solution'; choice: number[]; cost: number; nodes: number }
   | { kind: 'infeasible'; nodes: number }
-  | { kind: 'capped'; lowerBound: number; nodes: number };
+  | { kind: 'capped'; lowerBound: number; nodes: number; point?: number[]; pointCost?: number };
 
 /**
  * The least-cost choice (one per group, −1 for none) meeting every cut and covering, by best-first
  * branch and bound over the groups in order; the bound of a node is its cost plus, over the cuts
  * and coverings it does not meet yet, the largest least cost still needed to meet one.
  */
-function solveMaster(
+export function solveMaster(
   costs: readonly (readonly number[])[],
   cuts: readonly Cut[],
   coverings: readonly { ok: boolean[][]; atLeast: number }[],
   knapsacks: readonly Knapsack[],
   cap: number,
+  target = Infinity,
 ): MasterResult {
   const G = costs.length;
   // per knapsack: groups by their least cost per unit of gain, and the most gain of each group;
@@ -270,8 +369,97 @@ function solveMaster(
       return least;
     }),
   );
+  // the Lagrangian bound's rows: the cuts, the coverings still to meet, the knapsacks (scaled to a
+  // right-hand side of 1); its multipliers, and per choice the rows it counts for (u > 0 only)
+  const rows: Row[] = [];
+  const rowKind: { kind: 'cut' | 'cover' | 'knap'; i: number }[] = [];
+  cuts.forEach((cut, c) => {
+    rows.push({
+      a: costs.map((list, g) =>
+        Float64Array.from({ length: list.length + 1 }, (_, j) =>
+          (cut.masks[g] as number) & (1 << j) ? 1 : 0,
+        ),
+      ),
+      rhs: 1,
+    });
+    rowKind.push({ kind: 'cut', i: c });
+  });
+  coverings.forEach((cv, i) => {
+    if (cv.atLeast <= 0) return;
+    rows.push({
+      a: costs.map((list, g) =>
+        Float64Array.from({ length: list.length + 1 }, (_, j) =>
+          j > 0 && cv.ok[g]?.[j - 1] ? 1 : 0,
+        ),
+      ),
+      rhs: cv.atLeast,
+    });
+    rowKind.push({ kind: 'cover', i });
+  });
+  knapsacks.forEach((ks, i) => {
+    if (ks.need <= 0) return;
+    rows.push({
+      a: costs.map((list, g) =>
+        Float64Array.from({ length: list.length + 1 }, (_, j) =>
+          j > 0 ? (ks.gain[g]![j - 1] as number) / ks.need : 0,
+        ),
+      ),
+      rhs: 1,
+    });
+    rowKind.push({ kind: 'knap', i });
+  });
+  const { u } = rows.length
+    ? lagrangian(costs, rows, target, LAGRANGIAN_STEPS)
+    : { u: new Float64Array(0) };
+  const active = rows.map((_, r) => r).filter((r) => (u[r] as number) > 0);
+  // per group and choice: the active rows it counts for, and u_r·a_rgk
+  const lagRows: { r: Int32Array; w: Float64Array }[][] = costs.map((list, g) =>
+    Array.from({ length: list.length + 1 }, (_, j) => {
+      const rs = active.filter((r) => ((rows[r] as Row).a[g] as Float64Array)[j] !== 0);
+      return {
+        r: Int32Array.from(rs),
+        w: Float64Array.from(
+          rs,
+          (r) => (u[r] as number) * ((rows[r] as Row).a[g] as Float64Array)[j]!,
+        ),
+      };
+    }),
+  );
+  const open = new Uint8Array(rows.length);
+  /** L(u) on the groups from n's depth on, over the rows n does not meet yet (a valid bound) */
+  const lagBound = (n: MasterNode): number => {
+    if (!active.length) return 0;
+    let l = 0;
+    for (const r of active) {
+      const rk = rowKind[r] as (typeof rowKind)[number];
+      let res: number;
+      if (rk.kind === 'cut') res = (n.sat[rk.i >> 5] as number) & (1 << (rk.i & 31)) ? 0 : 1;
+      else if (rk.kind === 'cover')
+        res = (coverings[rk.i] as (typeof coverings)[number]).atLeast - (n.cover[rk.i] as number);
+      else {
+        const need = (knapsacks[rk.i] as Knapsack).need;
+        res = (need - (n.gained[rk.i] as number)) / need;
+      }
+      open[r] = res > 1e-12 ? 1 : 0;
+      if (open[r]) l += (u[r] as number) * res;
+    }
+    for (let g = n.depth; g < G; g++) {
+      const list = costs[g] as readonly number[];
+      const per = lagRows[g] as { r: Int32Array; w: Float64Array }[];
+      let least = Infinity;
+      for (let k = -1; k < list.length; k++) {
+        let v = k < 0 ? 0 : (list[k] as number);
+        const e = per[k + 1] as { r: Int32Array; w: Float64Array };
+        for (let i = 0; i < e.r.length; i++) if (open[e.r[i] as number]) v -= e.w[i] as number;
+        if (v < least) least = v;
+      }
+      l += least;
+    }
+    // (less a hair: rounding must never lift the bound over the optimum)
+    return l - 1e-9 * (Math.abs(l) + 1);
+  };
   const bound = (n: MasterNode): number => {
-    let h = 0;
+    let h = Math.max(0, lagBound(n));
     const d = n.depth;
     for (let c = 0; c < C; c++) {
       if ((n.sat[c >> 5] as number) & (1 << (c & 31))) continue;
@@ -317,13 +505,84 @@ function solveMaster(
     cover: coverings.map(() => 0),
     gained: knapsacks.map(() => 0),
   };
+  /**
+   * A choice meeting every row (not the cheapest: the next one to run when the node budget ends
+   * first), or null: from the Lagrangian relaxation's choice, greedily the change that brings the
+   * rows nearest to met per euro, then each choice dropped to none when the rows stay met.
+   */
+  const feasible = (): { choice: number[]; cost: number } | null => {
+    const x: number[] = costs.map((list, g) => {
+      let least = Infinity;
+      let pick = -1;
+      const per = lagRows[g] as { r: Int32Array; w: Float64Array }[];
+      for (let k = -1; k < list.length; k++) {
+        let v = k < 0 ? 0 : (list[k] as number);
+        const e = per[k + 1] as { r: Int32Array; w: Float64Array };
+        for (let i = 0; i < e.r.length; i++) v -= e.w[i] as number;
+        if (v < least) {
+          least = v;
+          pick = k;
+        }
+      }
+      return pick;
+    });
+    const costOf = (g: number, k: number) => (k < 0 ? 0 : (costs[g]![k] as number));
+    const lhs = rows.map((row) =>
+      row.a.reduce((sum, ag, g) => sum + (ag[(x[g] as number) + 1] as number), 0),
+    );
+    const met = () => rows.every((row, r) => (lhs[r] as number) >= row.rhs - 1e-9);
+    const move = (g: number, k: number) => {
+      rows.forEach((row, r) => {
+        const ag = row.a[g] as Float64Array;
+        lhs[r] = (lhs[r] as number) + (ag[k + 1] as number) - (ag[(x[g] as number) + 1] as number);
+      });
+      x[g] = k;
+    };
+    for (let step = 0; step <= 2 * G && !met(); step++) {
+      let pick: { g: number; k: number; q: number } | null = null;
+      for (let g = 0; g < G; g++)
+        for (let k = -1; k < (costs[g] as readonly number[]).length; k++) {
+          if (k === x[g]) continue;
+          let score = 0;
+          rows.forEach((row, r) => {
+            const ag = row.a[g] as Float64Array;
+            const now = lhs[r] as number;
+            const next = now + (ag[k + 1] as number) - (ag[(x[g] as number) + 1] as number);
+            score += (Math.min(row.rhs, next) - Math.min(row.rhs, now)) / row.rhs;
+          });
+          if (score <= 1e-12) continue;
+          const delta = costOf(g, k) - costOf(g, x[g] as number);
+          const q = delta <= 0 ? 1e12 * score - delta : score / delta;
+          if (!pick || q > pick.q) pick = { g, k, q };
+        }
+      if (!pick) return null;
+      move(pick.g, pick.k);
+    }
+    if (!met()) return null;
+    const byCost = x.map((k, g) => ({ g, c: costOf(g, k) })).sort((a, b) => b.c - a.c || a.g - b.g);
+    for (const { g } of byCost) {
+      const k = x[g] as number;
+      if (k < 0) continue;
+      move(g, -1);
+      if (!met()) move(g, k);
+    }
+    return { choice: x, cost: x.reduce((sum, k, g) => sum + costOf(g, k), 0) };
+  };
   const h0 = bound(root);
   if (h0 === Infinity) return { kind: 'infeasible', nodes: 0 };
   heap.push(h0, root);
   let nodes = 0;
   for (;;) {
     if (heap.size === 0) return { kind: 'infeasible', nodes };
-    if (nodes >= cap) return { kind: 'capped', lowerBound: heap.peekKey(), nodes };
+    if (nodes >= cap) {
+      const point = feasible();
+      return {
+        kind: 'capped',
+        lowerBound: heap.peekKey(),
+        nodes,
+        ...(point ? { point: point.choice, pointCost: point.cost } : {}),
+      };
+    }
     const n = heap.pop() as MasterNode;
     nodes++;
     if (n.depth === G) {
@@ -558,17 +817,19 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
     tryLift(liftable);
   };
 
-  const cap = query.masterNodes ?? MASTER_NODES;
+  const perSolve = query.masterNodes ?? MASTER_NODES;
   let iterations = 0;
   let masterNodes = 0;
-  const answer = (exact: boolean, lowerBound: number): ProofAnswer => ({
-    best,
-    exact,
-    lowerBound,
-    target,
-    iterations,
-    masterNodes,
-  });
+  const answer = (exact: boolean, lowerBound: number): ProofAnswer => {
+    return {
+      best,
+      exact,
+      lowerBound,
+      target,
+      iterations,
+      masterNodes,
+    };
+  };
   // sub-additivity (S): what a combination saves on a figure is at most (1 + SUBADDITIVITY_MARGIN)
   // times the sum of what its options save alone; so reaching needs that sum above this
   const base0 = sample ? sample.single.before : undefined;
@@ -586,17 +847,45 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
     }
     return out;
   };
+  let bestLb = -Infinity;
   for (;;) {
-    const m = solveMaster(costs, cuts, masterCoverings, knapsacks(), cap);
+    const cap =
+      query.masterTotal === undefined
+        ? perSolve
+        : Math.min(perSolve, Math.max(0, query.masterTotal - masterNodes));
+    const m = solveMaster(
+      costs,
+      cuts,
+      masterCoverings,
+      knapsacks(),
+      cap,
+      best ? (best as Evaluated).cout - fixedCost : Infinity,
+    );
     iterations++;
     masterNodes += m.nodes;
     const found = best as Evaluated | null;
     if (m.kind === 'infeasible') return answer(true, found ? found.cout : Infinity);
     if (m.kind === 'capped') {
-      const lb = m.lowerBound + fixedCost;
-      return answer(!!found && found.cout <= lb, found ? Math.min(lb, found.cout) : lb);
+      // every cut stays true: the best bound of any solve is a bound
+      bestLb = Math.max(bestLb, m.lowerBound + fixedCost);
+      const lb = bestLb;
+      const more =
+        query.masterTotal !== undefined &&
+        masterNodes < query.masterTotal &&
+        iterations < MAX_ITERATIONS &&
+        evaluator.left > 0 &&
+        m.point &&
+        !(found && found.cout <= lb) &&
+        !(found && (m.pointCost as number) + fixedCost >= found.cout);
+      if (!more) return answer(!!found && found.cout <= lb, found ? Math.min(lb, found.cout) : lb);
+      const y: Point = (m.point as number[]).map((k, g) =>
+        k < 0 ? null : (opts[g]![k] as Candidate),
+      );
+      const ev = run(y);
+      if (!reaches(ev)) for (const f of ['ep', 'ges'] as const) if (misses(ev, f)) lift(y, f);
+      continue;
     }
-    const lb = m.cost + fixedCost;
+    const lb = Math.max(m.cost + fixedCost, bestLb);
     if (found && found.cout <= lb) return answer(true, found.cout);
     if (evaluator.left <= 0) return answer(false, lb);
     const y: Point = m.choice.map((k, g) => (k < 0 ? null : (opts[g]![k] as Candidate)));
