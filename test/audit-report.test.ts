@@ -94,7 +94,6 @@ describe.skipIf(!HAS_CHROMIUM)('the audit report in headless Chromium', () => {
     const html = path.join(dir, `${name}.html`);
     const res = await runCli(['audit', dpe, '--json', '--report', html, ...extra], {
       dataDir: dir,
-      timeoutMs: 240_000,
     });
     expect(res.code, res.stderr).toBe(0);
     const a = JSON.parse(res.stdout) as AuditResponse;
@@ -128,18 +127,14 @@ describe.skipIf(!HAS_CHROMIUM)('the audit report in headless Chromium', () => {
     const { pages } = await check(HOUSE, 'audit-house-0000E0000001H');
     expect(pages).toBeGreaterThanOrEqual(1);
     expect(pages).toBeLessThanOrEqual(4);
-  }, 300_000);
+  });
 
-  it.skipIf(!HAS_CORPUS)(
-    'a whole building (2535E0426429Q): every figure on the page',
-    async () => {
-      // the input gate stops it: on the engine's own figures, under the banner
-      await check(path.join(CORPUS, '2535E0426429Q.xml'), 'audit-building-2535E0426429Q', [
-        '--engine-figures',
-      ]);
-    },
-    400_000,
-  );
+  it.skipIf(!HAS_CORPUS)('a whole building (2535E0426429Q): every figure on the page', async () => {
+    // the input gate stops it: on the engine's own figures, under the banner
+    await check(path.join(CORPUS, '2535E0426429Q.xml'), 'audit-building-2535E0426429Q', [
+      '--engine-figures',
+    ]);
+  });
 });
 
 /** The PDF PDFKit makes (`--pdf`): no browser needed, a dwelling's in at most 4 pages. */
@@ -150,7 +145,7 @@ describe('the audit PDF (--pdf, PDFKit)', () => {
     for (const dpe of dwellings) {
       const dir = tempDir('dpe-sim-audit-pdf-');
       const file = path.join(REPORT_DIR, `audit-${path.basename(dpe, '.xml')}.pdfkit.pdf`);
-      const res = await runCli(['audit', dpe, '--pdf', file], { dataDir: dir, timeoutMs: 240_000 });
+      const res = await runCli(['audit', dpe, '--pdf', file], { dataDir: dir });
       expect(res.code, res.stderr).toBe(0);
       const pdf = readFileSync(file);
       expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
@@ -160,5 +155,5 @@ describe('the audit PDF (--pdf, PDFKit)', () => {
       expect(pages).toBeGreaterThanOrEqual(1);
       expect(pages).toBeLessThanOrEqual(4);
     }
-  }, 400_000);
+  });
 });

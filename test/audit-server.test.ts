@@ -54,7 +54,7 @@ describe('POST /dpe-sim/audit', () => {
       body: { ...IDENTITY, dpeId: '0000E0000001H' },
     });
     expect(noKey.status).toBe(401);
-  }, 120_000);
+  });
 
   it('--backend remote: a dpe-sim server answers it; another service gets a clear error', async () => {
     const remote = (url: string, key: string) =>
@@ -73,7 +73,6 @@ describe('POST /dpe-sim/audit', () => {
         {
           input: `${key}\n`,
           env: { DPE_SIM_CUSTOMER_ID: 'acme', DPE_SIM_USER_ID: 'alice' },
-          timeoutMs: 120_000,
         },
       );
     const ok = await remote(s.url, s.keyA);
@@ -85,5 +84,5 @@ describe('POST /dpe-sim/audit', () => {
     expect(other.stdout).toBe('');
     expect(other.stderr).toContain('has no audit operation');
     expect(other.stderr).toContain('dpe-sim extension');
-  }, 240_000);
+  });
 });

@@ -210,7 +210,7 @@ describe('the rules', () => {
 describe('dpe-sim audit (the built CLI)', () => {
   it('each step replayed with calc --works gives the class and the cost the audit claims', async () => {
     const dir = tempDir('dpe-sim-audit-cli-');
-    const res = await runCli(['audit', HOUSE, '--json'], { dataDir: dir, timeoutMs: 120_000 });
+    const res = await runCli(['audit', HOUSE, '--json'], { dataDir: dir });
     expect(res.code, res.stderr).toBe(0);
     const a = JSON.parse(res.stdout) as AuditResponse;
     for (const p of a.proposals) {
@@ -227,7 +227,6 @@ describe('dpe-sim audit (the built CLI)', () => {
         writeFileSync(file, JSON.stringify(works));
         const calc = await runCli(['calc', HOUSE, '--works', file, '--json'], {
           dataDir: dir,
-          timeoutMs: 60_000,
         });
         expect(calc.code, calc.stderr).toBe(0);
         const body = JSON.parse(calc.stdout) as {
@@ -243,7 +242,7 @@ describe('dpe-sim audit (the built CLI)', () => {
         expect(Math.round(body.calculation.result.cout_5_usages.value)).toBe(step.after.bill);
       }
     }
-  }, 300_000);
+  });
 
   it.skipIf(!HAS_SCRIPT)(
     'fits 80 and 100 columns: the bars, every step, the rules; --report writes the HTML',
@@ -275,7 +274,6 @@ describe('dpe-sim audit (the built CLI)', () => {
       expect(html).not.toMatch(/https?:\/\/(?!www\.w3\.org\/2000\/svg)/);
       expect(html).toContain('does not replace');
     },
-    300_000,
   );
 
   it.skipIf(!HAS_SCRIPT || !HAS_CORPUS)(
@@ -300,12 +298,10 @@ describe('dpe-sim audit (the built CLI)', () => {
       }
       const stopped = await runCli(['audit', path.join(CORPUS, '2535E0426429Q.xml')], {
         dataDir: dir,
-        timeoutMs: 120_000,
       });
       expect(stopped.code).toBe(3);
       expect(stopped.stderr).toMatch(/primary energy 149 vs 253 kWh\/m²\/yr \(-41 %\)/);
     },
-    400_000,
   );
 
   it('batch audit writes one JSON line per DPE', async () => {
@@ -314,7 +310,6 @@ describe('dpe-sim audit (the built CLI)', () => {
     writeFileSync(list, `${HOUSE}\n${FLAT}\n`);
     const res = await runCli(['batch', 'audit', list, '--concurrency', '1'], {
       dataDir: dir,
-      timeoutMs: 200_000,
     });
     expect(res.code, res.stderr).toBe(0);
     const lines = res.stdout
@@ -327,7 +322,7 @@ describe('dpe-sim audit (the built CLI)', () => {
       expect(l.result.proposals).toHaveLength(2);
       expect(typeof l.result.ok).toBe('boolean');
     }
-  }, 300_000);
+  });
 });
 
 if (!HAS_CORPUS) console.warn(`\n⚠ audit corpus test SKIPPED: no corpus at ${CORPUS}\n`);
@@ -357,5 +352,5 @@ describe.skipIf(!HAS_CORPUS)('the corpus', () => {
       expect(a.ok).toBe(a.blockedBy.length === 0);
     }
     expect(audited).toBeGreaterThan(10);
-  }, 900_000);
+  });
 });

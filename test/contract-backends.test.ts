@@ -28,6 +28,7 @@ import { SqliteStore } from '../src/store/sqlite-store.js';
 import { defaultCosts } from '../src/works/costs.js';
 import { tempDir } from './helpers.js';
 import { BLOCKED_ID, dpeDirWithBlocked, startTestServer } from './server-harness.js';
+import { HANG_MS } from './hang.js';
 
 const APP_URL = 'http://app.test';
 const HOUSE_ID = '0000E0000001H';
@@ -324,7 +325,8 @@ contractSuite('remote backend over HTTP to dpe-sim serve', async () => {
     new RemoteBackend({
       baseUrl: server.url,
       partnerKey,
-      timeoutMs: 30_000,
+      // the remote client's wait: a hang guard, like the tests'
+      timeoutMs: HANG_MS,
       retries: 0,
       historyPath: DEFAULT_HISTORY_PATH,
     });

@@ -21,6 +21,7 @@ import {
   startTestServer,
   type TestServer,
 } from './server-harness.js';
+import { HANG_MS } from './hang.js';
 
 const HOUSE_ID = '0000E0000001H';
 const UNKNOWN_ID = '9999E9999999Z';
@@ -154,7 +155,8 @@ describe('the three doors refuse the same requests the same way, and write nothi
     remote = new RemoteBackend({
       baseUrl: server.url,
       partnerKey: server.keyA,
-      timeoutMs: 60_000,
+      // the remote client's wait: a hang guard, like the tests'
+      timeoutMs: HANG_MS,
       retries: 0,
       historyPath: DEFAULT_HISTORY_PATH,
     });
