@@ -73,14 +73,14 @@ function costBody(init: InitialResponse): CostBody {
  * junction, and no floor option raises consumption: checked below.)
  */
 const KNOWN_RISES: string[] = [
-  '2444E2616926V mur:4 ISOLATION:IMurITI30 -97.6 kWh/yr',
-  '2444E2616926V mur:4 ISOLATION:IMurITI37 -94.5 kWh/yr',
-  '2444E2616926V mur:5 ISOLATION:IMurITI30 -97.6 kWh/yr',
-  '2444E2616926V mur:5 ISOLATION:IMurITI37 -94.5 kWh/yr',
-  '2444E2616926V mur:6 ISOLATION:IMurITI30 -97.6 kWh/yr',
-  '2444E2616926V mur:6 ISOLATION:IMurITI37 -94.5 kWh/yr',
-  '2444E2616926V mur:7 ISOLATION:IMurITI30 -97.6 kWh/yr',
-  '2444E2616926V mur:7 ISOLATION:IMurITI37 -94.5 kWh/yr',
+  '2444E2616926V mur:4 ISOLATION:IMurITI30 -97.71 kWh/yr',
+  '2444E2616926V mur:4 ISOLATION:IMurITI37 -94.61 kWh/yr',
+  '2444E2616926V mur:5 ISOLATION:IMurITI30 -97.71 kWh/yr',
+  '2444E2616926V mur:5 ISOLATION:IMurITI37 -94.61 kWh/yr',
+  '2444E2616926V mur:6 ISOLATION:IMurITI30 -97.71 kWh/yr',
+  '2444E2616926V mur:6 ISOLATION:IMurITI37 -94.61 kWh/yr',
+  '2444E2616926V mur:7 ISOLATION:IMurITI30 -97.71 kWh/yr',
+  '2444E2616926V mur:7 ISOLATION:IMurITI37 -94.61 kWh/yr',
 ];
 
 /**
@@ -97,6 +97,8 @@ const RAISES_EXPLAINED: Record<string, string> = {
     'a mechanical ventilation’s fans use more primary energy than the air renewal it lowers saves',
   'installation_chauffage ReplaceGEN:PACAirEauECS':
     'electricity at 1.9 (2.3) in primary energy replaces a wood or mixed system the heat pump beats in final energy only',
+  'installation_ecs ReplaceGEN:BallonElectrique':
+    'a tank whose installation declares its production in the living space gives its storage losses back as heat (§9.1.1, stockage-ecs-production-volume); a better insulated tank gives back less, and the heating makes up more than the hot water saves (2387E0695337E, 2387E0839319Y)',
   'installation_chauffage ReplaceGEN:ChaudiereGranules':
     'a pellet boiler’s efficiency is below the old generator’s (its hot water too): more kWh, far less CO2 (kept: it trades)',
 };
@@ -251,8 +253,11 @@ describe.skipIf(!HAS_CORPUS)('corpus: pre on every DPE', () => {
         ((m.consommationInitiale - (m.consommationXML as number)) / (m.consommationXML as number)) *
         100;
       const dg = (((m.gesInitiale as number) - reg.gesM2) / reg.gesM2) * 100;
-      expect(m.deltaConso, dpeId).toBeCloseTo(dc, 2);
-      if (reg.gesM2 !== 0) expect(m.deltaGES, dpeId).toBeCloseTo(dg, 2);
+      // the response rounds to 2 decimals: half a unit of the last one, and a float's error (an
+      // exact half, -0.625, may round either way)
+      expect(Math.abs((m.deltaConso as number) - dc), dpeId).toBeLessThanOrEqual(0.005 + 1e-9);
+      if (reg.gesM2 !== 0)
+        expect(Math.abs((m.deltaGES as number) - dg), dpeId).toBeLessThanOrEqual(0.005 + 1e-9);
       checked++;
     }
     expect(checked).toBeGreaterThan(150);
