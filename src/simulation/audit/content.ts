@@ -11,6 +11,7 @@ import type {
 } from '../../contract/audit.js';
 import { classIndex, type ClassLetter } from '../../contract/classes.js';
 import { ENERGY_PRICES_SINCE } from '../../contract/constants.js';
+import { numberText } from '../../contract/number-text.js';
 import type { Scope } from '../../dpe/building.js';
 import { elementsOf } from '../../dpe/elements.js';
 import { num, str, type RawDpe, type RawGeneratorHolder } from '../../dpe/raw.js';
@@ -104,7 +105,7 @@ export function aidsOf(
   return {
     eligible,
     rule: eligible
-      ? `MaPrimeRénov’ rénovation d’ampleur: ${initial} → ${last?.after.classe ?? initial}, ${gain} classes gained, ${insulationTreated} insulation items; eligible expense ${round(expense)} € excl. VAT (ceiling ${ceiling} € for ${gain >= 3 ? '3 classes or more' : '2 classes'})`
+      ? `MaPrimeRénov’ rénovation d’ampleur: ${initial} → ${last?.after.classe ?? initial}, ${gain} classes gained, ${insulationTreated} insulation items; eligible expense ${numberText(round(expense))} € excl. VAT (ceiling ${numberText(ceiling)} € for ${gain >= 3 ? '3 classes or more' : '2 classes'})`
       : `MaPrimeRénov’ rénovation d’ampleur does not apply: ${why.join('; ')}`,
     eligibleExpense: round(expense),
     byCategory: MPR.rates.map((r) => {
