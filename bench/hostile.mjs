@@ -17,7 +17,7 @@
 // holding more sockets than the server has (every /health and /ready probe 200); a full disk
 // under the store (/ready 503, a write 507, both 200 again once space is freed: Linux as root
 // only, skipped with a message elsewhere).
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import {
   copyFileSync,
   mkdirSync,
@@ -32,9 +32,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { BIN, rssMb, startServe as startServeProcess } from './serve-process.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const BIN = path.join(ROOT, 'bin', 'dpe-sim.js');
 const HOUSE_ID = '0000E0000001H';
 const HOUSE = path.join(ROOT, 'fixtures', `${HOUSE_ID}.xml`);
 const IDENTITY = {
@@ -74,32 +74,8 @@ function deadPort() {
   });
 }
 
-function startServe(args, env = {}) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args, 'serve', '--port', '0'], {
-      env: { ...process.env, NO_COLOR: '1', DPE_SIM_OFFLINE: undefined, ...env },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let err = '';
-    child.stderr.on('data', (d) => {
-      err += d;
-      const m = /listening on (http:\/\/\S+)/.exec(err);
-      if (m) {
-        resolve({
-          url: m[1],
-          child,
-          stop: () =>
-            new Promise((done) => {
-              if (child.exitCode !== null) return done();
-              child.once('exit', () => done());
-              child.kill('SIGTERM');
-            }),
-        });
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`dpe-sim serve exited (${code}): ${err}`)));
-  });
-}
+/** `serve` as a client meets it: no colour, online unless `args` say otherwise. */
+const startServe = (args) => startServeProcess(args, { NO_COLOR: '1', DPE_SIM_OFFLINE: undefined });
 
 /** A request: status, headers, body text, time in ms (status 0: no answer). */
 async function request(url, { method = 'POST', key, body, raw, headers = {} } = {}) {
@@ -119,15 +95,6 @@ async function request(url, { method = 'POST', key, body, raw, headers = {} } = 
     return { status: res.status, headers: res.headers, text, ms: performance.now() - started };
   } catch (e) {
     return { status: 0, headers: new Headers(), text: String(e), ms: performance.now() - started };
-  }
-}
-
-function rssMb(pid) {
-  try {
-    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return m ? Number(m[1]) / 1024 : undefined;
-  } catch {
-    return undefined;
   }
 }
 

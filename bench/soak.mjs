@@ -17,7 +17,6 @@ import {
   mkdirSync,
   mkdtempSync,
   readdirSync,
-  readFileSync,
   rmSync,
   utimesSync,
 } from 'node:fs';
@@ -26,6 +25,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setInterval, clearInterval } from 'node:timers';
 import autocannon from 'autocannon';
+import { rssMb, startServe } from './serve-process.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = path.join(ROOT, 'bin', 'dpe-sim.js');
@@ -58,33 +58,6 @@ function runBin(args, dataDir) {
   });
 }
 
-function startServe(dataDir, dpeDir) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      [BIN, '--data-dir', dataDir, '--dpe-dir', dpeDir, '--offline', 'serve', '--port', '0'],
-      { stdio: ['ignore', 'ignore', 'pipe'] },
-    );
-    let err = '';
-    child.stderr.on('data', (d) => {
-      err += d;
-      const m = /listening on (http:\/\/\S+)/.exec(err);
-      if (m) resolve({ url: m[1], child, stderr: () => err });
-    });
-    child.on('exit', (code) => reject(new Error(`dpe-sim serve exited (${code}): ${err}`)));
-  });
-}
-
-/** The resident set of a process, MB (Linux: /proc; elsewhere undefined). */
-function rssMb(pid) {
-  try {
-    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return m ? Number(m[1]) / 1024 : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 export async function runSoakBench({
   seconds = Number(process.env.SOAK_SECONDS ?? 600),
   connections = Number(process.env.SOAK_CONNECTIONS ?? 4),
@@ -103,7 +76,13 @@ export async function runSoakBench({
     const files = names.map((f) => path.join(dpeDir, f));
     const ids = names.map((f) => f.slice(0, -4));
     const key = (await runBin(['keys', 'create', 'soak'], dataDir)).trim();
-    const { url, child } = await startServe(dataDir, dpeDir);
+    const { url, child } = await startServe([
+      '--data-dir',
+      dataDir,
+      '--dpe-dir',
+      dpeDir,
+      '--offline',
+    ]);
     const samples = [];
     const t0 = performance.now();
     const sample = () => {
