@@ -12,16 +12,7 @@ import PDFDocument from 'pdfkit';
 import type { AuditProposal, AuditResponse, AuditStep } from '../../contract/audit.js';
 import { euros, eurosPerYear, num, withUnit } from '../format.js';
 import { groupIdentical, proofText } from './audit-groups.js';
-
-const CLASS_COLOURS: Record<string, string> = {
-  A: '#009C6D',
-  B: '#52B153',
-  C: '#78BD76',
-  D: '#F4E70F',
-  E: '#F0B50F',
-  F: '#EB8235',
-  G: '#D7221F',
-};
+import { CLASS_COLOURS } from './style.js';
 
 /** Text in PDFKit's WinAnsi standard fonts. */
 export function winAnsi(s: string): string {
@@ -107,7 +98,7 @@ function table(
 }
 
 function classBox(doc: Doc, letter: string, x: number, y: number) {
-  doc.rect(x, y, 12, 10).fill(CLASS_COLOURS[letter] ?? '#999');
+  doc.rect(x, y, 12, 10).fill(CLASS_COLOURS[letter]?.[0] ?? '#999');
   doc
     .fillColor(letter === 'D' || letter === 'E' || letter === 'C' ? '#000' : '#fff')
     .font('Helvetica-Bold')

@@ -13,16 +13,8 @@ import type {
 } from '../../contract/audit.js';
 import { euros, eurosPerYear, num, withUnit } from '../format.js';
 import { groupIdentical, proofText } from './audit-groups.js';
+import { CLASS_COLOURS } from './style.js';
 
-const CLASS_COLOURS: Record<string, string> = {
-  A: '#009C6D',
-  B: '#52B153',
-  C: '#78BD76',
-  D: '#F4E70F',
-  E: '#F0B50F',
-  F: '#EB8235',
-  G: '#D7221F',
-};
 const LETTERS = ['A', 'B', 'C', 'D', 'E', 'F', 'G'] as const;
 const COVERAGE: Record<AuditResponse['coverage'], string> = {
   maison: 'house',
@@ -46,7 +38,7 @@ export function labelSvg(marks: { classe: string; text: string }[]): string {
     const w = 30 + i * 8;
     const y = i * (h + 2);
     const dark = l === 'A' || l === 'B' || l === 'G';
-    return `<rect x="0" y="${y}" width="${w}" height="${h}" fill="${CLASS_COLOURS[l]}"/><text x="4" y="${y + h - 3}" font-size="10" font-weight="bold" fill="${dark ? '#fff' : '#000'}">${l}</text>`;
+    return `<rect x="0" y="${y}" width="${w}" height="${h}" fill="${CLASS_COLOURS[l]?.[0]}"/><text x="4" y="${y + h - 3}" font-size="10" font-weight="bold" fill="${dark ? '#fff' : '#000'}">${l}</text>`;
   }).join('');
   const arrows = marks
     .map((m, k) => {

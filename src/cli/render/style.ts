@@ -27,8 +27,8 @@ export interface Style {
   alertType(type: string): string;
 }
 
-/** The official DPE label colours, A (dark green) to G (red). */
-const CLASS_COLOURS: Record<string, [string, string]> = {
+/** The official DPE label colours, A (dark green) to G (red): [background, text]. */
+export const CLASS_COLOURS: Record<string, [string, string]> = {
   A: ['#009C6D', '#FFFFFF'],
   B: ['#52B153', '#FFFFFF'],
   C: ['#78BD76', '#000000'],
