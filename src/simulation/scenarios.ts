@@ -32,8 +32,10 @@ import { CATEGORIES } from '../contract/constants.js';
 import { CLASS_LETTERS, classIndex, type ClassLetter } from '../contract/classes.js';
 import type { OnProgress } from '../contract/progress.js';
 import { elementsOf, referenceId } from '../dpe/elements.js';
+import type { RawElement } from '../dpe/raw.js';
 import type { Engine } from '../engine/engine.js';
 import { offeredOptions } from '../works/apply.js';
+import type { WorksOptionRow } from '../works/catalogue.js';
 import type { CostTable } from '../works/costs.js';
 import { outcome, RESULT_TITLES, type Outcome } from './calc.js';
 import { round2 } from './comparison.js';
@@ -79,6 +81,12 @@ export interface ScenarioOptions {
   costs: CostTable;
   /** only these elements (tests on small cases) */
   onlyReferences?: readonly string[];
+  /**
+   * only the options this accepts, before an option dominated by another (same key, dearer, no
+   * more gain) is dropped: the audit's aids' levels (a roof window at the sheet's Sw is not lost
+   * behind a façade window it may not propose)
+   */
+  allow?: (row: WorksOptionRow, el: RawElement) => boolean;
   /** force a strategy (tests; 'exact' is the former name of 'exhaustive') */
   strategy?: 'auto' | 'best-first' | 'exhaustive' | 'exact' | 'heuristic';
   /** called after each target class is searched (`scenarios`, done / total targets) */
@@ -279,6 +287,7 @@ export function candidatesOf(
       // pipe insulation together; elsewhere an element offers one key, as before
       const groups = new Map<string, Candidate[]>();
       for (const row of offeredOptions(prep, category, el)) {
+        if (opts.allow && !opts.allow(row, el)) continue;
         const change = { referenceId: ref, editableKey: row.key, editableValue: row.code };
         const run = runWorks(engine, prep, [change], opts.costs);
         const single = outcome(

@@ -21,6 +21,7 @@ import {
   applyRecipeAt,
   editsSharedCopy,
   isInternalInsulation,
+  recipeFits,
   type WorksContext,
 } from './recipes.js';
 import { entryOf } from './memo.js';
@@ -93,6 +94,7 @@ export function refusalsOn(prep: WorksBase, category: Category, el: RawElement):
   const scoped = scopeRefusal(scopeOf(ctx.dpe), category, el);
   if (scoped) return [scoped];
   for (const row of optionsFor(category)) {
+    if (!recipeFits(row.recipe, el)) continue; // (a roof window's option on a façade window)
     const a = applicability(row.recipe, el, ctx);
     if (a !== true) reasons.add(a);
   }

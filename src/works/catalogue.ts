@@ -6,7 +6,7 @@
  */
 import type { Category } from '../contract/schemas.js';
 import type { CostKey } from './costs.js';
-import type { Recipe } from './recipes.js';
+import { ROOF_WINDOW_SW, type Recipe } from './recipes.js';
 
 export type WorksKey =
   | 'ISOLATION'
@@ -137,6 +137,15 @@ export const CATALOGUE: readonly WorksOptionRow[] = [
     label: 'Fenêtre triple vitrage PVC (Uw 0.9)',
     recipe: { kind: 'window', vitrage: 'triple', materiau: 'pvc', uw: 0.9 },
     cost: 'fenetre_triple',
+  },
+  {
+    category: 'baie_vitree',
+    key: 'FENETRE',
+    code: 'TOIT',
+    label: 'Fenêtre de toit double vitrage à contrôle solaire (Uw 1.3, Sw 0.36)',
+    // roof windows only (recipeFits); BAR-EN-104's roof level, priced as the PVC window per m²
+    recipe: { kind: 'window', vitrage: 'double', materiau: 'pvc', uw: 1.3, sw: ROOF_WINDOW_SW },
+    cost: 'fenetre_pvc',
   },
   // doors
   {

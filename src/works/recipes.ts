@@ -39,7 +39,14 @@ export type Recipe =
   | { kind: 'wall'; position: 'ITE' | 'ITI'; r: number }
   | { kind: 'roof'; variant: RoofVariant; r: number }
   | { kind: 'floor'; r: number }
-  | { kind: 'window'; vitrage: 'double' | 'triple'; materiau: 'pvc' | 'bois' | 'metal'; uw: number }
+  | {
+      kind: 'window';
+      vitrage: 'double' | 'triple';
+      materiau: 'pvc' | 'bois' | 'metal';
+      uw: number;
+      /** a roof window of this solar factor, entered (roof windows only) */
+      sw?: number;
+    }
   /** uporte: the table U of an insulated solid door (enum_type_porte_id 13) */
   | { kind: 'door'; uporte: number }
   | { kind: 'ventilation'; typeId: string }
@@ -373,6 +380,24 @@ function floorApply(
 const VITRAGE_ID = { double: '2', triple: '3' } as const;
 /** Uw of the catalogue's new double-glazed windows */
 const NEW_DOUBLE_GLAZING_UW = 1.3;
+/**
+ * The solar factor of the catalogue's roof window (`TOIT`): CEE sheet BAR-EN-104 asks a roof
+ * window Uw ≤ 1.5 with Sw ≤ 0.36 (against summer overheating), where the 3CL tables give new
+ * double glazing in a sloping frame 0.38–0.42. The option installs a product at the sheet's level
+ * (solar-control glazing), its Sw entered as from the maker's documents.
+ */
+export const ROOF_WINDOW_SW = 0.36;
+
+/** A roof window: a window sloping less than 75° (enum_inclinaison_vitrage_id 1 or 2). */
+export function isRoofWindow(el: RawElement): boolean {
+  const i = s(el.donnee_entree.enum_inclinaison_vitrage_id);
+  return i === '1' || i === '2';
+}
+
+/** Whether an option's recipe is meant for this element at all (a roof window's for roof windows). */
+export function recipeFits(recipe: Recipe, el: RawElement): boolean {
+  return recipe.kind !== 'window' || recipe.sw === undefined || isRoofWindow(el);
+}
 const MATERIAU_ID = { pvc: '5', bois: '3', metal: '6' } as const; // 6 métal avec rupture de pont thermique
 
 function windowApplies(
@@ -381,6 +406,7 @@ function windowApplies(
   ctx: WorksContext,
 ): Applicability {
   const d = el.donnee_entree;
+  if (!recipeFits(r, el)) return 'a roof window: for windows sloping less than 75°';
   // enum_type_baie_id 1-3: glass-brick / polycarbonate walls; enum_type_vitrage_id 5/6 likewise
   if (
     ['1', '2', '3'].includes(s(d.enum_type_baie_id)) ||
@@ -427,6 +453,10 @@ function windowApply(el: RawElement, r: Extract<Recipe, { kind: 'window' }>): vo
     'tv_ujn_id',
   ])
     delete d[k];
+  if (r.sw !== undefined) {
+    d.enum_methode_saisie_perf_vitrage_id = '8'; // Uw and Sw entered, Ujn from the tables
+    d.sw_saisi = r.sw;
+  }
   // a double window is replaced by one new window
   delete el.baie_vitree_double_fenetre;
 }

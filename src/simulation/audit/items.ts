@@ -26,6 +26,7 @@ import {
   ownResistance,
   performanceOfElement,
   windowMeets,
+  windowNeedsNoWorks,
   WINDOW_LEVEL,
   DOOR_LEVEL,
 } from './levels.js';
@@ -359,9 +360,12 @@ function atLevel(
   if (category === 'baie_vitree') {
     const uw = num(di.uw);
     if (uw === undefined) return undefined;
-    return windowMeets(uw, num(di.sw), isRoofWindow(el))
-      ? `already at the level (Uw ${fmt(uw)}${num(di.sw) !== undefined ? `, Sw ${fmt(num(di.sw) as number)}` : ''}; ${WINDOW_LEVEL.sheet})`
-      : undefined;
+    const sw = num(di.sw);
+    const roof = isRoofWindow(el);
+    if (!windowNeedsNoWorks(uw, sw, roof)) return undefined;
+    if (roof && !windowMeets(uw, sw, true))
+      return `a recent roof window (Uw ${fmt(uw)} ≤ ${WINDOW_LEVEL.roofUw}; its Sw ${sw === undefined ? 'unknown' : fmt(sw)}, above ${WINDOW_LEVEL.sheet}'s ${WINDOW_LEVEL.roofSw}, is no reason to replace it)`;
+    return `already at the level (Uw ${fmt(uw)}${sw !== undefined ? `, Sw ${fmt(sw)}` : ''}; ${WINDOW_LEVEL.sheet})`;
   }
   if (category === 'porte') {
     const u = num(di.uporte);

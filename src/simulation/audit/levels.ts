@@ -7,9 +7,11 @@
  */
 import type { Category } from '../../contract/schemas.js';
 import type { RawElement } from '../../dpe/raw.js';
-import { num, str } from '../../dpe/raw.js';
+import { num } from '../../dpe/raw.js';
 import type { WorksOptionRow } from '../../works/catalogue.js';
-import { roofKind } from '../../works/recipes.js';
+import { isRoofWindow, ROOF_WINDOW_SW, roofKind } from '../../works/recipes.js';
+
+export { isRoofWindow };
 
 export interface OpaqueLevel {
   /** the CEE sheet */
@@ -37,7 +39,10 @@ export const OPAQUE_LEVELS = {
 } as const satisfies Record<string, OpaqueLevel>;
 export type OpaqueKind = keyof typeof OPAQUE_LEVELS;
 
-/** Windows (BAR-EN-104): Uw ≤ 1.3 with Sw ≥ 0.3, or Uw ≤ 1.7 with Sw ≥ 0.36; roof windows Uw ≤ 1.5. */
+/**
+ * Windows (BAR-EN-104): Uw ≤ 1.3 with Sw ≥ 0.3, or Uw ≤ 1.7 with Sw ≥ 0.36; roof windows
+ * Uw ≤ 1.5 with Sw ≤ 0.36 (the catalogue's roof window `TOIT` enters that solar factor).
+ */
 export const WINDOW_LEVEL = {
   sheet: 'BAR-EN-104',
   pairs: [
@@ -45,6 +50,7 @@ export const WINDOW_LEVEL = {
     { uw: 1.7, sw: 0.36 },
   ],
   roofUw: 1.5,
+  roofSw: ROOF_WINDOW_SW,
 } as const;
 
 /** Entrance doors: Ud ≤ 1.7 W/(m²·K) (the éco-PTZ's technical criteria, arrêté du 30 mars 2009). */
@@ -90,12 +96,6 @@ export function opaqueKind(category: Category, el: RawElement): OpaqueKind | und
   return undefined;
 }
 
-/** A roof window (a window sloping less than 75°: enum_inclinaison_vitrage_id 1 or 2). */
-export function isRoofWindow(el: RawElement): boolean {
-  const i = str(el.donnee_entree.enum_inclinaison_vitrage_id);
-  return i === '1' || i === '2';
-}
-
 const fmt = (x: number) => String(Math.round(x * 100) / 100);
 
 /** The level works on an element must meet, as text ("R ≥ 3.7 m²·K/W (BAR-EN-102)"). */
@@ -104,7 +104,7 @@ export function levelText(category: Category, el: RawElement): string | null {
   if (kind) return `R ≥ ${OPAQUE_LEVELS[kind].r} m²·K/W (${OPAQUE_LEVELS[kind].sheet})`;
   if (category === 'baie_vitree')
     return isRoofWindow(el)
-      ? `Uw ≤ ${WINDOW_LEVEL.roofUw} W/(m²·K) (${WINDOW_LEVEL.sheet}, roof window)`
+      ? `Uw ≤ ${WINDOW_LEVEL.roofUw} W/(m²·K) with Sw ≤ ${WINDOW_LEVEL.roofSw} (${WINDOW_LEVEL.sheet}, roof window)`
       : `Uw ≤ 1.3 W/(m²·K) with Sw ≥ 0.3, or Uw ≤ 1.7 with Sw ≥ 0.36 (${WINDOW_LEVEL.sheet})`;
   if (category === 'porte') return `Ud ≤ ${DOOR_LEVEL.ud} W/(m²·K) (${DOOR_LEVEL.text})`;
   if (category === 'installation_chauffage' || category === 'installation_ecs')
@@ -112,11 +112,20 @@ export function levelText(category: Category, el: RawElement): string | null {
   return null;
 }
 
-/** Whether a window of `uw` and `sw` meets BAR-EN-104 (a roof window: Uw ≤ 1.5). */
+/** Whether a window of `uw` and `sw` meets BAR-EN-104 (a roof window: Uw ≤ 1.5 with Sw ≤ 0.36). */
 export function windowMeets(uw: number, sw: number | undefined, roof: boolean): boolean {
-  if (roof) return uw <= WINDOW_LEVEL.roofUw + 1e-9;
+  if (roof)
+    return uw <= WINDOW_LEVEL.roofUw + 1e-9 && sw !== undefined && sw <= WINDOW_LEVEL.roofSw + 1e-9;
   if (sw === undefined) return false;
   return WINDOW_LEVEL.pairs.some((p) => uw <= p.uw + 1e-9 && sw >= p.sw - 1e-9);
+}
+
+/**
+ * Whether an existing window needs no works: at BAR-EN-104's level, or a roof window at its Uw
+ * whatever its solar factor (a recent roof window is not replaced for its Sw alone).
+ */
+export function windowNeedsNoWorks(uw: number, sw: number | undefined, roof: boolean): boolean {
+  return roof ? uw <= WINDOW_LEVEL.roofUw + 1e-9 : windowMeets(uw, sw, false);
 }
 
 /**
@@ -134,7 +143,11 @@ export function optionAllowed(row: WorksOptionRow, el: RawElement): boolean {
     case 'floor':
       return r.r >= OPAQUE_LEVELS.floor.r;
     case 'window':
-      return isRoofWindow(el) ? r.uw <= WINDOW_LEVEL.roofUw : r.uw <= WINDOW_LEVEL.pairs[1].uw;
+      // a roof window: the option whose Sw is entered at the sheet's level (the façade windows'
+      // Sw from the 3CL tables, 0.38–0.42 in a sloping frame, is above it)
+      return isRoofWindow(el)
+        ? r.uw <= WINDOW_LEVEL.roofUw && r.sw !== undefined && r.sw <= WINDOW_LEVEL.roofSw
+        : r.uw <= WINDOW_LEVEL.pairs[1].uw;
     case 'door':
       return r.uporte <= DOOR_LEVEL.ud;
     default:
