@@ -12,6 +12,7 @@ import type { AuditResponse } from '../src/contract/audit.js';
 import { DpeSimError } from '../src/contract/errors.js';
 import { readDpeFile } from '../src/dpe/source.js';
 import { loadEngine, type Engine } from '../src/engine/engine.js';
+import { aidsOf, builtOf } from '../src/simulation/audit/content.js';
 import { auditDpe } from '../src/simulation/audit/index.js';
 import { prepare, type PreparedDpe } from '../src/simulation/prepared.js';
 import { defaultCosts } from '../src/works/costs.js';
@@ -139,7 +140,7 @@ describe('the rules on the fixtures', () => {
     expect(aids?.byCategory.map((c) => c.totalAidCap)).toEqual(
       [1, 0.9, 0.8, 0.5].map((r) => Math.round((steps?.cost ?? 0) * r)),
     );
-    expect(aids?.source).toMatch(/écrêtement.*20 March 2025/);
+    expect(aids?.source).toMatch(/écrêtement.*Mes Aides Réno/);
     // per step: step 1 (F → D, 2 classes, 2 insulation items) on its own is eligible; step 2
     // starts in D, where the aid does not apply
     expect(steps?.steps.map((s) => s.aids?.eligible)).toEqual([true, false]);
@@ -164,6 +165,28 @@ describe('the rules on the fixtures', () => {
   });
 });
 
+describe('MaPrimeRénov’ rénovation d’ampleur is for dwellings built at least 15 years ago', () => {
+  const path2 = { cost: 52_750, steps: [{ after: { classe: 'C' as const } }] };
+  const aids = (built: Parameters<typeof aidsOf>[4]) =>
+    aidsOf(path2 as Parameters<typeof aidsOf>[0], 'F', 2, [], built);
+  it('by the DPE’s year built, else its construction period', async () => {
+    // the house was built in 1965 (its XML's annee_construction)
+    expect(builtOf((await prep(HOUSE)).raw)).toEqual({ year: 1965, periodeId: '2' });
+    expect(aids({ year: 1965 })).toMatchObject({ eligible: true, eligibleExpense: 40_000 });
+    expect(aids({ year: 2011 }).eligible).toBe(true);
+    const recent = aids({ year: 2014, periodeId: '9' });
+    expect(recent.eligible).toBe(false);
+    expect(recent.eligibleExpense).toBe(0);
+    expect(recent.rule).toMatch(/built in 2014 \(the aid is for dwellings built by 2011\)/);
+    expect(aids({ periodeId: '9' }).rule).toMatch(/built in 2013–2021/);
+    expect(aids({ periodeId: '10' }).eligible).toBe(false);
+    // 2006–2012 straddles the limit: eligible, with what to check
+    const straddles = aids({ periodeId: '8' });
+    expect(straddles.eligible).toBe(true);
+    expect(straddles.rule).toMatch(/built in 2006–2012: eligible only if built by 2011/);
+  });
+});
+
 if (!HAS_CORPUS) console.warn(`\n⚠ audit rules corpus tests SKIPPED: no corpus at ${CORPUS}\n`);
 
 describe.skipIf(!HAS_CORPUS)('the rules where they bind on the corpus', () => {
@@ -179,6 +202,42 @@ describe.skipIf(!HAS_CORPUS)('the rules where they bind on the corpus', () => {
       const refs = new Set(worksOf(a, kind).map((w) => w.referenceId));
       for (const e of needs) expect(refs.has(e.referenceId), `${kind} ${e.referenceId}`).toBe(true);
     }
+  });
+
+  it('a roof window is replaced by the catalogue’s TOIT, at BAR-EN-104’s roof level: Uw ≤ 1.5 with Sw ≤ 0.36, where the 3CL tables give 0.38–0.42 (2262E0004883G)', async () => {
+    const a = audit(await prep(corpus('2262E0004883G')));
+    invariants(a);
+    const roof = a.proposals
+      .flatMap((p) => p.steps.flatMap((s) => s.works))
+      .filter((w) => /roof window/.test(w.aidLevel?.requirement ?? ''));
+    expect(roof.length).toBeGreaterThan(0);
+    for (const w of roof) {
+      expect(w.aidLevel?.requirement).toMatch(/Uw ≤ 1.5 W\/\(m²·K\) with Sw ≤ 0.36/);
+      expect(w.editableValue).toBe('TOIT');
+      expect(w.aidLevel?.installed).toMatch(/, Sw 0.36$/);
+      expect(w.aidLevel?.met).toBe(true);
+    }
+    // the façade windows keep the 3CL tables' Sw, at least 0.3
+    const facade = a.proposals
+      .flatMap((p) => p.steps.flatMap((s) => s.works))
+      .filter((w) => /\(BAR-EN-104\)$/.test(w.aidLevel?.requirement ?? ''));
+    expect(facade.length).toBeGreaterThan(0);
+    for (const w of facade) expect(w.aidLevel?.met).toBe(true);
+  });
+
+  it('a path in steps folded into one step is the path in one step’s answer when that meets its rules and costs less (2438E1338967I: D → B)', async () => {
+    const a = audit(await prep(corpus('2438E1338967I')));
+    invariants(a);
+    const steps = a.proposals.find((p) => p.kind === 'steps');
+    const single = a.proposals.find((p) => p.kind === 'single');
+    expect(steps?.steps.length).toBe(1);
+    expect(steps?.ok).toBe(true);
+    // one question, one answer: the same works, the same cost, the same proof
+    expect(steps?.cost).toBe(single?.cost);
+    expect(steps?.steps[0]?.works.map((w) => `${w.referenceId}=${w.editableValue}`).sort()).toEqual(
+      single?.steps[0]?.works.map((w) => `${w.referenceId}=${w.editableValue}`).sort(),
+    );
+    expect(steps?.steps[0]?.exact).toBe(single?.steps[0]?.exact);
   });
 
   it('pipe lagging does not treat heating: the item cannot be treated, the lagging adds to it (2159E1018555M)', async () => {

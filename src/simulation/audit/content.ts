@@ -33,8 +33,10 @@ export const BILL_PRICES = {
 export const MPR = {
   asOf: '2026-01-01',
   source:
-    'MaPrimeRénov’ parcours accompagné: décret n° 2025-956 du 8 septembre 2025 and its arrêté of the same date (amending the arrêté du 17 novembre 2020), as applied from 30 September 2025 and for 2026; Anah guide "Les aides financières"; trade summaries (FFB, Effy, ANIL, September–November 2025)',
+    'MaPrimeRénov’ parcours accompagné: décret n° 2025-956 du 8 septembre 2025 and its arrêté of the same date (amending the arrêté du 17 novembre 2020), as applied from 30 September 2025 and for 2026; Anah guide "Les aides financières"; the rates, ceilings, VAT, E–G and 15-year conditions as in the State’s simulator Mes Aides Réno (beta.gouv.fr, its published rules of December 2025)',
   classesBefore: ['E', 'F', 'G'] as readonly ClassLetter[],
+  /** a dwelling built at least this many years before `asOf` */
+  minAgeYears: 15,
   minGain: 2,
   minInsulationItems: 2,
   /** eligible expense ceilings, € excl. VAT, by classes gained */
@@ -51,8 +53,8 @@ export const MPR = {
   /**
    * The caps on total aid (écrêtement): all aids together (MaPrimeRénov', CEE, local and private
    * aids) at most this share of the works' cost incl. VAT, by income category; MaPrimeRénov' is
-   * lowered when they would pass it. Modest households' cap raised from 80 % to 90 % by the
-   * décret of 20 March 2025 (in force with the Anah's règlement général revised after it).
+   * lowered when they would pass it. Modest households' cap raised from 80 % to 90 % in 2025
+   * (announced by the Anah on 11 December 2024; Mes Aides Réno's rules, December 2025).
    */
   caps: {
     'very-modest': 1,
@@ -61,12 +63,50 @@ export const MPR = {
     higher: 0.5,
   } as Record<string, number>,
   capsSource:
-    'écrêtement of MaPrimeRénov’ rénovation d’ampleur: arrêté du 17 novembre 2020 as amended (Anah règlement général); very modest 100 %, modest 90 % (décret of 20 March 2025, was 80 %), intermediate 80 %, higher 50 % of the works’ cost incl. VAT; trade summaries (FFB, March 2025; habitatpresto.com, 19 August 2024)',
+    'écrêtement of MaPrimeRénov’ rénovation d’ampleur: arrêté du 17 novembre 2020 as amended (Anah règlement général); very modest 100 %, modest 90 % (was 80 % before 2025), intermediate 80 %, higher 50 % of the works’ cost incl. VAT; as in Mes Aides Réno’s published rules (beta.gouv.fr, December 2025, citing the Anah’s Panorama des aides 2025, p. 6)',
   /** reduced VAT on energy-renovation works (CGI art. 278-0 bis A) */
   vat: 0.055,
   cee: 'Energy savings certificates (CEE) are not cumulated with MaPrimeRénov’ rénovation d’ampleur (the Anah values them itself); outside it (a dwelling in D, or works by gesture), each works line’s CEE sheet applies, for an amount the obligated party’s offer sets.',
   note: 'Informative: eligibility and amounts depend on the household’s income (reference tax income and size), on an Accompagnateur Rénov’, RGE contractors and the caps on total public aid; the Anah decides.',
 } as const;
+
+/** When the dwelling was built: the DPE's year, else its construction period (enum_periode_construction_id). */
+export interface Built {
+  year?: number;
+  periodeId?: string;
+}
+
+export function builtOf(raw: RawDpe): Built {
+  const cg = raw.logement?.caracteristique_generale;
+  const year = num(cg?.annee_construction);
+  const periodeId = str(cg?.enum_periode_construction_id);
+  return {
+    ...(year !== undefined && year > 1000 ? { year } : {}),
+    ...(periodeId ? { periodeId } : {}),
+  };
+}
+
+/**
+ * MaPrimeRénov' rénovation d'ampleur is for dwellings built at least 15 years ago: why a dwelling
+ * is not (`fails`), or what to check when its period straddles the limit (`check`).
+ */
+function ageOf(built: Built): { fails?: string; check?: string } {
+  const latest = Number(MPR.asOf.slice(0, 4)) - MPR.minAgeYears;
+  if (built.year !== undefined)
+    return built.year > latest
+      ? {
+          fails: `the dwelling was built in ${built.year} (the aid is for dwellings built by ${latest})`,
+        }
+      : {};
+  // periods 9 (2013–2021) and 10 (after 2021) are all too recent; 8 (2006–2012) straddles
+  if (built.periodeId === '9' || built.periodeId === '10')
+    return {
+      fails: `the dwelling was built ${built.periodeId === '9' ? 'in 2013–2021' : 'after 2021'} (the aid is for dwellings built by ${latest})`,
+    };
+  if (built.periodeId === '8')
+    return { check: `built in 2006–2012: eligible only if built by ${latest}` };
+  return {};
+}
 
 /** The CEE sheet of a works option (by its code), or undefined. */
 export function ceeSheet(code: string, recipeKind: string, variant?: string): string | undefined {
@@ -86,12 +126,15 @@ export function aidsOf(
   initial: ClassLetter,
   insulationTreated: number,
   sheets: AuditAids['sheets'],
+  built: Built,
 ): AuditAids {
   const last = p.steps[p.steps.length - 1];
   const gain = last ? classIndex(initial) - classIndex(last.after.classe) : 0;
   const why: string[] = [];
   if (!MPR.classesBefore.includes(initial))
     why.push(`the dwelling is in ${initial} before works (the aid is for E, F or G)`);
+  const age = ageOf(built);
+  if (age.fails) why.push(age.fails);
   if (gain < MPR.minGain)
     why.push(`the works gain ${gain} class${gain === 1 ? '' : 'es'} (2 at least)`);
   if (insulationTreated < MPR.minInsulationItems)
@@ -105,7 +148,7 @@ export function aidsOf(
   return {
     eligible,
     rule: eligible
-      ? `MaPrimeRénov’ rénovation d’ampleur: ${initial} → ${last?.after.classe ?? initial}, ${gain} classes gained, ${insulationTreated} insulation items; eligible expense ${numberText(round(expense))} € excl. VAT (ceiling ${numberText(ceiling)} € for ${gain >= 3 ? '3 classes or more' : '2 classes'})`
+      ? `MaPrimeRénov’ rénovation d’ampleur: ${initial} → ${last?.after.classe ?? initial}, ${gain} classes gained, ${insulationTreated} insulation items; eligible expense ${numberText(round(expense))} € excl. VAT (ceiling ${numberText(ceiling)} € for ${gain >= 3 ? '3 classes or more' : '2 classes'})${age.check ? `; ${age.check}` : ''}`
       : `MaPrimeRénov’ rénovation d’ampleur does not apply: ${why.join('; ')}`,
     eligibleExpense: round(expense),
     byCategory: MPR.rates.map((r) => {

@@ -40,6 +40,8 @@ import { runWorks } from '../runs.js';
 import { candidatesOf, maxAbovePercent, type Candidate } from '../scenarios.js';
 import {
   aidsOf,
+  builtOf,
+  type Built,
   BILL_PRICES,
   ceeSheet,
   controlsOf,
@@ -132,10 +134,16 @@ function auditCandidates(
   prep: PreparedDpe,
   opts: AuditOptions,
 ): Map<string, Candidate[]> {
+  // envelope works at the aids' levels; a generator the aids do not accept (direct electric
+  // radiators, an electric tank) is not proposed: the distribution works (valves, emitters,
+  // lagging) still may be
+  const allow = (row: WorksOptionRow, el: RawElement) =>
+    optionAllowed(row, el) && (row.key !== 'ReplaceGEN' || optionTreats(row));
   const all = candidatesOf(engine, prep, {
     coef: opts.coef,
     forceNormalization: opts.forceNormalization,
     costs: opts.costs,
+    allow,
   });
   const out = new Map<string, Candidate[]>();
   for (const [g, list] of all) {
@@ -143,10 +151,7 @@ function auditCandidates(
       const ref = parseReferenceId(c.change.referenceId);
       const row = ref && findOption(ref.category, c.change.editableKey, c.change.editableValue);
       const el = ref && elementsOf(prep.raw, ref.category)[ref.index];
-      if (!row || !el || !optionAllowed(row, el)) return false;
-      // a generator the aids do not accept (direct electric radiators, an electric tank) is
-      // not proposed: the distribution works (valves, emitters, lagging) still may be
-      return row.key !== 'ReplaceGEN' || optionTreats(row);
+      return !!row && !!el && allow(row, el);
     });
     if (kept.length) out.set(g, kept);
   }
@@ -225,6 +230,7 @@ export function auditDpe(engine: Engine, prep: PreparedDpe, opts: AuditOptions):
   const target: ClassLetter = fOrG ? 'C' : 'B';
   const auditApplies = classIndex(initialClass) >= classIndex('D');
   const scope = scopeOf(prep.raw);
+  const built = builtOf(prep.raw);
   const proposals: AuditProposal[] = [];
   let combinations = 0;
   if (auditApplies) {
@@ -251,6 +257,7 @@ export function auditDpe(engine: Engine, prep: PreparedDpe, opts: AuditOptions):
         target,
         initialClass,
         paths.stepsReached,
+        built,
       ),
     );
     proposals.push(
@@ -262,6 +269,7 @@ export function auditDpe(engine: Engine, prep: PreparedDpe, opts: AuditOptions):
         target,
         initialClass,
         paths.singleReached,
+        built,
       ),
     );
   }
@@ -372,6 +380,7 @@ function proposal(
   target: ClassLetter,
   initial: ClassLetter,
   reached: boolean,
+  built: Built,
 ): AuditProposal {
   const rules = rulesOf(kind, steps, items, target, reached);
   const cost = round2(steps.reduce((s, x) => s + x.cost, 0));
@@ -385,6 +394,7 @@ function proposal(
         st.before.classe,
         treatedInsulationBy(items, steps, i).length,
         sheetsOf([st]),
+        built,
       ),
     })),
     cost,
@@ -392,7 +402,7 @@ function proposal(
     items: itemOutcomes(items, steps),
     ok: rules.every((r) => r.pass),
   };
-  out.aids = aidsOf(out, initial, treatedInsulation(items, steps).length, sheetsOf(steps));
+  out.aids = aidsOf(out, initial, treatedInsulation(items, steps).length, sheetsOf(steps), built);
   const final = rules.find((r) => r.id === 'final-class');
   out.justification = final && !final.pass ? final.why : null;
   return out;
