@@ -480,6 +480,28 @@ describe('engine corrections', () => {
     },
   );
 
+  it.skipIf(!HAS_CORPUS)(
+    'aux-generation-ch-share: a boiler with a stove in appoint runs its auxiliaries for 0.75 of the need (2287E0722622O: 69.98 kWh/yr, was 93.30)',
+    () => {
+      // §15.1: Paux,g × the need the generator covers / Pn, Paux,g = 20 + 1.6 Pn; the engine
+      // gave the boiler's auxiliaries the whole need, 4/3 of the XML's (cfg 3: 0.75 / 0.25),
+      // and 5 times on a boiler in relève of a heat pump (cfg 8: 0.8 / 0.2)
+      const cases: [string, number, number][] = [
+        ['2287E0722622O', 69.97626044748377, 0.01],
+        ['2362E0595026C', 17.803, 0.05],
+        ['2464E1799476F', 15.0387893074236, 0.25],
+      ];
+      for (const [id, stored, within] of cases) {
+        const raw = corpusDpe(id);
+        const xml = raw.logement?.sortie?.ef_conso as Fields;
+        expect(xml.conso_auxiliaire_generation_ch, id).toBe(stored);
+        const out = engine.run(raw).output.logement?.sortie?.ef_conso as Fields;
+        const aux = out.conso_auxiliaire_generation_ch as number;
+        expect(Math.abs(aux - stored), `${id}: ${aux}`).toBeLessThan(within);
+      }
+    },
+  );
+
   it('every correction has its diff in patches/open3cl/ and its README', async () => {
     const { stdout } = await run(
       process.execPath,

@@ -515,6 +515,33 @@ export const CORRECTIONS: Correction[] = [
       ],
     ],
   },
+  {
+    id: 'aux-generation-ch-share',
+    module: '9_conso_ch.js',
+    fault:
+      'a generator that covers a share of its installation’s need (an insert or stove in ' +
+      'appoint, a boiler in relève of a heat pump: 0.75 / 0.25, 0.8 / 0.2) consumes generator ' +
+      'auxiliaries for the whole need: 4/3 of the XML’s conso_auxiliaire_generation_ch on the ' +
+      'boiler of a boiler + wood-stove house (2287E0722622O: 93.30 kWh/yr where the XML has ' +
+      '69.98), 5 times on a boiler in relève of a heat pump (2464E1799476F: 76.33 against 15.04)',
+    section:
+      '§15.1 (consommation des auxiliaires de génération: Paux,g × the need the generator covers ' +
+      '/ Pn) with §9 (installations with several generators: the need shared 0.75 / 0.25, ' +
+      '0.8 / 0.2, … as their consumption is)',
+    upstream: 'none found (Open3CL/engine#28 is the cascade of non-combustion generators)',
+    replace: [
+      [
+        `      di.conso_ch = conso_ch;
+      di.conso_ch_depensier = conso_ch_dep;`,
+        `      di.conso_ch = conso_ch;
+      di.conso_ch_depensier = conso_ch_dep;
+      // §15.1: the generator's auxiliaries run for the share of the need it covers, like its
+      // consumption (conso_aux_gen() was given the whole need; it is linear in the need)
+      di.conso_auxiliaire_generation_ch *= coef;
+      di.conso_auxiliaire_generation_ch_depensier *= coef;`,
+      ],
+    ],
+  },
 ];
 /** The marker a corrected module carries (idempotence of the module-load hook). */
 export function correctionMarker(c: Correction): string {
