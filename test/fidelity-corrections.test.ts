@@ -502,6 +502,30 @@ describe('engine corrections', () => {
     },
   );
 
+  it.skipIf(!HAS_CORPUS)(
+    'aux-generation-ch-surface: an installation heating part of the house prorates its generator auxiliaries to its surface once (2303E4293288R: 25.05 kWh/yr, was 12.53)',
+    () => {
+      // calc_chauffage() gives the generator its installation's need (× Sc / Sh) and
+      // conso_aux_gen() multiplied by Sc / Sh again: half the XML's on a boiler heating half
+      // the house (2303E4293288R), 0.447 of it on 2368E3397674M (70.29 of 157.29 m²)
+      const cases: [string, number][] = [
+        ['2303E4293288R', 25.05012346396871],
+        ['2368E3397674M', 17.702654713724279],
+        ['2387E0837391U', 64.184203622892639],
+        // with aux-generation-ch-share: a boiler with a stove in appoint, on 66 of 188 m²
+        ['2387E1211986H', 30.414092305150795],
+      ];
+      for (const [id, stored] of cases) {
+        const raw = corpusDpe(id);
+        const xml = raw.logement?.sortie?.ef_conso as Fields;
+        expect(xml.conso_auxiliaire_generation_ch, id).toBe(stored);
+        const out = engine.run(raw).output.logement?.sortie?.ef_conso as Fields;
+        const aux = out.conso_auxiliaire_generation_ch as number;
+        expect(Math.abs(aux - stored), `${id}: ${aux}`).toBeLessThan(0.02);
+      }
+    },
+  );
+
   it('every correction has its diff in patches/open3cl/ and its README', async () => {
     const { stdout } = await run(
       process.execPath,

@@ -542,6 +542,31 @@ export const CORRECTIONS: Correction[] = [
       ],
     ],
   },
+  {
+    id: 'aux-generation-ch-surface',
+    module: '15_conso_aux.js',
+    fault:
+      'the generator auxiliaries of an installation that heats part of the dwelling are prorated ' +
+      'to its heated surface twice: calc_chauffage() already gives the generator its ' +
+      'installation’s need (× Sc / Sh) and conso_aux_gen() multiplies by Sc / Sh again ' +
+      '(2303E4293288R, half the house: 12.53 kWh/yr where the XML has 25.05; 2368E3397674M: 7.91 ' +
+      'against 17.70)',
+    section:
+      '§15.1 (consommation des auxiliaires de génération: Paux,g × the need of the installation ' +
+      'the generator covers / Pn) and §9 (the need of an installation: the dwelling’s at the ' +
+      'share of its heated surface)',
+    upstream: 'none found',
+    replace: [
+      [
+        `  if (type === 'ch') {
+    const Sc = de.surface_chauffee || Sh;
+    ratio = Sc / Sh;
+  }`,
+        `  // (the need given is the installation's, already prorated to its heated surface by
+  // calc_chauffage(): not again, ratio stays 1)`,
+      ],
+    ],
+  },
 ];
 /** The marker a corrected module carries (idempotence of the module-load hook). */
 export function correctionMarker(c: Correction): string {
