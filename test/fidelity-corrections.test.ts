@@ -526,6 +526,28 @@ describe('engine corrections', () => {
     },
   );
 
+  it.skipIf(!HAS_CORPUS)(
+    'circulateur-appoint-share: a boiler with a stove in appoint sizes its circulator for 0.75 of the need (2387E0112514X: 262.13 kWh/yr, was 199.29; its final energy the XML’s)',
+    () => {
+      // §15.2.1: the circulator's flow at the share of the need its network carries; the engine
+      // took 1 / the number of generators (0.5), the stove having no water network: 0.760 of
+      // the XML's (1.5^-0.676) on each such DPE
+      const cases: [string, number, number][] = [
+        ['2387E0112514X', 262.1302884583792, 58858.34],
+        ['2287E0722622O', 483.23853276785053, 64400.59],
+      ];
+      for (const [id, stored, total] of cases) {
+        const raw = corpusDpe(id);
+        const xml = raw.logement?.sortie?.ef_conso as Fields;
+        expect(xml.conso_auxiliaire_distribution_ch, id).toBe(stored);
+        const out = engine.run(raw).output.logement?.sortie?.ef_conso as Fields;
+        expect(out.conso_auxiliaire_distribution_ch as number).toBeCloseTo(stored, 1);
+        // with aux-generation-ch-share, the whole final energy is the XML's (0.001%)
+        expect(Math.abs((out.conso_5_usages as number) / total - 1), id).toBeLessThan(0.00005);
+      }
+    },
+  );
+
   it('every correction has its diff in patches/open3cl/ and its README', async () => {
     const { stdout } = await run(
       process.execPath,

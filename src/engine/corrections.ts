@@ -567,6 +567,27 @@ export const CORRECTIONS: Correction[] = [
       ],
     ],
   },
+  {
+    id: 'circulateur-appoint-share',
+    module: '9_chauffage.js',
+    fault:
+      'the heating circulator of a boiler with a wood insert or stove in appoint is sized for ' +
+      'half the heated surface’s flow (1 / the number of generators) where the boiler covers ' +
+      '0.75 of the need and the stove has no water network: its distribution auxiliaries are ' +
+      '0.760 of the XML’s on the 9 such DPEs (2387E0112514X: 199.29 kWh/yr where the XML has ' +
+      '262.13, 1.5^0.676 = 1.315)',
+    section:
+      '§15.2.1 (puissance des circulateurs: Qvemnom from Pnc at the share of the need the ' +
+      'network carries) with §9 (insert or stove in appoint: 0.75 / 0.25)',
+    upstream: 'none found',
+    replace: [
+      [
+        `    (gen.donnee_utilisateur = gen.donnee_utilisateur || {}).nbGenerateurCascade = gen_ch.length;`,
+        `    (gen.donnee_utilisateur = gen.donnee_utilisateur || {}).nbGenerateurCascade =
+      circulateurCascade(gen_ch, cfg_id, _pos);`,
+      ],
+    ],
+  },
 ];
 /** The marker a corrected module carries (idempotence of the module-load hook). */
 export function correctionMarker(c: Correction): string {
