@@ -548,6 +548,27 @@ describe('engine corrections', () => {
     },
   );
 
+  it.skipIf(!HAS_CORPUS)(
+    'aux-generation-virtualised: a flat’s share of a collective boiler’s auxiliaries, G not scaled by the ratio (2387E0112951S: 15.29 kWh/yr, was 11.25; hot water 2.44)',
+    () => {
+      // §15.1: (G + H × Pn) × the flat's need / Pn, Pn the whole boiler's (5 509.15 W / rv
+      // 0.23051 = 23.9 kW): 58.24 W × 6 276.61 / 23 900 = 15.295; the engine took rv × G
+      const cases: [string, number, number][] = [
+        ['2387E0112951S', 15.294981240153662, 2.4372515023643722],
+        ['2387E0113220B', 6.73799095781741, 1.7744518661831796],
+      ];
+      for (const [id, ch, ecs] of cases) {
+        const raw = corpusDpe(id);
+        const xml = raw.logement?.sortie?.ef_conso as Fields;
+        expect(xml.conso_auxiliaire_generation_ch, id).toBe(ch);
+        expect(xml.conso_auxiliaire_generation_ecs, id).toBe(ecs);
+        const out = engine.run(raw).output.logement?.sortie?.ef_conso as Fields;
+        expect(out.conso_auxiliaire_generation_ch as number).toBeCloseTo(ch, 2);
+        expect(out.conso_auxiliaire_generation_ecs as number).toBeCloseTo(ecs, 2);
+      }
+    },
+  );
+
   it('every correction has its diff in patches/open3cl/ and its README', async () => {
     const { stdout } = await run(
       process.execPath,

@@ -588,6 +588,27 @@ export const CORRECTIONS: Correction[] = [
       ],
     ],
   },
+  {
+    id: 'aux-generation-virtualised',
+    module: '15_conso_aux.js',
+    fault:
+      'the generator auxiliaries of a collective generator virtualised in a flat scale its ' +
+      'fixed power G by the flat’s ratio (rv × (G + H × Pn / rv) × B / Pn): the flat of a ' +
+      '23.9 kW collective oil boiler gets 11.25 kWh/yr where the XML has 15.29 ' +
+      '(2387E0112951S, rv 0.23051; its hot water 1.79 against 2.44)',
+    section:
+      '§15.1 (consommation des auxiliaires de génération: Paux,g = G + H × Pn of the ' +
+      'generator, × the need / Pn) and §17.2.1 (DPE à l’appartement, usages collectifs: the ' +
+      'flat’s share of the collective generator)',
+    upstream: 'Open3CL/engine#5 (closed: the collective auxiliaries), jzck/Open3CL#286',
+    replace: [
+      [
+        `    ((de.ratio_virtualisation || 1) * (Paux_g_ch * besoinAppart * ratio)) / pe || 0;`,
+        `    // the whole generator's Paux,g for the dwelling's need over the whole generator's Pn
+    ((g + h * (pe / 1000)) * besoinAppart * ratio) / pe || 0;`,
+      ],
+    ],
+  },
 ];
 /** The marker a corrected module carries (idempotence of the module-load hook). */
 export function correctionMarker(c: Correction): string {
