@@ -480,6 +480,95 @@ describe('engine corrections', () => {
     },
   );
 
+  it.skipIf(!HAS_CORPUS)(
+    'aux-generation-ch-share: a boiler with a stove in appoint runs its auxiliaries for 0.75 of the need (2287E0722622O: 69.98 kWh/yr, was 93.30)',
+    () => {
+      // §15.1: Paux,g × the need the generator covers / Pn, Paux,g = 20 + 1.6 Pn; the engine
+      // gave the boiler's auxiliaries the whole need, 4/3 of the XML's (cfg 3: 0.75 / 0.25),
+      // and 5 times on a boiler in relève of a heat pump (cfg 8: 0.8 / 0.2)
+      const cases: [string, number, number][] = [
+        ['2287E0722622O', 69.97626044748377, 0.01],
+        ['2362E0595026C', 17.803, 0.05],
+        ['2464E1799476F', 15.0387893074236, 0.25],
+      ];
+      for (const [id, stored, within] of cases) {
+        const raw = corpusDpe(id);
+        const xml = raw.logement?.sortie?.ef_conso as Fields;
+        expect(xml.conso_auxiliaire_generation_ch, id).toBe(stored);
+        const out = engine.run(raw).output.logement?.sortie?.ef_conso as Fields;
+        const aux = out.conso_auxiliaire_generation_ch as number;
+        expect(Math.abs(aux - stored), `${id}: ${aux}`).toBeLessThan(within);
+      }
+    },
+  );
+
+  it.skipIf(!HAS_CORPUS)(
+    'aux-generation-ch-surface: an installation heating part of the house prorates its generator auxiliaries to its surface once (2303E4293288R: 25.05 kWh/yr, was 12.53)',
+    () => {
+      // calc_chauffage() gives the generator its installation's need (× Sc / Sh) and
+      // conso_aux_gen() multiplied by Sc / Sh again: half the XML's on a boiler heating half
+      // the house (2303E4293288R), 0.447 of it on 2368E3397674M (70.29 of 157.29 m²)
+      const cases: [string, number][] = [
+        ['2303E4293288R', 25.05012346396871],
+        ['2368E3397674M', 17.702654713724279],
+        ['2387E0837391U', 64.184203622892639],
+        // with aux-generation-ch-share: a boiler with a stove in appoint, on 66 of 188 m²
+        ['2387E1211986H', 30.414092305150795],
+      ];
+      for (const [id, stored] of cases) {
+        const raw = corpusDpe(id);
+        const xml = raw.logement?.sortie?.ef_conso as Fields;
+        expect(xml.conso_auxiliaire_generation_ch, id).toBe(stored);
+        const out = engine.run(raw).output.logement?.sortie?.ef_conso as Fields;
+        const aux = out.conso_auxiliaire_generation_ch as number;
+        expect(Math.abs(aux - stored), `${id}: ${aux}`).toBeLessThan(0.02);
+      }
+    },
+  );
+
+  it.skipIf(!HAS_CORPUS)(
+    'circulateur-appoint-share: a boiler with a stove in appoint sizes its circulator for 0.75 of the need (2387E0112514X: 262.13 kWh/yr, was 199.29; its final energy the XML’s)',
+    () => {
+      // §15.2.1: the circulator's flow at the share of the need its network carries; the engine
+      // took 1 / the number of generators (0.5), the stove having no water network: 0.760 of
+      // the XML's (1.5^-0.676) on each such DPE
+      const cases: [string, number, number][] = [
+        ['2387E0112514X', 262.1302884583792, 58858.34],
+        ['2287E0722622O', 483.23853276785053, 64400.59],
+      ];
+      for (const [id, stored, total] of cases) {
+        const raw = corpusDpe(id);
+        const xml = raw.logement?.sortie?.ef_conso as Fields;
+        expect(xml.conso_auxiliaire_distribution_ch, id).toBe(stored);
+        const out = engine.run(raw).output.logement?.sortie?.ef_conso as Fields;
+        expect(out.conso_auxiliaire_distribution_ch as number).toBeCloseTo(stored, 1);
+        // with aux-generation-ch-share, the whole final energy is the XML's (0.001%)
+        expect(Math.abs((out.conso_5_usages as number) / total - 1), id).toBeLessThan(0.00005);
+      }
+    },
+  );
+
+  it.skipIf(!HAS_CORPUS)(
+    'aux-generation-virtualised: a flat’s share of a collective boiler’s auxiliaries, G not scaled by the ratio (2387E0112951S: 15.29 kWh/yr, was 11.25; hot water 2.44)',
+    () => {
+      // §15.1: (G + H × Pn) × the flat's need / Pn, Pn the whole boiler's (5 509.15 W / rv
+      // 0.23051 = 23.9 kW): 58.24 W × 6 276.61 / 23 900 = 15.295; the engine took rv × G
+      const cases: [string, number, number][] = [
+        ['2387E0112951S', 15.294981240153662, 2.4372515023643722],
+        ['2387E0113220B', 6.73799095781741, 1.7744518661831796],
+      ];
+      for (const [id, ch, ecs] of cases) {
+        const raw = corpusDpe(id);
+        const xml = raw.logement?.sortie?.ef_conso as Fields;
+        expect(xml.conso_auxiliaire_generation_ch, id).toBe(ch);
+        expect(xml.conso_auxiliaire_generation_ecs, id).toBe(ecs);
+        const out = engine.run(raw).output.logement?.sortie?.ef_conso as Fields;
+        expect(out.conso_auxiliaire_generation_ch as number).toBeCloseTo(ch, 2);
+        expect(out.conso_auxiliaire_generation_ecs as number).toBeCloseTo(ecs, 2);
+      }
+    },
+  );
+
   it('every correction has its diff in patches/open3cl/ and its README', async () => {
     const { stdout } = await run(
       process.execPath,

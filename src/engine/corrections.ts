@@ -515,6 +515,100 @@ export const CORRECTIONS: Correction[] = [
       ],
     ],
   },
+  {
+    id: 'aux-generation-ch-share',
+    module: '9_conso_ch.js',
+    fault:
+      'a generator that covers a share of its installation’s need (an insert or stove in ' +
+      'appoint, a boiler in relève of a heat pump: 0.75 / 0.25, 0.8 / 0.2) consumes generator ' +
+      'auxiliaries for the whole need: 4/3 of the XML’s conso_auxiliaire_generation_ch on the ' +
+      'boiler of a boiler + wood-stove house (2287E0722622O: 93.30 kWh/yr where the XML has ' +
+      '69.98), 5 times on a boiler in relève of a heat pump (2464E1799476F: 76.33 against 15.04)',
+    section:
+      '§15.1 (consommation des auxiliaires de génération: Paux,g × the need the generator covers ' +
+      '/ Pn) with §9 (installations with several generators: the need shared 0.75 / 0.25, ' +
+      '0.8 / 0.2, … as their consumption is)',
+    upstream: 'none found (Open3CL/engine#28 is the cascade of non-combustion generators)',
+    replace: [
+      [
+        `      di.conso_ch = conso_ch;
+      di.conso_ch_depensier = conso_ch_dep;`,
+        `      di.conso_ch = conso_ch;
+      di.conso_ch_depensier = conso_ch_dep;
+      // §15.1: the generator's auxiliaries run for the share of the need it covers, like its
+      // consumption (conso_aux_gen() was given the whole need; it is linear in the need)
+      di.conso_auxiliaire_generation_ch *= coef;
+      di.conso_auxiliaire_generation_ch_depensier *= coef;`,
+      ],
+    ],
+  },
+  {
+    id: 'aux-generation-ch-surface',
+    module: '15_conso_aux.js',
+    fault:
+      'the generator auxiliaries of an installation that heats part of the dwelling are prorated ' +
+      'to its heated surface twice: calc_chauffage() already gives the generator its ' +
+      'installation’s need (× Sc / Sh) and conso_aux_gen() multiplies by Sc / Sh again ' +
+      '(2303E4293288R, half the house: 12.53 kWh/yr where the XML has 25.05; 2368E3397674M: 7.91 ' +
+      'against 17.70)',
+    section:
+      '§15.1 (consommation des auxiliaires de génération: Paux,g × the need of the installation ' +
+      'the generator covers / Pn) and §9 (the need of an installation: the dwelling’s at the ' +
+      'share of its heated surface)',
+    upstream: 'none found',
+    replace: [
+      [
+        `  if (type === 'ch') {
+    const Sc = de.surface_chauffee || Sh;
+    ratio = Sc / Sh;
+  }`,
+        `  // (the need given is the installation's, already prorated to its heated surface by
+  // calc_chauffage(): not again, ratio stays 1)`,
+      ],
+    ],
+  },
+  {
+    id: 'circulateur-appoint-share',
+    module: '9_chauffage.js',
+    fault:
+      'the heating circulator of a boiler with a wood insert or stove in appoint is sized for ' +
+      'half the heated surface’s flow (1 / the number of generators) where the boiler covers ' +
+      '0.75 of the need and the stove has no water network: its distribution auxiliaries are ' +
+      '0.760 of the XML’s on the 9 such DPEs (2387E0112514X: 199.29 kWh/yr where the XML has ' +
+      '262.13, 1.5^0.676 = 1.315)',
+    section:
+      '§15.2.1 (puissance des circulateurs: Qvemnom from Pnc at the share of the need the ' +
+      'network carries) with §9 (insert or stove in appoint: 0.75 / 0.25)',
+    upstream: 'none found',
+    replace: [
+      [
+        `    (gen.donnee_utilisateur = gen.donnee_utilisateur || {}).nbGenerateurCascade = gen_ch.length;`,
+        `    (gen.donnee_utilisateur = gen.donnee_utilisateur || {}).nbGenerateurCascade =
+      circulateurCascade(gen_ch, cfg_id, _pos);`,
+      ],
+    ],
+  },
+  {
+    id: 'aux-generation-virtualised',
+    module: '15_conso_aux.js',
+    fault:
+      'the generator auxiliaries of a collective generator virtualised in a flat scale its ' +
+      'fixed power G by the flat’s ratio (rv × (G + H × Pn / rv) × B / Pn): the flat of a ' +
+      '23.9 kW collective oil boiler gets 11.25 kWh/yr where the XML has 15.29 ' +
+      '(2387E0112951S, rv 0.23051; its hot water 1.79 against 2.44)',
+    section:
+      '§15.1 (consommation des auxiliaires de génération: Paux,g = G + H × Pn of the ' +
+      'generator, × the need / Pn) and §17.2.1 (DPE à l’appartement, usages collectifs: the ' +
+      'flat’s share of the collective generator)',
+    upstream: 'Open3CL/engine#5 (closed: the collective auxiliaries), jzck/Open3CL#286',
+    replace: [
+      [
+        `    ((de.ratio_virtualisation || 1) * (Paux_g_ch * besoinAppart * ratio)) / pe || 0;`,
+        `    // the whole generator's Paux,g for the dwelling's need over the whole generator's Pn
+    ((g + h * (pe / 1000)) * besoinAppart * ratio) / pe || 0;`,
+      ],
+    ],
+  },
 ];
 /** The marker a corrected module carries (idempotence of the module-load hook). */
 export function correctionMarker(c: Correction): string {
