@@ -139,23 +139,12 @@ function auditCandidates(
   // lagging) still may be
   const allow = (row: WorksOptionRow, el: RawElement) =>
     optionAllowed(row, el) && (row.key !== 'ReplaceGEN' || optionTreats(row));
-  const all = candidatesOf(engine, prep, {
+  return candidatesOf(engine, prep, {
     coef: opts.coef,
     forceNormalization: opts.forceNormalization,
     costs: opts.costs,
     allow,
   });
-  const out = new Map<string, Candidate[]>();
-  for (const [g, list] of all) {
-    const kept = list.filter((c) => {
-      const ref = parseReferenceId(c.change.referenceId);
-      const row = ref && findOption(ref.category, c.change.editableKey, c.change.editableValue);
-      const el = ref && elementsOf(prep.raw, ref.category)[ref.index];
-      return !!row && !!el && allow(row, el);
-    });
-    if (kept.length) out.set(g, kept);
-  }
-  return out;
 }
 
 export function auditDpe(engine: Engine, prep: PreparedDpe, opts: AuditOptions): AuditResponse {
