@@ -569,6 +569,36 @@ describe('engine corrections', () => {
     },
   );
 
+  it.skipIf(!HAS_CORPUS)(
+    'ecs-installations-surface: three hot-water installations each at the share of the surface it declares (2242E0243971E: 617.96 kWh/yr of need each, was 926.93)',
+    () => {
+      // a house of 221 m² with a wood boiler and two electric tanks, each installation on
+      // 73.67 m²: the engine halved the need for each (§11.4's two systems), 1.5 times the
+      // dwelling's in all; the XML gives each a third and its hot water equals the sum
+      const installations = (d: RawDpe) => {
+        const list = d.logement?.installation_ecs_collection?.installation_ecs;
+        return (Array.isArray(list) ? list : [list]).map((i) => i?.donnee_intermediaire as Fields);
+      };
+      const raw = corpusDpe('2242E0243971E');
+      const stored = installations(raw).map((di) => di.conso_ecs as number);
+      expect(stored.map((c) => Math.round(c))).toEqual([2769, 1220, 1220]);
+      const out = engine.run(raw).output;
+      const got = installations(out);
+      for (const [k, di] of got.entries()) {
+        expect(di.besoin_ecs as number).toBeCloseTo(1853.867 / 3, 2);
+        expect(di.conso_ecs as number).toBeCloseTo(stored[k]!, 1);
+      }
+      const ef = out.logement?.sortie?.ef_conso as Fields;
+      expect(ef.conso_ecs as number).toBeCloseTo(5209.307, 1);
+      // two installations keep the method's halves (each declares half the house here too)
+      const two = engine.run(corpusDpe('2287E0914527N')).output;
+      for (const di of installations(two)) expect(di.ratio_besoin_ecs).toBe(1);
+      const halves = installations(two).map((di) => di.besoin_ecs as number);
+      const need = two.logement?.sortie?.apport_et_besoin?.besoin_ecs as number;
+      expect(halves.map((b) => b / need)).toEqual([0.5, 0.5]);
+    },
+  );
+
   it('every correction has its diff in patches/open3cl/ and its README', async () => {
     const { stdout } = await run(
       process.execPath,

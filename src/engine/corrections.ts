@@ -609,6 +609,45 @@ export const CORRECTIONS: Correction[] = [
       ],
     ],
   },
+  {
+    id: 'ecs-installations-surface',
+    module: 'engine.js',
+    fault:
+      'a house or flat with more than two hot-water installations gives each of them half the ' +
+      'dwelling’s hot-water need (§11.4’s rule for two systems), so the need is counted 1.5 ' +
+      'times or more; the registry gives each installation the share of the habitable surface ' +
+      'it declares (2242E0243971E: three installations of 73.67 m² in a house of 221 m², each ' +
+      '617.96 kWh/yr in the XML where the engine had 926.93, its hot water +24%)',
+    section:
+      '§11.4 (plusieurs systèmes d’ECS: the need shared between the systems; the method ' +
+      'writes the rule for two, each on half) with the surface each installation declares ' +
+      '(installation_ecs surface_habitable)',
+    upstream: 'none found',
+    replace: [
+      [
+        `    if (!isImmeubleSystemEcsIndividuels) {
+      becs /= 2;
+      becs_dep /= 2;
+    }`,
+        `    // more than two installations declaring surfaces that make the dwelling's: each at its
+    // share of the surface (ecsShareOf below), not half each
+    if (!isImmeubleSystemEcsIndividuels && !ecsSharesBySurface(ecs, th, Sh)) {
+      becs /= 2;
+      becs_dep /= 2;
+    }`,
+      ],
+      [
+        `      ecs,
+      becs,
+      becs_dep,
+      GV,`,
+        `      ecs,
+      becs * ecsShareOf(ecs),
+      becs_dep * ecsShareOf(ecs),
+      GV,`,
+      ],
+    ],
+  },
 ];
 /** The marker a corrected module carries (idempotence of the module-load hook). */
 export function correctionMarker(c: Correction): string {
