@@ -281,7 +281,8 @@ describe('dpe-sim audit (the built CLI)', () => {
     async () => {
       const dir = tempDir('dpe-sim-audit-cli-');
       for (const cols of [80, 100]) {
-        // the input gate stops it (engine and registry 41 % apart): on the engine's own figures
+        // the input gate stops it (a hot-water installation declared for 1 dwelling of 28): on
+        // the engine's own figures
         const { code, screen } = await inPty(
           ['audit', path.join(CORPUS, '2535E0426429Q.xml'), '--engine-figures'],
           cols,
@@ -293,14 +294,17 @@ describe('dpe-sim audit (the built CLI)', () => {
         const text = stripVTControlCharacters(screen);
         expect(text).toMatch(/whole\s+building/);
         expect(text).toMatch(/The\s+engine's\s+own\s+figures,\s+not\s+the\s+registry's/);
-        // on the engine's own figures the building is in C: no proposal
-        expect(text).toMatch(/this\s+DPE\s+is\s+in\s+C,\s+no\s+proposal\s+is\s+made/);
+        // on the engine's own figures the building is in D: both paths to B
+        expect(text).toMatch(/Target:\s+class\s+B:\s+the\s+building\s+is\s+in\s+D/);
+        expect(text).toMatch(/one\s+step\s*│\s*1\s*│\s*B\s*│/);
       }
       const stopped = await runCli(['audit', path.join(CORPUS, '2535E0426429Q.xml')], {
         dataDir: dir,
       });
       expect(stopped.code).toBe(3);
-      expect(stopped.stderr).toMatch(/primary energy 149 vs 253 kWh\/m²\/yr \(-41 %\)/);
+      expect(stopped.stderr).toMatch(
+        /installations cover the dwelling’s area: no \(installation_ecs\[2\]/,
+      );
     },
   );
 

@@ -39,15 +39,15 @@ describe('warning.engine-part-differs', () => {
   );
 
   it.skipIf(!HAS_CORPUS)(
-    'names the first step upstream that parts (2535E0426429Q: the need of installation 1 of 2)',
+    'names the first step upstream that parts (2259E1264915X: its generator 1)',
     async () => {
-      const body = await pre('2535E0426429Q');
+      const body = await pre('2259E1264915X');
       const w = body.warnings.find((x) => x.id === 'warning.engine-part-differs');
       expect(w?.content).toContain(
-        "heating consumption 36\u00a0% below the registry's (engine 139\u202f833, registry 218\u202f253 kWh/yr)",
+        "heating consumption 79\u00a0% above the registry's (engine 6\u202f775, registry 3\u202f783 kWh/yr)",
       );
       expect(w?.content).toContain(
-        "it parts first at heating need (installation 1 of 2) 100\u00a0% above the registry's (engine 180\u202f237, registry 90\u202f210 kWh/yr)",
+        "it parts first at heating consumption of generator 1 50\u00a0% above the registry's (engine 4\u202f016, registry 2\u202f675 kWh/yr)",
       );
     },
   );

@@ -594,8 +594,57 @@ describe('engine corrections', () => {
       const two = engine.run(corpusDpe('2287E0914527N')).output;
       for (const di of installations(two)) expect(di.ratio_besoin_ecs).toBe(1);
       const halves = installations(two).map((di) => di.besoin_ecs as number);
-      const need = two.logement?.sortie?.apport_et_besoin?.besoin_ecs as number;
+      const need = (two.logement?.sortie?.apport_et_besoin as Fields).besoin_ecs as number;
       expect(halves.map((b) => b / need)).toEqual([0.5, 0.5]);
+    },
+  );
+
+  it.skipIf(!HAS_CORPUS)(
+    'emetteurs-generateur-unique: one electric generator heats all its emitters (2535E0426429Q: 95 428 kWh/yr, was 17 064)',
+    () => {
+      // a whole building: one Joule generator with emitters on 156.01 and 598.93 m² (rdim 4);
+      // the engine paired it with emitter [0] alone, at 156.01 / 754.94 of the installation
+      const heating = (d: RawDpe) => {
+        const list = d.logement?.installation_chauffage_collection?.installation_chauffage;
+        return (Array.isArray(list) ? list : [list]).map((i) => i?.donnee_intermediaire as Fields);
+      };
+      const raw = corpusDpe('2535E0426429Q');
+      const stored = heating(raw)[1]!.conso_ch as number;
+      expect(stored).toBe(23856.9);
+      const got = heating(engine.run(raw).output)[1]!.conso_ch as number;
+      expect(Math.abs(got / (4 * stored) - 1)).toBeLessThan(0.001);
+      // three electric generators each with its own emitter keep the pairing (2474E3798234X)
+      const paired = corpusDpe('2474E3798234X');
+      const p = heating(engine.run(paired).output)[0]!.conso_ch as number;
+      expect(Math.abs(p / (heating(paired)[0]!.conso_ch as number) - 1)).toBeLessThan(0.0001);
+    },
+  );
+
+  it.skipIf(!HAS_CORPUS)(
+    'besoin-ch-installation-share: an installation stores its own share of the need (2535E0426429Q: 90 210 and 90 099 kWh/yr, was 180 237 each)',
+    () => {
+      const heating = (d: RawDpe) => {
+        const list = d.logement?.installation_chauffage_collection?.installation_chauffage;
+        return (Array.isArray(list) ? list : [list]).map((i) => i?.donnee_intermediaire as Fields);
+      };
+      const raw = corpusDpe('2535E0426429Q');
+      const stored = heating(raw);
+      const got = heating(engine.run(raw).output);
+      expect(stored.map((di) => di.besoin_ch)).toEqual([90210.43, 90099.44]);
+      for (const [k, di] of got.entries()) {
+        const xml = stored[k]!;
+        expect(Math.abs((di.besoin_ch as number) / (xml.besoin_ch as number) - 1)).toBeLessThan(
+          0.001,
+        );
+        expect(
+          Math.abs((di.besoin_ch_depensier as number) / (xml.besoin_ch_depensier as number) - 1),
+        ).toBeLessThan(0.002);
+      }
+      // (the XML stores the same spendthrift need, 117 165.31, for both: half the building's,
+      // where their surfaces are 755.87 and 754.94 m²)
+      // the spendthrift consumption on the installation's share: 9 × 17 717.91 for the gas one
+      const gas = got[0]!.conso_ch_depensier as number;
+      expect(Math.abs(gas / (9 * 17717.91) - 1)).toBeLessThan(0.002);
     },
   );
 

@@ -648,6 +648,62 @@ export const CORRECTIONS: Correction[] = [
       ],
     ],
   },
+  {
+    id: 'emetteurs-generateur-unique',
+    module: '9_conso_ch.js',
+    fault:
+      'an electric generator alone in a simple installation with several emitters heats only ' +
+      'the first of them: the engine pairs electric generators with emitters by position ' +
+      '(several direct-electric generators, one emitter each) and takes emitter [0] at its share ' +
+      'of the surface, dropping the rest (2535E0426429Q: one Joule generator, emitters on 156.01 ' +
+      'and 598.93 m², 17 064 kWh/yr where the XML has 95 428: the bill off by 2×)',
+    section:
+      '§9.1.3 (installation avec plusieurs émissions pour un même générateur: the part of the ' +
+      'consumption each emitter treats, prorated to the surfaces)',
+    upstream: 'Open3CL/engine#71 (its whole building, where the two installations part)',
+    replace: [
+      [
+        `        undefined,
+        _pos,
+        cfg_ch
+      );`,
+        `        undefined,
+        // one generator serves all its emitters (§9.1.3): no pairing by position
+        gen_ch_list && gen_ch_list.length === 1 ? undefined : _pos,
+        cfg_ch
+      );`,
+      ],
+    ],
+  },
+  {
+    id: 'besoin-ch-installation-share',
+    module: '9_chauffage.js',
+    fault:
+      'an installation that heats part of the dwelling stores the whole dwelling’s heating need ' +
+      'as its own (besoin_ch) while computing its consumption on its share: every installation ' +
+      'of a DPE with several shows twice its need or more (2535E0426429Q: 180 237 kWh/yr for each ' +
+      'of two installations, the XML 90 210 and 90 099), so a comparison with the XML parts at a ' +
+      'step that is not the fault; and its spendthrift (dépensier) consumption is computed on the ' +
+      'whole need (2535E0426429Q: 318 564 kWh/yr of gas where the XML has 159 461). The ' +
+      'conventional consumption, the class and the bill do not change',
+    section:
+      '§9 (the need of an installation: the dwelling’s at the share of the surface it heats)',
+    upstream: 'Open3CL/engine#71',
+    replace: [
+      [
+        `  if (de.surface_chauffee !== Sh) {
+    bch *= de.surface_chauffee / Sh;
+  }`,
+        `  if (de.surface_chauffee !== Sh) {
+    bch *= de.surface_chauffee / Sh;
+    bch_dep *= de.surface_chauffee / Sh;
+  }
+  // the installation's own need, the share its consumption is computed on
+  di.besoin_ch = bch;
+  di.besoin_ch_depensier = bch_dep;`,
+      ],
+    ],
+  },
 ];
 /** The marker a corrected module carries (idempotence of the module-load hook). */
 export function correctionMarker(c: Correction): string {
