@@ -130,11 +130,17 @@ describe.skipIf(!HAS_CHROMIUM)('the audit report in headless Chromium', () => {
   });
 
   it.skipIf(!HAS_CORPUS)('a whole building (2535E0426429Q): every figure on the page', async () => {
-    // the input gate stops it: on the engine's own figures, under the banner
-    await check(path.join(CORPUS, '2535E0426429Q.xml'), 'audit-building-2535E0426429Q', [
-      '--engine-figures',
-    ]);
+    await check(path.join(CORPUS, '2535E0426429Q.xml'), 'audit-building-2535E0426429Q');
   });
+
+  it.skipIf(!HAS_CORPUS)(
+    'a DPE the input gate stops (2262E1839422L): every figure on the page, under the banner',
+    async () => {
+      await check(path.join(CORPUS, '2262E1839422L.xml'), 'audit-gate-2262E1839422L', [
+        '--engine-figures',
+      ]);
+    },
+  );
 });
 
 /** The PDF PDFKit makes (`--pdf`): no browser needed, a dwelling's in at most 4 pages. */

@@ -276,13 +276,23 @@ describe.skipIf(!HAS_CORPUS)('the rules where they bind on the corpus', () => {
       'block.audit-input',
     );
     // an installation the engine simulates for other dwellings than it serves: stopped (the same
-    // reading as pre's warning.dpe-inconsistent): a 40 L tank declared for 20 m² and 1 dwelling
-    // in a building of 28, which the engine computes for the building
-    const building = await prep(corpus('2535E0426429Q'));
-    const b = blockedBy(building);
+    // reading as pre's warning.dpe-inconsistent): the 28-flat building whose studio's hot-water
+    // installation is declared 40 m² (its flat types no longer make the building's area, the
+    // engine computes the studio's 40 L tank for a 54 m² flat); as the registry wrote it, it passes
+    const text = await readDpeFile(corpus('2535E0426429Q'));
+    const xml = text.xml.replace(
+      '<surface_habitable>19.96</surface_habitable>',
+      '<surface_habitable>39.96</surface_habitable>',
+    );
+    const altered = prepare(engine, { ...text, xml });
+    if (!altered.ok) throw new Error('blocked');
+    const b = blockedBy(altered.dpe);
     expect(b.message).toMatch(/installation_ecs\[2\]\.conso_ecs: hot-water installation 3 /);
     expect(b.message).toMatch(/\(\+119\s%\): works on it are priced and credited for different/);
     expect(b.message).not.toMatch(/within 30 %: no/);
+    const building = audit(await prep(corpus('2535E0426429Q')));
+    expect(building.gate?.passed).toBe(true);
+    invariants(building);
     // a flat generated from the building's data: its collective installations declare the
     // building's area and the engine apportions them, the gate lets it through
     const generated = await prep(corpus('2463E3164679Z'));

@@ -277,14 +277,13 @@ describe('dpe-sim audit (the built CLI)', () => {
   );
 
   it.skipIf(!HAS_SCRIPT || !HAS_CORPUS)(
-    'a whole building the input gate stops (2535E0426429Q): exit 3 naming the figure; with --engine-figures the banner, in 80 and 100 columns',
+    'a DPE the input gate stops (2262E1839422L): exit 3 naming the figure, with --engine-figures the banner; a whole building (2535E0426429Q) audited; in 80 and 100 columns',
     async () => {
       const dir = tempDir('dpe-sim-audit-cli-');
       for (const cols of [80, 100]) {
-        // the input gate stops it (a hot-water installation declared for 1 dwelling of 28): on
-        // the engine's own figures
+        // the input gate stops it (engine and registry 34 % apart): on the engine's own figures
         const { code, screen } = await inPty(
-          ['audit', path.join(CORPUS, '2535E0426429Q.xml'), '--engine-figures'],
+          ['audit', path.join(CORPUS, '2262E1839422L.xml'), '--engine-figures'],
           cols,
           dir,
         );
@@ -292,19 +291,24 @@ describe('dpe-sim audit (the built CLI)', () => {
         const w = widest(screen);
         expect(w.width, `${cols} columns: ${w.line}`).toBeLessThanOrEqual(cols);
         const text = stripVTControlCharacters(screen);
-        expect(text).toMatch(/whole\s+building/);
         expect(text).toMatch(/The\s+engine's\s+own\s+figures,\s+not\s+the\s+registry's/);
-        // on the engine's own figures the building is in D: both paths to B
-        expect(text).toMatch(/Target:\s+class\s+B:\s+the\s+building\s+is\s+in\s+D/);
-        expect(text).toMatch(/one\s+step\s*│\s*1\s*│\s*B\s*│/);
+        expect(text).toMatch(/Target:\s+class\s+C:\s+the\s+dwelling\s+is\s+in\s+G/);
+        // a whole building of 28 flats whose installations agree with the registry: audited
+        const building = await inPty(['audit', path.join(CORPUS, '2535E0426429Q.xml')], cols, dir);
+        expect(building.code, building.screen).toBe(0);
+        const bw = widest(building.screen);
+        expect(bw.width, `${cols} columns: ${bw.line}`).toBeLessThanOrEqual(cols);
+        const btext = stripVTControlCharacters(building.screen);
+        expect(btext).toMatch(/whole\s+building/);
+        expect(btext).not.toMatch(/engine's\s+own\s+figures/);
+        expect(btext).toMatch(/Target:\s+class\s+B:\s+the\s+building\s+is\s+in\s+D/);
+        expect(btext).toMatch(/one\s+step\s*│\s*1\s*│\s*B\s*│/);
       }
-      const stopped = await runCli(['audit', path.join(CORPUS, '2535E0426429Q.xml')], {
+      const stopped = await runCli(['audit', path.join(CORPUS, '2262E1839422L.xml')], {
         dataDir: dir,
       });
       expect(stopped.code).toBe(3);
-      expect(stopped.stderr).toMatch(
-        /installations cover the dwelling’s area: no \(installation_ecs\[2\]/,
-      );
+      expect(stopped.stderr).toMatch(/primary energy 550 vs 410 kWh\/m²\/yr \(\+34 %\)/);
     },
   );
 

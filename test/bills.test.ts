@@ -129,21 +129,29 @@ describe.skipIf(!HAS_CORPUS)('bills against the registry’s own figures', () =>
 });
 
 describe.skipIf(!HAS_CORPUS)('consistency check (warning.dpe-inconsistent)', () => {
-  it('names the installation simulated for other dwellings (2535E0426429Q) and the figures 30% apart (2262E1839422L)', () => {
+  it('a whole building whose installations agree gets nothing (2535E0426429Q); one whose installations do not add up is named (the same, its studio declared 40 m²); figures 30% apart (2262E1839422L)', () => {
+    // the XML stores each installation's consumption for one of its rdim units (its figures ×
+    // rdim make its total): the gas heating, 13 647.29 × 9, the electric one, 23 856.90 × 4 (the
+    // engine's since emetteurs-generateur-unique: it was 17 064), and the three flat types' hot
+    // water (each at its share of the area since ecs-immeuble-surface: the 20 m² studio's 40 L
+    // tank 686 kWh/yr, was 1 503) are the engine's to 0.05%
     const dpe = prepared('2535E0426429Q');
-    const found = inconsistencies(dpe, compare(dpe.facts, dpe.base, 'deactivated'));
-    const figures = found.map((f) => f.figure);
-    expect(figures).toContain('installation_ecs[2].conso_ecs');
-    const ecs = found.find((f) => f.figure === 'installation_ecs[2].conso_ecs')!;
-    expect(ecs.text).toContain('declares 20 m² and 1 dwelling');
-    expect(ecs.text).toContain('28 dwellings');
-    // the XML stores each heating installation's consumption for one of its rdim units (its
-    // figures × rdim make its total, 218 253.3): the gas installation, 13 647.29 × 9, and the
-    // electric one, 23 856.90 × 4 = 95 428, are the engine's to 0.05% (the electric one since
-    // emetteurs-generateur-unique: it was 17 064) and neither is named; nor are the totals
-    expect(figures).not.toContain('installation_chauffage[0].conso_ch');
-    expect(figures).not.toContain('installation_chauffage[1].conso_ch');
-    expect(figures).not.toContain('ep_conso_5_usages_m2');
+    expect(inconsistencies(dpe, compare(dpe.facts, dpe.base, 'deactivated'))).toEqual([]);
+    // the studio's installation declared 40 m²: the flat types' areas × rdim no longer make the
+    // building's, the engine gives each 1/28 of the need, and the studio's tank is computed for
+    // a 54 m² flat
+    const text = corpusText('2535E0426429Q');
+    const xml = text.xml.replace(
+      '<surface_habitable>19.96</surface_habitable>',
+      '<surface_habitable>39.96</surface_habitable>',
+    );
+    const p = prepare(engine, { ...text, xml });
+    if (!p.ok) throw new Error('blocked');
+    const found = inconsistencies(p.dpe, compare(p.dpe.facts, p.dpe.base, 'deactivated'));
+    const ecs = found.find((f) => f.figure === 'installation_ecs[2].conso_ecs');
+    expect(ecs?.text).toContain('declares 40 m² and 1 dwelling');
+    expect(ecs?.text).toContain('28 dwellings');
+    expect(ecs?.text).toMatch(/against the XML's 686 \(\+119\s%\)/);
     // a house whose engine figures are 34% above the registry's (a coal generator's row)
     const far = prepared('2262E1839422L');
     const named = inconsistencies(far, compare(far.facts, far.base, 'deactivated'));

@@ -648,6 +648,28 @@ describe('engine corrections', () => {
     },
   );
 
+  it.skipIf(!HAS_CORPUS)(
+    'ecs-immeuble-surface: a building’s flat types each at their share of the area (2535E0426429Q: the studio’s 686 kWh/yr, was 1 503)',
+    () => {
+      const installations = (d: RawDpe) => {
+        const list = d.logement?.installation_ecs_collection?.installation_ecs;
+        return (Array.isArray(list) ? list : [list]).map((i) => i?.donnee_intermediaire as Fields);
+      };
+      // 2535E0426429Q: 24 flats of 56.45 m², 3 of 45.35, one of 19.96 (rdim 24, 3, 1);
+      // 2459E1831723H: three flats of 44.86, 34.85, 40.64 m²; 2561E0059504D, whose
+      // installations declare their 3 flats' area together, keeps 1/9 as the XML has it
+      for (const id of ['2535E0426429Q', '2459E1831723H', '2561E0059504D']) {
+        const raw = corpusDpe(id);
+        const stored = installations(raw).map((di) => di.conso_ecs as number);
+        const got = installations(engine.run(raw).output).map((di) => di.conso_ecs as number);
+        expect(got.length, id).toBe(3);
+        for (const [k, c] of got.entries())
+          expect(Math.abs(c - stored[k]!), `${id} ${k}: ${c}`).toBeLessThan(0.1);
+      }
+      expect(installations(corpusDpe('2535E0426429Q'))[2]!.conso_ecs).toBe(685.83);
+    },
+  );
+
   it('every correction has its diff in patches/open3cl/ and its README', async () => {
     const { stdout } = await run(
       process.execPath,

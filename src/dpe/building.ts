@@ -203,7 +203,8 @@ function dwellingsOf(n: number, fraction: number): number {
  * - hot water (11_ecs.js, conso.js): the building's need (nadeq of all its dwellings) × 1/rdim,
  *   then × cle_repartition_ecs × rdim: the whole building whatever its area or
  *   `nombre_logement` say, at its key; with several installations, all individual, each gets
- *   1/nombre_appartement of the need × its key × its rdim (rdim dwellings);
+ *   1/nombre_appartement of the need × its key × its rdim (rdim dwellings), or, when they
+ *   each describe one flat of a type (`flatTypeDwellings`), the flat's share of the area;
  * - heating (9_chauffage.js): the building's need × surface_chauffee / the building's area (× a
  *   collective installation's cle_repartition_ch, conso.js);
  * - ventilation (4_ventilation.js): the ventilated area over the building's.
@@ -237,6 +238,29 @@ function engineFraction(
 }
 
 /**
+ * The dwellings a whole building's individual hot-water installation stands for when the
+ * building's installations each describe one flat of a type (its area, for rdim such flats) and
+ * their areas × rdim make the building's within 1%: the engine (correction ecs-immeuble-surface)
+ * computes each for its rdim flats at their share of the building's area, so rdim; undefined
+ * otherwise (the engine's 1 / nombre_appartement per unit: `engineFraction`).
+ */
+function flatTypeDwellings(dpe: RawDpe, inst: RawElement): number | undefined {
+  const all = dpe.logement?.installation_ecs_collection?.installation_ecs ?? [];
+  const total = num(dpe.logement?.caracteristique_generale?.surface_habitable_immeuble);
+  if (all.length < 2 || total === undefined || !(total > 0)) return undefined;
+  if (!all.every((e) => str(e.donnee_entree.enum_type_installation_id) === '1')) return undefined;
+  const rdim = (e: RawElement): number => {
+    const x = num(e.donnee_entree.rdim);
+    return x !== undefined && x > 0 ? x : 1;
+  };
+  const parts = all.map((e) => (num(e.donnee_entree.surface_habitable) ?? 0) * rdim(e));
+  if (!parts.every((x) => x > 0)) return undefined;
+  const sum = parts.reduce((a, x) => a + x, 0);
+  if (Math.abs(sum - total) > 0.01 * total) return undefined;
+  return Math.max(1, Math.round(rdim(inst)));
+}
+
+/**
  * The dwellings an installation of `dpe` stands for, as the engine simulates it and as the
  * DPE describes it (`InstallationDwellings`); 1 and 1 outside whole buildings (a house's, a
  * flat's: the engine computes the dwelling's own consumption).
@@ -255,8 +279,9 @@ export function installationDwellings(
   const declaredByCount = kind === 'ecs' && own !== undefined && own >= 1;
   const declared = declaredByCount ? Math.round(own) : byArea;
   const fraction = engineFraction(dpe, b, inst, kind);
+  const byType = kind === 'ecs' ? flatTypeDwellings(dpe, inst) : undefined;
   return {
-    engine: fraction === undefined ? declared : dwellingsOf(n, fraction),
+    engine: byType ?? (fraction === undefined ? declared : dwellingsOf(n, fraction)),
     declared,
     area,
     declaredByCount,

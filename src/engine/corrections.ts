@@ -704,6 +704,31 @@ export const CORRECTIONS: Correction[] = [
       ],
     ],
   },
+  {
+    id: 'ecs-immeuble-surface',
+    module: '11_ecs.js',
+    fault:
+      'a whole building whose individual hot-water installations each describe one flat of a ' +
+      'type (surface_habitable for one, rdim flats of it) gives every installation 1 / the ' +
+      'number of flats of the building’s need, whatever the flat’s size: a 20 m² studio with a ' +
+      '40 L tank gets a 54 m² flat’s need (2535E0426429Q: 1 503 kWh/yr where the XML has 686; ' +
+      '2459E1831723H: its three flats of 44.86, 34.85 and 40.64 m² a third each)',
+    section:
+      '§11 (besoin d’ECS: Nadeq from the surface) with the building DPE’s installations, each ' +
+      'for rdim identical dwellings: the flat’s share of the building’s surface',
+    upstream: 'none found',
+    replace: [
+      [
+        `    if (nombreAppartements) {
+      di.ratio_besoin_ecs = 1 / nombreAppartements;`,
+        `    if (ecsBuildingShare(dpe, ecs, surfaceImmeuble) > 0) {
+      // one flat of the installation's type, at its share of the building's surface
+      di.ratio_besoin_ecs = ecsBuildingShare(dpe, ecs, surfaceImmeuble);
+    } else if (nombreAppartements) {
+      di.ratio_besoin_ecs = 1 / nombreAppartements;`,
+      ],
+    ],
+  },
 ];
 /** The marker a corrected module carries (idempotence of the module-load hook). */
 export function correctionMarker(c: Correction): string {
