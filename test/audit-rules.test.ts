@@ -63,6 +63,12 @@ function invariants(a: AuditResponse) {
       for (const w of s.works)
         if (['walls', 'lowFloors', 'roof', 'windowsDoors'].includes(w.item))
           expect(w.aidLevel?.met, `${a.dpeId} ${w.referenceId} ${w.editableValue}`).toBe(true);
+      // the synthesis line states the step's own aids, as its detail does
+      const row = a.synthesis?.find((r) => r.proposal === p.kind && r.step === s.n);
+      const amounts = s.aids?.byCategory.map((c) => c.maPrimeRenov) ?? [0];
+      expect(row?.aidsMax, `${a.dpeId} ${p.kind} step ${s.n}`).toBe(Math.max(...amounts));
+      expect(row?.aidsMin, `${a.dpeId} ${p.kind} step ${s.n}`).toBe(Math.min(...amounts));
+      if (s.aids && !s.aids.eligible) expect(row?.aidsMax).toBe(0);
     }
     // an item counted treated: every element that needs works got works
     for (const it of p.items.filter((i) => i.status === 'treated')) {
@@ -313,5 +319,9 @@ describe.skipIf(!HAS_CORPUS)('the rules where they bind on the corpus', () => {
     expect(a.normalized).toBe(false);
     expect(a.initial.epM2).toBeCloseTo(550, -1);
     invariants(a);
+    // its path in steps: G → C claims MaPrimeRénov' rénovation d'ampleur, C → B does not (the
+    // synthesis showed the whole path's 4 000–32 000 € on the step in C)
+    const steps = a.synthesis?.filter((r) => r.proposal === 'steps') ?? [];
+    expect(steps.map((r) => r.aidsMax > 0)).toEqual([true, false]);
   });
 });

@@ -378,7 +378,10 @@ export const AuditResponse = Type.Object({
         bill: Type.Number(),
         billSaved: Type.Number(),
         cost: Type.Number(),
-        /** MaPrimeRénov' range over the income categories, € (the whole proposal, on its last step) */
+        /**
+         * MaPrimeRénov' range over the income categories, € (the step's own aids, as in its
+         * detail: a path's step that is not eligible shows 0, never the whole path's)
+         */
         aidsMin: Type.Number(),
         aidsMax: Type.Number(),
       }),

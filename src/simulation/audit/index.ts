@@ -275,9 +275,9 @@ export function auditDpe(engine: Engine, prep: PreparedDpe, opts: AuditOptions):
       }
   const synthesis: NonNullable<AuditResponse['synthesis']> = [];
   for (const p of proposals)
-    p.steps.forEach((s, i) => {
-      const last = i === p.steps.length - 1;
-      const amounts = p.aids?.byCategory.map((c) => c.maPrimeRenov) ?? [0];
+    p.steps.forEach((s) => {
+      // the step's own aids, as its detail states them (a path's later step in C claims none)
+      const amounts = s.aids?.byCategory.map((c) => c.maPrimeRenov) ?? [0];
       synthesis.push({
         proposal: p.kind,
         step: s.n,
@@ -287,8 +287,8 @@ export function auditDpe(engine: Engine, prep: PreparedDpe, opts: AuditOptions):
         bill: s.after.bill,
         billSaved: s.billSaved ?? 0,
         cost: s.cost,
-        aidsMin: last ? Math.min(...amounts) : 0,
-        aidsMax: last ? Math.max(...amounts) : 0,
+        aidsMin: Math.min(...amounts),
+        aidsMax: Math.max(...amounts),
       });
     });
   return {
