@@ -4,7 +4,7 @@
  * engine (cout-gpl); the consistency check at `pre` (src/simulation/consistency.ts). On named
  * corpus DPEs, asserting the XML's own figures.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadEngine, type Engine } from '../src/engine/engine.js';
@@ -102,6 +102,69 @@ describe.skipIf(!HAS_CORPUS)('bills against the registry’s own figures', () =>
     const b = billComparison(dpe);
     expect(Math.round(b.engine.byEnergy['2']!)).toBe(97);
     expect(near(b.engine.total, 172, 2)).toBe(true);
+  });
+
+  it('a whole building: each dwelling’s own energy priced per dwelling, its collective installations’ on the building’s total (the registry’s per energy)', () => {
+    // the XML's own cost per energy (sortie_par_energie)
+    const registryOf = (dpe: PreparedDpe, energy: string) => {
+      const collection = dpe.raw.logement?.sortie?.sortie_par_energie_collection as
+        { sortie_par_energie?: Fields | Fields[] } | undefined;
+      const list = [collection?.sortie_par_energie].flat().filter(Boolean) as Fields[];
+      return Number(list.find((e) => String(e.enum_type_energie_id) === energy)?.cout_5_usages);
+    };
+    // 2535E0426429Q, 28 flats, individual gas only: 28 × a flat's band (on the building's
+    // total, one band for all: 15 578 €)
+    const d2535 = prepared('2535E0426429Q');
+    const gas = consumptionOf(d2535.base.output).find((e) => e.energy === '2');
+    expect(gas?.share).toBe(28);
+    const b2535 = billComparison(d2535);
+    expect(registryOf(d2535, '2')).toBeCloseTo(20738, 0);
+    expect(near(b2535.engine.byEnergy['2']!, registryOf(d2535, '2'), 0.1)).toBe(true);
+    // 2321E0998807O, 57 flats, collective gas heating and hot water: gas on the total; the
+    // boiler's and its distribution's auxiliaries on the total too, lighting and ventilation per
+    // flat
+    const d2321 = prepared('2321E0998807O');
+    const parts = consumptionOf(d2321.base.output);
+    expect(parts.find((e) => e.energy === '2')?.share).toBe(1);
+    const elec = parts.filter((e) => e.energy === '1');
+    expect(elec.map((e) => e.share).sort((a, b) => a - b)).toEqual([1, 57]);
+    const ef = d2321.base.output.logement!.sortie!.ef_conso as Fields;
+    const collective = elec.find((e) => e.share === 1)!;
+    expect(collective.byUse.auxiliaire).toBeCloseTo(
+      Number(ef.conso_auxiliaire_generation_ch) +
+        Number(ef.conso_auxiliaire_distribution_ch) +
+        Number(ef.conso_auxiliaire_generation_ecs) +
+        Number(ef.conso_auxiliaire_distribution_ecs),
+      6,
+    );
+    expect(elec.find((e) => e.share === 57)!.byUse.eclairage).toBeCloseTo(
+      Number(ef.conso_eclairage),
+      6,
+    );
+    const b2321 = billComparison(d2321);
+    expect(near(b2321.engine.byEnergy['2']!, registryOf(d2321, '2'), 0.01)).toBe(true);
+    expect(near(b2321.engine.byEnergy['1']!, registryOf(d2321, '1'), 1)).toBe(true);
+    // 2592E0472851H describes its VMC "(collective)": its ventilation on the total as well
+    const d2592 = prepared('2592E0472851H');
+    const ef2592 = d2592.base.output.logement!.sortie!.ef_conso as Fields;
+    const c2592 = consumptionOf(d2592.base.output).find((e) => e.energy === '1' && e.share === 1)!;
+    expect(c2592.byUse.auxiliaire).toBeGreaterThan(Number(ef2592.conso_auxiliaire_ventilation));
+    expect(near(billComparison(d2592).engine.byEnergy['1']!, registryOf(d2592, '1'), 2)).toBe(true);
+    // every corpus whole building (its method of application) within 2% of its registry bill
+    const buildings = readdirSync(CORPUS)
+      .filter((f) => f.endsWith('.xml'))
+      .map((f) => f.replace(/\.xml$/, ''))
+      .filter((id) =>
+        /<enum_methode_application_dpe_log_id>(6|7|8|9|26|27|28|29|30)</.test(corpusText(id).xml),
+      );
+    expect(buildings.length).toBe(11);
+    for (const id of buildings) {
+      const b = billComparison(prepared(id));
+      expect(
+        near(b.engine.total, b.registry!, 2),
+        `${id}: ${b.engine.total} vs ${b.registry}`,
+      ).toBe(true);
+    }
   });
 
   it('DPEs of August 2024 at the updated prices (2460E3010101O: 915 €, 2469E2904071V: 3 037.22 €)', () => {

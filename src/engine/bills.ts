@@ -15,11 +15,18 @@
  *   flat's divided by its share: the installation's `ratio_virtualisation`, else the flat's share
  *   of the building's surface), then taken at the flat's share: the band of a building's boiler,
  *   not of one flat (2313E0178624T: hot water 97 € where a flat's own band gives 163 €);
+ * - a whole building's energy that no collective installation supplies is each dwelling's own:
+ *   priced per dwelling (the building's kWh / `nombre_appartement`, at a dwelling's band, times
+ *   the dwellings), and so is its electricity but for what its collective installations use (their
+ *   generators' and distribution's auxiliaries, their electric generators' consumption, a
+ *   ventilation the DPE describes as collective), priced on the building's total: the registry's
+ *   bills of the corpus's 11 whole buildings (docs/bills.md);
  * - the table is the one in force at a given date: the DPE's for the comparison with the
  *   registry (bug-for-bug), the latest for the savings a user is shown.
  */
 import type { Fields, RawDpe, RawElement, RawGeneratorHolder } from '../dpe/raw.js';
 import { num, str } from '../dpe/raw.js';
+import { isCollective, scopeOf } from '../dpe/building.js';
 import { ENERGY_PRICES_SINCE } from '../contract/constants.js';
 
 /** One band of a tariff: up to `upTo` kWh/yr (exclusive), `fixed` € + `perKwh` € × kWh. */
@@ -142,8 +149,12 @@ export interface EnergyConsumption {
   energy: string;
   byUse: Record<BillUse, number>;
   /**
-   * The dwelling's share of the collective installation that supplies this energy (priced at
-   * the building's consumption, then taken at this share); 1 for the dwelling's own supply.
+   * How many times the consumption the tariff's band is read at this one is: the band is read at
+   * `kWh / share` and the price taken `share` times. Below 1, a flat's share of the collective
+   * installation that supplies the energy (priced at the building's consumption, taken at the
+   * flat's share); above 1, the dwellings of a whole building each supplied on its own (priced at
+   * a dwelling's consumption, for every dwelling); 1 for a dwelling's own supply or a building's
+   * collective one. An energy may come in two parts (a whole building's electricity).
    */
   share: number;
 }
@@ -194,8 +205,93 @@ export function consumptionOf(output: RawDpe): EnergyConsumption[] {
     out.push({ energy, byUse, share: shares.get(energy) ?? 1 });
   }
   for (const k of BILL_USES) electric[k] = Math.max(0, electric[k]);
+  const dwellings = wholeBuildingDwellings(output);
+  if (dwellings > 1) {
+    // a whole building: what its collective installations use on the building's total, the rest
+    // the dwellings' own
+    const collectiveEnergies = collectiveEnergiesOf(output);
+    for (const c of out) if (!collectiveEnergies.has(c.energy)) c.share = dwellings;
+    const collective = collectiveElectricity(output);
+    for (const k of BILL_USES) {
+      collective[k] = Math.min(collective[k], electric[k]);
+      electric[k] -= collective[k];
+    }
+    out.unshift({ energy: '1', byUse: electric, share: dwellings });
+    if (BILL_USES.some((k) => collective[k] > 0))
+      out.unshift({ energy: '1', byUse: collective, share: 1 });
+    return out;
+  }
   out.unshift({ energy: '1', byUse: electric, share: 1 });
   return out;
+}
+
+/** The energies (not electricity) a collective installation's generators use. */
+function collectiveEnergiesOf(output: RawDpe): Set<string> {
+  const log = output.logement;
+  const energies = new Set<string>();
+  const visit = (inst: RawGeneratorHolder, gens: RawElement[]) => {
+    if (!isCollective(inst)) return;
+    for (const g of gens) {
+      const energy = str(g.donnee_entree.enum_type_energie_id);
+      if (energy !== undefined && energy !== '1') energies.add(energy);
+    }
+  };
+  for (const inst of arr(log?.installation_chauffage_collection?.installation_chauffage))
+    visit(inst, arr(inst.generateur_chauffage_collection?.generateur_chauffage));
+  for (const inst of arr(log?.installation_ecs_collection?.installation_ecs))
+    visit(inst, arr(inst.generateur_ecs_collection?.generateur_ecs));
+  return energies;
+}
+
+/** A whole building's dwellings (`nombre_appartement`); 1 for any other DPE. */
+function wholeBuildingDwellings(output: RawDpe): number {
+  const scope = scopeOf(output);
+  return scope.coverage === 'immeuble' ? scope.dwellings : 1;
+}
+
+/**
+ * The electricity a whole building's collective installations use, by use: their generators'
+ * and distribution's auxiliaries, their electric generators' consumption, and a ventilation the
+ * DPE describes as collective (its `description`: the method's enum does not tell).
+ */
+function collectiveElectricity(output: RawDpe): Record<BillUse, number> {
+  const log = output.logement;
+  const used = zero();
+  const di = (e: RawElement) => (e.donnee_intermediaire ?? {}) as Fields;
+  const systems: [RawGeneratorHolder, RawElement[], 'ch' | 'ecs'][] = [
+    ...arr(log?.installation_chauffage_collection?.installation_chauffage).map(
+      (i) =>
+        [i, arr(i.generateur_chauffage_collection?.generateur_chauffage), 'ch'] as [
+          RawGeneratorHolder,
+          RawElement[],
+          'ch',
+        ],
+    ),
+    ...arr(log?.installation_ecs_collection?.installation_ecs).map(
+      (i) =>
+        [i, arr(i.generateur_ecs_collection?.generateur_ecs), 'ecs'] as [
+          RawGeneratorHolder,
+          RawElement[],
+          'ecs',
+        ],
+    ),
+  ];
+  for (const [inst, gens, use] of systems) {
+    if (!isCollective(inst)) continue;
+    for (const g of gens) {
+      const d = di(g);
+      used.auxiliaire +=
+        (num(d[`conso_auxiliaire_generation_${use}`]) ?? 0) +
+        (num(d[`conso_auxiliaire_distribution_${use}`]) ?? 0);
+      if (str(g.donnee_entree.enum_type_energie_id) === '1')
+        used[use] += num(d[`conso_${use}`]) ?? 0;
+    }
+  }
+  for (const v of arr(log?.ventilation_collection?.ventilation)) {
+    if (/collecti/i.test(str(v.donnee_entree.description) ?? ''))
+      used.auxiliaire += num(di(v).conso_auxiliaire_ventilation) ?? 0;
+  }
+  return used;
 }
 
 /** The dwelling's share of each energy a collective installation supplies (not electricity). */
@@ -238,7 +334,7 @@ export function billOf(consumption: EnergyConsumption[], table: PriceTable): Bil
     // rather than the engine's 1 € per kWh
     if (!bands) continue;
     const eur = priceOf(bands, kwh / c.share) * c.share;
-    byEnergy[c.energy] = eur;
+    byEnergy[c.energy] = (byEnergy[c.energy] ?? 0) + eur;
     total += eur;
     for (const k of BILL_USES) byUse[k] += (eur * c.byUse[k]) / kwh;
   }
