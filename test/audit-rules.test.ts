@@ -299,6 +299,18 @@ describe.skipIf(!HAS_CORPUS)('the rules where they bind on the corpus', () => {
     const building = audit(await prep(corpus('2535E0426429Q')));
     expect(building.gate?.passed).toBe(true);
     invariants(building);
+    // an item the path works on but does not count as treated says what the works did: the
+    // roof's 8.2 m² terrace of 215.5 m² (the rest under an unheated space the catalogue cannot
+    // insulate), never "cannot be treated" alone beside works on it
+    for (const p of building.proposals) {
+      const roof = p.items.find((i) => i.key === 'roof');
+      expect(roof?.status).toBe('cannot');
+      expect(roof?.reason).toMatch(
+        /^works on 8\.2 of 215\.5 m² \(plancher_haut:1 \(8\.2 m²\)\), less than half; the catalogue cannot treat plancher_haut:0 \(207\.3 m²\)/,
+      );
+      const heating = p.items.find((i) => i.key === 'heatingHotWater');
+      expect(heating?.reason).toMatch(/^works on installation_chauffage:0, installation_ecs:0/);
+    }
     // a flat generated from the building's data: its collective installations declare the
     // building's area and the engine apportions them, the gate lets it through
     const generated = await prep(corpus('2463E3164679Z'));

@@ -303,6 +303,9 @@ describe('dpe-sim audit (the built CLI)', () => {
         expect(btext).not.toMatch(/engine's\s+own\s+figures/);
         expect(btext).toMatch(/Target:\s+class\s+B:\s+the\s+building\s+is\s+in\s+D/);
         expect(btext).toMatch(/one\s+step\s*│\s*1\s*│\s*B\s*│/);
+        // each path's six items, with their why, as the report and the PDF show them
+        expect(btext).toMatch(/Item\s*│\s*After this path\s*│\s*Why not/);
+        expect(btext).toMatch(/Roof\s*│\s*cannot be treated\s*│\s*works on 8\.2 of/);
       }
       const stopped = await runCli(['audit', path.join(CORPUS, '2262E1839422L.xml')], {
         dataDir: dir,

@@ -197,6 +197,25 @@ function renderProposal(p: AuditProposal, s: Style): string {
       { keep: [1] },
     ),
   );
+  // the six items after this path: what the rule's figure counts, each with its why (as the
+  // report and the PDF show it)
+  lines.push(
+    table(
+      ['Item', 'After this path', 'Why not'],
+      p.items.map((i) => [
+        i.label,
+        i.status === 'treated'
+          ? `treated in step ${i.step ?? ''}`
+          : i.status === 'not-needed'
+            ? 'needs no works'
+            : i.status === 'cannot'
+              ? 'cannot be treated'
+              : s.c.red('MISSING'),
+        i.reason ?? '',
+      ]),
+      { keep: [1] },
+    ),
+  );
   return lines.join('\n');
 }
 

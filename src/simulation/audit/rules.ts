@@ -62,9 +62,24 @@ export function judgeItem(items: Items, key: ItemKey, steps: readonly AuditStep[
     : null;
   const envelope = INSULATION_ITEMS.includes(key);
   const treated = needs.length > 0 && (envelope ? doneArea >= 0.5 * needArea : cannot.length === 0);
+  // what the works did treat, when it is not enough to count the item as treated (a signer reads
+  // "cannot be treated" beside works on it otherwise)
+  const partly =
+    !treated && needs.length > 0
+      ? envelope
+        ? `works on ${Math.round(doneArea * 10) / 10} of ${Math.round(needArea * 10) / 10} m² (${needs.slice(0, 4).map(short).join(', ')}${needs.length > 4 ? ` and ${needs.length - 4} more` : ''}), less than half; `
+        : `works on ${needs
+            .slice(0, 4)
+            .map((e) => e.referenceId)
+            .join(', ')}${needs.length > 4 ? ` and ${needs.length - 4} more` : ''}; `
+      : '';
   return {
     status: treated ? 'treated' : 'cannot',
-    reason: treated ? (cannotText ? `treated except: ${cannotText}` : null) : cannotText,
+    reason: treated
+      ? cannotText
+        ? `treated except: ${cannotText}`
+        : null
+      : `${partly}${cannotText}`,
     needArea,
     doneArea,
   };
