@@ -30,6 +30,18 @@ function corpusDpe(id: string): RawDpe {
   return parseDpeXml(readFileSync(path.join(CORPUS, `${id}.xml`), 'utf8'));
 }
 
+/** Each hot-water installation's intermediate figures (the XML's, or an engine output's). */
+function ecsInstallations(d: RawDpe): Fields[] {
+  const list = d.logement?.installation_ecs_collection?.installation_ecs;
+  return (Array.isArray(list) ? list : [list]).map((i) => i?.donnee_intermediaire as Fields);
+}
+
+/** Each heating installation's intermediate figures (the XML's, or an engine output's). */
+function heatingInstallations(d: RawDpe): Fields[] {
+  const list = d.logement?.installation_chauffage_collection?.installation_chauffage;
+  return (Array.isArray(list) ? list : [list]).map((i) => i?.donnee_intermediaire as Fields);
+}
+
 function first<T>(v: T | T[] | undefined): T | undefined {
   return Array.isArray(v) ? v[0] : v;
 }
@@ -575,15 +587,11 @@ describe('engine corrections', () => {
       // a house of 221 m² with a wood boiler and two electric tanks, each installation on
       // 73.67 m²: the engine halved the need for each (§11.4's two systems), 1.5 times the
       // dwelling's in all; the XML gives each a third and its hot water equals the sum
-      const installations = (d: RawDpe) => {
-        const list = d.logement?.installation_ecs_collection?.installation_ecs;
-        return (Array.isArray(list) ? list : [list]).map((i) => i?.donnee_intermediaire as Fields);
-      };
       const raw = corpusDpe('2242E0243971E');
-      const stored = installations(raw).map((di) => di.conso_ecs as number);
+      const stored = ecsInstallations(raw).map((di) => di.conso_ecs as number);
       expect(stored.map((c) => Math.round(c))).toEqual([2769, 1220, 1220]);
       const out = engine.run(raw).output;
-      const got = installations(out);
+      const got = ecsInstallations(out);
       for (const [k, di] of got.entries()) {
         expect(di.besoin_ecs as number).toBeCloseTo(1853.867 / 3, 2);
         expect(di.conso_ecs as number).toBeCloseTo(stored[k]!, 1);
@@ -592,8 +600,8 @@ describe('engine corrections', () => {
       expect(ef.conso_ecs as number).toBeCloseTo(5209.307, 1);
       // two installations keep the method's halves (each declares half the house here too)
       const two = engine.run(corpusDpe('2287E0914527N')).output;
-      for (const di of installations(two)) expect(di.ratio_besoin_ecs).toBe(1);
-      const halves = installations(two).map((di) => di.besoin_ecs as number);
+      for (const di of ecsInstallations(two)) expect(di.ratio_besoin_ecs).toBe(1);
+      const halves = ecsInstallations(two).map((di) => di.besoin_ecs as number);
       const need = (two.logement?.sortie?.apport_et_besoin as Fields).besoin_ecs as number;
       expect(halves.map((b) => b / need)).toEqual([0.5, 0.5]);
     },
@@ -604,32 +612,26 @@ describe('engine corrections', () => {
     () => {
       // a whole building: one Joule generator with emitters on 156.01 and 598.93 m² (rdim 4);
       // the engine paired it with emitter [0] alone, at 156.01 / 754.94 of the installation
-      const heating = (d: RawDpe) => {
-        const list = d.logement?.installation_chauffage_collection?.installation_chauffage;
-        return (Array.isArray(list) ? list : [list]).map((i) => i?.donnee_intermediaire as Fields);
-      };
       const raw = corpusDpe('2535E0426429Q');
-      const stored = heating(raw)[1]!.conso_ch as number;
+      const stored = heatingInstallations(raw)[1]!.conso_ch as number;
       expect(stored).toBe(23856.9);
-      const got = heating(engine.run(raw).output)[1]!.conso_ch as number;
+      const got = heatingInstallations(engine.run(raw).output)[1]!.conso_ch as number;
       expect(Math.abs(got / (4 * stored) - 1)).toBeLessThan(0.001);
       // three electric generators each with its own emitter keep the pairing (2474E3798234X)
       const paired = corpusDpe('2474E3798234X');
-      const p = heating(engine.run(paired).output)[0]!.conso_ch as number;
-      expect(Math.abs(p / (heating(paired)[0]!.conso_ch as number) - 1)).toBeLessThan(0.0001);
+      const p = heatingInstallations(engine.run(paired).output)[0]!.conso_ch as number;
+      expect(Math.abs(p / (heatingInstallations(paired)[0]!.conso_ch as number) - 1)).toBeLessThan(
+        0.0001,
+      );
     },
   );
 
   it.skipIf(!HAS_CORPUS)(
     'besoin-ch-installation-share: an installation stores its own share of the need (2535E0426429Q: 90 210 and 90 099 kWh/yr, was 180 237 each)',
     () => {
-      const heating = (d: RawDpe) => {
-        const list = d.logement?.installation_chauffage_collection?.installation_chauffage;
-        return (Array.isArray(list) ? list : [list]).map((i) => i?.donnee_intermediaire as Fields);
-      };
       const raw = corpusDpe('2535E0426429Q');
-      const stored = heating(raw);
-      const got = heating(engine.run(raw).output);
+      const stored = heatingInstallations(raw);
+      const got = heatingInstallations(engine.run(raw).output);
       expect(stored.map((di) => di.besoin_ch)).toEqual([90210.43, 90099.44]);
       for (const [k, di] of got.entries()) {
         const xml = stored[k]!;
@@ -651,22 +653,18 @@ describe('engine corrections', () => {
   it.skipIf(!HAS_CORPUS)(
     'ecs-immeuble-surface: a building’s flat types each at their share of the area (2535E0426429Q: the studio’s 686 kWh/yr, was 1 503)',
     () => {
-      const installations = (d: RawDpe) => {
-        const list = d.logement?.installation_ecs_collection?.installation_ecs;
-        return (Array.isArray(list) ? list : [list]).map((i) => i?.donnee_intermediaire as Fields);
-      };
       // 2535E0426429Q: 24 flats of 56.45 m², 3 of 45.35, one of 19.96 (rdim 24, 3, 1);
       // 2459E1831723H: three flats of 44.86, 34.85, 40.64 m²; 2561E0059504D, whose
       // installations declare their 3 flats' area together, keeps 1/9 as the XML has it
       for (const id of ['2535E0426429Q', '2459E1831723H', '2561E0059504D']) {
         const raw = corpusDpe(id);
-        const stored = installations(raw).map((di) => di.conso_ecs as number);
-        const got = installations(engine.run(raw).output).map((di) => di.conso_ecs as number);
+        const stored = ecsInstallations(raw).map((di) => di.conso_ecs as number);
+        const got = ecsInstallations(engine.run(raw).output).map((di) => di.conso_ecs as number);
         expect(got.length, id).toBe(3);
         for (const [k, c] of got.entries())
           expect(Math.abs(c - stored[k]!), `${id} ${k}: ${c}`).toBeLessThan(0.1);
       }
-      expect(installations(corpusDpe('2535E0426429Q'))[2]!.conso_ecs).toBe(685.83);
+      expect(ecsInstallations(corpusDpe('2535E0426429Q'))[2]!.conso_ecs).toBe(685.83);
     },
   );
 
