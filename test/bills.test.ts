@@ -150,6 +150,13 @@ describe.skipIf(!HAS_CORPUS)('bills against the registry’s own figures', () =>
     const c2592 = consumptionOf(d2592.base.output).find((e) => e.energy === '1' && e.share === 1)!;
     expect(c2592.byUse.auxiliaire).toBeGreaterThan(Number(ef2592.conso_auxiliaire_ventilation));
     expect(near(billComparison(d2592).engine.byEnergy['1']!, registryOf(d2592, '1'), 2)).toBe(true);
+    // 2206E1133029I's hybrid installation (a collective gas base, an electric appoint in each
+    // flat): gas on the total, every piece of electricity per flat, at one flat's band (the XML's
+    // per-use electricity costs are all at 0.261 €/kWh, the circulators' too)
+    const d2206 = prepared('2206E1133029I');
+    const p2206 = consumptionOf(d2206.base.output);
+    expect(p2206.filter((e) => e.energy === '1').map((e) => e.share)).toEqual([73]);
+    expect(p2206.find((e) => e.energy === '2')?.share).toBe(1);
     // every corpus whole building (its method of application) within 2% of its registry bill
     const buildings = readdirSync(CORPUS)
       .filter((f) => f.endsWith('.xml'))

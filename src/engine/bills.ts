@@ -277,7 +277,10 @@ function collectiveElectricity(output: RawDpe): Record<BillUse, number> {
     ),
   ];
   for (const [inst, gens, use] of systems) {
-    if (!isCollective(inst)) continue;
+    // a hybrid installation (4: a collective base, an individual appoint in each dwelling) is
+    // priced per dwelling: its electricity is the appoint's (2206E1133029I: every piece of its
+    // electricity, the circulators' too, at one dwelling's band)
+    if (!isCollective(inst) || str(inst.donnee_entree.enum_type_installation_id) === '4') continue;
     for (const g of gens) {
       const d = di(g);
       used.auxiliaire +=
