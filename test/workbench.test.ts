@@ -17,6 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HOUSE, ROOT, runCli, startCli } from './helpers.js';
 import { startTestServer, type TestServer } from './server-harness.js';
 import { HANG_MS } from './hang.js';
+import type { AuditResponse } from '../src/contract/audit.js';
 
 const CHROMIUM = process.env.DPE_SIM_CHROMIUM ?? '/usr/bin/chromium';
 const HAS_CHROMIUM = existsSync(CHROMIUM);
@@ -254,6 +255,41 @@ describe.skipIf(!HAS_CHROMIUM || !HAS_BUNDLE)('the workbench in headless Chromiu
     expect(await page.locator('.loss-rows li').count()).toBeGreaterThanOrEqual(5);
     expect(await page.locator('.proposal').count()).toBe(2);
     expect(await page.textContent('#audit-view')).toContain('Path in steps');
+    // what its signer reads, as the terminal and the report give it: the same audit fetched with
+    // the page's own session, its figures on the page
+    const shown = (await page.evaluate(
+      `fetch('api/workbench/audit', { method: 'POST', credentials: 'same-origin', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(${JSON.stringify({ ...WHO, dpeId: HOUSE_ID })}) }).then((r) => r.json())`,
+    )) as AuditResponse;
+    const nnbsp = (x: number) => Math.round(x).toLocaleString('en-US').replace(/,/g, '\u202f');
+    const before = (await page.textContent('#audit-before')) ?? '';
+    expect(before).toContain(`bill ${nnbsp(shown.initial.bill)} €/yr`);
+    expect(await page.textContent('#audit-prices')).toContain(shown.prices?.date ?? '?');
+    expect(await page.textContent('#audit-scope')).toBe(shown.scope?.text);
+    expect(await page.isVisible('#audit-banner')).toBe(false);
+    const steps = shown.proposals.flatMap((p) => p.steps);
+    expect(await page.locator('#audit-synthesis tbody tr').count()).toBe(steps.length);
+    const synthesis = (await page.textContent('#audit-synthesis')) ?? '';
+    for (const r of shown.synthesis ?? []) {
+      expect(synthesis).toContain(`${nnbsp(r.bill)} €/yr`);
+      expect(synthesis).toContain(`${nnbsp(r.cost)} €`);
+    }
+    // each step: its bill after works and whether its cost is proved the cheapest
+    const proofs = await page.locator('.proposal .proof').allTextContents();
+    expect(proofs).toEqual(
+      steps.map((st) =>
+        st.exact
+          ? 'proved cheapest'
+          : st.maxAbovePercent != null
+            ? `at most ${st.maxAbovePercent} % above the cheapest possible`
+            : 'not proved cheapest',
+      ),
+    );
+    const stepsText = (await page.locator('.proposal').first().textContent()) ?? '';
+    expect(stepsText).toContain(`${nnbsp(steps[0]!.after.bill)} €/yr`);
+    // each path's six items with their status
+    expect(await page.locator('.proposal table.items tbody tr').count()).toBe(12);
+    const items = await page.locator('.proposal').first().locator('table.items').textContent();
+    for (const i of shown.proposals[0]!.items) expect(items).toContain(i.label);
     expect(await axeViolations(page)).toEqual([]);
     const [download] = await Promise.all([
       page.waitForEvent('download'),

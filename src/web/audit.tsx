@@ -1,6 +1,9 @@
 /**
- * The audit in the workbench: the starting point and target, the heat-loss chart, both paths
- * (in steps, in one step) with their works, figures and rules, and the report to download.
+ * The audit in the workbench, with what its signer reads in the terminal and the report: the input
+ * gate's banner when the figures are the engine's own, what the audit covers, the starting point
+ * (bill included, with its prices' date) and target, the synthesis of both paths, the heat-loss
+ * chart, and each path (in steps, in one step) with its works, figures, bills, whether each step
+ * is proved cheapest, its aids, rules and six items, and the report to download.
  * Written to tolerate fields added to the audit (the audit is being reworked): it reads what
  * it knows, optionally, and ignores the rest.
  */
@@ -8,6 +11,65 @@ import type { AuditResponse } from '../contract/audit.js';
 import { euros, num } from './format.js';
 
 type Proposal = AuditResponse['proposals'][number];
+type Step = Proposal['steps'][number];
+
+const perYear = (x: number | null | undefined) => (x == null ? '–' : `${num(x)} €/yr`);
+
+/** What the search proved of a step's cost, as the terminal says it. */
+function proof(s: Step): string {
+  if (s.exact) return 'proved cheapest';
+  if (s.maxAbovePercent != null)
+    return `at most ${s.maxAbovePercent} % above the cheapest possible`;
+  return 'not proved cheapest';
+}
+
+const STATUS: Record<Proposal['items'][number]['status'], string> = {
+  treated: 'treated',
+  'not-needed': 'needs no works',
+  cannot: 'cannot be treated',
+  missing: 'MISSING',
+};
+
+/** Both paths side by side, step by step (the report's synthesis). */
+function Synthesis({ rows }: { rows: NonNullable<AuditResponse['synthesis']> }) {
+  return (
+    <div class="scroll" tabIndex={0} role="region" aria-label="Synthesis of both paths">
+      <table id="audit-synthesis">
+        <caption>Synthesis: both paths, step by step</caption>
+        <thead>
+          <tr>
+            <th scope="col">Path</th>
+            <th scope="col">Step</th>
+            <th scope="col">Class</th>
+            <th scope="col">kWh/m²/yr</th>
+            <th scope="col">kg CO2e/m²/yr</th>
+            <th scope="col">Bill</th>
+            <th scope="col">Saved</th>
+            <th scope="col">Cost</th>
+            <th scope="col">MaPrimeRénov’</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((r) => (
+            <tr key={`${r.proposal}-${r.step}`}>
+              <td>{r.proposal === 'steps' ? 'in steps' : 'in one step'}</td>
+              <td>{r.step}</td>
+              <td>
+                <Cls c={r.classe} />
+              </td>
+              <td>{num(r.epM2)}</td>
+              <td>{num(r.gesM2)}</td>
+              <td>{perYear(r.bill)}</td>
+              <td>{perYear(r.billSaved)}</td>
+              <td>{euros(r.cost)}</td>
+              <td>{r.aidsMax > 0 ? `${euros(r.aidsMin)}–${euros(r.aidsMax)}` : 'not eligible'}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
 
 function Cls({ c }: { c: string | null | undefined }) {
   const l = c && /^[A-G]$/.test(c) ? c : '–';
@@ -60,6 +122,7 @@ function ProposalView({ p, index }: { p: Proposal; index: number }) {
               <th scope="col">Works</th>
               <th scope="col">Class</th>
               <th scope="col">kWh/m²/yr</th>
+              <th scope="col">Bill after</th>
               <th scope="col">Cost</th>
             </tr>
           </thead>
@@ -71,7 +134,9 @@ function ProposalView({ p, index }: { p: Proposal; index: number }) {
                   <ul class="plain">
                     {(s.works ?? []).map((w) => (
                       <li key={`${w.referenceId}|${w.editableKey}`}>
-                        <code>{w.referenceId}</code> {w.option}
+                        <code>{w.referenceId}</code> {w.option} · {num(w.quantity, 1)} {w.unit} ·{' '}
+                        {euros(w.cost)}
+                        {w.buildingCost != null ? ` (share of ${euros(w.buildingCost)})` : ''}
                       </li>
                     ))}
                   </ul>
@@ -82,12 +147,34 @@ function ProposalView({ p, index }: { p: Proposal; index: number }) {
                 <td>
                   {num(s.before?.epM2)} → {num(s.after?.epM2)}
                 </td>
-                <td>{euros(s.cost)}</td>
+                <td>
+                  {perYear(s.after?.bill)}
+                  {s.billSaved != null && (
+                    <span class="small muted"> (−{perYear(s.billSaved)})</span>
+                  )}
+                </td>
+                <td>
+                  {euros(s.cost)}
+                  <br />
+                  <span class="small proof">{proof(s)}</span>
+                </td>
               </tr>
             ))}
           </tbody>
         </table>
       </div>
+      {p.aids && (
+        <p class="small">
+          <strong>Aids</strong> (informative, rules of {p.aids.asOf}): {p.aids.rule}
+          {p.aids.eligible &&
+            ` — ${p.aids.byCategory.map((c) => `${c.label} ${euros(c.maPrimeRenov)}, net ${euros(c.netCost)}`).join(' · ')}`}
+        </p>
+      )}
+      {p.justification && (
+        <p class="small">
+          <strong>Final class out of reach:</strong> {p.justification}
+        </p>
+      )}
       <h5>Rules</h5>
       <ul class="rules">
         {(p.rules ?? []).map((r) => (
@@ -98,6 +185,31 @@ function ProposalView({ p, index }: { p: Proposal; index: number }) {
           </li>
         ))}
       </ul>
+      <h5>The six items after this path</h5>
+      <div class="scroll" tabIndex={0} role="region" aria-label={`${p.title}: the six items`}>
+        <table class="items">
+          <caption class="sr-only">{p.title}: the six items</caption>
+          <thead>
+            <tr>
+              <th scope="col">Item</th>
+              <th scope="col">After this path</th>
+              <th scope="col">Why not</th>
+            </tr>
+          </thead>
+          <tbody>
+            {(p.items ?? []).map((i) => (
+              <tr key={i.key}>
+                <td>{i.label}</td>
+                <td>
+                  {STATUS[i.status] ?? i.status}
+                  {i.status === 'treated' && i.step != null ? ` in step ${i.step}` : ''}
+                </td>
+                <td>{i.reason ?? ''}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </section>
   );
 }
@@ -113,11 +225,24 @@ export function AuditView({
 }) {
   return (
     <div id="audit-view">
-      <p>
+      {audit.gate?.banner && (
+        <p class="error" role="alert" id="audit-banner">
+          {audit.gate.banner}
+        </p>
+      )}
+      {audit.scope && <p id="audit-scope">{audit.scope.text}</p>}
+      <p id="audit-before">
         Now <Cls c={audit.initial?.classe} /> ({num(audit.initial?.epM2)} kWh/m²/yr,{' '}
-        {num(audit.initial?.gesM2)} kg CO2e/m²/yr); target class <Cls c={audit.targetClass} />.{' '}
+        {num(audit.initial?.gesM2)} kg CO2e/m²/yr, final {num(audit.initial?.ef)} kWh/yr), bill{' '}
+        {perYear(audit.initial?.bill)}; target class <Cls c={audit.targetClass} />.{' '}
         <span class="muted small">{audit.targetRule}</span>
       </p>
+      {audit.prices && (
+        <p class="muted small" id="audit-prices">
+          Bills at the energy prices in force since {audit.prices.date} ({audit.prices.source}).
+        </p>
+      )}
+      {audit.synthesis && audit.synthesis.length > 0 && <Synthesis rows={audit.synthesis} />}
       {audit.auditApplies === false && (
         <p class="notice">The regulatory audit does not apply to this dwelling.</p>
       )}
