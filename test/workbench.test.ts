@@ -9,7 +9,7 @@
  *
  * DPE_SIM_SCREENSHOTS=1 writes docs/workbench.png (1280 px) and docs/workbench-phone.png (375 px).
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
@@ -378,6 +378,48 @@ describe.skipIf(!HAS_CHROMIUM || !HAS_BUNDLE)('the workbench in headless Chromiu
     await noSidewaysScroll(fresh.page);
     expect(fresh.errors).toEqual([]);
     await Promise.all([ctx.close(), phone.close(), other.close()]);
+  });
+
+  it('a DPE the audit’s input gate stops: the error, then the engine’s own figures under a banner, the report under it too', async () => {
+    // the house with its registry primary energy raised to 700 kWh/m²/yr: engine and registry
+    // 37 % apart
+    const id = '0000E0000009G';
+    writeFileSync(
+      path.join(s.dpeDir, `${id}.xml`),
+      readFileSync(HOUSE, 'utf8')
+        .replace(`<numero_dpe>${HOUSE_ID}`, `<numero_dpe>${id}`)
+        .replace('<ep_conso_5_usages>37442.8073554', '<ep_conso_5_usages>66780')
+        .replace('<ep_conso_5_usages_m2>392', '<ep_conso_5_usages_m2>700'),
+    );
+    const pre = await partner<{ url: string }>('/partners/dpe/pre', { ...WHO, dpeId: id });
+    const ctx = await newContext(375);
+    const { page, errors } = await newPage(ctx);
+    await page.goto(pre.url);
+    await page.waitForSelector('main[data-ready="true"]');
+    await page.click('#run-audit');
+    await page.waitForSelector('#audit-error', { timeout: HANG_MS });
+    expect(await page.textContent('#audit-error')).toMatch(
+      /input gate failed: engine and registry within 30 %: no \(primary energy 381 vs 603/,
+    );
+    expect(await page.isVisible('#audit-view')).toBe(false);
+    expect(await axeViolations(page)).toEqual([]);
+    await page.click('#run-audit-engine');
+    await page.waitForSelector('#audit-view', { timeout: HANG_MS });
+    expect(await page.isVisible('#audit-error')).toBe(false);
+    const banner = (await page.textContent('#audit-banner')) ?? '';
+    expect(banner).toMatch(/^The engine's own figures, not the registry's: engine and registry/);
+    expect(await page.textContent('#audit-before')).toMatch(/^Now F \(381 kWh\/m²\/yr/);
+    expect(await axeViolations(page)).toEqual([]);
+    await noSidewaysScroll(page);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.click('#report-html'),
+    ]);
+    const report = readFileSync(await download.path(), 'utf8');
+    expect(report).toContain(`<p class="banner">The engine's own figures, not the registry's`);
+    // the only error the browser logs is the gate's refusal (HTTP 422), nothing from the page
+    expect(errors.filter((e) => !/status of 422/.test(e))).toEqual([]);
+    await ctx.close();
   });
 
   it('expired, unknown and missing tokens show a clear error, accessibly', async () => {

@@ -17,9 +17,18 @@ export class ApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    /** the error body's `errorObject` (typed data: a reason, the alerts), when it has one */
+    readonly detail?: unknown,
   ) {
     super(message);
   }
+}
+
+/** Whether an error is the audit's input gate refusing the DPE's figures (`block.audit-input`). */
+export function isAuditGate(e: unknown): boolean {
+  if (!(e instanceof ApiError) || e.status !== 422) return false;
+  const warnings = (e.detail as { warnings?: { id?: string }[] } | undefined)?.warnings;
+  return Array.isArray(warnings) && warnings.some((w) => w.id === 'block.audit-input');
 }
 
 async function call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
@@ -32,8 +41,12 @@ async function call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Pr
         : { accept: 'application/json', 'content-type': 'application/json' },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
-  const json = (await res.json().catch(() => null)) as { error?: string } | null;
-  if (!res.ok) throw new ApiError(res.status, json?.error ?? `HTTP ${res.status}`);
+  const json = (await res.json().catch(() => null)) as {
+    error?: string;
+    errorObject?: unknown;
+  } | null;
+  if (!res.ok)
+    throw new ApiError(res.status, json?.error ?? `HTTP ${res.status}`, json?.errorObject);
   return json as T;
 }
 
@@ -65,8 +78,12 @@ export const api = {
       ...who,
       params: { editablesChanges: works, ...(scenario ? { namedCalculation: scenario } : {}) },
     }),
-  audit: (who: Who) => call<AuditResponse>('POST', `${API}/audit`, who),
+  /** the audit; `engineFigures`: on the engine's own figures, under a banner, when the gate fails */
+  audit: (who: Who, engineFigures = false) =>
+    call<AuditResponse>('POST', `${API}/audit`, engineFigures ? { ...who, engineFigures } : who),
   history: () => call<{ records: HistoryRecord[] }>('GET', `${API}/history`),
-  reportUrl: `${API}/audit-report.html`,
-  reportPdfUrl: `${API}/audit-report.pdf`,
+  reportUrl: (engineFigures = false) =>
+    `${API}/audit-report.html${engineFigures ? '?engineFigures=1' : ''}`,
+  reportPdfUrl: (engineFigures = false) =>
+    `${API}/audit-report.pdf${engineFigures ? '?engineFigures=1' : ''}`,
 };

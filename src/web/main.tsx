@@ -17,7 +17,7 @@ import type {
   InitialResponse,
   PreResponse,
 } from '../contract/schemas.js';
-import { api, ApiError, type SessionInfo, type Who } from './api.js';
+import { api, ApiError, isAuditGate, type SessionInfo, type Who } from './api.js';
 import { AuditView } from './audit.js';
 import { euros, eurosPerKwh, kwhYear, letter, LETTERS, num, when } from './format.js';
 
@@ -665,6 +665,7 @@ function Workbench({ session }: { session: SessionInfo }) {
   const [audit, setAudit] = useState<AuditResponse | null>(null);
   const [auditBusy, setAuditBusy] = useState(false);
   const [auditError, setAuditError] = useState<string | null>(null);
+  const [auditGated, setAuditGated] = useState(false);
   const [seq, setSeq] = useState(0);
   const latest = useRef(0);
   const worksHeading = useRef<HTMLHeadingElement>(null);
@@ -761,17 +762,21 @@ function Workbench({ session }: { session: SessionInfo }) {
     );
   }
 
-  function runAudit() {
+  function runAudit(engineFigures = false) {
     if (!who) return;
     setAuditBusy(true);
     setAuditError(null);
-    api.audit(who).then(
+    setAuditGated(false);
+    api.audit(who, engineFigures).then(
       (a) => {
         setAudit(a);
         setAuditBusy(false);
       },
       (e: unknown) => {
         setAuditError(e instanceof Error ? e.message : String(e));
+        // the input gate refused the DPE's figures: the engine's own may still be shown, under
+        // a banner (the CLI's --engine-figures)
+        setAuditGated(isAuditGate(e));
         setAuditBusy(false);
       },
     );
@@ -902,21 +907,43 @@ function Workbench({ session }: { session: SessionInfo }) {
                 The energy audit: the heat losses, a path in steps and a path in one step to a
                 “rénovation performante”, every rule checked.
               </p>
-              {!audit && (
-                <button type="button" onClick={runAudit} disabled={auditBusy} id="run-audit">
+              {!audit && !auditGated && (
+                <button
+                  type="button"
+                  onClick={() => runAudit()}
+                  disabled={auditBusy}
+                  id="run-audit"
+                >
                   {auditBusy ? 'Computing the audit…' : 'Open the audit'}
                 </button>
               )}
               {auditError && (
-                <p class="error" role="alert">
+                <p class="error" role="alert" id="audit-error">
                   {auditError}
+                </p>
+              )}
+              {!audit && auditGated && (
+                <p>
+                  <button
+                    type="button"
+                    onClick={() => runAudit(true)}
+                    disabled={auditBusy}
+                    id="run-audit-engine"
+                  >
+                    {auditBusy
+                      ? 'Computing the audit…'
+                      : 'Audit on the engine’s own figures, under a warning'}
+                  </button>{' '}
+                  <span class="muted small">
+                    They are not the DPE’s figures: check the DPE before relying on any.
+                  </span>
                 </p>
               )}
               {audit && (
                 <AuditView
                   audit={audit}
-                  reportUrl={api.reportUrl}
-                  reportPdfUrl={api.reportPdfUrl}
+                  reportUrl={api.reportUrl(audit.gate?.engineFigures === true)}
+                  reportPdfUrl={api.reportPdfUrl(audit.gate?.engineFigures === true)}
                 />
               )}
             </section>

@@ -15,6 +15,7 @@
  *   POST audit              the energy audit (audit)
  *   GET  history            the user's calculations (history, this user only)
  *   GET  audit-report.html  the audit as the CLI's printable HTML report, as a download
+ *                           (?engineFigures=1: on the engine's own figures, as `audit --engine-figures`)
  *   GET  audit-report.pdf   the same report as the CLI's PDF (`audit --pdf`), as a download
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -57,6 +58,12 @@ export const WORKBENCH_ROUTES = [
 type Body = PartnerIdentity & { dpeId: string };
 
 /** 403 with the contract's error body. */
+/** `?engineFigures=1` on a report's URL: the audit on the engine's own figures (the gate's banner). */
+function engineFiguresOf(req: FastifyRequest): { engineFigures?: true } {
+  const q = req.query as Record<string, unknown> | undefined;
+  return q?.engineFigures === '1' ? { engineFigures: true } : {};
+}
+
 function forbidden(reply: FastifyReply, error: string): FastifyReply {
   return reply.code(403).type('application/json; charset=utf-8').send({ error });
 }
@@ -191,7 +198,7 @@ export function workbenchRoutes(deps: { services: LocalServices }) {
       const s = sessionOf(req);
       const dpeId = s.dpeId;
       if (dpeId === null) throw new DpeSimError('not-found', 'this session has no DPE');
-      const body = await s.backend.audit({ ...s.user, dpeId });
+      const body = await s.backend.audit({ ...s.user, dpeId, ...engineFiguresOf(req) });
       const { auditReportHtml } = await import('../../cli/render/audit-report.js');
       return reply
         .headers({
@@ -208,7 +215,7 @@ export function workbenchRoutes(deps: { services: LocalServices }) {
       const s = sessionOf(req);
       const dpeId = s.dpeId;
       if (dpeId === null) throw new DpeSimError('not-found', 'this session has no DPE');
-      const body = await s.backend.audit({ ...s.user, dpeId });
+      const body = await s.backend.audit({ ...s.user, dpeId, ...engineFiguresOf(req) });
       const { auditReportPdf } = await import('../../cli/render/audit-pdf.js');
       return reply
         .headers({
