@@ -263,7 +263,8 @@ describe.skipIf(!HAS_CHROMIUM || !HAS_BUNDLE)('the workbench in headless Chromiu
     const nnbsp = (x: number) => Math.round(x).toLocaleString('en-US').replace(/,/g, '\u202f');
     const before = (await page.textContent('#audit-before')) ?? '';
     expect(before).toContain(`bill ${nnbsp(shown.initial.bill)} €/yr`);
-    expect(await page.textContent('#audit-prices')).toContain(shown.prices?.date ?? '?');
+    expect(await page.textContent('#audit-prices')).toBe(shown.prices?.source);
+    expect(shown.prices?.source).toContain(`in force since ${shown.prices?.date ?? '?'}`);
     expect(await page.textContent('#audit-scope')).toBe(shown.scope?.text);
     expect(await page.isVisible('#audit-banner')).toBe(false);
     const steps = shown.proposals.flatMap((p) => p.steps);

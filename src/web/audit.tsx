@@ -239,7 +239,7 @@ export function AuditView({
       </p>
       {audit.prices && (
         <p class="muted small" id="audit-prices">
-          Bills at the energy prices in force since {audit.prices.date} ({audit.prices.source}).
+          {audit.prices.source}
         </p>
       )}
       {audit.synthesis && audit.synthesis.length > 0 && <Synthesis rows={audit.synthesis} />}
