@@ -13,11 +13,12 @@ import { prepare, type PreparedDpe } from '../src/simulation/prepared.js';
 import {
   cheapestProved,
   lagrangian,
+  MASTER_NODES,
   solveMaster,
   type Covering,
   type ProofQuery,
 } from '../src/simulation/proof.js';
-import { candidatesOf } from '../src/simulation/scenarios.js';
+import { candidatesOf, MASTER_FLOOR, masterNodesFor } from '../src/simulation/scenarios.js';
 import { Evaluator, type Candidate } from '../src/simulation/search.js';
 import { defaultCosts } from '../src/works/costs.js';
 import { HOUSE } from './helpers.js';
@@ -177,6 +178,18 @@ describe('the cut search under constraints, against brute force (house, 6 elemen
     expect(b.lowerBound).toBe(a.lowerBound);
     expect(b.best?.cout).toBe(a.best?.cout);
     expect(b.iterations).toBe(a.iterations);
+  });
+});
+
+describe("the scenarios' master nodes, shared between targets", () => {
+  it('first come first served, and a floor per solve for the targets that find too little left', () => {
+    expect(masterNodesFor(12_000, 0)).toBe(MASTER_NODES);
+    expect(masterNodesFor(12_000, 12_000 - 3_000)).toBe(Math.max(3_000, MASTER_FLOOR));
+    // too little left, or none (a nearer target spent more than the budget): the floor
+    for (const used of [12_000 - MASTER_FLOOR + 1, 12_000, 30_000])
+      expect(masterNodesFor(12_000, used)).toBe(MASTER_FLOOR);
+    // never more than the budget asked for: none asked, none given
+    expect(masterNodesFor(0, 0)).toBe(0);
   });
 });
 
