@@ -349,6 +349,73 @@ describe('engine corrections', () => {
   );
 
   it.skipIf(!HAS_CORPUS)(
+    'pv-autoconsommation-auxiliaires: the auxiliaries’ PV self-consumption as the registry’s (2359E2800645M: 37.73 kWh/yr, was 20.47)',
+    () => {
+      // each DPE's lighting self-consumption gives its share (lighting's rate 0.05 agrees): the
+      // auxiliaries' then equal the XML's to 0.1 % on every one, houses and a whole building,
+      // with generator auxiliaries (2359E2800645M 94.5 kWh, 2303E4293288R 25.1, 2321E0998807O
+      // 336), distribution (490.6, 312.6, 4 513) and ventilation (0, 569.4, 10 766)
+      // (2321E0998807O within 0.5 %: its looped hot-water distribution's 319 kWh of
+      // auxiliaries, which the engine does not compute, self-consume about 2 kWh in the XML)
+      for (const [id, within] of [
+        ['2359E2800645M', 0.001],
+        ['2303E4293288R', 0.001],
+        ['2312E1075857R', 0.001],
+        ['2364E0984413P', 0.001],
+        ['2438E1338967I', 0.001],
+        ['2326E1087401F', 0.001],
+        ['2321E0998807O', 0.005],
+      ] as const) {
+        const raw = corpusDpe(id);
+        const xml = raw.logement?.sortie?.production_electricite as Fields;
+        const out = engine.run(raw).output.logement?.sortie?.production_electricite as Fields;
+        const aux =
+          (out.conso_elec_ac_auxiliaire as number) / (xml.conso_elec_ac_auxiliaire as number);
+        expect(Math.abs(aux - 1), `${id}: ${String(out.conso_elec_ac_auxiliaire)}`).toBeLessThan(
+          within,
+        );
+        const light =
+          (out.conso_elec_ac_eclairage as number) / (xml.conso_elec_ac_eclairage as number);
+        expect(Math.abs(light - 1), id).toBeLessThan(0.001);
+      }
+    },
+  );
+
+  it.skipIf(!HAS_CORPUS)(
+    'pv-autoconsommation-ges: the self-consumed electricity emits nothing (2303E4293288R: 2 191.57 kg CO2e/yr, was 2 213.61)',
+    () => {
+      const all = [
+        'emission_ges_5_usages',
+        'emission_ges_ch',
+        'emission_ges_ecs',
+        'emission_ges_fr',
+        'emission_ges_eclairage',
+        'emission_ges_totale_auxiliaire',
+      ];
+      // the total and each use the self-consumption lowers, the XML's to 0.05 %; on
+      // 2359E2800645M and 2364E0984413P lighting and auxiliaries (their heating consumption
+      // parts from the XML's by 0.1 %, for another reason)
+      for (const [id, keys] of [
+        ['2303E4293288R', all],
+        ['2312E1075857R', all],
+        ['2359E2800645M', all.slice(4)],
+        ['2364E0984413P', all.slice(4)],
+      ] as const) {
+        const raw = corpusDpe(id);
+        const xml = raw.logement?.sortie?.emission_ges as Fields;
+        const out = engine.run(raw).output.logement?.sortie?.emission_ges as Fields;
+        for (const k of keys) {
+          const x = xml[k] as number;
+          const e = out[k] as number;
+          expect(Math.abs(e - x), `${id} ${k}: ${e} vs ${x}`).toBeLessThanOrEqual(
+            Math.max(0.01, 0.0005 * x),
+          );
+        }
+      }
+    },
+  );
+
+  it.skipIf(!HAS_CORPUS)(
     'pv-generated-flat-share: a generated flat gets the building’s PV production at its share of the surface (2324E4500479J: 220.89 kWh self-consumed)',
     () => {
       // 42 m² of panels on a building of 1 818 m², a generated flat of 46 m²: the engine set

@@ -729,6 +729,66 @@ export const CORRECTIONS: Correction[] = [
       ],
     ],
   },
+  {
+    id: 'pv-autoconsommation-auxiliaires',
+    module: '16.2_production_enr.js',
+    fault:
+      'the photovoltaic self-consumption of the auxiliaries: the engine weighs the generators’ ' +
+      'auxiliaries like heating (0.02) and hot water (0.05) and the distribution’s at 0.05, where ' +
+      'the registry’s DPEs weigh the distribution’s at 0.1 and count no generator auxiliary ' +
+      '(2359E2800645M: 20.47 kWh/yr self-consumed where the XML has 37.73)',
+    section:
+      '§16.2 (production d’électricité: Tap = 1 / (1 / Tcv + 1 / Tapl), Tapl the sum of each ' +
+      'use’s limit rate Tapl,pi × its share of the electricity)',
+    upstream: 'none found',
+    replace: [
+      [
+        `import { mois_liste, tv } from './utils.js';`,
+        `import { bug_for_bug_compat, mois_liste, tv } from './utils.js';`,
+      ],
+      [
+        `    if (auxiliaireGenerationCh) {`,
+        `    // bug-for-bug: the registry's DPEs count no self-consumption for generator auxiliaries
+    if (auxiliaireGenerationCh && !bug_for_bug_compat) {`,
+      ],
+      [
+        `    if (auxiliaireGenerationEcs) {`,
+        `    if (auxiliaireGenerationEcs && !bug_for_bug_compat) {`,
+      ],
+      [
+        `(this.#taplpi.auxiliaire_distribution * auxiliaireDistributionEcs)`,
+        `// bug-for-bug: the registry's DPEs weigh the distribution's auxiliaries at 0.1
+        ((bug_for_bug_compat ? 0.1 : this.#taplpi.auxiliaire_distribution) *
+          auxiliaireDistributionEcs)`,
+      ],
+      [
+        `(this.#taplpi.auxiliaire_distribution * auxiliaireDistributionCh)`,
+        `((bug_for_bug_compat ? 0.1 : this.#taplpi.auxiliaire_distribution) *
+          auxiliaireDistributionCh)`,
+      ],
+    ],
+  },
+  {
+    id: 'pv-autoconsommation-ges',
+    module: '16.2_production_enr.js',
+    fault:
+      'the photovoltaic self-consumption lowers the final and primary energy but not the ' +
+      'emissions: the self-consumed electricity is counted as bought from the grid ' +
+      '(2303E4293288R: 2 213.6 kg CO2e/yr where the XML has 2 191.6)',
+    section:
+      '§16.2 (production d’électricité: the self-consumed electricity is taken off each use’s ' +
+      'consumption) with the emission factors of electricity by use',
+    upstream: 'Open3CL/engine#23 (the same for primary energy, fixed in 1.4.6)',
+    replace: [
+      [
+        `      this.updateEPConso(productionElectricite, conso, Sh, use_coeff_ch_elec_2_3);`,
+        `      this.updateEPConso(productionElectricite, conso, Sh, use_coeff_ch_elec_2_3);
+
+      // and the emissions (patches/corrections/pv-autoconsommation-ges.js)
+      pvSelfConsumedGes(productionElectricite, conso, Sh);`,
+      ],
+    ],
+  },
 ];
 /** The marker a corrected module carries (idempotence of the module-load hook). */
 export function correctionMarker(c: Correction): string {
