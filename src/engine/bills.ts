@@ -227,19 +227,14 @@ export function consumptionOf(output: RawDpe): EnergyConsumption[] {
 
 /** The energies (not electricity) a collective installation's generators use. */
 function collectiveEnergiesOf(output: RawDpe): Set<string> {
-  const log = output.logement;
   const energies = new Set<string>();
-  const visit = (inst: RawGeneratorHolder, gens: RawElement[]) => {
-    if (!isCollective(inst)) return;
+  for (const { inst, gens } of systemsOf(output)) {
+    if (!isCollective(inst)) continue;
     for (const g of gens) {
       const energy = str(g.donnee_entree.enum_type_energie_id);
       if (energy !== undefined && energy !== '1') energies.add(energy);
     }
-  };
-  for (const inst of arr(log?.installation_chauffage_collection?.installation_chauffage))
-    visit(inst, arr(inst.generateur_chauffage_collection?.generateur_chauffage));
-  for (const inst of arr(log?.installation_ecs_collection?.installation_ecs))
-    visit(inst, arr(inst.generateur_ecs_collection?.generateur_ecs));
+  }
   return energies;
 }
 
@@ -258,25 +253,7 @@ function collectiveElectricity(output: RawDpe): Record<BillUse, number> {
   const log = output.logement;
   const used = zero();
   const di = (e: RawElement) => (e.donnee_intermediaire ?? {}) as Fields;
-  const systems: [RawGeneratorHolder, RawElement[], 'ch' | 'ecs'][] = [
-    ...arr(log?.installation_chauffage_collection?.installation_chauffage).map(
-      (i) =>
-        [i, arr(i.generateur_chauffage_collection?.generateur_chauffage), 'ch'] as [
-          RawGeneratorHolder,
-          RawElement[],
-          'ch',
-        ],
-    ),
-    ...arr(log?.installation_ecs_collection?.installation_ecs).map(
-      (i) =>
-        [i, arr(i.generateur_ecs_collection?.generateur_ecs), 'ecs'] as [
-          RawGeneratorHolder,
-          RawElement[],
-          'ecs',
-        ],
-    ),
-  ];
-  for (const [inst, gens, use] of systems) {
+  for (const { inst, gens, use } of systemsOf(output)) {
     // a hybrid installation (4: a collective base, an individual appoint in each dwelling) is
     // priced per dwelling: its electricity is the appoint's (2206E1133029I: every piece of its
     // electricity, the circulators' too, at one dwelling's band)
@@ -297,6 +274,25 @@ function collectiveElectricity(output: RawDpe): Record<BillUse, number> {
   return used;
 }
 
+/** Each heating and hot-water installation with its generators, and which use it serves. */
+function systemsOf(
+  output: RawDpe,
+): { inst: RawGeneratorHolder; gens: RawElement[]; use: 'ch' | 'ecs' }[] {
+  const log = output.logement;
+  return [
+    ...arr(log?.installation_chauffage_collection?.installation_chauffage).map((inst) => ({
+      inst,
+      gens: arr(inst.generateur_chauffage_collection?.generateur_chauffage),
+      use: 'ch' as const,
+    })),
+    ...arr(log?.installation_ecs_collection?.installation_ecs).map((inst) => ({
+      inst,
+      gens: arr(inst.generateur_ecs_collection?.generateur_ecs),
+      use: 'ecs' as const,
+    })),
+  ];
+}
+
 /** The dwelling's share of each energy a collective installation supplies (not electricity). */
 function collectiveShares(output: RawDpe): Map<string, number> {
   const log = output.logement;
@@ -305,22 +301,18 @@ function collectiveShares(output: RawDpe): Map<string, number> {
   const building = num(cg.surface_habitable_immeuble);
   const bySurface = flat && building && building > flat ? flat / building : undefined;
   const shares = new Map<string, number>();
-  const visit = (inst: RawGeneratorHolder, gens: RawElement[]) => {
+  for (const { inst, gens } of systemsOf(output)) {
     const type = str(inst.donnee_entree.enum_type_installation_id);
-    if (type === undefined || type === '1') return;
+    if (type === undefined || type === '1') continue;
     const ratio = num(inst.donnee_entree.ratio_virtualisation);
     const share = ratio !== undefined && ratio > 0 && ratio < 1 ? ratio : bySurface;
-    if (share === undefined) return;
+    if (share === undefined) continue;
     for (const g of gens) {
       const energy = str(g.donnee_entree.enum_type_energie_id);
       if (energy === undefined || energy === '1' || shares.has(energy)) continue;
       shares.set(energy, share);
     }
-  };
-  for (const inst of arr(log?.installation_chauffage_collection?.installation_chauffage))
-    visit(inst, arr(inst.generateur_chauffage_collection?.generateur_chauffage));
-  for (const inst of arr(log?.installation_ecs_collection?.installation_ecs))
-    visit(inst, arr(inst.generateur_ecs_collection?.generateur_ecs));
+  }
   return shares;
 }
 
