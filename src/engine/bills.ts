@@ -209,8 +209,7 @@ export function consumptionOf(output: RawDpe): EnergyConsumption[] {
   if (dwellings > 1) {
     // a whole building: what its collective installations use on the building's total, the rest
     // the dwellings' own
-    const collectiveEnergies = collectiveEnergiesOf(output);
-    for (const c of out) if (!collectiveEnergies.has(c.energy)) c.share = dwellings;
+    for (const c of out) if (!shares.has(c.energy)) c.share = dwellings;
     const collective = collectiveElectricity(output);
     for (const k of BILL_USES) {
       collective[k] = Math.min(collective[k], electric[k]);
@@ -223,19 +222,6 @@ export function consumptionOf(output: RawDpe): EnergyConsumption[] {
   }
   out.unshift({ energy: '1', byUse: electric, share: 1 });
   return out;
-}
-
-/** The energies (not electricity) a collective installation's generators use. */
-function collectiveEnergiesOf(output: RawDpe): Set<string> {
-  const energies = new Set<string>();
-  for (const { inst, gens } of systemsOf(output)) {
-    if (!isCollective(inst)) continue;
-    for (const g of gens) {
-      const energy = str(g.donnee_entree.enum_type_energie_id);
-      if (energy !== undefined && energy !== '1') energies.add(energy);
-    }
-  }
-  return energies;
 }
 
 /** A whole building's dwellings (`nombre_appartement`); 1 for any other DPE. */
@@ -293,7 +279,11 @@ function systemsOf(
   ];
 }
 
-/** The dwelling's share of each energy a collective installation supplies (not electricity). */
+/**
+ * The dwelling's share of each energy a collective installation supplies (not electricity): its
+ * `ratio_virtualisation`, else the flat's share of the building's surface, else 1 (a whole
+ * building's own installation).
+ */
 function collectiveShares(output: RawDpe): Map<string, number> {
   const log = output.logement;
   const cg = (log?.caracteristique_generale ?? {}) as Fields;
@@ -301,16 +291,20 @@ function collectiveShares(output: RawDpe): Map<string, number> {
   const building = num(cg.surface_habitable_immeuble);
   const bySurface = flat && building && building > flat ? flat / building : undefined;
   const shares = new Map<string, number>();
+  const known = new Set<string>();
   for (const { inst, gens } of systemsOf(output)) {
     const type = str(inst.donnee_entree.enum_type_installation_id);
     if (type === undefined || type === '1') continue;
     const ratio = num(inst.donnee_entree.ratio_virtualisation);
     const share = ratio !== undefined && ratio > 0 && ratio < 1 ? ratio : bySurface;
-    if (share === undefined) continue;
     for (const g of gens) {
       const energy = str(g.donnee_entree.enum_type_energie_id);
-      if (energy === undefined || energy === '1' || shares.has(energy)) continue;
-      shares.set(energy, share);
+      if (energy === undefined || energy === '1') continue;
+      // the first installation that knows its share gives it; one that does not, 1
+      if (share !== undefined && !known.has(energy)) {
+        shares.set(energy, share);
+        known.add(energy);
+      } else if (!shares.has(energy)) shares.set(energy, 1);
     }
   }
   return shares;
