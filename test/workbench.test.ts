@@ -404,7 +404,9 @@ describe.skipIf(!HAS_CHROMIUM || !HAS_BUNDLE)('the workbench in headless Chromiu
     );
     expect(await page.isVisible('#audit-view')).toBe(false);
     expect(await axeViolations(page)).toEqual([]);
-    await page.click('#run-audit-engine');
+    // by keyboard: the button takes the focus and Enter
+    await page.focus('#run-audit-engine');
+    await page.keyboard.press('Enter');
     await page.waitForSelector('#audit-view', { timeout: HANG_MS });
     expect(await page.isVisible('#audit-error')).toBe(false);
     const banner = (await page.textContent('#audit-banner')) ?? '';
