@@ -7,7 +7,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CATEGORIES } from '../src/contract/constants.js';
-import { classIndex, CLASS_LETTERS } from '../src/contract/classes.js';
+import { classIndex, CLASS_LETTERS, type ClassLetter } from '../src/contract/classes.js';
 import type { EditableChange } from '../src/contract/schemas.js';
 import { elementsOf, referenceId } from '../src/dpe/elements.js';
 import { readDpeFile } from '../src/dpe/source.js';
@@ -293,5 +293,38 @@ describe('the search core against brute force (synthetic monotone problems)', ()
       }
     }
     expect(cut).toBeGreaterThan(10);
+  });
+});
+
+describe('the predicted search (PREDICT_BUDGET) makes unproved scenarios cheaper, never dearer', () => {
+  it('flat: B cheaper than without it, and the cheaper combination reaches B when run', () => {
+    const prep = prepared.get(FLAT) as PreparedDpe;
+    const opts = { ...frame, costs };
+    const without = searchScenarios(engine, prep, { ...opts, predictBudget: 0 });
+    const withIt = searchScenarios(engine, prep, opts);
+    expect(withIt.solutions.map((s) => s.classe)).toEqual(without.solutions.map((s) => s.classe));
+    let cheaper = 0;
+    for (const s of withIt.solutions) {
+      const w = without.solutions.find((x) => x.classe === s.classe);
+      expect(w).toBeDefined();
+      const before = w as (typeof without.solutions)[number];
+      // never dearer; a proved scenario is left as it was; the bound is the other searches'
+      expect(s.cout).toBeLessThanOrEqual(before.cout);
+      if (before.exact) expect(s).toEqual(before);
+      expect(s.lowerBound).toBeLessThanOrEqual(s.cout);
+      if (s.cout < before.cout) {
+        cheaper++;
+        expect(s.lowerBound).toBe(Math.min(before.lowerBound ?? 0, s.cout));
+        // run on its own, the combination reaches the class at the cost the scenario states
+        const run = runWorks(engine, prep, s.editables, costs);
+        const o = outcome(prep, figuresOf(run, frame.coef), frame.coef, false);
+        expect(classIndex(o.classesAfter.dpe)).toBeLessThanOrEqual(
+          classIndex(s.classe as ClassLetter),
+        );
+        expect(run.cout).toBe(s.cout);
+      }
+    }
+    // on this flat, B: three walls lined inside, one of them at R 3.0 rather than 3.7
+    expect(cheaper).toBeGreaterThan(0);
   });
 });

@@ -104,6 +104,13 @@ export interface ProofQuery {
    * run instead of its optimum) until these are spent; without it, the first such solve ends it
    */
   masterTotal?: number;
+  /**
+   * a search for cheaper answers, not a proof: the master also asks what each figure's options
+   * save alone (GES too) to add up, with no margin, to what reaching needs, and its answers are run
+   * without lifting. It finds combinations the other searches miss where savings add up nearly
+   * (GES on most DPEs); the answer's `exact` is false and its `lowerBound` 0.
+   */
+  predict?: boolean;
 }
 
 export interface ProofAnswer {
@@ -838,7 +845,7 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
     const out: Knapsack[] = [];
     if (!base0) return out;
     for (const f of ['ep', 'ges'] as const) {
-      const margin = SUBADDITIVITY_MARGIN[f];
+      const margin = query.predict ? 0 : SUBADDITIVITY_MARGIN[f];
       if (missAt[f] === Infinity || margin === null) continue;
       const fixedGain = fixed.reduce((s, c) => s + gainOf(c, f), 0);
       const need = (base0[f] - missAt[f]) / (1 + margin) - fixedGain;
@@ -847,6 +854,33 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
     }
     return out;
   };
+  if (query.predict) {
+    // each master answer run as it is; the cuts it learns (M0) and the knapsacks (S, no margin)
+    // steer the next; stops when the master finds nothing cheaper than the best answer
+    for (;;) {
+      const found = best as Evaluated | null;
+      if (evaluator.left <= 0 || iterations >= MAX_ITERATIONS) break;
+      const m = solveMaster(
+        costs,
+        cuts,
+        masterCoverings,
+        knapsacks(),
+        perSolve,
+        found ? found.cout - fixedCost : Infinity,
+      );
+      iterations++;
+      masterNodes += m.nodes;
+      const choice = m.kind === 'solution' ? m.choice : m.kind === 'capped' ? m.point : undefined;
+      const cost =
+        m.kind === 'solution' ? m.cost : m.kind === 'capped' ? (m.pointCost ?? Infinity) : Infinity;
+      if (!choice || (found && cost + fixedCost >= found.cout)) break;
+      const before = evaluator.count;
+      run(choice.map((k, g) => (k < 0 ? null : (opts[g]![k] as Candidate))));
+      // (a combination run before taught all it could)
+      if (evaluator.count === before) break;
+    }
+    return answer(false, 0);
+  }
   let bestLb = -Infinity;
   for (;;) {
     const cap =

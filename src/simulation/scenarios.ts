@@ -78,6 +78,14 @@ export const MASTER_BUDGET = 12_000;
  * took nodes from the nearest targets and made two costlier (docs/scenario-search.md).
  */
 export const MASTER_FLOOR = 2_000;
+/**
+ * Change sets the predicted search (proof.ts `predict`) may evaluate per DPE, all targets together
+ * (half of what is left per target, all of it for the last), on its own evaluator: after the
+ * other searches, for the answers still unproved, it looks for cheaper combinations where the
+ * options' savings alone add up (GES, where the cut search has no knapsack). It can only lower a
+ * scenario's cost; nothing else it runs is seen by the other searches.
+ */
+export const PREDICT_BUDGET = 40;
 /** Bounds of the slack within which a predicted combination is worth an engine run. */
 export const SLACK_MIN = 0.08;
 export const SLACK_MAX = 0.25;
@@ -118,6 +126,8 @@ export interface ScenarioOptions {
    * target finding less left still gets MASTER_FLOOR (at most this) per solve
    */
   masterBudget?: number;
+  /** change sets the predicted search may evaluate, all targets together (PREDICT_BUDGET) */
+  predictBudget?: number;
 }
 
 export interface ScenarioSearch {
@@ -384,6 +394,9 @@ export function searchScenarios(
       // the heuristic and the best-first search count their change sets apart (they share the
       // memo): the heuristic behaves as it always did, the best-first search can only improve
       const proving = new Evaluator(engine, prep, evaluator.frame, 0);
+      // (its own memo and count: what it runs changes nothing the other searches do)
+      const predicting = new Evaluator(engine, prep, evaluator.frame, 0);
+      const predictBudget = opts.predictBudget ?? PREDICT_BUDGET;
       const proofBudget = opts.proofBudget ?? PROOF_BUDGET;
       const cutBudget = opts.cutBudget ?? CUT_BUDGET;
       const masterBudget = opts.masterBudget ?? MASTER_BUDGET;
@@ -442,6 +455,23 @@ export function searchScenarios(
             else found.lowerBound = Math.min(lowerBound, found.ev.cout);
             if (found.lowerBound >= found.ev.cout) found.exact = true;
           }
+          if (found && !found.exact && predictBudget > 0) {
+            const predictLeft = Math.max(0, predictBudget - predicting.count);
+            predicting.budget =
+              predicting.count + (left === 1 ? predictLeft : Math.floor(predictLeft / 2));
+            const p = cheapestProved(predicting, {
+              groups,
+              target,
+              // (the answer is among them: the best known, run again for nothing)
+              known: [...evaluator.evaluated, ...proving.evaluated],
+              masterNodes: MASTER_FLOOR,
+              predict: true,
+            });
+            if (p.best && p.best.cout < found.ev.cout) {
+              const lowerBound = Math.min(found.lowerBound, p.best.cout);
+              found = { ev: p.best, exact: lowerBound >= p.best.cout, lowerBound };
+            }
+          }
           if (!r.best && r.exact) unreachable.push(target);
           searched.push({
             classe: target,
@@ -453,7 +483,7 @@ export function searchScenarios(
         if (found) best.set(target, found);
         progress(i + 1);
       }
-      evaluations = evaluator.count + proving.count;
+      evaluations = evaluator.count + proving.count + predicting.count;
     }
   }
   // a scenario for a better class that is cheaper serves the worse target too (never when the

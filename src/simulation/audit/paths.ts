@@ -40,6 +40,8 @@ export const AUDIT_TOTAL_BUDGET = 240;
  * never changes another's answer beyond the runs it shares.
  */
 export const AUDIT_PROOF_RUNS = 40;
+/** Engine runs of the predicted search (proof.ts `predict`) per goal the cut search left unproved. */
+export const AUDIT_PREDICT_RUNS = 10;
 /** Nodes of the proof's master problem per solve (proof.ts's own default). */
 export const AUDIT_MASTER_NODES = MASTER_NODES;
 /** A swap for another group's option is run when predicted this close to the class. */
@@ -415,7 +417,7 @@ function prove(ctx: Ctx, goal: Goal, incumbent: Evaluated | undefined): Proved {
   const start = incumbent
     ? [...incumbent.combo.entries()].filter(([g]) => !goal.fixed.has(g)).map(([, c]) => c)
     : undefined;
-  const answer = cheapestProved(ctx.runs, {
+  let answer = cheapestProved(ctx.runs, {
     groups,
     constraints: coveringsOf(goal.requirements),
     target: goal.target,
@@ -423,6 +425,20 @@ function prove(ctx: Ctx, goal: Goal, incumbent: Evaluated | undefined): Proved {
     ...(start ? { incumbent: start } : {}),
     masterNodes: AUDIT_MASTER_NODES,
   });
+  // not proved: the predicted search (as the scenarios') looks for a cheaper combination; the
+  // cut search's bound stands
+  if (!answer.exact && answer.best) {
+    ctx.runs.budget = ctx.runs.count + AUDIT_PREDICT_RUNS;
+    const p = cheapestProved(ctx.runs, {
+      groups,
+      constraints: coveringsOf(goal.requirements),
+      target: goal.target,
+      fixed: [...goal.fixed.values()],
+      masterNodes: AUDIT_MASTER_NODES,
+      predict: true,
+    });
+    if (p.best && p.best.cout < answer.best.cout) answer = { ...answer, best: p.best };
+  }
   ctx.runs.budget = Infinity;
   absorb(ctx);
   const best = answer.best ? ctx.seen.get(comboKey(comboOf(answer.best.items))) : undefined;
