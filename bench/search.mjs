@@ -1,6 +1,7 @@
 // The scenario search on the corpus. First, over every corpus DPE, as `initial` runs it: the share
 // of recommended scenarios proved cheapest (issue 36's goal: ≥ 90%) and the largest cost ÷ proven
-// lower bound of the others (goal ≤ 1.10). Then against brute force: every corpus DPE whose candidate options
+// lower bound of the others (goal ≤ 1.10), and a seeded random probe (BENCH_SEARCH_PROBE, 200
+// combinations per DPE) counting the scenarios it beats. Then against brute force: every corpus DPE whose candidate options
 // (per element and works key, dominated ones dropped) make at most BENCH_SEARCH_MAX (3000)
 // combinations has every combination run through the engine; for each class better than its own,
 // the cheapest combination reaching it is compared with the best-first search's answer (forced,
@@ -18,6 +19,18 @@ import { fileURLToPath } from 'node:url';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CORPUS = path.resolve(ROOT, '..', 'shared', 'corpus', 'dpe');
 const MAX = Number(process.env.BENCH_SEARCH_MAX ?? 3000);
+
+/** A deterministic generator of numbers in [0, 1) seeded by a name (mulberry32 on its hash). */
+function seeded(name) {
+  let t = 0;
+  for (const ch of name) t = (Math.imul(t, 31) + ch.charCodeAt(0)) | 0;
+  return () => {
+    t = (t + 0x6d2b79f5) | 0;
+    let x = Math.imul(t ^ (t >>> 15), 1 | t);
+    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
+    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
+  };
+}
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 
@@ -119,10 +132,45 @@ export async function runSearchBench() {
     const ratios = [];
     let worstDpe = '';
     let noBound = 0;
+    // the random probe: PROBE combinations per DPE, each group given one of its candidates at
+    // random with a probability drawn per combination between 5% and 65%, else left alone
+    // (seeded: the same draws on every run); a probe that reaches a class for less than the
+    // scenario for that class beats it
+    const PROBE = Number(process.env.BENCH_SEARCH_PROBE ?? 200);
+    let probes = 0;
+    let beaten = 0;
+    const beatenList = [];
     for (const f of files) {
       const prep = prepare(engine, await readDpeFile(path.join(CORPUS, f)));
       if (!prep.ok) continue;
       const r = searchScenarios(engine, prep.dpe, opts);
+      if (PROBE > 0 && r.solutions.length) {
+        const groups = [...candidatesOf(engine, prep.dpe, opts).values()];
+        const rand = seeded(f);
+        const best = new Map();
+        for (let i = 0; i < PROBE; i++) {
+          // (a density drawn per combination: sparse ones are the cheap ones a class may take)
+          const density = 0.05 + 0.6 * rand();
+          const changes = [];
+          for (const g of groups)
+            if (rand() < density) changes.push(g[Math.floor(rand() * g.length)].change);
+          const run = runWorks(engine, prep.dpe, changes, opts.costs);
+          const o = outcome(prep.dpe, figuresOf(run, opts.coef), opts.coef, false);
+          const reached = classIndex(o.classesAfter.dpe);
+          for (const l of CLASS_LETTERS)
+            if (classIndex(l) >= reached && !(best.get(l) <= run.cout)) best.set(l, run.cout);
+          probes++;
+        }
+        for (const sol of r.solutions) {
+          const b = best.get(sol.classe);
+          if (b !== undefined && b < sol.cout) {
+            beaten++;
+            beatenList.push(
+              `${f.replace(/\.xml$/, '')} ${sol.classe} ${sol.cout} € (probe ${b} €)`,
+            );
+          }
+        }
+      }
       for (const sol of r.solutions) {
         scenarios++;
         if (sol.exact) {
@@ -147,6 +195,10 @@ export async function runSearchBench() {
     console.log(
       `  the others: ${ratios.length + noBound}; cost ÷ proven lower bound: median ${median(ratios).toFixed(3)}, largest ${ratios.length ? Math.max(...ratios).toFixed(3) : '–'} (${worstDpe}; goal ≤ 1.10); within 10%: ${within10}; no bound above 0 €: ${noBound}`,
     );
+    if (PROBE > 0)
+      console.log(
+        `  random probe: ${probes} combinations (${PROBE} per DPE, seeded); scenarios a probe reaches for less: ${beaten}${beatenList.length ? ` (${beatenList.slice(0, 10).join('; ')}${beatenList.length > 10 ? '; …' : ''})` : ''}`,
+      );
   }
   let dpes = 0;
   let combos = 0;
