@@ -91,21 +91,14 @@ export function outcome(
   force: boolean,
   thresholds: Thresholds = prep.thresholds,
 ): Outcome {
-  const cmp = compare(prep.facts, prep.base, coef);
-  const beforeRaw = engineFigures(prep.base, coef);
-  const applies = normalizationApplies(cmp, force);
+  const { beforeRaw, applies, cmp, reason } = beforeSide(prep, coef, force);
   let before = beforeRaw;
   let after = afterRaw;
   let normalization: Normalization = {
     applied: false,
     consoFactor: 1,
     gesFactor: 1,
-    reason:
-      cmp.band === 'confirm'
-        ? `gap between ${percentText(5)} and ${percentText(15)}: not normalized (use forceNormalization to accept)`
-        : cmp.band === 'unknown'
-          ? 'no registry figures to normalize to'
-          : `engine and registry agree within ${percentText(5)}`,
+    reason,
   };
   if (applies) {
     before = { ...beforeRaw };
@@ -121,10 +114,7 @@ export function outcome(
       applied: true,
       consoFactor: round4(before.ep / beforeRaw.ep),
       gesFactor: round4(before.ges / beforeRaw.ges),
-      reason:
-        cmp.band === 'normalize'
-          ? `gap of ${percentText(cmp.gap ?? 0, 1)} over ${percentText(15)}: results scaled to the registry figures`
-          : `gap of ${percentText(cmp.gap ?? 0, 1)} accepted for normalization (forceNormalization)`,
+      reason,
     };
   }
   return {
@@ -134,6 +124,43 @@ export function outcome(
     classesBefore: classesOf(before.epM2, before.gesM2, thresholds),
     classesAfter: classesOf(after.epM2, after.gesM2, thresholds),
   };
+}
+
+/** What `outcome` reads of the DPE alone: the same for every run in a mode (the search asks it at each run). */
+interface BeforeSide {
+  beforeRaw: EngineFigures;
+  cmp: Comparison;
+  applies: boolean;
+  /** the normalization's reason, as `outcome` words it */
+  reason: string;
+}
+
+const beforeSides = new WeakMap<PreparedDpe, Map<string, BeforeSide>>();
+
+function beforeSide(prep: PreparedDpe, coef: CoefMode, force: boolean): BeforeSide {
+  let byMode = beforeSides.get(prep);
+  if (!byMode) {
+    byMode = new Map();
+    beforeSides.set(prep, byMode);
+  }
+  const key = `${coef}|${force}`;
+  let side = byMode.get(key);
+  if (!side) {
+    const cmp = compare(prep.facts, prep.base, coef);
+    const applies = normalizationApplies(cmp, force);
+    const reason = applies
+      ? cmp.band === 'normalize'
+        ? `gap of ${percentText(cmp.gap ?? 0, 1)} over ${percentText(15)}: results scaled to the registry figures`
+        : `gap of ${percentText(cmp.gap ?? 0, 1)} accepted for normalization (forceNormalization)`
+      : cmp.band === 'confirm'
+        ? `gap between ${percentText(5)} and ${percentText(15)}: not normalized (use forceNormalization to accept)`
+        : cmp.band === 'unknown'
+          ? 'no registry figures to normalize to'
+          : `engine and registry agree within ${percentText(5)}`;
+    side = { beforeRaw: engineFigures(prep.base, coef), cmp, applies, reason };
+    byMode.set(key, side);
+  }
+  return side;
 }
 
 function round4(x: number): number {

@@ -35,6 +35,38 @@ export function runCount(prep: PreparedDpe): number {
   return caches.get(prep)?.size ?? 0;
 }
 
+/**
+ * Change objects that `resolveChanges` accepted, with the fields they had then: their memo key.
+ * A search asks for the same change objects again and again, most often for a set already run.
+ */
+const resolvedChanges = new WeakMap<
+  EditableChange,
+  { r: string; k: string; v: string; key: string }
+>();
+
+/**
+ * The memo key of `changes` when each of them was accepted before with the same fields, else
+ * undefined. Accepted changes hold catalogue values, so equal keys are equal changes: when the
+ * memo holds this key (made from changes checked on this DPE), these changes are those, with
+ * one per target, and resolve to themselves.
+ */
+function knownKey(changes: readonly EditableChange[]): string | undefined {
+  const ids = new Array<string>(changes.length);
+  for (let i = 0; i < changes.length; i++) {
+    const c = changes[i] as EditableChange;
+    const known = resolvedChanges.get(c);
+    if (
+      known === undefined ||
+      known.r !== c.referenceId ||
+      known.k !== c.editableKey ||
+      known.v !== c.editableValue
+    )
+      return undefined;
+    ids[i] = known.key;
+  }
+  return ids.sort().join(';');
+}
+
 /** Resolves the changes (checked against the DPE: typed errors), then runs them. */
 export function runWorks(
   engine: Engine,
@@ -42,7 +74,23 @@ export function runWorks(
   changes: readonly EditableChange[],
   costs: CostTable,
 ): WorksRun {
-  return runResolved(engine, prep, resolveChanges(prep, changes), costs);
+  const key = knownKey(changes);
+  const hit = key === undefined ? undefined : caches.get(prep)?.get(key);
+  if (hit) return hit;
+  const resolved = resolveChanges(prep, changes);
+  for (const c of changes)
+    if (
+      typeof c.referenceId === 'string' &&
+      typeof c.editableKey === 'string' &&
+      typeof c.editableValue === 'string'
+    )
+      resolvedChanges.set(c, {
+        r: c.referenceId,
+        k: c.editableKey,
+        v: c.editableValue,
+        key: changeKey(c),
+      });
+  return runResolved(engine, prep, resolved, costs);
 }
 
 /** Runs changes already resolved by `resolveChanges`; the same set in any order runs once. */

@@ -94,7 +94,8 @@ export interface BestFirstQuery<C, R> {
   reaches: (result: R) => boolean;
   /**
    * Completions that bound what a node can reach: for each selector, the choice it makes in a
-   * free group among its options cheaper than `below` (`null`: none). Empty: no bound, every
+   * free group among its options cheaper than `below` (`null`: none); a function of the group
+   * and `below` alone (asked once per node, whatever the variants). Empty: no bound, every
    * combination cheaper than the answer runs.
    */
   bounds?: readonly ((group: number, below: number) => C | null)[];
@@ -210,15 +211,22 @@ export function bestFirst<C, R>(q: BestFirstQuery<C, R>): BestFirstAnswer<C, R> 
         variants = variants.flatMap((v) => choices.map((c) => [...v, c]));
       }
       const mayReach = q.mayReach;
+      // each bound's choices in the groups it decides (the same for every variant: a selector
+      // depends on its group and `below` only)
+      const chosen = (q.bounds ?? []).map((select) => {
+        const choices: C[] = [];
+        for (const g of free) {
+          if (tried.includes(g)) continue;
+          const choice = select(g, below);
+          if (choice !== null) choices.push(choice);
+        }
+        return choices;
+      });
       const judge = (variant: (C | null)[]) => {
-        const completions = (q.bounds ?? []).map((select) => {
+        const completions = chosen.map((choices) => {
           const combo = [...node.combo];
           for (const c of variant) if (c !== null) combo.push(c);
-          for (const g of free) {
-            if (tried.includes(g)) continue;
-            const choice = select(g, below);
-            if (choice !== null) combo.push(choice);
-          }
+          for (const c of choices) combo.push(c);
           const result = q.run(combo);
           consider(combo, result);
           return result;
@@ -312,11 +320,15 @@ export class Evaluator {
   }
 
   evaluate(items: readonly Candidate[], fixed: readonly Candidate[] = []): Evaluated {
-    const all = [...fixed, ...items];
-    const changes = all.map((c) => c.change);
-    const key = changes.map(changeId).sort().join(';');
+    const ids = new Array<string>(fixed.length + items.length);
+    for (let i = 0; i < fixed.length; i++) ids[i] = changeId((fixed[i] as Candidate).change);
+    for (let i = 0; i < items.length; i++)
+      ids[fixed.length + i] = changeId((items[i] as Candidate).change);
+    const key = ids.sort().join(';');
     const hit = this.seen.get(key);
     if (hit) return hit;
+    const all = [...fixed, ...items];
+    const changes = all.map((c) => c.change);
     const run = runWorks(this.engine, this.prep, changes, this.frame.costs);
     const figures = figuresOf(run, this.frame.coef);
     const ev: Evaluated = {
@@ -374,18 +386,69 @@ function strongest(
   below = Infinity,
   preferExternal = false,
 ): Candidate | null {
+  const order = strengthOrder(list, figure);
   if (preferExternal) {
-    const external = list.filter((c) => c.cout < below && isExternalWall(c));
-    if (external.length) return strongest(external, figure);
-  }
-  let pick: Candidate | null = null;
-  let value = list[0]?.single.before[figure] ?? Infinity;
-  for (const c of list)
-    if (c.cout < below && c.single.after[figure] < value) {
-      pick = c;
-      value = c.single.after[figure];
+    // (the strongest of the external ones cheaper than `below`, judged against the first of them)
+    let first: Candidate | undefined;
+    for (const c of list)
+      if (c.cout < below && isExternalWall(c)) {
+        first = c;
+        break;
+      }
+    if (first) {
+      const value = first.single.before[figure];
+      for (const i of order.external) {
+        const c = list[i] as Candidate;
+        if (!(c.cout < below)) continue;
+        return c.single.after[figure] < value ? c : null;
+      }
+      return null;
     }
-  return pick;
+  }
+  const value = list[0]?.single.before[figure] ?? Infinity;
+  for (const i of order.all) {
+    const c = list[i] as Candidate;
+    if (!(c.single.after[figure] < value)) return null;
+    if (c.cout < below) return c;
+  }
+  return null;
+}
+
+/**
+ * A group's options by their figure alone, least first (ties in the group's order), those whose
+ * figure is not a number left out: the first one cheaper than a bound is the one a scan of the
+ * group for the least figure (the first of equals) picks. Made once per group and figure (the
+ * search asks for it at every node, for every free group).
+ */
+interface StrengthOrder {
+  all: number[];
+  /** the external wall insulation options only */
+  external: number[];
+}
+
+const strengthOrders = new WeakMap<readonly Candidate[], Record<'ep' | 'ges', StrengthOrder>>();
+
+function strengthOrder(list: readonly Candidate[], figure: 'ep' | 'ges'): StrengthOrder {
+  let orders = strengthOrders.get(list);
+  if (!orders) {
+    const sorted = (f: 'ep' | 'ges', keep: (c: Candidate) => boolean): number[] =>
+      list
+        .map((c, i) => ({ c, i }))
+        .filter(({ c }) => keep(c) && !Number.isNaN(c.single.after[f]))
+        .sort((a, b) => {
+          const x = a.c.single.after[f];
+          const y = b.c.single.after[f];
+          return x < y ? -1 : y < x ? 1 : a.i - b.i;
+        })
+        .map(({ i }) => i);
+    const of = (f: 'ep' | 'ges'): StrengthOrder => ({
+      all: sorted(f, () => true),
+      external: sorted(f, isExternalWall),
+    });
+    orders = { ep: of('ep'), ges: of('ges') };
+    strengthOrders.set(list, orders);
+  }
+  return orders[figure];
 }
 
 /**
