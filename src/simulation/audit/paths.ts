@@ -21,7 +21,13 @@ import type { Engine, EngineFigures } from '../../engine/engine.js';
 import type { CostTable } from '../../works/costs.js';
 import { outcome, type Outcome } from '../calc.js';
 import type { PreparedDpe } from '../prepared.js';
-import { cheapestProved, MASTER_NODES, type Covering, type ProofAnswer } from '../proof.js';
+import {
+  cheapestProved,
+  MASTER_NODES,
+  type Covering,
+  type ProofAnswer,
+  type ProofQuery,
+} from '../proof.js';
 import { changeKey } from '../runs.js';
 import { Evaluator, type Evaluated as Run } from '../search.js';
 import { groupKey, shortfall, type Candidate } from '../scenarios.js';
@@ -409,34 +415,25 @@ interface Proved {
 
 /**
  * proof.ts's cut search on a goal (`fixed` kept, every requirement met, the class reached), from
- * the heuristic's answer, on its own budget of engine runs and master nodes.
+ * the heuristic's answer, on its own budget of engine runs and master nodes; unproved, the
+ * predicted search on the same goal may find a cheaper answer (the cut search's bound stands).
  */
 function prove(ctx: Ctx, goal: Goal, incumbent: Evaluated | undefined): Proved {
   ctx.runs.budget = ctx.runs.count + AUDIT_PROOF_RUNS;
-  const groups = [...ctx.groups.entries()].filter(([g]) => !goal.fixed.has(g)).map(([, l]) => l);
-  const start = incumbent
-    ? [...incumbent.combo.entries()].filter(([g]) => !goal.fixed.has(g)).map(([, c]) => c)
-    : undefined;
-  let answer = cheapestProved(ctx.runs, {
-    groups,
+  const query: ProofQuery = {
+    groups: [...ctx.groups.entries()].filter(([g]) => !goal.fixed.has(g)).map(([, l]) => l),
     constraints: coveringsOf(goal.requirements),
     target: goal.target,
     fixed: [...goal.fixed.values()],
-    ...(start ? { incumbent: start } : {}),
     masterNodes: AUDIT_MASTER_NODES,
-  });
-  // not proved: the predicted search (as the scenarios') looks for a cheaper combination; the
-  // cut search's bound stands
+  };
+  const start = incumbent
+    ? [...incumbent.combo.entries()].filter(([g]) => !goal.fixed.has(g)).map(([, c]) => c)
+    : undefined;
+  let answer = cheapestProved(ctx.runs, { ...query, ...(start ? { incumbent: start } : {}) });
   if (!answer.exact && answer.best) {
     ctx.runs.budget = ctx.runs.count + AUDIT_PREDICT_RUNS;
-    const p = cheapestProved(ctx.runs, {
-      groups,
-      constraints: coveringsOf(goal.requirements),
-      target: goal.target,
-      fixed: [...goal.fixed.values()],
-      masterNodes: AUDIT_MASTER_NODES,
-      predict: true,
-    });
+    const p = cheapestProved(ctx.runs, { ...query, predict: true });
     if (p.best && p.best.cout < answer.best.cout) answer = { ...answer, best: p.best };
   }
   ctx.runs.budget = Infinity;
