@@ -137,63 +137,59 @@ interface Cut {
   masks: number[];
 }
 
-/** A min-heap by key, then insertion order (deterministic ties). */
+/**
+ * A min-heap by key, then insertion order: (key, order) is a strict total order, so what it pops
+ * does not depend on how it is laid out (deterministic ties).
+ */
 class Heap<T> {
-  private keys: number[] = [];
-  private seqs: number[] = [];
-  private values: T[] = [];
+  private items: { key: number; seq: number; value: T }[] = [];
   private seq = 0;
   get size(): number {
-    return this.keys.length;
+    return this.items.length;
   }
   peekKey(): number {
-    return this.keys[0] ?? Infinity;
-  }
-  private less(a: number, b: number): boolean {
-    const ka = this.keys[a] as number;
-    const kb = this.keys[b] as number;
-    return ka < kb || (ka === kb && (this.seqs[a] as number) < (this.seqs[b] as number));
-  }
-  private swap(a: number, b: number): void {
-    for (const arr of [this.keys, this.seqs, this.values] as unknown[][]) {
-      const t = arr[a];
-      arr[a] = arr[b];
-      arr[b] = t;
-    }
+    return this.items[0]?.key ?? Infinity;
   }
   push(key: number, value: T): void {
-    this.keys.push(key);
-    this.seqs.push(this.seq++);
-    this.values.push(value);
-    let i = this.keys.length - 1;
+    const item = { key, seq: this.seq++, value };
+    const a = this.items;
+    let i = a.length;
+    a.push(item);
     while (i > 0) {
       const p = (i - 1) >> 1;
-      if (!this.less(i, p)) break;
-      this.swap(i, p);
+      const q = a[p] as (typeof a)[number];
+      if (q.key < key || (q.key === key && q.seq < item.seq)) break;
+      a[i] = q;
       i = p;
     }
+    a[i] = item;
   }
   pop(): T | undefined {
-    if (!this.keys.length) return undefined;
-    const top = this.values[0] as T;
-    const last = this.keys.length - 1;
-    this.swap(0, last);
-    this.keys.pop();
-    this.seqs.pop();
-    this.values.pop();
-    let i = 0;
-    const n = this.keys.length;
-    for (;;) {
-      const l = 2 * i + 1;
-      const r = l + 1;
-      let m = i;
-      if (l < n && this.less(l, m)) m = l;
-      if (r < n && this.less(r, m)) m = r;
-      if (m === i) break;
-      this.swap(i, m);
-      i = m;
+    const a = this.items;
+    const top = a[0];
+    if (!top) return undefined;
+    const last = a.pop() as (typeof a)[number];
+    const n = a.length;
+    if (n > 0) {
+      let i = 0;
+      for (;;) {
+        const l = 2 * i + 1;
+        if (l >= n) break;
+        let m = l;
+        const x = a[l] as (typeof a)[number];
+        const r = l + 1;
+        if (r < n) {
+          const y = a[r] as (typeof a)[number];
+          if (y.key < x.key || (y.key === x.key && y.seq < x.seq)) m = r;
+        }
+        const c = a[m] as (typeof a)[number];
+        if (last.key < c.key || (last.key === c.key && last.seq < c.seq)) break;
+        a[i] = c;
+        i = m;
+      }
+      a[i] = last;
     }
-    return top;
+    return top.value;
   }
 }
 
@@ -245,18 +241,44 @@ export function lagrangian(
   const u = new Float64Array(R);
   let bestU: Float64Array;
   const choose = new Int32Array(G);
+  // the rows' non-zero entries by group and choice, rows ascending: every sum below adds the
+  // same terms in the same order as a dense loop over the rows would (a zero term adds nothing
+  // exactly), so the bound is bit for bit the dense one's, at a fraction of the work
+  const colRows: Int32Array[][] = [];
+  const colA: Float64Array[][] = [];
+  for (let g = 0; g < G; g++) {
+    const K = (costs[g] as readonly number[]).length + 1;
+    const rs: number[][] = Array.from({ length: K }, () => []);
+    const as: number[][] = Array.from({ length: K }, () => []);
+    for (let r = 0; r < R; r++) {
+      const ag = (rows[r] as Row).a[g] as Float64Array;
+      for (let j = 0; j < K; j++) {
+        const a = ag[j] as number;
+        if (a !== 0) {
+          (rs[j] as number[]).push(r);
+          (as[j] as number[]).push(a);
+        }
+      }
+    }
+    colRows.push(rs.map((x) => Int32Array.from(x)));
+    colA.push(as.map((x) => Float64Array.from(x)));
+  }
   const evalAt = (): number => {
     let l = 0;
     for (let r = 0; r < R; r++) l += (u[r] as number) * (rows[r] as Row).rhs;
     for (let g = 0; g < G; g++) {
       const list = costs[g] as readonly number[];
+      const rg = colRows[g] as Int32Array[];
+      const ag = colA[g] as Float64Array[];
       let least = Infinity;
       let pick = -1;
       for (let k = -1; k < list.length; k++) {
         let v = k < 0 ? 0 : (list[k] as number);
-        for (let r = 0; r < R; r++) {
-          const ur = u[r] as number;
-          if (ur !== 0) v -= ur * ((rows[r] as Row).a[g] as Float64Array)[k + 1]!;
+        const rk = rg[k + 1] as Int32Array;
+        const ak = ag[k + 1] as Float64Array;
+        for (let i = 0; i < rk.length; i++) {
+          const ur = u[rk[i] as number] as number;
+          if (ur !== 0) v -= ur * (ak[i] as number);
         }
         if (v < least) {
           least = v;
@@ -275,13 +297,18 @@ export function lagrangian(
   let stall = 0;
   let l = best;
   const sub = new Float64Array(R);
+  const lhs = new Float64Array(R);
   for (let i = 0; i < steps; i++) {
+    lhs.fill(0);
+    for (let g = 0; g < G; g++) {
+      const j = (choose[g] as number) + 1;
+      const rk = (colRows[g] as Int32Array[])[j] as Int32Array;
+      const ak = (colA[g] as Float64Array[])[j] as Float64Array;
+      for (let e = 0; e < rk.length; e++) lhs[rk[e] as number]! += ak[e] as number;
+    }
     let norm = 0;
     for (let r = 0; r < R; r++) {
-      const row = rows[r] as Row;
-      let lhs = 0;
-      for (let g = 0; g < G; g++) lhs += (row.a[g] as Float64Array)[(choose[g] as number) + 1]!;
-      let sr = row.rhs - lhs;
+      let sr = (rows[r] as Row).rhs - (lhs[r] as number);
       if (sr < 0 && (u[r] as number) <= 0) sr = 0;
       sub[r] = sr;
       norm += sr * sr;
@@ -301,6 +328,40 @@ export function lagrangian(
     }
   }
   return { u: bestU, bound: best };
+}
+
+/** A candidate's change as one string (element, works key, value), made once per candidate. */
+const changeKeys = new WeakMap<Candidate, string>();
+function changeKey(c: Candidate): string {
+  let key = changeKeys.get(c);
+  if (key === undefined) {
+    key = `${c.change.referenceId}|${c.change.editableKey}|${c.change.editableValue}`;
+    changeKeys.set(c, key);
+  }
+  return key;
+}
+
+/** A cut's row of the Lagrangian bound (1 for each choice that meets it), built once per cut. */
+const cutRows = new WeakMap<Cut, Row>();
+function cutRow(cut: Cut, costs: readonly (readonly number[])[]): Row {
+  const known = cutRows.get(cut);
+  if (
+    known &&
+    known.a.length === costs.length &&
+    known.a.every((ag, g) => ag.length === costs[g]!.length + 1)
+  )
+    return known;
+  const row: Row = {
+    a: costs.map((list, g) => {
+      const ag = new Float64Array(list.length + 1);
+      const m = cut.masks[g] as number;
+      for (let j = 0; j <= list.length; j++) if (m & (1 << j)) ag[j] = 1;
+      return ag;
+    }),
+    rhs: 1,
+  };
+  cutRows.set(cut, row);
+  return row;
 }
 
 /** Master solves per search at most (a guard: each learns a cut or ends the search). */
@@ -367,6 +428,10 @@ export function solveMaster(
       minFree[c * (G + 1) + g] = Math.min(least, minFree[c * (G + 1) + g + 1] as number);
     }
   });
+  // per cut word, the bits that are cuts
+  const lastWord = Uint32Array.from({ length: words }, (_, w) =>
+    C - 32 * w >= 32 ? 0xffffffff : (1 << Math.max(0, C - 32 * w)) - 1,
+  );
   // per covering and group, the least cost of a choice counting for it
   const coverCost = coverings.map((cv) =>
     costs.map((list, g) => {
@@ -376,19 +441,20 @@ export function solveMaster(
       return least;
     }),
   );
+  // per covering and depth, those least costs of the groups from that depth on, ascending
+  const coverSorted = coverings.map(() => new Map<number, number[]>());
+  const coverFrom = (i: number, d: number): number[] => {
+    const memo = coverSorted[i] as Map<number, number[]>;
+    let v = memo.get(d);
+    if (!v) memo.set(d, (v = (coverCost[i] as number[]).slice(d).sort((a, b) => a - b)));
+    return v;
+  };
   // the Lagrangian bound's rows: the cuts, the coverings still to meet, the knapsacks (scaled to a
   // right-hand side of 1); its multipliers, and per choice the rows it counts for (u > 0 only)
   const rows: Row[] = [];
   const rowKind: { kind: 'cut' | 'cover' | 'knap'; i: number }[] = [];
   cuts.forEach((cut, c) => {
-    rows.push({
-      a: costs.map((list, g) =>
-        Float64Array.from({ length: list.length + 1 }, (_, j) =>
-          (cut.masks[g] as number) & (1 << j) ? 1 : 0,
-        ),
-      ),
-      rhs: 1,
-    });
+    rows.push(cutRow(cut, costs));
     rowKind.push({ kind: 'cut', i: c });
   });
   coverings.forEach((cv, i) => {
@@ -433,6 +499,18 @@ export function solveMaster(
     }),
   );
   const open = new Uint8Array(rows.length);
+  // a group's term of L(u) depends only on which of the active rows its choices count for are
+  // open: per group, those rows (ascending) and the terms already computed, by that open set
+  const touch: Int32Array[] = lagRows.map((per) => {
+    const set = new Set<number>();
+    for (const e of per) for (const r of e.r) set.add(r);
+    return Int32Array.from([...set].sort((a, b) => a - b));
+  });
+  // (a table for up to 12 rows, NaN where not computed yet; a map beyond)
+  const termTable: (Float64Array | null)[] = touch.map((tr) =>
+    tr.length <= 12 ? new Float64Array(1 << tr.length).fill(NaN) : null,
+  );
+  const termMemo: Map<number, number>[] = costs.map(() => new Map());
   /** L(u) on the groups from n's depth on, over the rows n does not meet yet (a valid bound) */
   const lagBound = (n: MasterNode): number => {
     if (!active.length) return 0;
@@ -451,6 +529,24 @@ export function solveMaster(
       if (open[r]) l += (u[r] as number) * res;
     }
     for (let g = n.depth; g < G; g++) {
+      const tr = touch[g] as Int32Array;
+      let key = -1;
+      if (tr.length <= 52) {
+        key = 0;
+        let bit = 1;
+        for (let i = 0; i < tr.length; i++) {
+          if (open[tr[i] as number]) key += bit;
+          bit *= 2;
+        }
+        const table = termTable[g];
+        const known = table
+          ? (table[key] as number)
+          : (termMemo[g] as Map<number, number>).get(key);
+        if (known !== undefined && !Number.isNaN(known)) {
+          l += known;
+          continue;
+        }
+      }
       const list = costs[g] as readonly number[];
       const per = lagRows[g] as { r: Int32Array; w: Float64Array }[];
       let least = Infinity;
@@ -460,6 +556,11 @@ export function solveMaster(
         for (let i = 0; i < e.r.length; i++) if (open[e.r[i] as number]) v -= e.w[i] as number;
         if (v < least) least = v;
       }
+      if (key >= 0) {
+        const table = termTable[g];
+        if (table) table[key] = least;
+        else (termMemo[g] as Map<number, number>).set(key, least);
+      }
       l += least;
     }
     // (less a hair: rounding must never lift the bound over the optimum)
@@ -468,11 +569,17 @@ export function solveMaster(
   const bound = (n: MasterNode): number => {
     let h = Math.max(0, lagBound(n));
     const d = n.depth;
-    for (let c = 0; c < C; c++) {
-      if ((n.sat[c >> 5] as number) & (1 << (c & 31))) continue;
-      const v = minFree[c * (G + 1) + d] as number;
-      if (v > h) h = v;
-      if (h === Infinity) return Infinity;
+    // the cuts not met yet, word by word (the largest of their least costs, in any order)
+    for (let w = 0; w < words; w++) {
+      let m = ~(n.sat[w] as number) & (lastWord[w] as number);
+      while (m !== 0) {
+        const low = m & -m;
+        m ^= low;
+        const c = (w << 5) + 31 - Math.clz32(low);
+        const v = minFree[c * (G + 1) + d] as number;
+        if (v > h) h = v;
+        if (h === Infinity) return Infinity;
+      }
     }
     // each knapsack: the gain still needed, bought at each free group's best price per unit of
     // gain, up to the group's most gain (a relaxation of choosing one option per group)
@@ -492,15 +599,21 @@ export function solveMaster(
       }
       if (s > h) h = s;
     }
-    coverings.forEach((cv, i) => {
-      const need = cv.atLeast - (n.cover[i] as number);
-      if (need <= 0) return;
-      const free = (coverCost[i] as number[]).slice(d).sort((a, b) => a - b);
+    for (let i = 0; i < coverings.length; i++) {
+      const need = (coverings[i] as (typeof coverings)[number]).atLeast - (n.cover[i] as number);
+      if (need <= 0) continue;
+      const free = coverFrom(i, d);
       let s = 0;
       for (let j = 0; j < need; j++) s += free[j] ?? Infinity;
       if (s > h) h = s;
-    });
+    }
     return h;
+  };
+  const gainedWith = (gained: number[], g: number, k: number): number[] => {
+    const out = new Array<number>(knap.length);
+    for (let i = 0; i < knap.length; i++)
+      out[i] = (gained[i] as number) + ((knap[i] as (typeof knap)[number]).gain[g]![k] as number);
+    return out;
   };
   const heap = new Heap<MasterNode>();
   const root: MasterNode = {
@@ -538,11 +651,43 @@ export function solveMaster(
       row.a.reduce((sum, ag, g) => sum + (ag[(x[g] as number) + 1] as number), 0),
     );
     const met = () => rows.every((row, r) => (lhs[r] as number) >= row.rhs - 1e-9);
+    // per group and choice, the rows it counts for (ascending); a row neither of two choices
+    // counts for adds exactly nothing to a move's score or to its left-hand side
+    const nz: Int32Array[][] = costs.map((list, g) =>
+      Array.from({ length: list.length + 1 }, (_, j) => {
+        const rs: number[] = [];
+        rows.forEach((row, r) => {
+          if ((row.a[g] as Float64Array)[j] !== 0) rs.push(r);
+        });
+        return Int32Array.from(rs);
+      }),
+    );
+    const union = (a: Int32Array, b: Int32Array): Int32Array => {
+      const out = new Int32Array(a.length + b.length);
+      let i = 0;
+      let j = 0;
+      let n = 0;
+      while (i < a.length || j < b.length) {
+        const va = i < a.length ? (a[i] as number) : Infinity;
+        const vb = j < b.length ? (b[j] as number) : Infinity;
+        if (va <= vb) {
+          out[n++] = va;
+          i++;
+          if (va === vb) j++;
+        } else out[n++] = b[j++] as number;
+      }
+      return out.subarray(0, n);
+    };
     const move = (g: number, k: number) => {
-      rows.forEach((row, r) => {
-        const ag = row.a[g] as Float64Array;
+      const touched = union(
+        nz[g]![k + 1] as Int32Array,
+        nz[g]![(x[g] as number) + 1] as Int32Array,
+      );
+      for (let i = 0; i < touched.length; i++) {
+        const r = touched[i] as number;
+        const ag = (rows[r] as Row).a[g] as Float64Array;
         lhs[r] = (lhs[r] as number) + (ag[k + 1] as number) - (ag[(x[g] as number) + 1] as number);
-      });
+      }
       x[g] = k;
     };
     for (let step = 0; step <= 2 * G && !met(); step++) {
@@ -551,12 +696,18 @@ export function solveMaster(
         for (let k = -1; k < (costs[g] as readonly number[]).length; k++) {
           if (k === x[g]) continue;
           let score = 0;
-          rows.forEach((row, r) => {
+          const touched = union(
+            nz[g]![k + 1] as Int32Array,
+            nz[g]![(x[g] as number) + 1] as Int32Array,
+          );
+          for (let i = 0; i < touched.length; i++) {
+            const r = touched[i] as number;
+            const row = rows[r] as Row;
             const ag = row.a[g] as Float64Array;
             const now = lhs[r] as number;
             const next = now + (ag[k + 1] as number) - (ag[(x[g] as number) + 1] as number);
             score += (Math.min(row.rhs, next) - Math.min(row.rhs, now)) / row.rhs;
-          });
+          }
           if (score <= 1e-12) continue;
           const delta = costOf(g, k) - costOf(g, x[g] as number);
           const q = delta <= 0 ? 1e12 * score - delta : score / delta;
@@ -599,21 +750,26 @@ export function solveMaster(
     }
     const list = costs[n.depth] as readonly number[];
     for (let k = -1; k < list.length; k++) {
-      const sat = n.sat.slice();
+      // (a child shares its parent's arrays where its choice changes nothing: none is written)
       const lm = (litMask[n.depth] as Uint32Array[])[k + 1] as Uint32Array;
-      for (let w = 0; w < words; w++) sat[w]! |= lm[w] as number;
+      let sat = n.sat;
+      for (let w = 0; w < words; w++)
+        if (((lm[w] as number) & ~(n.sat[w] as number)) !== 0) {
+          sat = n.sat.slice();
+          for (let x = w; x < words; x++) sat[x]! |= lm[x] as number;
+          break;
+        }
+      const counts = k >= 0 && coverings.some((cv) => cv.ok[n.depth]?.[k]);
       const child: MasterNode = {
         depth: n.depth + 1,
         k,
         parent: n,
         cost: n.cost + (k < 0 ? 0 : (list[k] as number)),
         sat,
-        cover: coverings.map(
-          (cv, i) => (n.cover[i] as number) + (k >= 0 && cv.ok[n.depth]?.[k] ? 1 : 0),
-        ),
-        gained: knap.map(
-          (ks, i) => (n.gained[i] as number) + (k >= 0 ? (ks.gain[n.depth]![k] as number) : 0),
-        ),
+        cover: counts
+          ? coverings.map((cv, i) => (n.cover[i] as number) + (cv.ok[n.depth]?.[k] ? 1 : 0))
+          : n.cover,
+        gained: k >= 0 && knap.length ? gainedWith(n.gained, n.depth, k) : n.gained,
       };
       const h = bound(child);
       if (h < Infinity) heap.push(child.cost + h, child);
@@ -671,9 +827,7 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
   const where = new Map<Candidate, { g: number; k: number }>();
   full.forEach((list, g) => list.forEach((c) => where.set(c, { g, k: opts[g]!.indexOf(c) })));
   const byChange = new Map<string, Candidate>();
-  for (const list of full)
-    for (const c of list)
-      byChange.set(`${c.change.referenceId}|${c.change.editableKey}|${c.change.editableValue}`, c);
+  for (const list of full) for (const c of list) byChange.set(changeKey(c), c);
 
   const aloneOf = (g: number, c: Candidate | null, f: Figure): number =>
     c ? c.single.after[f] : (full[g]![0] as Candidate).single.before[f];
@@ -741,8 +895,7 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
         fixedSeen++;
         continue;
       }
-      const key = `${c.change.referenceId}|${c.change.editableKey}|${c.change.editableValue}`;
-      const own = byChange.get(key);
+      const own = byChange.get(changeKey(c));
       const at = own && where.get(own);
       if (!at || y[at.g]) return null;
       y[at.g] = own;
