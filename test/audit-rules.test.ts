@@ -15,6 +15,7 @@ import { loadEngine, type Engine } from '../src/engine/engine.js';
 import { aidsOf, builtOf } from '../src/simulation/audit/content.js';
 import { auditDpe } from '../src/simulation/audit/index.js';
 import { prepare, type PreparedDpe } from '../src/simulation/prepared.js';
+import { figuresOf, runWorks } from '../src/simulation/runs.js';
 import { defaultCosts } from '../src/works/costs.js';
 import { CORPUS, FLAT, HAS_CORPUS, HOUSE, STUDIO } from './helpers.js';
 
@@ -271,6 +272,39 @@ describe.skipIf(!HAS_CORPUS)('the rules where they bind on the corpus', () => {
       expect(e.reason).toMatch(/^already insulated: U 0\.33/);
     for (const kind of ['steps', 'single'] as const)
       for (const w of worksOf(a, kind)) expect(insulated).not.toContain(w.referenceId);
+  });
+
+  it('a step short of its class holds no works that add nothing: new valved radiators make the valves alone redundant (2378E0897918K, E → C where B is out of reach)', async () => {
+    const p = await prep(corpus('2378E0897918K'));
+    const a = audit(p);
+    invariants(a);
+    const steps = a.proposals.find((x) => x.kind === 'steps');
+    expect(steps?.ok).toBe(false);
+    const step = steps?.steps[0];
+    expect(step?.after.classe).toBe('C');
+    const changes = (step?.works ?? []).map((w) => ({
+      referenceId: w.referenceId,
+      editableKey: w.editableKey,
+      editableValue: w.editableValue,
+    }));
+    const keys = changes.map((c) => `${c.referenceId} ${c.editableKey}`);
+    // the same network's emitters and valves are not both priced
+    expect(
+      keys.includes('installation_chauffage:0 EMETTEURS') &&
+        keys.includes('installation_chauffage:0 REGULATION'),
+    ).toBe(false);
+    // every works line of the step counts: without it, primary energy or emissions rise
+    const figures = (list: typeof changes) =>
+      figuresOf(runWorks(engine, p, list, costs), 'activated');
+    const all = figures(changes);
+    expect(changes.length).toBeGreaterThan(3);
+    for (const c of changes) {
+      const without = figures(changes.filter((x) => x !== c));
+      expect(
+        without.ep > all.ep || without.ges > all.ges,
+        `${c.referenceId} ${c.editableValue} adds nothing`,
+      ).toBe(true);
+    }
   });
 
   it('the input gate: engine and registry 34 % apart, an installation simulated for other dwellings, primary below final; a generated flat’s apportioned installations pass', async () => {

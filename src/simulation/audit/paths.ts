@@ -456,6 +456,29 @@ function proofOf(p: Proved, ev: Evaluated, before: number, reached: boolean): St
   return { exact, lowerBound: Math.max(0, (exact ? ev.cout : lb) - before) };
 }
 
+/**
+ * An answer short of its class without the works that add nothing to it: each of its own items
+ * (not in `kept`, an earlier step's works; costliest first) dropped when every requirement it
+ * met still holds and neither primary energy nor emissions rise without it. New radiators with
+ * thermostatic valves make the valves alone redundant on the same network: 2378E0897918K's
+ * strongest step priced both (3,500 € for nothing). One run per item.
+ */
+function trimmed(ctx: Ctx, ev: Evaluated, kept: Combo, reqs: readonly Requirement[]): Evaluated {
+  const held = reqs.filter((r) => satisfied(ev.combo, r));
+  let out = ev;
+  const own = [...ev.combo.entries()]
+    .filter(([g, c]) => kept.get(g) !== c)
+    .sort((a, b) => b[1].cout - a[1].cout || (a[0] < b[0] ? -1 : 1));
+  for (const [g] of own) {
+    const without = new Map(out.combo);
+    without.delete(g);
+    if (!meetsAll(without, held)) continue;
+    const w = evaluate(ctx, without);
+    if (w.o.after.ep <= out.o.after.ep && w.o.after.ges <= out.o.after.ges) out = w;
+  }
+  return out;
+}
+
 /** Both paths. */
 export function searchPaths(frame: PathFrame, items: Items, target: ClassLetter): Paths {
   const all = allRequirements(items);
@@ -632,13 +655,38 @@ export function searchPaths(frame: PathFrame, items: Items, target: ClassLetter)
         proofOf(pS, only, 0, reaches(only.o, provedClass) && meetsAll(only.combo, all)),
       ];
   }
+  // a path short of its class: its last step without the works that add nothing to it (after
+  // every search: these runs change no other answer)
+  if (!stepsReached) {
+    const i = steps.length - 1;
+    const own = trimmed(ctx, steps[i] as Evaluated, steps[i - 1]?.combo ?? new Map(), all);
+    if (own !== steps[i]) {
+      steps = [...steps.slice(0, i), own];
+      // (one step short of the class is the folded path, proved as the path in one step; a
+      // second step short of its class has no proof to restate)
+      if (i === 0)
+        stepProofs = [proofOf(pS, own, 0, reaches(own.o, provedClass) && meetsAll(own.combo, all))];
+    }
+  }
+  let singleOut = single;
+  let singleProofOut = singleProof;
+  if (!best) {
+    singleOut = trimmed(ctx, single, new Map(), all);
+    if (singleOut !== single)
+      singleProofOut = proofOf(
+        pS,
+        singleOut,
+        0,
+        reaches(singleOut.o, provedClass) && single === (best ?? fallback),
+      );
+  }
   return {
     steps,
     stepProofs,
     stepsReached,
-    single,
+    single: singleOut,
     singleReached: best !== undefined,
-    singleProof,
+    singleProof: singleProofOut,
     pair,
     base,
     combinations: ctx.seen.size,
