@@ -150,9 +150,10 @@ function scenariosForPacks(
     forceNormalization: opts.forceNormalization,
     costs: opts.costs,
     runBudget: PACK_SEARCH_RUN_BUDGET,
-    // a good scenario serves the comparison: no proof sought, no predicted search
+    // a good scenario serves the comparison: no proof sought, no predicted search, no last drops
     proofBudget: 0,
     predictBudget: 0,
+    dropBudget: 0,
   }).solutions.map((s) => ({
     cout: s.cout,
     classe: classFromIndex(s.result.classe_bilan_dpe.value),
