@@ -37,6 +37,9 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] 
 const assumptions = {
   m0: { ep: { pairs: 0, viol: 0, max: 0 }, ges: { pairs: 0, viol: 0, max: 0 } },
   sub: { ep: { combos: 0, viol: 0, max: 0 }, ges: { combos: 0, viol: 0, max: 0 } },
+  // combinations whose works cross a Q4Pa,conv threshold: what they save beyond S, against what
+  // the search allows for crossing (proof.ts airThresholds)
+  air: { dpes: 0, combos: 0, viol: 0, max: 0 },
 };
 let helpers;
 
@@ -45,7 +48,7 @@ let helpers;
  * alone (the relation the cuts use) raises no figure; subadditivity: what a combination saves is
  * at most (1 + margin) × the sum of what its options save alone.
  */
-function measureAssumptions(groups, figs, file) {
+function measureAssumptions(groups, figs, file, states, air, s0) {
   const { isGeneratorGroup, familyOf, SUBADDITIVITY_MARGIN: SUB } = helpers;
   const keyOf = (idx) => idx.join(',');
   const none = groups.map(() => -1);
@@ -70,10 +73,31 @@ function measureAssumptions(groups, figs, file) {
         sum += f0[fig] - figs.get(keyOf(one))[fig];
       });
       const saved = f0[fig] - F[fig];
-      const s = assumptions.sub[fig];
-      s.combos++;
-      if (sum > 0 && saved > sum * (1 + (SUB[fig] ?? Infinity))) s.viol++;
-      if (sum > 0) s.max = Math.max(s.max, saved / sum);
+      const st = states.get(key);
+      if (fig === 'ep' && st && (st.isolation !== s0.isolation || st.joints !== s0.joints)) {
+        // S with what crossing saves at most (the bonus of the state it reaches)
+        const a = assumptions.air;
+        a.combos++;
+        const ch = air?.choices.find(
+          (c) =>
+            c.isoFree === (st.isolation === s0.isolation) &&
+            c.jointFree === (st.joints === s0.joints),
+        );
+        const allowed = (1 + SUB.ep) * sum + (ch?.bonus.ep ?? 0);
+        if (saved > allowed) {
+          a.viol++;
+          if (process.env.BENCH_SEARCH_VERBOSE)
+            console.log(`  S with thresholds ${file} ${key}: ${saved} > ${allowed}`);
+        }
+        // how much of the bonus the excess over S takes (≤ 1 holds)
+        const excess = saved - (1 + SUB.ep) * sum;
+        if (excess > 0) a.max = Math.max(a.max, ch?.bonus.ep ? excess / ch.bonus.ep : Infinity);
+      } else {
+        const s = assumptions.sub[fig];
+        s.combos++;
+        if (sum > 0 && saved > sum * (1 + (SUB[fig] ?? Infinity))) s.viol++;
+        if (sum > 0) s.max = Math.max(s.max, saved / sum);
+      }
       for (let g = 0; g < groups.length; g++)
         for (let a = -1; a < groups[g].length; a++) {
           const b = idx[g];
@@ -105,7 +129,11 @@ export async function runSearchBench() {
   const { candidatesOf, searchScenarios } = await import(
     path.join(ROOT, 'dist/simulation/scenarios.js')
   );
-  const { runWorks, figuresOf } = await import(path.join(ROOT, 'dist/simulation/runs.js'));
+  const { runWorks, figuresOf, airtightnessAfter } = await import(
+    path.join(ROOT, 'dist/simulation/runs.js')
+  );
+  const { Evaluator } = await import(path.join(ROOT, 'dist/simulation/search.js'));
+  const { criteriaOf } = await import(path.join(ROOT, 'dist/works/airtightness.js'));
   const { outcome } = await import(path.join(ROOT, 'dist/simulation/calc.js'));
   const { classIndex, CLASS_LETTERS } = await import(path.join(ROOT, 'dist/contract/classes.js'));
   const { defaultCosts } = await import(path.join(ROOT, 'dist/works/costs.js'));
@@ -140,6 +168,8 @@ export async function runSearchBench() {
     let probes = 0;
     let beaten = 0;
     const beatenList = [];
+    const probeSub = { combos: 0, viol: 0, max: 0, list: [] };
+    const probeAir = { combos: 0, viol: 0, max: 0, list: [] };
     for (const f of files) {
       const prep = prepare(engine, await readDpeFile(path.join(CORPUS, f)));
       if (!prep.ok) continue;
@@ -148,14 +178,57 @@ export async function runSearchBench() {
         const groups = [...candidatesOf(engine, prep.dpe, opts).values()];
         const rand = seeded(f);
         const best = new Map();
+        // S, and S across the Q4Pa,conv thresholds, on the probe's combinations too
+        const air = helpers.airThresholds(
+          new Evaluator(engine, prep.dpe, { ...opts, thresholds: prep.dpe.thresholds }, Infinity),
+          groups,
+        );
+        const s0 = criteriaOf(airtightnessAfter(engine, prep.dpe, [], opts.costs));
         for (let i = 0; i < PROBE; i++) {
           // (a density drawn per combination: sparse ones are the cheap ones a class may take)
           const density = 0.05 + 0.6 * rand();
           const changes = [];
+          const chosen = [];
           for (const g of groups)
-            if (rand() < density) changes.push(g[Math.floor(rand() * g.length)].change);
+            if (rand() < density) {
+              const c = g[Math.floor(rand() * g.length)];
+              changes.push(c.change);
+              chosen.push(c);
+            }
           const run = runWorks(engine, prep.dpe, changes, opts.costs);
           const o = outcome(prep.dpe, figuresOf(run, opts.coef), opts.coef, false);
+          if (chosen.length) {
+            const f0 = chosen[0].single.before.ep;
+            const sum = chosen.reduce((t, c) => t + c.single.before.ep - c.single.after.ep, 0);
+            const saved = f0 - o.after.ep;
+            const st = criteriaOf(airtightnessAfter(engine, prep.dpe, changes, opts.costs));
+            const SUB = helpers.SUBADDITIVITY_MARGIN.ep;
+            if (st.isolation !== s0.isolation || st.joints !== s0.joints) {
+              const ch = air?.choices.find(
+                (c) =>
+                  c.isoFree === (st.isolation === s0.isolation) &&
+                  c.jointFree === (st.joints === s0.joints),
+              );
+              const bonus = ch?.bonus.ep ?? 0;
+              probeAir.combos++;
+              const excess = saved - (1 + SUB) * sum;
+              if (excess > bonus) {
+                probeAir.viol++;
+                probeAir.list.push(
+                  `${f.replace(/\.xml$/, '')} ${excess.toFixed(0)} > ${bonus.toFixed(0)}`,
+                );
+              }
+              if (excess > 0)
+                probeAir.max = Math.max(probeAir.max, bonus > 0 ? excess / bonus : Infinity);
+            } else {
+              probeSub.combos++;
+              if (sum > 0 && saved > (1 + SUB) * sum) {
+                probeSub.viol++;
+                probeSub.list.push(`${f.replace(/\.xml$/, '')} ${(saved / sum).toFixed(3)}`);
+              }
+              if (sum > 0) probeSub.max = Math.max(probeSub.max, saved / sum);
+            }
+          }
           const reached = classIndex(o.classesAfter.dpe);
           for (const l of CLASS_LETTERS)
             if (classIndex(l) >= reached && !(best.get(l) <= run.cout)) best.set(l, run.cout);
@@ -199,6 +272,13 @@ export async function runSearchBench() {
       console.log(
         `  random probe: ${probes} combinations (${PROBE} per DPE, seeded); scenarios a probe reaches for less: ${beaten}${beatenList.length ? ` (${beatenList.slice(0, 10).join('; ')}${beatenList.length > 10 ? '; …' : ''})` : ''}`,
       );
+    if (PROBE > 0) {
+      const few = (l) =>
+        l.length ? ` (${l.slice(0, 8).join('; ')}${l.length > 8 ? '; …' : ''})` : '';
+      console.log(
+        `  the probe's combinations, primary energy: S (saved ≤ 1.05 × Σ saved alone) on ${probeSub.combos} crossing no Q4Pa,conv threshold: ${probeSub.viol} over${few(probeSub.list)}, largest ratio ${probeSub.max.toFixed(3)}; across a threshold, ${probeAir.combos}: ${probeAir.viol} saving more than S + what crossing saves at most${few(probeAir.list)}, largest share of that allowance taken ${probeAir.max.toFixed(3)}`,
+      );
+    }
   }
   let dpes = 0;
   let combos = 0;
@@ -219,11 +299,13 @@ export async function runSearchBench() {
     // brute force: the cheapest combination reaching each class
     const best = new Map();
     const figs = new Map();
+    const states = new Map();
     const walk = (i, chosen, idx = []) => {
       if (i === groups.length) {
         const run = runWorks(engine, p, chosen, opts.costs);
         const o = outcome(p, figuresOf(run, opts.coef), opts.coef, false);
         figs.set(idx.join(','), o.after);
+        states.set(idx.join(','), criteriaOf(airtightnessAfter(engine, p, chosen, opts.costs)));
         const reached = classIndex(o.classesAfter.dpe);
         for (const l of CLASS_LETTERS)
           if (classIndex(l) >= reached && !(best.get(l) <= run.cout)) best.set(l, run.cout);
@@ -233,7 +315,13 @@ export async function runSearchBench() {
       groups[i].forEach((c, k) => walk(i + 1, [...chosen, c.change], [...idx, k]));
     };
     walk(0, []);
-    measureAssumptions(groups, figs, f);
+    const air = helpers.airThresholds(
+      new Evaluator(engine, p, { ...opts, thresholds: p.thresholds }, Infinity),
+      groups,
+    );
+    if (air) assumptions.air.dpes++;
+    const s0 = criteriaOf(airtightnessAfter(engine, p, [], opts.costs));
+    measureAssumptions(groups, figs, f, states, air, s0);
     const found = searchScenarios(engine, p, { ...opts, strategy: 'best-first' });
     const heuristic = searchScenarios(engine, p, { ...opts, strategy: 'heuristic' });
     before.push(heuristic.evaluations);
@@ -275,6 +363,10 @@ export async function runSearchBench() {
       `  M0 on ${fig} (a choice at least as strong alone is no worse in a combination): ${m.pairs} pairs, ${m.viol} violations, largest ${(100 * m.max).toFixed(2)}%; subadditivity (saved ≤ (1 + ${helpers.SUBADDITIVITY_MARGIN[fig] ?? '∞'}) × Σ saved alone): ${sa.combos} combinations, ${sa.viol} over, largest ratio ${sa.max.toFixed(3)}`,
     );
   }
+  const a = assumptions.air;
+  console.log(
+    `  subadditivity across a Q4Pa,conv threshold (saved ≤ (1 + ${helpers.SUBADDITIVITY_MARGIN.ep}) × Σ saved alone + what crossing saves at most, × (1 + ${helpers.AIR_MARGIN})): ${a.dpes} DPEs can cross, ${a.combos} combinations do, ${a.viol} over, largest share of that allowance taken ${a.max.toFixed(3)}`,
+  );
   console.log(
     `  change sets per DPE: heuristic alone median ${median(before)} max ${Math.max(...before)}; heuristic + best-first median ${median(after)} max ${Math.max(...after)}`,
   );

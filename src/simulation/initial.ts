@@ -153,6 +153,7 @@ function scenariosForPacks(
     // a good scenario serves the comparison: no proof sought, no predicted search, no last drops
     proofBudget: 0,
     predictBudget: 0,
+    crossingBudget: 0,
     dropBudget: 0,
   }).solutions.map((s) => ({
     cout: s.cout,

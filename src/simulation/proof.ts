@@ -33,6 +33,7 @@
 import { classIndex, type ClassLetter } from '../contract/classes.js';
 import { parseReferenceId } from '../dpe/elements.js';
 import { findOption } from '../works/catalogue.js';
+import { criteriaOf, type Q4paAreas, type Q4paCriteria } from '../works/airtightness.js';
 import type { Candidate, Evaluated, Evaluator } from './search.js';
 
 /**
@@ -40,6 +41,13 @@ import type { Candidate, Evaluated, Evaluator } from './search.js';
  * on either figure: measured on the corpus by bench/search.mjs.
  */
 export const SUBADDITIVITY_MARGIN: Record<'ep' | 'ges', number | null> = { ep: 0.05, ges: null };
+
+/**
+ * How much more crossing a Q4Pa,conv threshold may save in a combination than the most it saves
+ * in the contexts measured (the DPE alone, each heating and ventilation option alone): see
+ * `airThresholds` and docs/scenario-search.md, "The Q4Pa,conv thresholds".
+ */
+export const AIR_MARGIN = 0.1;
 
 /** Nodes the master's branch and bound may take per solve (then its least open key is the bound). */
 export const MASTER_NODES = 4_000;
@@ -111,6 +119,12 @@ export interface ProofQuery {
    * (GES on most DPEs); the answer's `exact` is false and its `lowerBound` 0.
    */
   predict?: boolean;
+  /**
+   * With `predict`: the master knows the Q4Pa,conv thresholds (true), or not (false: the
+   * predicted search of earlier versions); when true and no threshold can be crossed, nothing
+   * is run. A proof always knows them.
+   */
+  thresholds?: boolean;
 }
 
 export interface ProofAnswer {
@@ -782,6 +796,107 @@ export function solveMaster(
  * constraints, proved so under M0, or the best found and a proven lower bound when a budget ends.
  * Engine runs go through `evaluator` (memoised, counted against its budget).
  */
+/** A Q4Pa,conv state the works may reach: what it lets a combination save beyond S. */
+export interface AirChoice {
+  /** the most crossing into this state saves beyond S, per figure (× (1 + AIR_MARGIN)) */
+  bonus: Record<Figure, number>;
+  /** the state needs no crossing of the insulated-area majority (resp. the joints' half) */
+  isoFree: boolean;
+  jointFree: boolean;
+}
+
+/** The thresholds' rows: per option, the area it moves toward crossing; the area to move. */
+export interface AirThresholds {
+  choices: AirChoice[];
+  rows: { gain: number[][]; need: number; kind: 'iso' | 'joint' }[];
+}
+
+const areasAlone = new WeakMap<Candidate, Q4paAreas>();
+const isoBalance = (a: Q4paAreas) => a.insulated - a.bare;
+const jointBalance = (a: Q4paAreas) => a.withJoint - a.without;
+const sameCriteria = (a: Q4paCriteria, b: Q4paCriteria) =>
+  a.isolation === b.isolation && a.joints === b.joints;
+
+/**
+ * The engine reads the air permeability (Q4Pa,conv, hence Hperm) from two majorities: walls and
+ * ceilings insulated over more area than not, windows and doors with joints over half their area
+ * (4_ventilation.js, `tv_q4pa_conv`). The option that tips one changes the whole dwelling's
+ * leakage losses: what S (a sum of savings alone) cannot see. Per option, the area it moves is
+ * read from the works applied (no engine run); what crossing into each reachable state saves is
+ * measured by forcing that state's row (`Evaluator.withAirtightness`) on the DPE and on each
+ * heating and ventilation option alone, the most of those × (1 + AIR_MARGIN). Null when no
+ * threshold can be crossed (nothing changes for the master).
+ */
+export function airThresholds(
+  evaluator: Evaluator,
+  opts: readonly (readonly Candidate[])[],
+  fixed: readonly Candidate[] = [],
+): AirThresholds | null {
+  if (typeof evaluator.airtightness !== 'function') return null;
+  const base = evaluator.airtightness([]);
+  const s0 = criteriaOf(base);
+  const atFixed = fixed.length ? evaluator.airtightness(fixed) : base;
+  const sF = criteriaOf(atFixed);
+  const alone = (c: Candidate) => {
+    let a = areasAlone.get(c);
+    if (!a) areasAlone.set(c, (a = evaluator.airtightness([c])));
+    return a;
+  };
+  // per option, what it moves toward each majority (never less than 0: a superset is sound)
+  const iso = opts.map((list) =>
+    list.map((c) => Math.max(0, isoBalance(alone(c)) - isoBalance(base))),
+  );
+  const joint = opts.map((list) =>
+    list.map((c) => Math.max(0, jointBalance(alone(c)) - jointBalance(base))),
+  );
+  const most = (m: number[][]) => m.reduce((s, l) => s + Math.max(0, ...l), 0);
+  const tIso = -isoBalance(atFixed);
+  const tJoint = -jointBalance(atFixed);
+  const windows = atFixed.withJoint + atFixed.without > 0;
+  const isoReach = sF.isolation === '0' && most(iso) >= tIso;
+  const jointReach = sF.joints === '0' && windows && most(joint) >= tJoint;
+  const states: Q4paCriteria[] = [];
+  for (const i of isoReach ? ['0', '1'] : [sF.isolation])
+    for (const j of jointReach ? ['0', '1'] : [sF.joints])
+      states.push({ isolation: i as '0' | '1', joints: j as '0' | '1' });
+  if (states.length === 1 && sameCriteria(states[0] as Q4paCriteria, s0)) return null;
+  // what each state saves beyond the DPE's own, in each context
+  const contexts: Candidate[][] = [[]];
+  // (generators, heating and ventilation: what they change, the leakage losses weigh differently)
+  for (const list of opts) {
+    const ref = list[0]?.change.referenceId ?? '';
+    if (
+      isGeneratorGroup(list) ||
+      ref.startsWith('ventilation') ||
+      ref.startsWith('installation_chauffage')
+    )
+      for (const c of list) contexts.push([c]);
+  }
+  const bonus = states.map(() => ({ ep: 0, ges: 0 }));
+  for (const ctx of contexts) {
+    const own = evaluator.withAirtightness(ctx, s0);
+    if (!own) return null; // no ventilation follows the envelope: no threshold moves a figure
+    states.forEach((st, i) => {
+      if (sameCriteria(st, s0)) return;
+      const o = evaluator.withAirtightness(ctx, st);
+      if (!o) return;
+      const b = bonus[i] as Record<Figure, number>;
+      for (const f of ['ep', 'ges'] as const)
+        b[f] = Math.max(b[f], (1 + AIR_MARGIN) * (own.after[f] - o.after[f]));
+    });
+  }
+  const choices = states.map((st, i) => ({
+    bonus: bonus[i] as Record<Figure, number>,
+    isoFree: st.isolation === sF.isolation,
+    jointFree: st.joints === sF.joints,
+  }));
+  const rows: AirThresholds['rows'] = [];
+  // crossing needs the moved area above the threshold (≥: a superset, sound)
+  if (isoReach) rows.push({ gain: iso, need: Math.max(tIso, 1e-3), kind: 'iso' });
+  if (jointReach) rows.push({ gain: joint, need: Math.max(tJoint, 1e-3), kind: 'joint' });
+  return { choices, rows };
+}
+
 export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAnswer {
   const fixed = query.fixed ?? [];
   const fixedCost = fixed.reduce((s, c) => s + c.cout, 0);
@@ -994,7 +1109,12 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
   // times the sum of what its options save alone; so reaching needs that sum above this
   const base0 = sample ? sample.single.before : undefined;
   const gainOf = (c: Candidate, f: Figure) => c.single.before[f] - c.single.after[f];
-  const knapsacks = (): Knapsack[] => {
+  // the Q4Pa,conv thresholds: a first group of the master chooses the state the combination
+  // reaches; a state past a threshold adds what crossing it saves at most to the knapsacks and
+  // asks the options to move the area that crosses it (docs "The Q4Pa,conv thresholds")
+  const air =
+    query.predict && query.thresholds === false ? null : airThresholds(evaluator, opts, fixed);
+  const knapsacks = (plain = false): Knapsack[] => {
     const out: Knapsack[] = [];
     if (!base0) return out;
     for (const f of ['ep', 'ges'] as const) {
@@ -1003,24 +1123,60 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
       const fixedGain = fixed.reduce((s, c) => s + gainOf(c, f), 0);
       const need = (base0[f] - missAt[f]) / (1 + margin) - fixedGain;
       if (need <= 0) continue;
-      out.push({ gain: opts.map((list) => list.map((c) => gainOf(c, f))), need });
+      const gain = opts.map((list) => list.map((c) => gainOf(c, f)));
+      out.push(
+        air && !plain
+          ? { gain: [air.choices.map((ch) => ch.bonus[f] / (1 + margin)), ...gain], need }
+          : { gain, need },
+      );
     }
+    if (air && !plain)
+      for (const row of air.rows)
+        out.push({
+          gain: [
+            air.choices.map((ch) =>
+              (row.kind === 'iso' ? ch.isoFree : ch.jointFree) ? row.need : 0,
+            ),
+            ...row.gain,
+          ],
+          need: row.need,
+        });
     return out;
   };
+  // the master, with the thresholds' group first when there is one (its choice is dropped)
+  const withAir = new WeakMap<Cut, Cut>();
+  const airCoverings = air
+    ? masterCoverings.map((cv) => ({
+        ok: [air.choices.map(() => false), ...cv.ok],
+        atLeast: cv.atLeast,
+      }))
+    : masterCoverings;
+  const master = (cap: number, target: number): MasterResult => {
+    if (!air) return solveMaster(costs, cuts, masterCoverings, knapsacks(), cap, target);
+    const m = solveMaster(
+      [air.choices.map(() => 0), ...costs],
+      cuts.map((c) => {
+        let v = withAir.get(c);
+        if (!v) withAir.set(c, (v = { masks: [0, ...c.masks] }));
+        return v;
+      }),
+      airCoverings,
+      knapsacks(),
+      cap,
+      target,
+    );
+    if (m.kind === 'solution') return { ...m, choice: m.choice.slice(1) };
+    if (m.kind === 'capped' && m.point) return { ...m, point: m.point.slice(1) };
+    return m;
+  };
+  if (query.predict && query.thresholds === true && !air) return answer(false, 0);
   if (query.predict) {
     // each master answer run as it is; the cuts it learns (M0) and the knapsacks (S, no margin)
     // steer the next; stops when the master finds nothing cheaper than the best answer
     for (;;) {
       const found = best as Evaluated | null;
       if (evaluator.left <= 0 || iterations >= MAX_ITERATIONS) break;
-      const m = solveMaster(
-        costs,
-        cuts,
-        masterCoverings,
-        knapsacks(),
-        perSolve,
-        found ? found.cout - fixedCost : Infinity,
-      );
+      const m = master(perSolve, found ? found.cout - fixedCost : Infinity);
       iterations++;
       masterNodes += m.nodes;
       const choice = m.kind === 'solution' ? m.choice : m.kind === 'capped' ? m.point : undefined;
@@ -1034,37 +1190,46 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
     }
     return answer(false, 0);
   }
+  // the bound: the master with the thresholds (`master`). With thresholds, the master without
+  // them (S alone, as before they were known: `steer`) steers the search, its runs and when it
+  // stops, so that it runs what it ran before; only the bound and `exact` are the sound master's.
   let bestLb = -Infinity;
+  let steerLb = -Infinity;
+  /** stops: exact when the best answer is at most the proven bound */
+  const stop = () =>
+    answer(
+      !!best && (best as Evaluated).cout <= bestLb,
+      best ? Math.min(bestLb, (best as Evaluated).cout) : bestLb,
+    );
   for (;;) {
     const cap =
       query.masterTotal === undefined
         ? perSolve
         : Math.min(perSolve, Math.max(0, query.masterTotal - masterNodes));
-    const m = solveMaster(
-      costs,
-      cuts,
-      masterCoverings,
-      knapsacks(),
-      cap,
-      best ? (best as Evaluated).cout - fixedCost : Infinity,
-    );
+    const goal = best ? (best as Evaluated).cout - fixedCost : Infinity;
+    const sound = master(cap, goal);
+    const m = air ? solveMaster(costs, cuts, masterCoverings, knapsacks(true), cap, goal) : sound;
     iterations++;
     masterNodes += m.nodes;
     const found = best as Evaluated | null;
-    if (m.kind === 'infeasible') return answer(true, found ? found.cout : Infinity);
+    if (sound.kind === 'infeasible') return answer(true, found ? found.cout : Infinity);
+    bestLb = Math.max(
+      bestLb,
+      (sound.kind === 'capped' ? sound.lowerBound : sound.cost) + fixedCost,
+    );
+    if (m.kind === 'infeasible') return stop();
     if (m.kind === 'capped') {
       // every cut stays true: the best bound of any solve is a bound
-      bestLb = Math.max(bestLb, m.lowerBound + fixedCost);
-      const lb = bestLb;
+      steerLb = Math.max(steerLb, m.lowerBound + fixedCost);
       const more =
         query.masterTotal !== undefined &&
         masterNodes < query.masterTotal &&
         iterations < MAX_ITERATIONS &&
         evaluator.left > 0 &&
         m.point &&
-        !(found && found.cout <= lb) &&
+        !(found && found.cout <= steerLb) &&
         !(found && (m.pointCost as number) + fixedCost >= found.cout);
-      if (!more) return answer(!!found && found.cout <= lb, found ? Math.min(lb, found.cout) : lb);
+      if (!more) return stop();
       const y: Point = (m.point as number[]).map((k, g) =>
         k < 0 ? null : (opts[g]![k] as Candidate),
       );
@@ -1072,14 +1237,15 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
       if (!reaches(ev)) for (const f of ['ep', 'ges'] as const) if (misses(ev, f)) lift(y, f);
       continue;
     }
-    const lb = Math.max(m.cost + fixedCost, bestLb);
-    if (found && found.cout <= lb) return answer(true, found.cout);
-    if (evaluator.left <= 0) return answer(false, lb);
+    const lb = Math.max(m.cost + fixedCost, steerLb);
+    if ((found && found.cout <= lb) || evaluator.left <= 0) return stop();
     const y: Point = m.choice.map((k, g) => (k < 0 ? null : (opts[g]![k] as Candidate)));
     const ev = run(y);
     if (reaches(ev)) {
-      // meets the coverings (the master's), and nothing cheaper meets the cuts
-      return answer(true, (best as Evaluated | null)?.cout ?? ev.cout);
+      // meets the coverings (the master's), and nothing cheaper meets the cuts (with thresholds:
+      // nothing cheaper meets the master without them; exact when the bound says so)
+      if (!air) return answer(true, (best as Evaluated | null)?.cout ?? ev.cout);
+      return stop();
     }
     for (const f of ['ep', 'ges'] as const) if (misses(ev, f)) lift(y, f);
   }

@@ -4,7 +4,21 @@
  */
 import type { CoefMode, EditableChange } from '../contract/schemas.js';
 import type { Engine, EngineFigures } from '../engine/engine.js';
-import { applyWorks, resolveChanges, type AppliedWork, type Resolved } from '../works/apply.js';
+import { copyRaw } from '../dpe/raw.js';
+import { entryOf } from '../works/memo.js';
+import {
+  forceAirtightness,
+  q4paAreas,
+  type Q4paAreas,
+  type Q4paCriteria,
+} from '../works/airtightness.js';
+import {
+  applyWorks,
+  applyWorksOn,
+  resolveChanges,
+  type AppliedWork,
+  type Resolved,
+} from '../works/apply.js';
 import type { CostTable } from '../works/costs.js';
 import type { PreparedDpe } from './prepared.js';
 
@@ -198,4 +212,56 @@ export function seedRuns(prep: PreparedDpe, runs: readonly RunData[]): void {
 
 export function figuresOf(run: WorksRun, coef: CoefMode): EngineFigures {
   return coef === 'activated' ? run.mode2026 : run.mode2025;
+}
+
+/**
+ * The areas the engine's Q4Pa,conv criteria weigh after `changes` (works applied to a copy, no
+ * engine run): what each option adds to the insulated walls and ceilings, and to the windows and
+ * doors with joints (docs/scenario-search.md, "The Q4Pa,conv thresholds").
+ */
+export function airtightnessAfter(
+  engine: Engine,
+  prep: PreparedDpe,
+  changes: readonly EditableChange[],
+  costs: CostTable,
+): Q4paAreas {
+  const resolved = resolveChanges(prep, changes);
+  const memo = entryOf(areasMemo, prep, () => new Map<string, Q4paAreas>());
+  return entryOf(memo, runKey(resolved), () =>
+    q4paAreas(applyWorks(engine, prep, resolved, costs).raw, prep.base.output),
+  );
+}
+
+/** The areas and the forced runs per prepared DPE and works (and criteria): each made once. */
+const areasMemo = new WeakMap<PreparedDpe, Map<string, Q4paAreas>>();
+const forcedMemo = new WeakMap<PreparedDpe, Map<string, WorksRun | null>>();
+
+/**
+ * The figures of `changes` with the Q4Pa,conv row forced to the one `criteria` pick, on the
+ * ventilations that follow the envelope (`forceAirtightness`): a probe for the search's bound,
+ * never memoised with the works runs. Null when no ventilation follows the envelope.
+ */
+export function runWithAirtightness(
+  engine: Engine,
+  prep: PreparedDpe,
+  changes: readonly EditableChange[],
+  costs: CostTable,
+  criteria: Q4paCriteria,
+): WorksRun | null {
+  const resolved = resolveChanges(prep, changes);
+  const memo = entryOf(forcedMemo, prep, () => new Map<string, WorksRun | null>());
+  return entryOf(memo, `${criteria.isolation}${criteria.joints};${runKey(resolved)}`, () => {
+    // on a whole copy: the ventilations are written into
+    const works = applyWorksOn(engine, prep, resolved, costs, copyRaw(prep.raw));
+    const rows = engine.q4paConvRows();
+    if (!forceAirtightness(prep.raw, works.raw, prep.base.output, rows, criteria)) return null;
+    const result = engine.run(works.raw, { owned: true });
+    return {
+      mode2026: result.mode2026,
+      mode2025: result.mode2025,
+      applied: works.applied,
+      cout: works.cout,
+      perteSurface: works.perteSurface,
+    };
+  });
 }

@@ -95,6 +95,13 @@ export const PREDICT_BUDGET = 40;
  * scenario’s cost.
  */
 export const DROP_BUDGET = 80;
+/**
+ * Change sets a second predicted search may evaluate per DPE (shared as PREDICT_BUDGET's), on its
+ * own evaluator, where the works can cross a Q4Pa,conv threshold (proof.ts `airThresholds`): its
+ * master knows what crossing saves, so it proposes the combinations that cross. It can only lower
+ * a scenario's cost.
+ */
+export const CROSSING_BUDGET = 20;
 /** Bounds of the slack within which a predicted combination is worth an engine run. */
 export const SLACK_MIN = 0.08;
 export const SLACK_MAX = 0.25;
@@ -139,6 +146,8 @@ export interface ScenarioOptions {
   predictBudget?: number;
   /** change sets the last pass's drops may evaluate, all targets together (DROP_BUDGET) */
   dropBudget?: number;
+  /** change sets the predicted search across thresholds may evaluate (CROSSING_BUDGET) */
+  crossingBudget?: number;
 }
 
 export interface ScenarioSearch {
@@ -408,6 +417,8 @@ export function searchScenarios(
       // (its own memo and count: what it runs changes nothing the other searches do)
       const predicting = new Evaluator(engine, prep, evaluator.frame, 0);
       const dropping = new Evaluator(engine, prep, evaluator.frame, 0);
+      const crossing = new Evaluator(engine, prep, evaluator.frame, 0);
+      const crossingBudget = opts.crossingBudget ?? CROSSING_BUDGET;
       const dropBudget = opts.dropBudget ?? DROP_BUDGET;
       const predictBudget = opts.predictBudget ?? PREDICT_BUDGET;
       const proofBudget = opts.proofBudget ?? PROOF_BUDGET;
@@ -468,17 +479,28 @@ export function searchScenarios(
             else found.lowerBound = Math.min(lowerBound, found.ev.cout);
             if (found.lowerBound >= found.ev.cout) found.exact = true;
           }
-          if (found && !found.exact && predictBudget > 0) {
-            const predictLeft = Math.max(0, predictBudget - predicting.count);
-            predicting.budget =
-              predicting.count + (left === 1 ? predictLeft : Math.floor(predictLeft / 2));
-            const p = cheapestProved(predicting, {
+          // the predicted searches: without the thresholds, then with them (their own runs)
+          const passes = [
+            { ev: predicting, budget: predictBudget, thresholds: false, known: [proving] },
+            {
+              ev: crossing,
+              budget: crossingBudget,
+              thresholds: true,
+              known: [proving, predicting],
+            },
+          ];
+          for (const pass of passes) {
+            if (!found || found.exact || pass.budget <= 0) continue;
+            const passLeft = Math.max(0, pass.budget - pass.ev.count);
+            pass.ev.budget = pass.ev.count + (left === 1 ? passLeft : Math.floor(passLeft / 2));
+            const p = cheapestProved(pass.ev, {
               groups,
               target,
               // (the answer is among them: the best known, run again for nothing)
-              known: [...evaluator.evaluated, ...proving.evaluated],
+              known: [...evaluator.evaluated, ...pass.known.flatMap((e) => [...e.evaluated])],
               masterNodes: MASTER_FLOOR,
               predict: true,
+              thresholds: pass.thresholds,
             });
             if (p.best && p.best.cout < found.ev.cout) {
               const lowerBound = Math.min(found.lowerBound, p.best.cout);
@@ -505,7 +527,8 @@ export function searchScenarios(
         if (found) best.set(target, found);
         progress(i + 1);
       }
-      evaluations = evaluator.count + proving.count + predicting.count + dropping.count;
+      evaluations =
+        evaluator.count + proving.count + predicting.count + crossing.count + dropping.count;
     }
   }
   // a scenario for a better class that is cheaper serves the worse target too (never when the

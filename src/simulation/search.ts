@@ -23,7 +23,8 @@ import type { Engine, EngineFigures } from '../engine/engine.js';
 import type { CostTable } from '../works/costs.js';
 import { outcome, type Outcome } from './calc.js';
 import type { PreparedDpe } from './prepared.js';
-import { figuresOf, runWorks } from './runs.js';
+import type { Q4paAreas, Q4paCriteria } from '../works/airtightness.js';
+import { airtightnessAfter, figuresOf, runWithAirtightness, runWorks } from './runs.js';
 
 /** A min-heap of search nodes by bound, then by insertion (ties break the same way every run). */
 class Heap<T> {
@@ -340,6 +341,32 @@ export class Evaluator {
     };
     this.seen.set(key, ev);
     return ev;
+  }
+
+  /** The Q4Pa,conv criteria's areas after these works (no engine run). */
+  airtightness(items: readonly Candidate[]): Q4paAreas {
+    return airtightnessAfter(
+      this.engine,
+      this.prep,
+      items.map((c) => c.change),
+      this.frame.costs,
+    );
+  }
+
+  /**
+   * The outcome of these works with the Q4Pa,conv row forced to `criteria`'s (a probe, not a
+   * works run: not counted, not memoised with them); null when no ventilation follows the
+   * envelope.
+   */
+  withAirtightness(items: readonly Candidate[], criteria: Q4paCriteria): Outcome | null {
+    const run = runWithAirtightness(
+      this.engine,
+      this.prep,
+      items.map((c) => c.change),
+      this.frame.costs,
+      criteria,
+    );
+    return run && this.outcomeOf(figuresOf(run, this.frame.coef));
   }
 
   outcomeOf(figures: EngineFigures): Outcome {

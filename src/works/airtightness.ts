@@ -18,8 +18,19 @@ export interface Q4paCriteria {
   joints: '0' | '1';
 }
 
-/** The engine's two criteria (4_ventilation.js, `tv_q4pa_conv`, bug-for-bug: joints on ≥ 50%). */
-export function q4paCriteria(dpe: RawDpe, computed: RawDpe): Q4paCriteria {
+/**
+ * The areas the engine's two criteria weigh (4_ventilation.js, `tv_q4pa_conv`): walls and
+ * ceilings insulated and not (sides with b ≠ 0; an unknown type counts insulated from 1975),
+ * windows and doors with joints and without.
+ */
+export interface Q4paAreas {
+  insulated: number;
+  bare: number;
+  withJoint: number;
+  without: number;
+}
+
+export function q4paAreas(dpe: RawDpe, computed: RawDpe): Q4paAreas {
   let insulated = 0;
   let bare = 0;
   for (const kind of ['mur', 'plancher_haut'] as const) {
@@ -46,10 +57,20 @@ export function q4paCriteria(dpe: RawDpe, computed: RawDpe): Q4paCriteria {
   };
   for (const w of elementsOf(dpe, 'baie_vitree')) add(w, 'surface_totale_baie');
   for (const d of elementsOf(dpe, 'porte')) add(d, 'surface_porte');
+  return { insulated, bare, withJoint, without };
+}
+
+/** The criteria those areas give (bug-for-bug: joints on ≥ 50%). */
+export function criteriaOf(a: Q4paAreas): Q4paCriteria {
   return {
-    isolation: insulated > bare ? '1' : '0',
-    joints: withJoint / (withJoint + without) >= 0.5 ? '1' : '0',
+    isolation: a.insulated > a.bare ? '1' : '0',
+    joints: a.withJoint / (a.withJoint + a.without) >= 0.5 ? '1' : '0',
   };
+}
+
+/** The engine's two criteria (4_ventilation.js, `tv_q4pa_conv`, bug-for-bug: joints on ≥ 50%). */
+export function q4paCriteria(dpe: RawDpe, computed: RawDpe): Q4paCriteria {
+  return criteriaOf(q4paAreas(dpe, computed));
 }
 
 function inList(list: unknown, id: string | undefined): boolean {
@@ -160,4 +181,63 @@ export function followAirtightness(
     if (str(v.donnee_entree.tv_q4pa_conv_id) === str(before.tv_q4pa_conv_id))
       delete v.donnee_entree.tv_q4pa_conv_id;
   }
+}
+
+/**
+ * The ventilations whose Q4Pa,conv row follows the envelope after works (`followAirtightness`):
+ * no measured Q4Pa,conv, and no declared row, or the declared row the engine's own choice
+ * for the original DPE. Empty: no works can move the air permeability.
+ */
+export function followingVentilations(
+  original: RawDpe,
+  dpe: RawDpe,
+  computed: RawDpe,
+  rows: readonly Fields[],
+): RawElement[] {
+  const cg = original.logement?.caracteristique_generale ?? {};
+  const before = originalRow(original, computed, rows, () =>
+    engineRowOf(
+      rows,
+      str(cg.enum_periode_construction_id),
+      str(cg.enum_methode_application_dpe_log_id),
+      q4paCriteria(original, computed),
+    ),
+  );
+  return elementsOf(dpe, 'ventilation').filter((v) => {
+    const d = v.donnee_entree;
+    if (num(d.q4pa_conv_saisi)) return false;
+    const declared = str(d.tv_q4pa_conv_id);
+    return declared === undefined || declared === '' || declared === str(before?.tv_q4pa_conv_id);
+  });
+}
+
+/**
+ * Forces, on `dpe` (a works copy of `original`), the Q4Pa,conv row the engine would pick for
+ * `criteria`, on the ventilations that follow the envelope (as a measured value, which the
+ * engine reads in any mode): what a combination would give if its works crossed (or not) the
+ * criteria's thresholds. A probe for the scenario search's bound (docs/scenario-search.md, "The
+ * Q4Pa,conv thresholds"), never a works run. Returns how many ventilations were forced.
+ */
+export function forceAirtightness(
+  original: RawDpe,
+  dpe: RawDpe,
+  computed: RawDpe,
+  rows: readonly Fields[],
+  criteria: Q4paCriteria,
+): number {
+  const cg = original.logement?.caracteristique_generale ?? {};
+  const row = engineRowOf(
+    rows,
+    str(cg.enum_periode_construction_id),
+    str(cg.enum_methode_application_dpe_log_id),
+    criteria,
+  );
+  const q = num(row?.q4pa_conv);
+  if (!q) return 0;
+  const list = followingVentilations(original, dpe, computed, rows);
+  for (const v of list) {
+    delete v.donnee_entree.tv_q4pa_conv_id;
+    v.donnee_entree.q4pa_conv_saisi = q;
+  }
+  return list.length;
 }

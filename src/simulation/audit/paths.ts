@@ -433,7 +433,7 @@ function prove(ctx: Ctx, goal: Goal, incumbent: Evaluated | undefined): Proved {
   let answer = cheapestProved(ctx.runs, { ...query, ...(start ? { incumbent: start } : {}) });
   if (!answer.exact && answer.best) {
     ctx.runs.budget = ctx.runs.count + AUDIT_PREDICT_RUNS;
-    const p = cheapestProved(ctx.runs, { ...query, predict: true });
+    const p = cheapestProved(ctx.runs, { ...query, predict: true, thresholds: false });
     if (p.best && p.best.cout < answer.best.cout) answer = { ...answer, best: p.best };
   }
   ctx.runs.budget = Infinity;
