@@ -13,14 +13,15 @@ import { readDpeFile } from '../src/dpe/source.js';
 import { loadEngine, type Engine } from '../src/engine/engine.js';
 import { outcome } from '../src/simulation/calc.js';
 import { prepare, type PreparedDpe } from '../src/simulation/prepared.js';
-import { SUBADDITIVITY_MARGIN } from '../src/simulation/proof.js';
+import { generatorPairs, SUBADDITIVITY_MARGIN } from '../src/simulation/proof.js';
+import { candidatesOf, searchScenarios } from '../src/simulation/scenarios.js';
+import { Evaluator } from '../src/simulation/search.js';
 import {
   airtightnessAfter,
   figuresOf,
   runWithAirtightness,
   runWorks,
 } from '../src/simulation/runs.js';
-import { searchScenarios } from '../src/simulation/scenarios.js';
 import { criteriaOf } from '../src/works/airtightness.js';
 import { defaultCosts } from '../src/works/costs.js';
 import { CORPUS, HAS_CORPUS } from './helpers.js';
@@ -104,5 +105,33 @@ describe.skipIf(!HAS_CORPUS)('the Q4Pa,conv insulated-area majority', () => {
     );
     expect(f?.lowerBound).toBeLessThanOrEqual(all.cout);
     expect(f?.cout).toBeLessThanOrEqual(all.cout);
+  });
+});
+
+describe.skipIf(!HAS_CORPUS)('S counted by generator pairs', () => {
+  it('2395E2052253O: a heat pump and a heat-pump water heater replacing one boiler save more together than S allows alone; the pair gain covers it', async () => {
+    const prep = await prepared('2395E2052253O');
+    const groups = [...candidatesOf(engine, prep, { ...frame, costs }).values()];
+    const all = groups.flat();
+    const pick = (ref: string, value: string) => {
+      const c = all.find((x) => x.change.referenceId === ref && x.change.editableValue === value);
+      if (!c) throw new Error(`${ref} ${value} not a candidate`);
+      return c;
+    };
+    const pac = pick('installation_chauffage:0', 'PACAirEau');
+    const cet = pick('installation_ecs:0', 'CET');
+    const alone = (c: typeof pac) => c.single.before.ep - c.single.after.ep;
+    const base = figures(prep, []).o.after.ep;
+    const both = base - figures(prep, [pac.change, cet.change]).o.after.ep;
+    // S alone fails here by far more than its margin
+    expect(both).toBeGreaterThan((1 + (SUBADDITIVITY_MARGIN.ep ?? 0)) * (alone(pac) + alone(cet)));
+    // the heat pump's gain, counted by its pairs, covers what the pair saves
+    const pairs = generatorPairs(
+      new Evaluator(engine, prep, { ...frame, costs, thresholds: prep.thresholds }, Infinity),
+      groups,
+    );
+    const gain = pairs.get(pac)?.ep ?? 0;
+    expect(gain).toBeGreaterThan(alone(pac));
+    expect(gain + alone(cet)).toBeGreaterThanOrEqual(both - 1e-6);
   });
 });

@@ -17,6 +17,7 @@ import {
   lagrangian,
   MASTER_NODES,
   solveMaster,
+  SUBADDITIVITY_MARGIN,
   type Covering,
   type ProofQuery,
 } from '../src/simulation/proof.js';
@@ -562,11 +563,57 @@ describe('the bound stays sound where savings add up to more than their sum (S, 
         expect(r.lowerBound, what).toBeLessThanOrEqual(optimum);
         if (r.best) expect(r.best.cout, what).toBeGreaterThanOrEqual(optimum);
         if (r.exact) expect(r.best?.cout ?? Infinity, what).toBe(optimum);
-        if (budget === 400 && masterNodes === MASTER_NODES) expect(r.exact, what).toBe(true);
+        // enough runs: the optimum is found (proved, unless the master that steers the runs,
+        // at STEER_MARGIN, stopped before the proof's, at its wider margin, could say so)
+        if (budget === 400 && masterNodes === MASTER_NODES)
+          expect(r.best?.cout, what).toBe(optimum);
       }
     }
     // problems where a knapsack with no margin would cut the optimum off (not a vacuous check)
     expect(knapsackTight).toBeGreaterThan(10);
+  });
+
+  it('S broken beyond its margin: the runs it has seen raise the margin, and the bounds they cover hold (200 random problems)', () => {
+    const rand = rng(9191);
+    const before = SLACK.ep;
+    // combinations save up to 35% more than the sum of their savings alone: S at 10% is false
+    SLACK.ep = 0.35;
+    const ratio = (c: { items: Candidate[]; ep: number }) => {
+      const alone = c.items.reduce((t, x) => t + E0.ep - x.single.after.ep, 0);
+      return alone > 0 ? (E0.ep - c.ep) / alone : 1;
+    };
+    let covered = 0;
+    try {
+      for (let trial = 0; trial < 200; trial++) {
+        const { groups, combos, limit, reaching, optimum } = problem(rand);
+        const reach = (c: { ep: number; ges: number }) => c.ep <= limit.ep && c.ges <= limit.ges;
+        // every combination that misses the class already run (as the other searches' runs are
+        // known to it): they show S broken; the search must find the answer itself
+        const known = closedForm(limit, Infinity);
+        for (const c of combos) if (!reach(c)) known.evaluate(c.items);
+        const r = cheapestProved(closedForm(limit, 400), {
+          groups,
+          target: 'D',
+          known: known.evaluated,
+        });
+        // the claim: a bound holds where S, at the margin the runs seen show, holds for the
+        // cheapest reaching combination
+        const cheapest = reaching.find((c) => c.cout === optimum);
+        const seen = Math.max(...combos.filter((c) => !reach(c)).map(ratio));
+        if (!cheapest || ratio(cheapest) > seen) continue;
+        // ...and S at its own margin would cut that combination off (not a vacuous check)
+        const leastMissing = Math.min(...combos.filter((c) => !reach(c)).map((c) => c.ep));
+        const alone = cheapest.items.reduce((t, c) => t + E0.ep - c.single.after.ep, 0);
+        if (alone >= (E0.ep - leastMissing) / (1 + (SUBADDITIVITY_MARGIN.ep ?? 0))) continue;
+        covered++;
+        const what = `trial ${trial}`;
+        expect(r.lowerBound, what).toBeLessThanOrEqual(optimum);
+        if (r.exact) expect(r.best?.cout ?? Infinity, what).toBe(optimum);
+      }
+    } finally {
+      SLACK.ep = before;
+    }
+    expect(covered).toBeGreaterThan(10);
   });
 
   it('predicted: every answer reaches the class and claims no proof; it finds cheaper answers', () => {

@@ -40,14 +40,29 @@ import type { Candidate, Evaluated, Evaluator } from './search.js';
  * How much more a combination may save than the sum of what its options save alone (relative),
  * on either figure: measured on the corpus by bench/search.mjs.
  */
-export const SUBADDITIVITY_MARGIN: Record<'ep' | 'ges', number | null> = { ep: 0.05, ges: null };
+export const SUBADDITIVITY_MARGIN: Record<'ep' | 'ges', number | null> = { ep: 0.1, ges: null };
 
 /**
  * How much more crossing a Q4Pa,conv threshold may save in a combination than the most it saves
  * in the contexts measured (the DPE alone, each heating and ventilation option alone): see
  * `airThresholds` and docs/scenario-search.md, "The Q4Pa,conv thresholds".
  */
-export const AIR_MARGIN = 0.1;
+export const AIR_MARGIN = 0.5;
+
+/**
+ * The margin of S in the knapsack of the master that steers the cut search (which combination is
+ * run next, when it stops): the proof's margin before generator pairs and thresholds were known.
+ * Only the bound and `exact` rest on the proof's knapsack; steering as before keeps every
+ * scenario at its cost or cheaper.
+ */
+export const STEER_MARGIN = 0.05;
+
+/**
+ * Where a run the search has seen saves more than S (or S and the thresholds' allowance) allow,
+ * the margin used is what it shows plus this: a proof never rests on a margin its own runs
+ * contradict.
+ */
+export const CHECK_SLACK = 0.05;
 
 /** Nodes the master's branch and bound may take per solve (then its least open key is the bound). */
 export const MASTER_NODES = 4_000;
@@ -798,7 +813,11 @@ export function solveMaster(
  */
 /** A Q4Pa,conv state the works may reach: what it lets a combination save beyond S. */
 export interface AirChoice {
-  /** the most crossing into this state saves beyond S, per figure (× (1 + AIR_MARGIN)) */
+  /** the state */
+  criteria: Q4paCriteria;
+  /** the most crossing into this state saves in the contexts measured, per figure */
+  most: Record<Figure, number>;
+  /** what crossing into it may save beyond S: `most` × (1 + AIR_MARGIN) */
   bonus: Record<Figure, number>;
   /** the state needs no crossing of the insulated-area majority (resp. the joints' half) */
   isoFree: boolean;
@@ -861,18 +880,27 @@ export function airThresholds(
       states.push({ isolation: i as '0' | '1', joints: j as '0' | '1' });
   if (states.length === 1 && sameCriteria(states[0] as Q4paCriteria, s0)) return null;
   // what each state saves beyond the DPE's own, in each context
-  const contexts: Candidate[][] = [[]];
-  // (generators, heating and ventilation: what they change, the leakage losses weigh differently)
+  // the contexts: the DPE and its envelope with every element's strongest option (crossing saves
+  // more on an insulated envelope: on 2387E0167911O 2,351 kWh/yr alone, 3,037 insulated), each
+  // alone and with each generator, heating and ventilation option (the leakage losses weigh
+  // differently with them)
+  const envelope: Candidate[] = [];
+  const installations: Candidate[] = [];
   for (const list of opts) {
     const ref = list[0]?.change.referenceId ?? '';
-    if (
+    if (/^(mur|plancher_haut|plancher_bas|baie_vitree|porte):/.test(ref)) {
+      const strongest = [...list].sort((a, b) => a.single.after.ep - b.single.after.ep)[0];
+      if (strongest) envelope.push(strongest);
+    } else if (
       isGeneratorGroup(list) ||
       ref.startsWith('ventilation') ||
       ref.startsWith('installation_chauffage')
     )
-      for (const c of list) contexts.push([c]);
+      installations.push(...list);
   }
-  const bonus = states.map(() => ({ ep: 0, ges: 0 }));
+  const contexts: Candidate[][] = [[], envelope];
+  for (const c of installations) contexts.push([c], [...envelope, c]);
+  const saves = states.map(() => ({ ep: 0, ges: 0 }));
   for (const ctx of contexts) {
     const own = evaluator.withAirtightness(ctx, s0);
     if (!own) return null; // no ventilation follows the envelope: no threshold moves a figure
@@ -880,13 +908,17 @@ export function airThresholds(
       if (sameCriteria(st, s0)) return;
       const o = evaluator.withAirtightness(ctx, st);
       if (!o) return;
-      const b = bonus[i] as Record<Figure, number>;
-      for (const f of ['ep', 'ges'] as const)
-        b[f] = Math.max(b[f], (1 + AIR_MARGIN) * (own.after[f] - o.after[f]));
+      const b = saves[i] as Record<Figure, number>;
+      for (const f of ['ep', 'ges'] as const) b[f] = Math.max(b[f], own.after[f] - o.after[f]);
     });
   }
   const choices = states.map((st, i) => ({
-    bonus: bonus[i] as Record<Figure, number>,
+    criteria: st,
+    most: saves[i] as Record<Figure, number>,
+    bonus: {
+      ep: (1 + AIR_MARGIN) * (saves[i] as Record<Figure, number>).ep,
+      ges: (1 + AIR_MARGIN) * (saves[i] as Record<Figure, number>).ges,
+    },
     isoFree: st.isolation === sF.isolation,
     jointFree: st.joints === sF.joints,
   }));
@@ -895,6 +927,41 @@ export function airThresholds(
   if (isoReach) rows.push({ gain: iso, need: Math.max(tIso, 1e-3), kind: 'iso' });
   if (jointReach) rows.push({ gain: joint, need: Math.max(tJoint, 1e-3), kind: 'joint' });
   return { choices, rows };
+}
+
+const isGenerator = (c: Candidate, prefix: string) =>
+  c.change.editableKey === 'ReplaceGEN' && c.change.referenceId.startsWith(prefix);
+
+/**
+ * S counted by generator pairs: a heating generator and a hot-water generator replaced together
+ * can save far more than each alone (on `2395E2052253O`, an air-water heat pump and a heat-pump
+ * water heater: 3,706 kWh/yr of primary energy against 2,327 alone, the boiler they replace did
+ * both). Each heating generator's saving, for the knapsack, is raised to the most it adds to any
+ * hot-water generator (its pair's saving less the hot-water generator's alone): then the sum over
+ * a combination covers each pair's saving. One run per pair, not counted (`Evaluator.measure`).
+ * Empty when the DPE has not both (or the evaluator cannot measure).
+ */
+export function generatorPairs(
+  evaluator: Evaluator,
+  groups: readonly (readonly Candidate[])[],
+): Map<Candidate, Record<Figure, number>> {
+  const out = new Map<Candidate, Record<Figure, number>>();
+  if (typeof evaluator.measure !== 'function') return out;
+  const all = [...new Set(groups.flat())];
+  const heating = all.filter((c) => isGenerator(c, 'installation_chauffage'));
+  const water = all.filter((c) => isGenerator(c, 'installation_ecs'));
+  for (const h of heating) {
+    const g: Record<Figure, number> = {
+      ep: h.single.before.ep - h.single.after.ep,
+      ges: h.single.before.ges - h.single.after.ges,
+    };
+    for (const w of water) {
+      const both = evaluator.measure([h, w]).after;
+      for (const f of ['ep', 'ges'] as const) g[f] = Math.max(g[f], w.single.after[f] - both[f]);
+    }
+    out.set(h, g);
+  }
+  return out;
 }
 
 export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAnswer {
@@ -990,8 +1057,11 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
     if (reaches(ev) && meets([...fixed, ...items]) && (!best || ev.cout < best.cout)) best = ev;
   };
   /** learns from a run: a better answer, or the cuts of the figures it misses */
+  // every run the search sees, for checking S on it (`margins`)
+  const observed: { items: Candidate[]; ev: Evaluated }[] = [];
   const learn = (y: Point, ev: Evaluated) => {
     const items = y.filter((c): c is Candidate => c !== null);
+    observed.push({ items, ev });
     if (reaches(ev)) return consider(ev, items);
     let any = false;
     for (const f of ['ep', 'ges'] as const)
@@ -1108,25 +1178,72 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
   // sub-additivity (S): what a combination saves on a figure is at most (1 + SUBADDITIVITY_MARGIN)
   // times the sum of what its options save alone; so reaching needs that sum above this
   const base0 = sample ? sample.single.before : undefined;
-  const gainOf = (c: Candidate, f: Figure) => c.single.before[f] - c.single.after[f];
+  const plainPredict = query.predict && query.thresholds === false;
+  const pairs = plainPredict
+    ? new Map<Candidate, Record<Figure, number>>()
+    : generatorPairs(evaluator, [...opts, fixed]);
+  const aloneGain = (c: Candidate, f: Figure) => c.single.before[f] - c.single.after[f];
+  // the proof's gains count generator pairs; the steering master's (`plain`) are as before
+  const gainOf = (c: Candidate, f: Figure, plain = false) =>
+    (plain ? undefined : pairs.get(c)?.[f]) ?? aloneGain(c, f);
   // the Q4Pa,conv thresholds: a first group of the master chooses the state the combination
   // reaches; a state past a threshold adds what crossing it saves at most to the knapsacks and
   // asks the options to move the area that crosses it (docs "The Q4Pa,conv thresholds")
-  const air =
-    query.predict && query.thresholds === false ? null : airThresholds(evaluator, opts, fixed);
+  const air = plainPredict ? null : airThresholds(evaluator, opts, fixed);
+  const steered = !!air || pairs.size > 0;
+  // S and the thresholds' allowance checked on every run this search has seen: a proof never
+  // rests on a margin one of them contradicts (docs "Checked on its own runs")
+  let checked = 0;
+  let worstS = 0;
+  const crossingRuns: { saved: number; sum: number; most: number }[] = [];
+  const margins = (): { s: number; air: number } => {
+    const sGlobal = SUBADDITIVITY_MARGIN.ep ?? 0;
+    for (; base0 && checked < observed.length; checked++) {
+      const { items, ev } = observed[checked] as (typeof observed)[number];
+      const all = [...fixed, ...items];
+      const sum = all.reduce((t, c) => t + gainOf(c, 'ep'), 0);
+      if (!(sum > 0)) continue;
+      const saved = base0.ep - ev.o.after.ep;
+      const st = air ? criteriaOf(evaluator.airtightness(all)) : null;
+      const choice = st && air?.choices.find((ch) => sameCriteria(ch.criteria, st));
+      if (choice && choice.most.ep > 0) crossingRuns.push({ saved, sum, most: choice.most.ep });
+      else worstS = Math.max(worstS, saved / sum - 1);
+    }
+    const sMargin = worstS > sGlobal ? worstS + CHECK_SLACK : sGlobal;
+    let airScale = 1 + AIR_MARGIN;
+    for (const r of crossingRuns) {
+      const needed = (r.saved - (1 + sMargin) * r.sum) / r.most;
+      if (needed > airScale) airScale = needed + CHECK_SLACK;
+    }
+    return { s: sMargin, air: airScale };
+  };
+  // the knapsacks: the proof's (S with its checked margin, generator pairs, thresholds), the
+  // steering master's (`plain`: S at STEER_MARGIN alone, as before pairs and thresholds were
+  // known), the predicted search's (no margin)
   const knapsacks = (plain = false): Knapsack[] => {
     const out: Knapsack[] = [];
     if (!base0) return out;
+    const checkedMargins = query.predict || plain ? null : margins();
     for (const f of ['ep', 'ges'] as const) {
-      const margin = query.predict ? 0 : SUBADDITIVITY_MARGIN[f];
+      const margin = query.predict
+        ? 0
+        : plain
+          ? f === 'ep'
+            ? STEER_MARGIN
+            : null
+          : f === 'ep' && checkedMargins
+            ? checkedMargins.s
+            : SUBADDITIVITY_MARGIN[f];
       if (missAt[f] === Infinity || margin === null) continue;
-      const fixedGain = fixed.reduce((s, c) => s + gainOf(c, f), 0);
+      const fixedGain = fixed.reduce((s, c) => s + gainOf(c, f, plain), 0);
       const need = (base0[f] - missAt[f]) / (1 + margin) - fixedGain;
       if (need <= 0) continue;
-      const gain = opts.map((list) => list.map((c) => gainOf(c, f)));
+      const gain = opts.map((list) => list.map((c) => gainOf(c, f, plain)));
+      const allowance = (ch: AirChoice) =>
+        checkedMargins ? ch.most[f] * checkedMargins.air : ch.most[f];
       out.push(
         air && !plain
-          ? { gain: [air.choices.map((ch) => ch.bonus[f] / (1 + margin)), ...gain], need }
+          ? { gain: [air.choices.map((ch) => allowance(ch) / (1 + margin)), ...gain], need }
           : { gain, need },
       );
     }
@@ -1169,7 +1286,7 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
     if (m.kind === 'capped' && m.point) return { ...m, point: m.point.slice(1) };
     return m;
   };
-  if (query.predict && query.thresholds === true && !air) return answer(false, 0);
+  if (query.predict && query.thresholds === true && !steered) return answer(false, 0);
   if (query.predict) {
     // each master answer run as it is; the cuts it learns (M0) and the knapsacks (S, no margin)
     // steer the next; stops when the master finds nothing cheaper than the best answer
@@ -1208,7 +1325,9 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
         : Math.min(perSolve, Math.max(0, query.masterTotal - masterNodes));
     const goal = best ? (best as Evaluated).cout - fixedCost : Infinity;
     const sound = master(cap, goal);
-    const m = air ? solveMaster(costs, cuts, masterCoverings, knapsacks(true), cap, goal) : sound;
+    // (the master without thresholds steers whenever the proof's knapsacks differ from its own)
+    const steer = steered || margins().s !== STEER_MARGIN;
+    const m = steer ? solveMaster(costs, cuts, masterCoverings, knapsacks(true), cap, goal) : sound;
     iterations++;
     masterNodes += m.nodes;
     const found = best as Evaluated | null;
@@ -1244,7 +1363,7 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
     if (reaches(ev)) {
       // meets the coverings (the master's), and nothing cheaper meets the cuts (with thresholds:
       // nothing cheaper meets the master without them; exact when the bound says so)
-      if (!air) return answer(true, (best as Evaluated | null)?.cout ?? ev.cout);
+      if (!steer) return answer(true, (best as Evaluated | null)?.cout ?? ev.cout);
       return stop();
     }
     for (const f of ['ep', 'ges'] as const) if (misses(ev, f)) lift(y, f);

@@ -479,41 +479,44 @@ export function searchScenarios(
             else found.lowerBound = Math.min(lowerBound, found.ev.cout);
             if (found.lowerBound >= found.ev.cout) found.exact = true;
           }
-          // the predicted searches: without the thresholds, then with them (their own runs)
-          const passes = [
-            { ev: predicting, budget: predictBudget, thresholds: false, known: [proving] },
-            {
-              ev: crossing,
-              budget: crossingBudget,
-              thresholds: true,
-              known: [proving, predicting],
-            },
-          ];
-          for (const pass of passes) {
-            if (!found || found.exact || pass.budget <= 0) continue;
-            const passLeft = Math.max(0, pass.budget - pass.ev.count);
-            pass.ev.budget = pass.ev.count + (left === 1 ? passLeft : Math.floor(passLeft / 2));
-            const p = cheapestProved(pass.ev, {
+          // after the proofs, on their own runs (never dearer): the predicted search, the last
+          // pass, then the predicted search across the Q4Pa,conv thresholds and the last pass on
+          // its answer (with its own runs: the others' budgets are spent as before it existed)
+          const improve = (ev: Evaluated) => {
+            if (!found || ev.cout >= found.ev.cout) return;
+            const lowerBound = Math.min(found.lowerBound, ev.cout);
+            found = { ev, exact: lowerBound >= ev.cout, lowerBound };
+          };
+          const share = (e: Evaluator, budget: number) => {
+            const passLeft = Math.max(0, budget - e.count);
+            e.budget = e.count + (left === 1 ? passLeft : Math.floor(passLeft / 2));
+          };
+          const predicted = (e: Evaluator, thresholds: boolean, known: Evaluator[]) =>
+            cheapestProved(e, {
               groups,
               target,
               // (the answer is among them: the best known, run again for nothing)
-              known: [...evaluator.evaluated, ...pass.known.flatMap((e) => [...e.evaluated])],
+              known: [...evaluator.evaluated, ...known.flatMap((k) => [...k.evaluated])],
               masterNodes: MASTER_FLOOR,
               predict: true,
-              thresholds: pass.thresholds,
+              thresholds,
             });
-            if (p.best && p.best.cout < found.ev.cout) {
-              const lowerBound = Math.min(found.lowerBound, p.best.cout);
-              found = { ev: p.best, exact: lowerBound >= p.best.cout, lowerBound };
-            }
+          const reachesTarget = (o: Outcome) => reaches(o, target);
+          if (found && !found.exact && predictBudget > 0) {
+            share(predicting, predictBudget);
+            const p = predicted(predicting, false, [proving]);
+            if (p.best) improve(p.best);
           }
           if (found && !found.exact && dropBudget > 0) {
-            const dropLeft = Math.max(0, dropBudget - dropping.count);
-            dropping.budget = dropping.count + (left === 1 ? dropLeft : Math.floor(dropLeft / 2));
-            const d = withoutUnneeded(dropping, found.ev, (o) => reaches(o, target));
-            if (d.cout < found.ev.cout) {
-              const lowerBound = Math.min(found.lowerBound, d.cout);
-              found = { ev: d, exact: lowerBound >= d.cout, lowerBound };
+            share(dropping, dropBudget);
+            improve(withoutUnneeded(dropping, found.ev, reachesTarget));
+          }
+          if (found && !found.exact && crossingBudget > 0) {
+            share(crossing, crossingBudget);
+            const p = predicted(crossing, true, [proving, predicting, dropping]);
+            if (p.best && p.best.cout < found.ev.cout) {
+              improve(p.best);
+              improve(withoutUnneeded(crossing, p.best, reachesTarget));
             }
           }
           if (!r.best && r.exact) unreachable.push(target);

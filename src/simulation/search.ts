@@ -343,6 +343,20 @@ export class Evaluator {
     return ev;
   }
 
+  /**
+   * The outcome of these works, not counted in the budget nor listed in `evaluated`: a measure
+   * the proof's bound rests on (a fixed set of runs per DPE, the same on any machine).
+   */
+  measure(items: readonly Candidate[]): Outcome {
+    const run = runWorks(
+      this.engine,
+      this.prep,
+      items.map((c) => c.change),
+      this.frame.costs,
+    );
+    return this.outcomeOf(figuresOf(run, this.frame.coef));
+  }
+
   /** The Q4Pa,conv criteria's areas after these works (no engine run). */
   airtightness(items: readonly Candidate[]): Q4paAreas {
     return airtightnessAfter(
