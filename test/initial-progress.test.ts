@@ -72,7 +72,16 @@ describe('scenario search budget (change sets, never time)', () => {
   };
 
   it('with no budget still gives scenarios the engine ran, reaching their class', () => {
-    const cut = searchScenarios(engine, house, { ...opts, runBudget: 0, proofBudget: 0 });
+    // (no budget for the heuristic, the proofs, nor the predicted search across thresholds: that
+    // one, given the runs a full search spends elsewhere, finds E for 3,300 € on this house where
+    // the full search stops at 3,346 € within its bound; a budget cut that helps is not a test
+    // of the budget)
+    const cut = searchScenarios(engine, house, {
+      ...opts,
+      runBudget: 0,
+      proofBudget: 0,
+      crossingBudget: 0,
+    });
     expect(cut.solutions.length).toBeGreaterThan(0);
     for (const s of cut.solutions) {
       expect(s.result.classe_bilan_dpe.value).toBeLessThanOrEqual(
