@@ -73,9 +73,9 @@ describe('scenario search budget (change sets, never time)', () => {
 
   it('with no budget still gives scenarios the engine ran, reaching their class', () => {
     // (no budget for the heuristic, the proofs, nor the predicted search across thresholds: that
-    // one, given the runs a full search spends elsewhere, finds E for 3,300 € on this house where
-    // the full search stops at 3,346 € within its bound; a budget cut that helps is not a test
-    // of the budget)
+    // one, given the runs a full search spends elsewhere, could find what the full search's
+    // later passes find (E for 3,300 € on this house, where the full search stopped at 3,346 €
+    // before the swap pass); a budget cut that helps is not a test of the budget)
     const cut = searchScenarios(engine, house, {
       ...opts,
       runBudget: 0,

@@ -16,7 +16,7 @@ import { outcome, type Outcome } from '../src/simulation/calc.js';
 import { round2 } from '../src/simulation/comparison.js';
 import { prepare, type PreparedDpe } from '../src/simulation/prepared.js';
 import { figuresOf, runWorks } from '../src/simulation/runs.js';
-import { searchScenarios } from '../src/simulation/scenarios.js';
+import { candidatesOf, groupKey, searchScenarios } from '../src/simulation/scenarios.js';
 import { bestFirst, BOUND_MARGIN } from '../src/simulation/search.js';
 import { harmOf } from '../src/simulation/structure.js';
 import { offeredOptions } from '../src/works/apply.js';
@@ -359,6 +359,59 @@ describe('the last pass (DROP_BUDGET): no unproved scenario holds an option its 
       }
     }
     // (not vacuous: unproved scenarios with options to drop were tried)
+    expect(checked).toBeGreaterThan(5);
+  });
+});
+
+describe('the swap pass (SWAP_BUDGET): no unproved scenario keeps an option a cheaper one of its group replaces', () => {
+  it('house E: R 3.0 instead of R 3.7 behind one wall, cheaper, and reaching E at its stated cost', () => {
+    const prep = prepared.get(HOUSE) as PreparedDpe;
+    const opts = { ...frame, costs };
+    const e = (x: ReturnType<typeof searchScenarios>) => x.solutions.find((s) => s.classe === 'E');
+    const before = e(searchScenarios(engine, prep, { ...opts, swapBudget: 0 }));
+    const after = e(searchScenarios(engine, prep, opts));
+    expect(before?.exact).toBe(false);
+    expect(after?.cout).toBeLessThan(before?.cout ?? 0);
+    // the same walls, one option for a cheaper one of its group
+    expect(after?.editables.map((x) => x.referenceId).sort()).toEqual(
+      before?.editables.map((x) => x.referenceId).sort(),
+    );
+    const run = runWorks(engine, prep, after?.editables ?? [], costs);
+    const o = outcome(prep, figuresOf(run, frame.coef), frame.coef, false);
+    expect(run.cout).toBe(after?.cout);
+    expect(classIndex(o.classesAfter.dpe)).toBeLessThanOrEqual(classIndex('E'));
+    // the bound is the other searches': the pass proves nothing
+    expect(after?.lowerBound).toBe(before?.lowerBound);
+  });
+
+  it('house, flat, studio: swapping any option for a cheaper one of its group loses the class', () => {
+    let checked = 0;
+    for (const file of [HOUSE, FLAT, STUDIO]) {
+      const prep = prepared.get(file) as PreparedDpe;
+      const opts = { ...frame, costs };
+      const groups = candidatesOf(engine, prep, opts);
+      // (a budget every scenario's swaps fit in: the property then holds for each)
+      const withIt = searchScenarios(engine, prep, { ...opts, swapBudget: 10_000 });
+      for (const s of withIt.solutions) {
+        if (s.exact) continue;
+        for (const e of s.editables) {
+          const mine = s.items?.find((i) => i.referenceId === e.referenceId)?.cout ?? 0;
+          for (const d of groups.get(groupKey(e.referenceId, e.editableKey)) ?? []) {
+            if (d.cout >= mine) break;
+            const list = s.editables.map((x) => (x === e ? d.change : x));
+            const run = runWorks(engine, prep, list, costs);
+            const o = outcome(prep, figuresOf(run, frame.coef), frame.coef, false);
+            const still = classIndex(o.classesAfter.dpe) <= classIndex(s.classe as ClassLetter);
+            expect(
+              still && run.cout < s.cout,
+              `${file} ${s.classe}: ${d.change.editableValue}`,
+            ).toBe(false);
+            checked++;
+          }
+        }
+      }
+    }
+    // (not vacuous: cheaper options were tried in unproved scenarios)
     expect(checked).toBeGreaterThan(5);
   });
 });

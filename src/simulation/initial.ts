@@ -155,6 +155,7 @@ function scenariosForPacks(
     predictBudget: 0,
     crossingBudget: 0,
     dropBudget: 0,
+    swapBudget: 0,
   }).solutions.map((s) => ({
     cout: s.cout,
     classe: classFromIndex(s.result.classe_bilan_dpe.value),

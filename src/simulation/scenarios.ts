@@ -102,6 +102,14 @@ export const DROP_BUDGET = 80;
  * a scenario's cost.
  */
 export const CROSSING_BUDGET = 20;
+/**
+ * Change sets the swap pass may evaluate per DPE, all targets together (half of what is left per
+ * target, all of it for the last), on its own evaluator: an answer still unproved after every
+ * other pass gets, for each of its options (costliest first), the cheapest option of the same
+ * element and works key that still reaches the class (an insulation at R 3.0 where the search
+ * kept R 3.7). It can only lower a scenario's cost.
+ */
+export const SWAP_BUDGET = 60;
 /** Bounds of the slack within which a predicted combination is worth an engine run. */
 export const SLACK_MIN = 0.08;
 export const SLACK_MAX = 0.25;
@@ -148,6 +156,8 @@ export interface ScenarioOptions {
   dropBudget?: number;
   /** change sets the predicted search across thresholds may evaluate (CROSSING_BUDGET) */
   crossingBudget?: number;
+  /** change sets the swap pass may evaluate, all targets together (SWAP_BUDGET) */
+  swapBudget?: number;
 }
 
 export interface ScenarioSearch {
@@ -418,6 +428,8 @@ export function searchScenarios(
       const predicting = new Evaluator(engine, prep, evaluator.frame, 0);
       const dropping = new Evaluator(engine, prep, evaluator.frame, 0);
       const crossing = new Evaluator(engine, prep, evaluator.frame, 0);
+      const swapping = new Evaluator(engine, prep, evaluator.frame, 0);
+      const swapBudget = opts.swapBudget ?? SWAP_BUDGET;
       const crossingBudget = opts.crossingBudget ?? CROSSING_BUDGET;
       const dropBudget = opts.dropBudget ?? DROP_BUDGET;
       const predictBudget = opts.predictBudget ?? PREDICT_BUDGET;
@@ -519,6 +531,10 @@ export function searchScenarios(
               improve(withoutUnneeded(crossing, p.best, reachesTarget));
             }
           }
+          if (found && !found.exact && swapBudget > 0) {
+            share(swapping, swapBudget);
+            improve(withCheaperSwaps(swapping, found.ev, reachesTarget, elements));
+          }
           if (!r.best && r.exact) unreachable.push(target);
           searched.push({
             classe: target,
@@ -531,7 +547,12 @@ export function searchScenarios(
         progress(i + 1);
       }
       evaluations =
-        evaluator.count + proving.count + predicting.count + crossing.count + dropping.count;
+        evaluator.count +
+        proving.count +
+        predicting.count +
+        crossing.count +
+        dropping.count +
+        swapping.count;
     }
   }
   // a scenario for a better class that is cheaper serves the worse target too (never when the
@@ -566,7 +587,45 @@ function withoutUnneeded(
   reachesGoal: (o: Outcome) => boolean,
 ): Evaluated {
   let out = ev;
-  const order = [...ev.items].sort(
+  for (const c of costliestFirst(ev.items)) {
+    if (evaluator.left <= 0) break;
+    const rest = out.items.filter((x) => x !== c);
+    const next = evaluator.evaluate(rest);
+    if (reachesGoal(next.o) && next.cout < out.cout) out = next;
+  }
+  return out;
+}
+
+/**
+ * `ev` with each option (costliest first, then by change) swapped for the cheapest option of its
+ * group (same element and works key, the list sorted by cost) with which the combination still
+ * reaches, one engine run per option tried while the evaluator's budget lasts.
+ */
+function withCheaperSwaps(
+  evaluator: Evaluator,
+  ev: Evaluated,
+  reachesGoal: (o: Outcome) => boolean,
+  elements: ReadonlyMap<string, readonly Candidate[]>,
+): Evaluated {
+  let out = ev;
+  for (const c of costliestFirst(ev.items)) {
+    const group = elements.get(slotOf(c)) ?? [];
+    for (const d of group) {
+      if (d.cout >= c.cout || evaluator.left <= 0) break;
+      const next = evaluator.evaluate(out.items.map((x) => (x === c ? d : x)));
+      if (reachesGoal(next.o) && next.cout < out.cout) {
+        out = next;
+        break;
+      }
+    }
+    if (evaluator.left <= 0) break;
+  }
+  return out;
+}
+
+/** Options costliest first, then by change (a fixed order: the passes are deterministic). */
+function costliestFirst(items: readonly Candidate[]): Candidate[] {
+  return [...items].sort(
     (a, b) =>
       b.cout - a.cout ||
       (changeKey(a.change) < changeKey(b.change)
@@ -575,13 +634,6 @@ function withoutUnneeded(
           ? 1
           : 0),
   );
-  for (const c of order) {
-    if (evaluator.left <= 0) break;
-    const rest = out.items.filter((x) => x !== c);
-    const next = evaluator.evaluate(rest);
-    if (reachesGoal(next.o) && next.cout < out.cout) out = next;
-  }
-  return out;
 }
 
 /**
