@@ -104,6 +104,33 @@ describe.skipIf(!HAS_CORPUS)('bills against the registry’s own figures', () =>
     expect(near(b.engine.total, 172, 2)).toBe(true);
   });
 
+  it('a flat’s share of its collective installations’ electricity at the building’s band, as LICIEL prices it; at the flat’s, as the other software do', () => {
+    // (the registry's cout_total_auxiliaire, to the cent with the reading of the DPE's software)
+    const aux = (id: string) => {
+      const dpe = prepared(id);
+      const b = billComparison(dpe);
+      return { engine: b.engine.byUse.auxiliaire, registry: b.registryByUse.auxiliaire ?? NaN };
+    };
+    for (const id of ['2574E3388253L', '2159E1018555M', '2567E0498938R', '2213E0696993Z']) {
+      const a = aux(id);
+      expect(near(a.engine, a.registry, 0.5), `${id} ${a.engine} vs ${a.registry}`).toBe(true);
+    }
+    for (const id of ['2494E3676842T', '2569E2704431K', '2438E4094489Y']) {
+      const a = aux(id);
+      expect(near(a.engine, a.registry, 1.5), `${id} ${a.engine} vs ${a.registry}`).toBe(true);
+    }
+    // the reading: LICIEL's 2574E3388253L at the flat's band would be 32% above the registry's
+    const dpe = prepared('2574E3388253L');
+    const table = priceTableAt(dpe.facts.date);
+    const atFlat = billOf(consumptionOf(dpe.base.output, { collectiveElectricity: 'flat' }), table);
+    expect(
+      atFlat.byUse.auxiliaire / (billComparison(dpe).registryByUse.auxiliaire ?? 1),
+    ).toBeGreaterThan(1.25);
+    // the bill a user is shown reads it the building's way whatever the software
+    const user = consumptionOf(prepared('2494E3676842T').base.output);
+    expect(user.filter((c) => c.energy === '1').map((c) => c.share < 1)).toEqual([true, false]);
+  });
+
   it('a whole building: each dwelling’s own energy priced per dwelling, its collective installations’ on the building’s total (the registry’s per energy)', () => {
     // the XML's own cost per energy (sortie_par_energie)
     const registryOf = (dpe: PreparedDpe, energy: string) => {

@@ -172,12 +172,26 @@ const arr = <T>(x: T | T[] | undefined): T[] => (x === undefined ? [] : Array.is
 const zero = (): Record<BillUse, number> => ({ ch: 0, ecs: 0, fr: 0, eclairage: 0, auxiliaire: 0 });
 
 /**
+ * How a flat's bill reads the electricity of the collective installations that serve it (their
+ * generators' and distribution's auxiliaries, a collective ventilation): `building`, the
+ * building's, priced at the building's consumption and taken at the flat's share like the fuel
+ * (what the building pays for; LICIEL's reading, docs/bills.md); `flat`, the flat's own, at its
+ * band with the rest of its electricity (the other software's).
+ */
+export interface ConsumptionReading {
+  collectiveElectricity: 'building' | 'flat';
+}
+
+/**
  * The consumption per energy and use of an engine output (`calcul_3cl`'s document): the
  * non-electric energies from `sortie_par_energie` (heating and hot water), electricity as the
  * rest of each use (the engine's electricity entry leaves out the auxiliaries of generators of
  * other energies), cooling, lighting and auxiliaries being electric.
  */
-export function consumptionOf(output: RawDpe): EnergyConsumption[] {
+export function consumptionOf(
+  output: RawDpe,
+  opts: ConsumptionReading = { collectiveElectricity: 'building' },
+): EnergyConsumption[] {
   const log = output.logement;
   const sortie = log?.sortie;
   const ef = (sortie?.ef_conso ?? {}) as Fields;
@@ -220,8 +234,48 @@ export function consumptionOf(output: RawDpe): EnergyConsumption[] {
       out.unshift({ energy: '1', byUse: collective, share: 1 });
     return out;
   }
+  // a flat served by a collective installation: the electricity that installation uses is the
+  // building's, priced at the building's consumption and taken at the flat's share, like its fuel
+  const flatShare =
+    opts.collectiveElectricity === 'building' ? collectiveElectricityShare(output) : undefined;
+  if (flatShare !== undefined) {
+    const collective = collectiveElectricity(output);
+    for (const k of BILL_USES) {
+      collective[k] = Math.min(collective[k], electric[k]);
+      electric[k] -= collective[k];
+    }
+    out.unshift({ energy: '1', byUse: electric, share: 1 });
+    if (BILL_USES.some((k) => collective[k] > 0))
+      out.unshift({ energy: '1', byUse: collective, share: flatShare });
+    return out;
+  }
   out.unshift({ energy: '1', byUse: electric, share: 1 });
   return out;
+}
+
+/**
+ * A flat's share of the collective installations whose electricity the building pays (those
+ * `collectiveElectricity` counts): the first one's `ratio_virtualisation`, else the flat's share
+ * of the building's surface; undefined when the DPE is no flat of a larger building or has no
+ * such installation.
+ */
+function collectiveElectricityShare(output: RawDpe): number | undefined {
+  const bySurface = surfaceShare(output);
+  for (const { inst } of systemsOf(output)) {
+    if (!isCollective(inst) || str(inst.donnee_entree.enum_type_installation_id) === '4') continue;
+    const ratio = num(inst.donnee_entree.ratio_virtualisation);
+    const share = ratio !== undefined && ratio > 0 && ratio < 1 ? ratio : bySurface;
+    if (share !== undefined) return share;
+  }
+  return undefined;
+}
+
+/** The flat's share of the building's habitable surface, when the DPE gives both. */
+function surfaceShare(output: RawDpe): number | undefined {
+  const cg = (output.logement?.caracteristique_generale ?? {}) as Fields;
+  const flat = num(cg.surface_habitable_logement);
+  const building = num(cg.surface_habitable_immeuble);
+  return flat && building && building > flat ? flat / building : undefined;
 }
 
 /** A whole building's dwellings (`nombre_appartement`); 1 for any other DPE. */
@@ -285,11 +339,7 @@ function systemsOf(
  * building's own installation).
  */
 function collectiveShares(output: RawDpe): Map<string, number> {
-  const log = output.logement;
-  const cg = (log?.caracteristique_generale ?? {}) as Fields;
-  const flat = num(cg.surface_habitable_logement);
-  const building = num(cg.surface_habitable_immeuble);
-  const bySurface = flat && building && building > flat ? flat / building : undefined;
+  const bySurface = surfaceShare(output);
   const shares = new Map<string, number>();
   const known = new Set<string>();
   for (const { inst, gens } of systemsOf(output)) {

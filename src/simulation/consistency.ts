@@ -14,7 +14,13 @@
 import type { Warning } from '../contract/schemas.js';
 import type { Fields, RawDpe, RawGeneratorHolder } from '../dpe/raw.js';
 import { num, str } from '../dpe/raw.js';
-import { billOf, consumptionOf, priceTableAt, type Bill } from '../engine/bills.js';
+import {
+  billOf,
+  consumptionOf,
+  priceTableAt,
+  type Bill,
+  type ConsumptionReading,
+} from '../engine/bills.js';
 import { numberText, percentText } from '../contract/number-text.js';
 import { ALERT_IDS, info } from './alerts.js';
 import { percentGap, type Comparison } from './comparison.js';
@@ -47,7 +53,8 @@ export interface BillComparison {
 
 export function billComparison(dpe: PreparedDpe): BillComparison {
   const table = priceTableAt(dpe.facts.date);
-  const engine = billOf(consumptionOf(dpe.base.output), table);
+  // (bug-for-bug: the reading of the registry's software that computed the DPE, docs/bills.md)
+  const engine = billOf(consumptionOf(dpe.base.output, registryReading(dpe.raw)), table);
   const cout = (dpe.raw.logement?.sortie?.cout ?? {}) as Fields;
   const registry = num(cout.cout_5_usages);
   return {
@@ -63,6 +70,18 @@ export function billComparison(dpe: PreparedDpe): BillComparison {
     },
     gap: registry ? percentGap(engine.total, registry) : undefined,
   };
+}
+
+/**
+ * How the software that computed the DPE (`administratif.diagnostiqueur.version_logiciel`) priced
+ * a flat's share of the collective installations' electricity: LICIEL at the building's band
+ * (2159E1018555M, 2213E0696993Z, 2567E0498938R, 2574E3388253L to the cent so), the others at the
+ * flat's own (2494E3676842T, 2569E2704431K, 2438E4094489Y within 1% so).
+ */
+export function registryReading(raw: RawDpe): ConsumptionReading {
+  const diag = ((raw.administratif ?? {}) as Fields).diagnostiqueur as Fields | undefined;
+  const software = str(diag?.version_logiciel) ?? '';
+  return { collectiveElectricity: /liciel/i.test(software) ? 'building' : 'flat' };
 }
 
 const arr = <T>(x: T | T[] | undefined): T[] => (x === undefined ? [] : Array.isArray(x) ? x : [x]);
