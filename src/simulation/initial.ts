@@ -156,6 +156,7 @@ function scenariosForPacks(
     crossingBudget: 0,
     dropBudget: 0,
     swapBudget: 0,
+    exchangeBudget: 0,
   }).solutions.map((s) => ({
     cout: s.cout,
     classe: classFromIndex(s.result.classe_bilan_dpe.value),

@@ -110,6 +110,15 @@ export const CROSSING_BUDGET = 20;
  * kept R 3.7). It can only lower a scenario's cost.
  */
 export const SWAP_BUDGET = 60;
+/**
+ * Change sets the exchange pass may evaluate per DPE, all targets together (half of what is left
+ * per target, all of it for the last), on its own evaluator: an answer still unproved gets one of
+ * the strongest options it lacks (by the primary energy it saves alone; in place of its own
+ * option of that group, if any), then loses each option the class no longer needs (costliest
+ * first): one strong option can make several weaker ones redundant, which neither dropping nor
+ * swapping one at a time finds. It can only lower a scenario's cost.
+ */
+export const EXCHANGE_BUDGET = 150;
 /** Bounds of the slack within which a predicted combination is worth an engine run. */
 export const SLACK_MIN = 0.08;
 export const SLACK_MAX = 0.25;
@@ -158,6 +167,8 @@ export interface ScenarioOptions {
   crossingBudget?: number;
   /** change sets the swap pass may evaluate, all targets together (SWAP_BUDGET) */
   swapBudget?: number;
+  /** change sets the exchange pass may evaluate, all targets together (EXCHANGE_BUDGET) */
+  exchangeBudget?: number;
 }
 
 export interface ScenarioSearch {
@@ -430,6 +441,8 @@ export function searchScenarios(
       const crossing = new Evaluator(engine, prep, evaluator.frame, 0);
       const swapping = new Evaluator(engine, prep, evaluator.frame, 0);
       const swapBudget = opts.swapBudget ?? SWAP_BUDGET;
+      const exchanging = new Evaluator(engine, prep, evaluator.frame, 0);
+      const exchangeBudget = opts.exchangeBudget ?? EXCHANGE_BUDGET;
       const crossingBudget = opts.crossingBudget ?? CROSSING_BUDGET;
       const dropBudget = opts.dropBudget ?? DROP_BUDGET;
       const predictBudget = opts.predictBudget ?? PREDICT_BUDGET;
@@ -535,6 +548,16 @@ export function searchScenarios(
             share(swapping, swapBudget);
             improve(withCheaperSwaps(swapping, found.ev, reachesTarget, elements));
           }
+          // (last, with its own runs, and the swaps on its answer: the passes before it are
+          // spent as they were without it)
+          if (found && !found.exact && exchangeBudget > 0) {
+            share(exchanging, exchangeBudget);
+            const x = withExchanges(exchanging, found.ev, reachesTarget, elements);
+            if (x.cout < found.ev.cout) {
+              improve(x);
+              improve(withCheaperSwaps(exchanging, x, reachesTarget, elements));
+            }
+          }
           if (!r.best && r.exact) unreachable.push(target);
           searched.push({
             classe: target,
@@ -552,7 +575,8 @@ export function searchScenarios(
         predicting.count +
         crossing.count +
         dropping.count +
-        swapping.count;
+        swapping.count +
+        exchanging.count;
     }
   }
   // a scenario for a better class that is cheaper serves the worse target too (never when the
@@ -619,6 +643,46 @@ function withCheaperSwaps(
       }
     }
     if (evaluator.left <= 0) break;
+  }
+  return out;
+}
+
+/**
+ * `ev` with one of the strongest options it lacks (by the yearly primary energy it saves alone,
+ * then by change; in place of `ev`'s own option of its group), then without each option the goal
+ * no longer needs (`withoutUnneeded`): the cheapest such combination found while the evaluator's
+ * budget lasts, or `ev`.
+ */
+function withExchanges(
+  evaluator: Evaluator,
+  ev: Evaluated,
+  reachesGoal: (o: Outcome) => boolean,
+  elements: ReadonlyMap<string, readonly Candidate[]>,
+): Evaluated {
+  const saving = (c: Candidate) => c.single.before.ep - c.single.after.ep;
+  const mine = new Set(ev.items);
+  const bySlot = new Map(ev.items.map((c) => [slotOf(c), c]));
+  const added = [...elements.values()]
+    .flat()
+    .filter((c) => !mine.has(c) && saving(c) > 0 && c.cout < ev.cout)
+    .sort(
+      (a, b) =>
+        saving(b) - saving(a) ||
+        (changeKey(a.change) < changeKey(b.change)
+          ? -1
+          : changeKey(a.change) > changeKey(b.change)
+            ? 1
+            : 0),
+    );
+  let out = ev;
+  for (const g of added) {
+    if (evaluator.left <= 0) break;
+    const own = bySlot.get(slotOf(g));
+    const items = [...ev.items.filter((x) => x !== own), g];
+    const next = evaluator.evaluate(items);
+    if (!reachesGoal(next.o)) continue;
+    const trimmed = withoutUnneeded(evaluator, next, reachesGoal);
+    if (reachesGoal(trimmed.o) && trimmed.cout < out.cout) out = trimmed;
   }
   return out;
 }
