@@ -300,8 +300,9 @@ describe('the search core against brute force (synthetic monotone problems)', ()
 describe('the predicted search (PREDICT_BUDGET) makes unproved scenarios cheaper, never dearer', () => {
   it('flat: B cheaper than without it, and the cheaper combination reaches B when run', () => {
     const prep = prepared.get(FLAT) as PreparedDpe;
-    // (the predicted search across the thresholds off in both: it would find the same)
-    const opts = { ...frame, costs, crossingBudget: 0 };
+    // (the predicted search across the thresholds, the swap and exchange passes off in both:
+    // they would find the same)
+    const opts = { ...frame, costs, crossingBudget: 0, swapBudget: 0, exchangeBudget: 0 };
     const without = searchScenarios(engine, prep, { ...opts, predictBudget: 0 });
     const withIt = searchScenarios(engine, prep, opts);
     expect(withIt.solutions.map((s) => s.classe)).toEqual(without.solutions.map((s) => s.classe));
@@ -366,7 +367,8 @@ describe('the last pass (DROP_BUDGET): no unproved scenario holds an option its 
 describe('the swap pass (SWAP_BUDGET): no unproved scenario keeps an option a cheaper one of its group replaces', () => {
   it('house E: R 3.0 instead of R 3.7 behind one wall, cheaper, and reaching E at its stated cost', () => {
     const prep = prepared.get(HOUSE) as PreparedDpe;
-    const opts = { ...frame, costs };
+    // (the exchange pass off in both: it swaps on its own answer, and would find the same)
+    const opts = { ...frame, costs, exchangeBudget: 0 };
     const e = (x: ReturnType<typeof searchScenarios>) => x.solutions.find((s) => s.classe === 'E');
     const before = e(searchScenarios(engine, prep, { ...opts, swapBudget: 0 }));
     const after = e(searchScenarios(engine, prep, opts));
@@ -460,7 +462,8 @@ describe.skipIf(!HAS_CORPUS)('the last pass on a corpus DPE where it binds', () 
     const p = prepare(engine, await readDpeFile(path.join(CORPUS, '2387E0507343Q.xml')));
     if (!p.ok) throw new Error('blocked');
     const prep = p.dpe;
-    const opts = { ...frame, costs };
+    // (the swap and exchange passes off in both: they would find the same)
+    const opts = { ...frame, costs, swapBudget: 0, exchangeBudget: 0 };
     const before = searchScenarios(engine, prep, { ...opts, dropBudget: 0 }).solutions.find(
       (s) => s.classe === 'D',
     );
