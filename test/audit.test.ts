@@ -365,3 +365,22 @@ describe.skipIf(!HAS_CORPUS)('the corpus', () => {
     expect(audited).toBeGreaterThan(10);
   });
 });
+
+describe.skipIf(!HAS_CORPUS)('the exchange pass in the audit (AUDIT_EXCHANGE_RUNS)', () => {
+  it('2491E3206857H: the path in one step cheaper than without it, every rule still met, its class reached', async () => {
+    const p = await prep(path.join(CORPUS, '2491E3206857H.xml'));
+    const opts = { coef: 'activated' as const, forceNormalization: false, costs, version: 't' };
+    const single = (a: AuditResponse) => a.proposals.find((x) => x.kind === 'single');
+    const without = single(auditDpe(engine, p, { ...opts, exchangeRuns: 0 }));
+    const withIt = single(auditDpe(engine, p, opts));
+    const cost = (x: typeof withIt) => x?.steps.reduce((s, st) => s + st.cost, 0) ?? NaN;
+    expect(without?.steps[0]?.exact).toBe(false);
+    expect(cost(withIt)).toBeLessThan(cost(without));
+    // the proof's bound stands; the rules the audit checks all hold, the class is reached
+    expect(withIt?.steps[0]?.lowerBound).toBe(without?.steps[0]?.lowerBound);
+    expect(withIt?.rules.filter((r) => !r.pass).map((r) => r.id)).toEqual([]);
+    expect(classIndex(withIt?.steps.at(-1)?.after.classe as ClassLetter)).toBeLessThanOrEqual(
+      classIndex('B'),
+    );
+  });
+});

@@ -95,6 +95,8 @@ export interface AuditOptions {
   version: string;
   /** when the input gate fails: the engine's own figures under a banner instead of a block */
   engineFigures?: boolean;
+  /** engine runs of the exchange pass per unproved answer (AUDIT_EXCHANGE_RUNS; 0: none) */
+  exchangeRuns?: number;
 }
 
 // ---------------------------------------------------------------- the loss breakdown
@@ -158,6 +160,7 @@ export function auditDpe(engine: Engine, prep: PreparedDpe, opts: AuditOptions):
     costs: opts.costs,
     thresholds,
     groups: new Map(),
+    ...(opts.exchangeRuns !== undefined ? { exchangeRuns: opts.exchangeRuns } : {}),
   };
   // ---- the gate, before any figure
   const shownBase = judge(frame, baseFigures(prep, opts.coef));

@@ -48,6 +48,11 @@ export const AUDIT_TOTAL_BUDGET = 240;
 export const AUDIT_PROOF_RUNS = 40;
 /** Engine runs of the predicted search (proof.ts `predict`) per goal the cut search left unproved. */
 export const AUDIT_PREDICT_RUNS = 10;
+/**
+ * Engine runs of the exchange pass (scenarios.ts `EXCHANGE_BUDGET`'s, with the audit's rules) per
+ * unproved answer: the path in one step, and step 2 of the path in steps.
+ */
+export const AUDIT_EXCHANGE_RUNS = 40;
 /** Nodes of the proof's master problem per solve (proof.ts's own default). */
 export const AUDIT_MASTER_NODES = MASTER_NODES;
 /** A swap for another group's option is run when predicted this close to the class. */
@@ -71,6 +76,8 @@ export interface PathFrame {
   costs: CostTable;
   thresholds: Thresholds;
   groups: Map<string, Candidate[]>;
+  /** engine runs of the exchange pass per unproved answer (default AUDIT_EXCHANGE_RUNS) */
+  exchangeRuns?: number;
 }
 
 /**
@@ -443,6 +450,55 @@ function prove(ctx: Ctx, goal: Goal, incumbent: Evaluated | undefined): Proved {
 }
 
 /**
+ * The exchange pass (scenarios.ts `withExchanges`) with the audit's rules: `ev` with one of the
+ * strongest options it lacks (by the yearly primary energy it saves alone; in place of its own
+ * option of that group; never one of `goal.fixed`'s groups), then without each of its own options
+ * (costliest first) the goal no longer needs, every requirement kept; the cheapest such
+ * combination reaching the class, or `ev`. At most `runs` engine runs.
+ */
+function exchanged(ctx: Ctx, ev: Evaluated, goal: Goal, runs: number): Evaluated {
+  const start = ctx.seen.size;
+  const left = () => ctx.seen.size - start < runs;
+  const holds = (c: Combo) => meetsAll(c, goal.requirements);
+  const saving = (c: Candidate) => c.single.before.ep - c.single.after.ep;
+  const added = [...ctx.groups]
+    .filter(([g]) => !goal.fixed.has(g))
+    .flatMap(([g, list]) => list.filter((c) => ev.combo.get(g) !== c))
+    .filter((c) => saving(c) > 0 && c.cout < ev.cout)
+    .sort(
+      (a, b) =>
+        saving(b) - saving(a) ||
+        (changeKey(a.change) < changeKey(b.change)
+          ? -1
+          : changeKey(a.change) > changeKey(b.change)
+            ? 1
+            : 0),
+    );
+  let out = ev;
+  for (const g of added) {
+    if (!left()) break;
+    const combo = new Map(ev.combo);
+    combo.set(slot(g), g);
+    if (!holds(combo)) continue;
+    let cur = evaluate(ctx, combo);
+    if (!reaches(cur.o, goal.target)) continue;
+    const own = [...cur.combo.entries()]
+      .filter(([k]) => !goal.fixed.has(k))
+      .sort((a, b) => b[1].cout - a[1].cout || (a[0] < b[0] ? -1 : 1));
+    for (const [k] of own) {
+      if (!left()) break;
+      const without = new Map(cur.combo);
+      without.delete(k);
+      if (!holds(without)) continue;
+      const e = evaluate(ctx, without);
+      if (reaches(e.o, goal.target) && e.cout < cur.cout) cur = e;
+    }
+    if (better(cur, out)) out = cur;
+  }
+  return out;
+}
+
+/**
  * What the proof says of an answer `ev` to a goal (`before`: the earlier steps' cost): proved the
  * cheapest, or the proof's lower bound on the step's own cost.
  */
@@ -482,6 +538,7 @@ function trimmed(ctx: Ctx, ev: Evaluated, kept: Combo, reqs: readonly Requiremen
 /** Both paths. */
 export function searchPaths(frame: PathFrame, items: Items, target: ClassLetter): Paths {
   const all = allRequirements(items);
+  const exchangeRuns = frame.exchangeRuns ?? AUDIT_EXCHANGE_RUNS;
   const ctx: Ctx = {
     ...frame,
     seen: new Map(),
@@ -575,6 +632,9 @@ export function searchPaths(frame: PathFrame, items: Items, target: ClassLetter)
     const p2 = prove(ctx, goal2, next.reached ? next.best : undefined);
     if (p2.best && (!next.reached || better(p2.best, next.best)))
       next = { best: p2.best, reached: true };
+    // unproved: the exchange pass may find it cheaper (the proof's bound stands)
+    if (next.reached && !proofOf(p2, next.best, one.best.cout, true).exact)
+      next = { best: exchanged(ctx, next.best, goal2, exchangeRuns), reached: true };
     const proof2 = proofOf(p2, next.best, one.best.cout, next.reached);
     return {
       next: next as Found | undefined,
@@ -622,6 +682,10 @@ export function searchPaths(frame: PathFrame, items: Items, target: ClassLetter)
       ctx.single.fallback,
     );
   }
+  // unproved: the exchange pass may find the path in one step cheaper (every run it makes joins
+  // the path in one step's candidates; the proof's bound stands)
+  if (ctx.single.best && provedClass === target && !proofOf(pS, ctx.single.best, 0, true).exact)
+    exchanged(ctx, ctx.single.best, { fixed: new Map(), requirements: all, target }, exchangeRuns);
   const best = ctx.single.best;
   // none reaches the final class: the best class reached with every requirement met, the
   // cheapest of those (never dearer than the path in steps' works reaching the same class)
