@@ -497,6 +497,47 @@ describe('engine corrections', () => {
   );
 
   it.skipIf(!HAS_CORPUS)(
+    'circulateur-generated-flat: an individual installation is rdim circulators, one per dwelling, at the flat’s share (2335E4488024T: 145.33 kWh of the XML’s 152.8)',
+    () => {
+      // a generated flat of 47.01 m² in a building of 1 239.4 m² whose gas boilers are
+      // individual (enum_type_installation_id 1, rdim 21): 21 circulators of an average
+      // dwelling, each at the 30 W floor (182.46 kWh/yr), at the flat's share 47.01 / 1 239.4,
+      // not one building circulator (45.75). Its software stores the kWh of its electric uses
+      // in the cout fields (their sum is the electricity of its ep total): cout_total_auxiliaire
+      // 152.8 = the circulators 145.33 + its generators' auxiliaries at the same share
+      const raw = corpusDpe('2335E4488024T');
+      const inst = first(raw.logement?.installation_chauffage_collection?.installation_chauffage);
+      expect(Number(inst?.donnee_entree.enum_type_installation_id)).toBe(1);
+      expect(Number(inst?.donnee_entree.rdim)).toBe(21);
+      const sortie = raw.logement?.sortie as unknown as Record<string, Fields | undefined>;
+      const cout = sortie.cout as Fields;
+      const energies = sortie.sortie_par_energie_collection
+        ?.sortie_par_energie as unknown as Fields[];
+      const fossil = energies
+        .filter((e) => Number(e.enum_type_energie_id) !== 1)
+        .reduce((acc, e) => acc + (e.conso_5_usages as number), 0);
+      const electricity = ((sortie.ep_conso?.ep_conso_5_usages as number) - fossil) / 2.3;
+      expect(
+        (cout.cout_eclairage as number) +
+          (cout.cout_auxiliaire_ventilation as number) +
+          (cout.cout_total_auxiliaire as number),
+      ).toBeCloseTo(electricity, 0);
+      expect(cout.cout_total_auxiliaire).toBe(152.8);
+      const ef = engine.run(raw).output.logement?.sortie?.ef_conso as Fields;
+      expect(ef.conso_auxiliaire_distribution_ch as number).toBeCloseTo(145.33, 1);
+      const aux =
+        (ef.conso_auxiliaire_distribution_ch as number) +
+        (ef.conso_auxiliaire_generation_ch as number) +
+        (ef.conso_auxiliaire_generation_ecs as number);
+      expect(Math.abs(aux / 152.8 - 1)).toBeLessThan(0.02);
+      // 2476E3213453K: 26 individual boilers, 26 × 173.76 at 50.03 / 1 822.62 (was 34.74)
+      const other = engine.run(corpusDpe('2476E3213453K')).output.logement?.sortie
+        ?.ef_conso as Fields;
+      expect(other.conso_auxiliaire_distribution_ch as number).toBeCloseTo(124.01, 1);
+    },
+  );
+
+  it.skipIf(!HAS_CORPUS)(
     'rg-qp0-pcs: a combustion generator’s efficiency is the XML’s stored rendement_generation (oil 2187E0982591I, gas 2684E0017144V)',
     () => {
       // Rg,pcs = Pmfou / (Pmcons + 0.45 QP0 + Pveil) with QP0 in PCS (× k) like the QPx() losses

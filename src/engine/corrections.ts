@@ -369,18 +369,32 @@ export const CORRECTIONS: Correction[] = [
       'surface and losses but with the flat’s heated surface: the flow is the flat’s share ' +
       'and the power falls to the 30 W floor of a whole circulator, for each flat ' +
       '(2378E0897918K: 173.76 kWh/yr where the building’s circulator at the flat’s share ' +
-      'gives 43.5; 2342E2213002E: 221.4 where the registry counts 127.2)',
+      'gives 43.5; 2342E2213002E: 221.4 where the registry counts 127.2); an individual ' +
+      'installation stands for rdim circulators, one per dwelling (2335E4488024T: 21 of ' +
+      '30 W at the flat’s share, 145.33, the registry’s)',
     section:
       '§15.2.1 (puissance des circulateurs: Lem, ΔPem, Pnc = GV × (20 − Tbase), at least ' +
       '30 W) and the flats generated from a building’s DPE (the building’s figures at the ' +
-      'flat’s share of the habitable surface)',
+      'flat’s share of the habitable surface; an individual installation is rdim identical ' +
+      'ones)',
     upstream: 'none found',
     replace: [
       [
         `    conso_aux_distribution_ch(em_ch, de, di, du, Sh, zc_id, ca_id, ilpa, GV);`,
-        `    // a flat generated from a building's DPE: the building's circulator at the flat's share
-    const circulateur = circulateurOfBuilding(dpe, de, Sh);
-    conso_aux_distribution_ch(em_ch, circulateur.de, di, du, Sh, zc_id, ca_id, ilpa, GV);
+        `    // a flat generated from a building's DPE: the building's circulator(s) at the flat's share
+    // (an individual installation: rdim circulators of an average dwelling)
+    const circulateur = circulateurOfGeneratedFlat(dpe, de, Sh, GV);
+    conso_aux_distribution_ch(
+      em_ch,
+      circulateur.de,
+      di,
+      du,
+      circulateur.Sh,
+      zc_id,
+      ca_id,
+      ilpa,
+      circulateur.GV
+    );
     di.conso_auxiliaire_distribution_ch *= circulateur.share;`,
       ],
     ],
