@@ -495,6 +495,8 @@ function exchanged(ctx: Ctx, ev: Evaluated, goal: Goal, runs: number): Evaluated
     }
     if (better(cur, out)) out = cur;
   }
+  // (counted as the proofs' runs: the heuristic's budgets are spent as without the pass)
+  ctx.proofRuns += ctx.seen.size - start;
   return out;
 }
 
