@@ -659,21 +659,11 @@ function withExchanges(
   reachesGoal: (o: Outcome) => boolean,
   elements: ReadonlyMap<string, readonly Candidate[]>,
 ): Evaluated {
-  const saving = (c: Candidate) => c.single.before.ep - c.single.after.ep;
   const mine = new Set(ev.items);
   const bySlot = new Map(ev.items.map((c) => [slotOf(c), c]));
-  const added = [...elements.values()]
-    .flat()
-    .filter((c) => !mine.has(c) && saving(c) > 0 && c.cout < ev.cout)
-    .sort(
-      (a, b) =>
-        saving(b) - saving(a) ||
-        (changeKey(a.change) < changeKey(b.change)
-          ? -1
-          : changeKey(a.change) > changeKey(b.change)
-            ? 1
-            : 0),
-    );
+  const added = strongestFirst(
+    [...elements.values()].flat().filter((c) => !mine.has(c) && c.cout < ev.cout),
+  );
   let out = ev;
   for (const g of added) {
     if (evaluator.left <= 0) break;
@@ -687,17 +677,25 @@ function withExchanges(
   return out;
 }
 
-/** Options costliest first, then by change (a fixed order: the passes are deterministic). */
+/** Two options by their change's key (the passes' tie-break: a fixed order, deterministic). */
+function byChange(a: Candidate, b: Candidate): number {
+  const ka = changeKey(a.change);
+  const kb = changeKey(b.change);
+  return ka < kb ? -1 : ka > kb ? 1 : 0;
+}
+
+/** Options costliest first, then by change. */
 function costliestFirst(items: readonly Candidate[]): Candidate[] {
-  return [...items].sort(
-    (a, b) =>
-      b.cout - a.cout ||
-      (changeKey(a.change) < changeKey(b.change)
-        ? -1
-        : changeKey(a.change) > changeKey(b.change)
-          ? 1
-          : 0),
-  );
+  return [...items].sort((a, b) => b.cout - a.cout || byChange(a, b));
+}
+
+/**
+ * The options that save primary energy alone, strongest first (the yearly kWh saved alone), then
+ * by change: the exchange pass's order (here and in the audit's paths).
+ */
+export function strongestFirst(items: readonly Candidate[]): Candidate[] {
+  const saving = (c: Candidate) => c.single.before.ep - c.single.after.ep;
+  return items.filter((c) => saving(c) > 0).sort((a, b) => saving(b) - saving(a) || byChange(a, b));
 }
 
 /**

@@ -30,7 +30,7 @@ import {
 } from '../proof.js';
 import { changeKey } from '../runs.js';
 import { Evaluator, type Evaluated as Run } from '../search.js';
-import { groupKey, shortfall, type Candidate } from '../scenarios.js';
+import { groupKey, shortfall, strongestFirst, type Candidate } from '../scenarios.js';
 import { INSULATION_ITEMS, type Items, type Requirement } from './items.js';
 import type { ItemKey } from '../../contract/audit.js';
 import { classesOf } from '../../contract/classes.js';
@@ -460,20 +460,11 @@ function exchanged(ctx: Ctx, ev: Evaluated, goal: Goal, runs: number): Evaluated
   const start = ctx.seen.size;
   const left = () => ctx.seen.size - start < runs;
   const holds = (c: Combo) => meetsAll(c, goal.requirements);
-  const saving = (c: Candidate) => c.single.before.ep - c.single.after.ep;
-  const added = [...ctx.groups]
-    .filter(([g]) => !goal.fixed.has(g))
-    .flatMap(([g, list]) => list.filter((c) => ev.combo.get(g) !== c))
-    .filter((c) => saving(c) > 0 && c.cout < ev.cout)
-    .sort(
-      (a, b) =>
-        saving(b) - saving(a) ||
-        (changeKey(a.change) < changeKey(b.change)
-          ? -1
-          : changeKey(a.change) > changeKey(b.change)
-            ? 1
-            : 0),
-    );
+  const added = strongestFirst(
+    [...ctx.groups]
+      .filter(([g]) => !goal.fixed.has(g))
+      .flatMap(([g, list]) => list.filter((c) => ev.combo.get(g) !== c && c.cout < ev.cout)),
+  );
   let out = ev;
   for (const g of added) {
     if (!left()) break;
