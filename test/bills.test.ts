@@ -19,7 +19,11 @@ import { parseDpeXml } from '../src/dpe/xml.js';
 import type { Fields, RawDpe } from '../src/dpe/raw.js';
 import { prepare, type PreparedDpe } from '../src/simulation/prepared.js';
 import { compare } from '../src/simulation/comparison.js';
-import { billComparison, inconsistencies } from '../src/simulation/consistency.js';
+import {
+  billComparison,
+  generatorMismatches,
+  inconsistencies,
+} from '../src/simulation/consistency.js';
 import { CORPUS, HAS_CORPUS } from './helpers.js';
 
 if (!HAS_CORPUS) console.warn('*** bills corpus tests SKIPPED: ../shared/corpus absent ***');
@@ -254,6 +258,34 @@ describe.skipIf(!HAS_CORPUS)('consistency check (warning.dpe-inconsistent)', () 
     const named = inconsistencies(far, compare(far.facts, far.base, 'deactivated'));
     const ep = named.find((f) => f.figure === 'ep_conso_5_usages_m2');
     expect(ep?.text).toMatch(/primary energy is \+34\s%/);
+  });
+
+  it('a generator typed against its energy is named (2159E1018555M: a district network typed as a heat-pump water heater)', () => {
+    const dpe = prepared('2159E1018555M');
+    const found = inconsistencies(dpe, compare(dpe.facts, dpe.base, 'deactivated'));
+    const typed = found.find(
+      (f) => f.figure === 'installation_ecs[0].generateur_ecs[0].enum_type_generateur_ecs_id',
+    );
+    expect(typed?.text).toContain('typed as an electric thermodynamic water heater');
+    expect(typed?.text).toContain('declares energy 8 (district heating)');
+    // the same DPE typed as the network it declares: nothing to name
+    const text = corpusText('2159E1018555M');
+    const xml = text.xml.replace(
+      '<enum_type_generateur_ecs_id>1</enum_type_generateur_ecs_id>',
+      '<enum_type_generateur_ecs_id>119</enum_type_generateur_ecs_id>',
+    );
+    expect(xml).not.toBe(text.xml);
+    const p = prepare(engine, { ...text, xml });
+    if (!p.ok) throw new Error('blocked');
+    expect(generatorMismatches(p.dpe.raw)).toEqual([]);
+    // no other corpus DPE has such a generator
+    const others = readdirSync(CORPUS)
+      .filter((f) => f.endsWith('.xml') && !f.startsWith('2159E1018555M'))
+      .filter((f) => {
+        const raw = parseDpeXml(readFileSync(path.join(CORPUS, f), 'utf8'));
+        return generatorMismatches(raw).length > 0;
+      });
+    expect(others).toEqual([]);
   });
 
   it('a DPE whose figures hold together gets nothing (2287E1043883T)', () => {

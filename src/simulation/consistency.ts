@@ -103,6 +103,7 @@ export function inconsistencies(dpe: PreparedDpe, cmp: Comparison): Inconsistenc
     });
   }
   out.push(...installationMismatches(dpe.raw, dpe.base.output, dpe));
+  out.push(...generatorMismatches(dpe.raw));
   const far = (gap: number | undefined) => gap !== undefined && Math.abs(gap) > INCONSISTENT_ABOVE;
   // per m², figures of a few units apart (emissions 4 against 3) are the floor's rounding
   const apart = (a: number, b: number) => Math.abs(a - b) >= 2;
@@ -210,6 +211,73 @@ function figuresPerUnit(raw: RawDpe, xml: RawGeneratorHolder[], field: string): 
   }
   const near = (a: number) => Math.abs(a - total) <= total * 0.005;
   return near(scaled) && !near(plain);
+}
+
+/**
+ * Generator types whose energy the type itself says (the engine's enums.js 1.4.6): a heat pump or
+ * a thermodynamic water heater driven by electricity (not the gas ones, ids 83 / 118, nor the
+ * hybrid ones with a boiler), a district heating network (not the boilers "modelled as a
+ * network"). The engine computes the type (a COP of 2 for a water heater), the registry's
+ * software may have followed the energy.
+ */
+const TYPE_ENERGY: Record<'ch' | 'ecs', { ids: Set<number>; energy: string; kind: string }[]> = {
+  ch: [
+    { ids: new Set([...range(1, 19), 117]), energy: '1', kind: 'an electric heat pump' },
+    { ids: new Set([107, 108, 142]), energy: '8', kind: 'a district heating network' },
+  ],
+  ecs: [
+    {
+      ids: new Set([...range(1, 12), 82]),
+      energy: '1',
+      kind: 'an electric thermodynamic water heater',
+    },
+    { ids: new Set([72, 73, 119]), energy: '8', kind: 'a district heating network' },
+  ],
+};
+
+function range(a: number, b: number): number[] {
+  return Array.from({ length: b - a + 1 }, (_, i) => a + i);
+}
+
+/** enum_type_energie_id of the energies these checks name. */
+const ENERGY_NAMES: Record<string, string> = {
+  '1': 'electricity',
+  '2': 'natural gas',
+  '3': 'fuel oil',
+  '8': 'district heating',
+  '13': 'LPG',
+};
+
+/**
+ * Generators whose declared type and energy disagree (2159E1018555M: hot water from "Réseau de
+ * chaleur non répertorié ou inconnu", energy 8, typed as a thermodynamic water heater, id 1: the
+ * engine computes it at a COP of 2, 2 058 kWh/yr, the registry at the network's 0.9, 4 573).
+ */
+export function generatorMismatches(raw: RawDpe): Inconsistency[] {
+  const out: Inconsistency[] = [];
+  const kinds = [
+    ['installation_chauffage', 'generateur_chauffage', 'ch'],
+    ['installation_ecs', 'generateur_ecs', 'ecs'],
+  ] as const;
+  for (const [kind, gen, use] of kinds)
+    installations(raw, kind).forEach((inst, i) => {
+      const coll = (inst as Fields)[`${gen}_collection`] as Fields | undefined;
+      arr(coll?.[gen] as Fields | Fields[] | undefined).forEach((g, j) => {
+        const de = (g.donnee_entree ?? {}) as Fields;
+        const type = num(de[`enum_type_generateur_${use}_id`]);
+        const energy = str(de.enum_type_energie_id);
+        if (type === undefined || energy === undefined) return;
+        const rule = TYPE_ENERGY[use].find((r) => r.ids.has(type));
+        if (!rule || rule.energy === energy) return;
+        const description = str(de.description);
+        const named = ENERGY_NAMES[energy];
+        out.push({
+          figure: `${kind}[${i}].${gen}[${j}].enum_type_generateur_${use}_id`,
+          text: `${use === 'ch' ? 'heating' : 'hot-water'} generator ${j + 1} of installation ${i + 1}${description ? ` (${description})` : ''} is typed as ${rule.kind} (enum_type_generateur_${use}_id ${type}) but declares energy ${energy}${named ? ` (${named})` : ''}: the engine computes the type, the DPE's own figures may follow the energy`,
+        });
+      });
+    });
+  return out;
 }
 
 function installations(dpe: RawDpe, kind: string): RawGeneratorHolder[] {

@@ -6,7 +6,8 @@
  * hot-water installation covers another area than the dwelling's and the engine does not apportion
  * it (the same reading as `pre`'s `warning.dpe-inconsistent`, consistency.ts: an installation that
  * declares the building's area is apportioned when the engine's consumption for it stays within
- * 30 % of the XML's own, or when the flat was generated from the building's data).
+ * 30 % of the XML's own, or when the flat was generated from the building's data), or when a
+ * generator's type and energy disagree (consistency.ts `generatorMismatches`).
  */
 import type { AuditResponse } from '../../contract/audit.js';
 import type { CoefMode } from '../../contract/schemas.js';
@@ -15,7 +16,11 @@ import { elementsOf } from '../../dpe/elements.js';
 import { num } from '../../dpe/raw.js';
 import type { Outcome } from '../calc.js';
 import { compare } from '../comparison.js';
-import { GENERATED_FLAT_METHODS, installationMismatches } from '../consistency.js';
+import {
+  GENERATED_FLAT_METHODS,
+  generatorMismatches,
+  installationMismatches,
+} from '../consistency.js';
 import type { PreparedDpe } from '../prepared.js';
 import { producesElectricity } from './content.js';
 
@@ -92,6 +97,15 @@ export function inputGate(prep: PreparedDpe, coef: CoefMode, shown: Outcome): Ch
       : wider.length
         ? `${wider.join(', ')} for a ${where}: ${generated ? 'a flat generated from the building’s data, its share apportioned by the engine' : 'apportioned by the engine (its consumption within 30 % of the XML’s own)'}`
         : `every installation within the ${where} the engine simulates`,
+  });
+  const typed = generatorMismatches(prep.raw);
+  checks.push({
+    id: 'generator-energy',
+    label: 'Generators’ types agree with their energies',
+    pass: typed.length === 0,
+    figure: typed.length
+      ? typed.map((m) => `${m.figure}: ${m.text}`).join('; ')
+      : 'every heat pump, water heater and network declares its own energy',
   });
   return checks;
 }
