@@ -416,6 +416,38 @@ describe('engine corrections', () => {
   );
 
   it.skipIf(!HAS_CORPUS)(
+    'pv-surface-declared: panels whose surface and modules disagree are read as the DPE’s stored production shows (2444E3207594V: 1 m², not 14 × 1.6)',
+    () => {
+      // the surface where the XML's production is the surface's (2444E3207594V 1 m² and 14
+      // modules: 232.48 kWh/yr against the XML's 239.50, the engine's modules 5 207.5;
+      // 2464E1799476F 21.6 m² and 18 modules; 2463E3164679Z, a generated flat, 20 m² and 1
+      // module at its share), the modules where it is theirs (LICIEL: 2303E4293288R 19.2 m², 16
+      // modules; 2326E1087401F 1.2 m², 1 module)
+      for (const [id, within] of [
+        ['2444E3207594V', 0.035],
+        ['2464E1799476F', 0.0001],
+        ['2463E3164679Z', 0.0001],
+        ['2303E4293288R', 0.0001],
+        ['2326E1087401F', 0.0001],
+      ] as const) {
+        const raw = corpusDpe(id);
+        const enr = raw.logement?.production_elec_enr as { donnee_intermediaire?: Fields };
+        const xml = enr.donnee_intermediaire as Fields;
+        const out = engine.run(raw).output.logement?.sortie?.production_electricite as Fields;
+        const ratio = (out.production_pv as number) / (xml.production_pv as number);
+        expect(Math.abs(ratio - 1), `${id}: ${String(out.production_pv)}`).toBeLessThan(within);
+      }
+      // and 2444E3207594V's emissions, which count its self-consumed kWh at 0, the XML's
+      const raw = corpusDpe('2444E3207594V');
+      const xml = raw.logement?.sortie?.emission_ges as Fields;
+      const out = engine.run(raw).output.logement?.sortie?.emission_ges as Fields;
+      const e = out.emission_ges_5_usages as number;
+      const x = xml.emission_ges_5_usages as number;
+      expect(Math.abs(e / x - 1), `${e} vs ${x}`).toBeLessThan(0.0005);
+    },
+  );
+
+  it.skipIf(!HAS_CORPUS)(
     'pv-generated-flat-share: a generated flat gets the building’s PV production at its share of the surface (2324E4500479J: 220.89 kWh self-consumed)',
     () => {
       // 42 m² of panels on a building of 1 818 m², a generated flat of 46 m²: the engine set

@@ -803,6 +803,37 @@ export const CORRECTIONS: Correction[] = [
       ],
     ],
   },
+  {
+    id: 'pv-surface-declared',
+    module: '16.2_production_enr.js',
+    fault:
+      'photovoltaic panels described with a surface and a number of modules that disagree ' +
+      '(surface_totale_capteurs ≠ 1.6 m² × nombre_module): the engine always takes the modules, ' +
+      'where some DPE software took the surface (2444E3207594V: 1 m² and 14 modules, the XML ' +
+      'produces 239.5 kWh/yr, the engine 5 207.5)',
+    section:
+      '§16.2 (production d’électricité: Ppv = Σ k × Sc × r × Epv × C, Sc the panels’ surface, ' +
+      '1.6 m² per module)',
+    upstream: 'none found',
+    replace: [
+      [
+        `  getPpv(productionElecEnr, zc_id) {
+    const ePvValues = tvs.e_pv;`,
+        `  getPpv(productionElecEnr, zc_id, reading) {
+    // bug-for-bug: the panels' surface or their modules, whichever the DPE's stored production
+    // shows (patches/corrections/pv-surface-declared.js)
+    if (reading === undefined)
+      reading = pvSurfaceReading(productionElecEnr, (r) =>
+        this.getPpv(productionElecEnr, zc_id, r)
+      );
+    const ePvValues = tvs.e_pv;`,
+      ],
+      [
+        `      const Scapteur = 1.6 * panneaux_pv.nombre_module || panneaux_pv.surface_totale_capteurs;`,
+        `      const Scapteur = pvScapteur(panneaux_pv, reading);`,
+      ],
+    ],
+  },
 ];
 /** The marker a corrected module carries (idempotence of the module-load hook). */
 export function correctionMarker(c: Correction): string {
