@@ -23,6 +23,7 @@ import {
   billComparison,
   generatorMismatches,
   inconsistencies,
+  panelMismatches,
 } from '../src/simulation/consistency.js';
 import { CORPUS, HAS_CORPUS } from './helpers.js';
 
@@ -286,6 +287,17 @@ describe.skipIf(!HAS_CORPUS)('consistency check (warning.dpe-inconsistent)', () 
         return generatorMismatches(raw).length > 0;
       });
     expect(others).toEqual([]);
+  });
+
+  it('photovoltaic panels whose surface and modules disagree are named (2444E3207594V: 1 m² and 14 modules); 1.2 m² modules are not (2303E4293288R)', () => {
+    const dpe = prepared('2444E3207594V');
+    const found = inconsistencies(dpe, compare(dpe.facts, dpe.base, 'deactivated'));
+    const pv = found.find(
+      (f) => f.figure === 'production_elec_enr.panneaux_pv[0].surface_totale_capteurs',
+    );
+    expect(pv?.text).toMatch(/declare 1 m² and 14 modules \(22\.4 m² at 1\.6 m² each\)/);
+    expect(pv?.text).toMatch(/stored production, 240 kWh\/yr/);
+    expect(panelMismatches(prepared('2303E4293288R').raw)).toEqual([]);
   });
 
   it('a DPE whose figures hold together gets nothing (2287E1043883T)', () => {

@@ -104,6 +104,7 @@ export function inconsistencies(dpe: PreparedDpe, cmp: Comparison): Inconsistenc
   }
   out.push(...installationMismatches(dpe.raw, dpe.base.output, dpe));
   out.push(...generatorMismatches(dpe.raw));
+  out.push(...panelMismatches(dpe.raw));
   const far = (gap: number | undefined) => gap !== undefined && Math.abs(gap) > INCONSISTENT_ABOVE;
   // per m², figures of a few units apart (emissions 4 against 3) are the floor's rounding
   const apart = (a: number, b: number) => Math.abs(a - b) >= 2;
@@ -277,6 +278,32 @@ export function generatorMismatches(raw: RawDpe): Inconsistency[] {
         });
       });
     });
+  return out;
+}
+
+/**
+ * Photovoltaic panels whose declared surface and number of modules disagree by more than a factor
+ * of 2 (a module is 1.6 m² in the method): 2444E3207594V declares 1 m² and 14 modules, its
+ * software computed the 1 m² (239.5 kWh/yr), the engine reads 22.4 m² (5 207.5); 2463E3164679Z
+ * declares 20 m² and 1 module. The engine follows the reading the DPE's stored production shows
+ * (`pv-surface-declared`); the works are priced on that production, which the auditor checks.
+ */
+export function panelMismatches(raw: RawDpe): Inconsistency[] {
+  const out: Inconsistency[] = [];
+  const enr = (raw.logement as Fields | undefined)?.production_elec_enr as Fields | undefined;
+  const coll = enr?.panneaux_pv_collection as Fields | undefined;
+  arr(coll?.panneaux_pv as Fields | Fields[] | undefined).forEach((p, k) => {
+    const modules = num(p.nombre_module);
+    const surface = num(p.surface_totale_capteurs);
+    if (!modules || !surface || modules <= 0 || surface <= 0) return;
+    const byModules = 1.6 * modules;
+    if (Math.max(byModules, surface) <= 2 * Math.min(byModules, surface)) return;
+    const stored = num((enr?.donnee_intermediaire as Fields | undefined)?.production_pv);
+    out.push({
+      figure: `production_elec_enr.panneaux_pv[${k}].surface_totale_capteurs`,
+      text: `photovoltaic panels ${k + 1} declare ${numberText(surface, 1)} m² and ${numberText(modules)} module${modules === 1 ? '' : 's'} (${numberText(byModules, 1)} m² at 1.6 m² each)${stored !== undefined ? `; the DPE's stored production, ${numberText(Math.round(stored))} kWh/yr, shows which it computed with` : ''}`,
+    });
+  });
   return out;
 }
 
