@@ -596,6 +596,36 @@ describe('engine corrections', () => {
   );
 
   it.skipIf(!HAS_CORPUS)(
+    'qp0-air-chaud: a warm-air generator keeps its table standby losses, Pn × (1.75 − 0.55 log Pn) % (2574E0561248M, 2463E2639384I: 190.73 W)',
+    () => {
+      // QPx() divided di.qp0 by 100 on each of its ~20 calls: the standby losses fell to 0 and
+      // the efficiency came out 0.8318 and 0.7401 where the XML stores 0.815655 and 0.726013
+      const cases: [string, number, number][] = [
+        ['2574E0561248M', 0.815655, 21793.2313076143],
+        ['2463E2639384I', 0.726013, 33466.1913145593],
+      ];
+      for (const [id, rg, consoCh] of cases) {
+        const raw = corpusDpe(id);
+        const xml = first(
+          first(raw.logement?.installation_chauffage_collection?.installation_chauffage)
+            ?.generateur_chauffage_collection?.generateur_chauffage,
+        )?.donnee_intermediaire;
+        expect(xml?.rendement_generation).toBe(rg);
+        expect(xml?.qp0 as number).toBeCloseTo(190.728, 3);
+        expect(xml?.conso_ch).toBe(consoCh);
+        const out = engine.run(raw).output;
+        const gen = first(
+          first(out.logement?.installation_chauffage_collection?.installation_chauffage)
+            ?.generateur_chauffage_collection?.generateur_chauffage,
+        )?.donnee_intermediaire;
+        expect(gen?.qp0 as number).toBeCloseTo(190.728, 3);
+        expect(gen?.rendement_generation as number).toBeCloseTo(rg, 5);
+        expect(gen?.conso_ch as number).toBeCloseTo(consoCh, 0);
+      }
+    },
+  );
+
+  it.skipIf(!HAS_CORPUS)(
     'stockage-ecs-production-volume: a tank in the production’s habitable volume gives back its losses (2387E1742056P: 250.79 kWh/yr)',
     () => {
       // the generator says position_volume_chauffe 0, the installation tv_rendement_distribution_ecs

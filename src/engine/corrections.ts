@@ -458,6 +458,43 @@ export const CORRECTIONS: Correction[] = [
     ],
   },
   {
+    id: 'qp0-air-chaud',
+    module: '13.2_generateur_combustion_ch.js',
+    fault:
+      'a warm-air generator’s table QP0, Pn × (1.75 − 0.55 log Pn) in % of Pn, is divided by 100 ' +
+      'inside QPx() on every call (di.qp0 = di.qp0 / 100), about twenty times per run: its ' +
+      'standby losses fall to 0 and its efficiency comes out 2% above the XML’s stored ' +
+      'rendement_generation (2574E0561248M: 0.8318 where the XML has 0.8157, qp0 190.73 W)',
+    section:
+      '§13.2.1.2 (générateurs à combustion, Rg,pcs) with the table of §13.2.1 for the ' +
+      'générateurs d’air chaud (QP0 = Pn × (1.75 − 0.55 log Pn) %, Rpn, Rpint)',
+    upstream: 'none found in Open3CL/engine’s threads',
+    replace: [
+      [
+        `    // Change QP0 to be in decimal
+    di.qp0 = di.qp0 / 100;
+    qp0 = (di.qp0 * k) / 1000;
+`,
+        `    // di.qp0 is in W: calc_generateur_combustion_ch() turns the table's percentage into W once
+`,
+      ],
+      [
+        `  // La puissance de la veilleuse est à prendre en compte seulement si elle est présente dans l'installation`,
+        `  // A warm-air generator's table QP0, Pn × (1.75 − 0.55 log Pn), is a percentage of Pn: in W
+  // once (tv_generateur_combustion() sets it again before every call); a typed qp0 (methods 4
+  // and 5) is in W already
+  if (
+    enums.type_generateur_ch[de.enum_type_generateur_ch_id]?.includes('générateur à air chaud') &&
+    ![4, 5].includes(parseInt(de.enum_methode_saisie_carac_sys_id))
+  ) {
+    di.qp0 = di.qp0 / 100;
+  }
+
+  // La puissance de la veilleuse est à prendre en compte seulement si elle est présente dans l'installation`,
+      ],
+    ],
+  },
+  {
     id: 'stockage-ecs-production-volume',
     module: '9_besoin_ch.js',
     fault:
