@@ -147,11 +147,17 @@ export async function startStandIn(
   };
 }
 
-/** An address on 127.0.0.1 where nothing listens (a port just given back). */
+/** An address where nothing listens (a port just given back, on DEAD_HOST). */
 export async function deadBase(): Promise<string> {
+  // on 127.0.0.2, where no test listens: a port freed on 127.0.0.1 may be taken by another test's
+  // stand-in while this one still counts on nothing answering there (a CI run saw the registry
+  // "unreachable" answer a fake partner service's 400 and 401)
   const server = http.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(0, DEAD_HOST, resolve));
   const { port } = server.address() as AddressInfo;
   await new Promise<void>((resolve) => server.close(() => resolve()));
-  return `http://127.0.0.1:${port}/pub/dpe`;
+  return `http://${DEAD_HOST}:${port}/pub/dpe`;
 }
+
+/** A loopback address no test server listens on (they all listen on 127.0.0.1). */
+const DEAD_HOST = '127.0.0.2';

@@ -11,6 +11,7 @@ import { RemoteBackend } from '../src/backend/remote.js';
 import { DEFAULT_HISTORY_PATH } from '../src/config/keys.js';
 import { DpeSimError } from '../src/contract/errors.js';
 import { runCli } from './helpers.js';
+import { deadBase } from './registry-standin.js';
 
 interface Seen {
   method: string;
@@ -163,14 +164,14 @@ describe('RemoteBackend retries', () => {
   });
 
   it('retries network errors, then names the failure', async () => {
-    const f = await fake([AUTH_OK]);
-    const url = f.url;
-    await f.close();
+    // (nothing listens there: a port given back on 127.0.0.2, where no test listens, so that no
+    // other test's server takes it meanwhile)
+    const url = new URL(await deadBase()).origin;
     const c = client(url, { retries: 2 });
     const err = await failure(c.auth(IDENTITY));
     expect(err.kind).toBe('runtime');
     expect(err.message).toMatch(
-      /cannot reach http:\/\/127\.0\.0\.1:\d+: ECONNREFUSED \(after 3 attempts\)/,
+      /cannot reach http:\/\/127\.0\.0\.2:\d+: ECONNREFUSED \(after 3 attempts\)/,
     );
     expect(c.lastAttempts).toBe(3);
   });
