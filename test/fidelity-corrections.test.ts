@@ -46,6 +46,13 @@ function first<T>(v: T | T[] | undefined): T | undefined {
   return Array.isArray(v) ? v[0] : v;
 }
 
+/** A DPE's (or an engine output's) first heating installation and its first generator. */
+function firstHeating(dpe: RawDpe) {
+  const inst = first(dpe.logement?.installation_chauffage_collection?.installation_chauffage);
+  const gen = first(inst?.generateur_chauffage_collection?.generateur_chauffage);
+  return { inst, gen: gen?.donnee_intermediaire };
+}
+
 describe('engine corrections', () => {
   it.skipIf(!HAS_CORPUS)(
     'q4pa-conv-declared: bug-for-bug uses the Q4Pa,conv row the DPE declares (2287E1043883T: Hperm 32.43 W/K)',
@@ -581,15 +588,10 @@ describe('engine corrections', () => {
       ];
       for (const [id, rg, consoCh] of cases) {
         const raw = corpusDpe(id);
-        const xml = first(
-          first(raw.logement?.installation_chauffage_collection?.installation_chauffage)
-            ?.generateur_chauffage_collection?.generateur_chauffage,
-        )?.donnee_intermediaire;
+        const xml = firstHeating(raw).gen;
         expect(xml?.rendement_generation).toBe(rg);
-        const out = engine.run(raw).output;
-        const inst = first(out.logement?.installation_chauffage_collection?.installation_chauffage);
-        const gen = first(inst?.generateur_chauffage_collection?.generateur_chauffage);
-        expect(gen?.donnee_intermediaire?.rendement_generation as number).toBeCloseTo(rg, 5);
+        const { inst, gen } = firstHeating(engine.run(raw).output);
+        expect(gen?.rendement_generation as number).toBeCloseTo(rg, 5);
         expect(inst?.donnee_intermediaire?.conso_ch as number).toBeCloseTo(consoCh, 0);
       }
     },
@@ -606,18 +608,11 @@ describe('engine corrections', () => {
       ];
       for (const [id, rg, consoCh] of cases) {
         const raw = corpusDpe(id);
-        const xml = first(
-          first(raw.logement?.installation_chauffage_collection?.installation_chauffage)
-            ?.generateur_chauffage_collection?.generateur_chauffage,
-        )?.donnee_intermediaire;
+        const xml = firstHeating(raw).gen;
         expect(xml?.rendement_generation).toBe(rg);
         expect(xml?.qp0 as number).toBeCloseTo(190.728, 3);
         expect(xml?.conso_ch).toBe(consoCh);
-        const out = engine.run(raw).output;
-        const gen = first(
-          first(out.logement?.installation_chauffage_collection?.installation_chauffage)
-            ?.generateur_chauffage_collection?.generateur_chauffage,
-        )?.donnee_intermediaire;
+        const { gen } = firstHeating(engine.run(raw).output);
         expect(gen?.qp0 as number).toBeCloseTo(190.728, 3);
         expect(gen?.rendement_generation as number).toBeCloseTo(rg, 5);
         expect(gen?.conso_ch as number).toBeCloseTo(consoCh, 0);
