@@ -14,6 +14,7 @@ import { readDpeFile } from '../src/dpe/source.js';
 import { loadEngine, type Engine } from '../src/engine/engine.js';
 import { aidsOf, builtOf } from '../src/simulation/audit/content.js';
 import { auditDpe } from '../src/simulation/audit/index.js';
+import { acceptedExisting } from '../src/simulation/audit/levels.js';
 import { prepare, type PreparedDpe } from '../src/simulation/prepared.js';
 import { figuresOf, runWorks } from '../src/simulation/runs.js';
 import { defaultCosts } from '../src/works/costs.js';
@@ -172,6 +173,24 @@ describe('the rules on the fixtures', () => {
   });
 });
 
+describe('the generators the aids accept, read from their 3CL labels', () => {
+  it('a condensing gas boiler, a heat pump, pellets; never fuel oil or coal, condensing or not', () => {
+    for (const yes of [
+      'chaudière gaz à condensation après 2015',
+      'pac air/eau installée après 2015',
+      'chaudière granulés après 2019',
+    ])
+      expect(acceptedExisting(yes), yes).toBe(true);
+    for (const no of [
+      'chaudière fioul à condensation 1996-2015',
+      'chaudière fioul à condensation après 2015',
+      'chaudière charbon installée avant 1978',
+      'chaudière gaz standard 2001-2015',
+    ])
+      expect(acceptedExisting(no), no).toBe(false);
+  });
+});
+
 describe('MaPrimeRénov’ rénovation d’ampleur is for dwellings built at least 15 years ago', () => {
   const path2 = { cost: 52_750, steps: [{ after: { classe: 'C' as const } }] };
   const aids = (built: Parameters<typeof aidsOf>[4]) =>
@@ -262,6 +281,46 @@ describe.skipIf(!HAS_CORPUS)('the rules where they bind on the corpus', () => {
       expect(hot?.status).toBe('cannot');
       expect(hot?.reason).toMatch(/no generator the aids accept/);
     }
+  });
+
+  it('a condensing fuel-oil boiler is not a generator the aids accept: heating needs works (2387E0112951S)', async () => {
+    const a = audit(await prep(corpus('2387E0112951S')));
+    invariants(a);
+    const heating = a.items
+      .find((i) => i.key === 'heatingHotWater')
+      ?.elements?.find((e) => e.referenceId === 'installation_chauffage:0');
+    expect(heating?.performance).toMatch(/fioul à condensation/);
+    expect(heating?.status).toBe('needs-works');
+    for (const p of a.proposals) {
+      const hot = p.items.find((i) => i.key === 'heatingHotWater');
+      expect(hot?.reason ?? '').not.toMatch(/already a generator the aids accept/);
+      // the path replaces the boiler; the collective hot water it also made is what the
+      // catalogue cannot treat, and the item says so
+      const works = p.steps.flatMap((s) => s.works).filter((w) => w.item === 'heatingHotWater');
+      expect(works.map((w) => w.referenceId)).toContain('installation_chauffage:0');
+      expect(hot?.status).toBe('cannot');
+      expect(hot?.reason).toMatch(
+        /^works on installation_chauffage:0; the catalogue cannot treat installation_ecs:0/,
+      );
+    }
+  });
+
+  it('an item that needs no works but gets works in a path is treated there, and says it was not required (2378E2995004O)', async () => {
+    // a condensing gas boiler and a type B ventilation need no works; the class takes a heat
+    // pump and a double-flow ventilation: "needs no works" beside them would contradict the step
+    const a = audit(await prep(corpus('2378E2995004O')), true);
+    invariants(a);
+    for (const key of ['heatingHotWater', 'ventilation'] as const)
+      expect(a.items.find((i) => i.key === key)?.needed).toBe(false);
+    for (const p of a.proposals)
+      for (const key of ['heatingHotWater', 'ventilation'] as const) {
+        const item = p.items.find((i) => i.key === key);
+        const step = p.steps.findIndex((s) => s.works.some((w) => w.item === key));
+        expect(step).toBeGreaterThanOrEqual(0);
+        expect(item?.status).toBe('treated');
+        expect(item?.step).toBe(step + 1);
+        expect(item?.reason).toMatch(/^not required \(/);
+      }
   });
 
   it('an already insulated wall (U 0.33) gets no works (2287E0914527N)', async () => {

@@ -79,6 +79,9 @@ export const ACCEPTED_GENERATORS: Readonly<Record<string, string>> = {
 /** An existing generator already at a performance the aids accept, by its 3CL label. */
 export function acceptedExisting(label: string): boolean {
   const l = label.toLowerCase();
+  // fuel oil and coal, condensing or not: no aid pays for them and no new one may be installed
+  // (décret 2022-8: 300 g CO2e/kWh PCI at most), so they are not what the aids accept
+  if (/fioul|charbon/.test(l)) return false;
   if (/pompe à chaleur|\bpac\b|thermodynamique|solaire|réseau de chaleur|condensation/.test(l))
     return true;
   // wood: pellets, or a recent log/wood-chip boiler (after 2012 in the 3CL tables)

@@ -44,7 +44,15 @@ export function judgeItem(items: Items, key: ItemKey, steps: readonly AuditStep[
   const doneArea = area(needs.filter((e) => done(e, keys)));
   if (!needs.length && !cannot.length) {
     const state = items.states.find((s) => s.key === key);
-    return { status: 'not-needed', reason: state?.reason ?? 'no works needed', needArea, doneArea };
+    const why = state?.reason ?? 'no works needed';
+    // works the path chose on an item that needed none (a heat pump in place of a generator the
+    // aids accept, for the class): the item is treated, and the report says it was not required
+    // (a signer reads "needs no works" beside a heat pump in the step otherwise)
+    const worked = steps.some((s) =>
+      s.works.some((w) => w.item === key && w.treats !== false && w.aidLevel?.met !== false),
+    );
+    if (worked) return { status: 'treated', reason: `not required (${why})`, needArea, doneArea };
+    return { status: 'not-needed', reason: why, needArea, doneArea };
   }
   const undone = needs.filter((e) => !done(e, keys));
   if (undone.length)
