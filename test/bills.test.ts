@@ -315,5 +315,30 @@ describe.skipIf(!HAS_CORPUS)('consistency check (warning.dpe-inconsistent)', () 
     if (!p.ok) throw new Error('blocked');
     const found = inconsistencies(p.dpe, compare(p.dpe.facts, p.dpe.base, 'deactivated'));
     expect(found.map((f) => f.figure)).toContain('ep_conso_5_usages');
+    expect(found.some((f) => /is below final energy/.test(f.text))).toBe(true);
+  });
+
+  it('a registry total that is not its per-m² figure times the area is named, and compared as that figure (2221E0006033X: its final energy stored as the primary; 2251E1368858K: its GES per m² as the total)', () => {
+    const flat = prepared('2221E0006033X');
+    expect(flat.facts.registry.ep).toBeCloseTo(7993.86, 2);
+    expect(flat.facts.registry.ef).toBeCloseTo(7993.86, 2);
+    expect(flat.facts.registry.epM2).toBe(160);
+    const own = compare(flat.facts, flat.base, 'deactivated');
+    // [160, 161) kWh/m² × 59.77 m²: its middle
+    expect(own.registry?.ep).toBeCloseTo(160.5 * 59.77, 6);
+    // converted to 1.9 from that total, not from the final energy (133 kWh/m² before: engine
+    // +4.5 %, within the confirm band, where it is −8.6 %)
+    const today = compare(flat.facts, flat.base, 'activated');
+    expect(today.registry?.epM2).toBe(152);
+    expect(today.deltaConso).toBeLessThan(-5);
+    const found = inconsistencies(flat, own);
+    expect(found.find((f) => f.figure === 'ep_conso_5_usages')?.text).toMatch(
+      /^the registry's total primary energy \(ep_conso_5_usages 7\s993\.86 kWh\/yr\) is not its per-m² figure times the area \(160 kWh\/m²\/yr × 59\.77 m²\): the comparison reads the per-m² figure$/,
+    );
+    const ges = prepared('2251E1368858K');
+    expect(ges.facts.registry.ges).toBe(35.12);
+    const cmp = compare(ges.facts, ges.base, 'deactivated');
+    expect(cmp.registry?.ges).toBeCloseTo(35.12 * 67.37, 6);
+    expect(inconsistencies(ges, cmp).map((f) => f.figure)).toContain('emission_ges_5_usages');
   });
 });

@@ -135,15 +135,19 @@ function registryIn2026(xml: string): { epM2: number; gesM2: number } {
   const gesM2 = Number(s.emission_ges.emission_ges_5_usages_m2);
   if (String(doc.dpe.administratif.date_etablissement_dpe) >= '2026-01-01')
     return { epM2: Number(s.ep_conso.ep_conso_5_usages_m2), gesM2 };
-  // only the electric part changes: ep = ef_other + 2.3 × ef_elec → ef + (0.9 / 1.3)(ep − ef)
-  const ep = Number(s.ep_conso.ep_conso_5_usages);
-  const ef = Number(s.ef_conso.conso_5_usages);
-  const ep19 = ef + (0.9 / 1.3) * (ep - ef);
   // whole-building DPEs are per m² of the building
   const building = [6, 7, 8, 9, 17, 21, 26, 27, 28, 29, 30].includes(
     Number(cg.enum_methode_application_dpe_log_id),
   );
   const surface = Number(building ? cg.surface_habitable_immeuble : cg.surface_habitable_logement);
+  // a total that is not its floored per-m² figure times the area (2221E0006033X stores its final
+  // energy as the primary total) is read from that figure: the middle of [n, n + 1) kWh/m²
+  const epM2 = Number(s.ep_conso.ep_conso_5_usages_m2);
+  const stored = Number(s.ep_conso.ep_conso_5_usages);
+  const ep = Math.abs(stored / surface - epM2) <= 1 ? stored : (epM2 + 0.5) * surface;
+  // only the electric part changes: ep = ef_other + 2.3 × ef_elec → ef + (0.9 / 1.3)(ep − ef)
+  const ef = Number(s.ef_conso.conso_5_usages);
+  const ep19 = ef + (0.9 / 1.3) * (ep - ef);
   return { epM2: Math.floor(ep19 / surface), gesM2 };
 }
 

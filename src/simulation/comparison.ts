@@ -57,6 +57,23 @@ export function round2(x: number): number {
   return Math.round(x * 100) / 100;
 }
 
+/**
+ * A registry total as its per-m² figure implies it, where the stored total contradicts that
+ * figure times the area beyond the per-m² rounding (a unit slip: 2251E1368858K stores its GES
+ * per m², 35.12, as the total; 2221E0006033X its final energy as the primary total): the
+ * per-m² figure is what the registry's class reads. A whole per-m² figure n is floored from
+ * [n, n + 1): its middle. Otherwise the total as stored.
+ */
+export function registryTotal(
+  total: number | undefined,
+  perM2: number | undefined,
+  surface: number,
+): number | undefined {
+  if (total === undefined || perM2 === undefined || !(surface > 0)) return total;
+  if (Math.abs(total / surface - perM2) <= 1) return total;
+  return (Number.isInteger(perM2) ? perM2 + 0.5 : perM2) * surface;
+}
+
 /** The registry's figures in the requested coefficient mode. */
 export function registryInMode(
   facts: DpeFacts,
@@ -66,16 +83,18 @@ export function registryInMode(
   const r = facts.registry;
   if (r.epM2 === undefined || r.gesM2 === undefined) return undefined;
   const target = coefOf(mode);
+  const ep = registryTotal(r.ep, r.epM2, surface);
+  const ges = registryTotal(r.ges, r.gesM2, surface);
   if (facts.registryCoef === target) {
-    return { ep: r.ep, epM2: r.epM2, ges: r.ges, gesM2: r.gesM2, cout: r.cout, converted: false };
+    return { ep, epM2: r.epM2, ges, gesM2: r.gesM2, cout: r.cout, converted: false };
   }
   // convert the total, then floor per m² as the registry does
-  if (r.ep === undefined || r.ef === undefined) return undefined;
-  const ep = convertEp(r.ep, r.ef, facts.registryCoef, target);
+  if (ep === undefined || r.ef === undefined) return undefined;
+  const converted = convertEp(ep, r.ef, facts.registryCoef, target);
   return {
-    ep,
-    epM2: Math.floor(ep / surface),
-    ges: r.ges,
+    ep: converted,
+    epM2: Math.floor(converted / surface),
+    ges,
     gesM2: r.gesM2,
     cout: r.cout,
     converted: true,

@@ -7,6 +7,8 @@
  * - an installation whose declared area or dwellings are not the ones the engine simulates for
  *   it (its consumption then differs from the XML's own by more than 30%): what is priced for it
  *   and what is credited to it would cover other dwellings;
+ * - a registry total (primary energy, emissions) that is not its own per-m² figure times the
+ *   area (a unit slip: the per-m² figure, or the final energy, stored as the total);
  * - the engine and the registry more than 30% apart on primary energy or emissions (the bill is
  *   compared in `npm run fidelity`, `billComparison` below, not here: the 2024 price table is
  *   read back from the registry's bills, not from the arrêté's text, docs/bills.md).
@@ -23,7 +25,7 @@ import {
 } from '../engine/bills.js';
 import { numberText, percentText } from '../contract/number-text.js';
 import { ALERT_IDS, info } from './alerts.js';
-import { percentGap, type Comparison } from './comparison.js';
+import { percentGap, registryTotal, type Comparison } from './comparison.js';
 import type { PreparedDpe } from './prepared.js';
 
 /** enum_methode_application_dpe_log of the flats generated from a building's DPE. */
@@ -102,6 +104,19 @@ export function inconsistencies(dpe: PreparedDpe, cmp: Comparison): Inconsistenc
       text: `primary energy (ep_conso_5_usages ${numberText(ep)} kWh/yr) is below final energy (conso_5_usages ${numberText(ef)} kWh/yr) with no electricity produced on site`,
     });
   }
+  // a registry total that is not its own per-m² figure times the area (a unit slip): the
+  // comparison reads the per-m² figure (comparison.ts registryTotal)
+  const r = dpe.facts.registry;
+  const area = dpe.base.surface;
+  for (const [figure, total, perM2, unit, what] of [
+    ['ep_conso_5_usages', r.ep, r.epM2, 'kWh', 'primary energy'],
+    ['emission_ges_5_usages', r.ges, r.gesM2, 'kg CO2e', 'emissions'],
+  ] as const)
+    if (total !== undefined && perM2 !== undefined && registryTotal(total, perM2, area) !== total)
+      out.push({
+        figure,
+        text: `the registry's total ${what} (${figure} ${numberText(total, 2)} ${unit}/yr) is not its per-m² figure times the area (${numberText(perM2, 2)} ${unit}/m²/yr × ${numberText(area, 2)} m²): the comparison reads the per-m² figure`,
+      });
   out.push(...installationMismatches(dpe.raw, dpe.base.output, dpe));
   out.push(...generatorMismatches(dpe.raw));
   out.push(...panelMismatches(dpe.raw));
