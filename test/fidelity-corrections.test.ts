@@ -46,6 +46,13 @@ function first<T>(v: T | T[] | undefined): T | undefined {
   return Array.isArray(v) ? v[0] : v;
 }
 
+/** Item i of a list read from a DPE (the test fails when it is missing). */
+function at(list: Fields[] | undefined, i: number): Fields {
+  const x = list?.[i];
+  if (!x) throw new Error(`no item ${i}`);
+  return x;
+}
+
 /** A DPE's (or an engine output's) first heating installation and its first generator. */
 function firstHeating(dpe: RawDpe) {
   const inst = first(dpe.logement?.installation_chauffage_collection?.installation_chauffage);
@@ -700,6 +707,49 @@ describe('engine corrections', () => {
         const aux = out.conso_auxiliaire_generation_ch as number;
         expect(Math.abs(aux - stored), `${id}: ${aux}`).toBeLessThan(0.02);
       }
+    },
+  );
+
+  it.skipIf(!HAS_CORPUS)(
+    'base-appoint-scop: a heat pump at the base of a base + appoint installation counts its SCOP (2259E1264915X: 1 673.37 kWh/yr, was 4 016.08)',
+    () => {
+      // §9.8: Cch,base = Bch,base × Int / (Re Rd Rr Rg), Rg of a heat pump its SCOP (§12.4).
+      // With no Pn stored, base and appoint each take half the need, so the heat pump's
+      // consumption times its SCOP over the appoint's is (i0 / (Re Rd Rr)) of the base's
+      // emitter over the appoint's (the intermittence's G cancels): read from the XML's own
+      // emitters, without the SCOP the ratio is SCOP times that
+      for (const [id, scop] of [
+        ['2259E1264915X', 2.4],
+        ['2235E0705773N', 2.3],
+      ] as const) {
+        const raw = corpusDpe(id);
+        const inst = first(raw.logement?.installation_chauffage_collection?.installation_chauffage);
+        expect(inst?.donnee_entree?.enum_cfg_installation_ch_id, id).toBe('10');
+        const ems = inst?.emetteur_chauffage_collection?.emetteur_chauffage as Fields[];
+        const factor = (e: Fields) => {
+          const d = e.donnee_intermediaire as Fields;
+          const re = d.rendement_emission as number;
+          const rd = d.rendement_distribution as number;
+          const rr = d.rendement_regulation as number;
+          return (d.i0 as number) / (re * rd * rr);
+        };
+        const xmlGens = inst?.generateur_chauffage_collection?.generateur_chauffage as Fields[];
+        expect((at(xmlGens, 0).donnee_intermediaire as Fields).scop, id).toBe(scop);
+        const out = engine.run(raw).output;
+        const oInst = first(
+          out.logement?.installation_chauffage_collection?.installation_chauffage,
+        );
+        const gens = oInst?.generateur_chauffage_collection?.generateur_chauffage as Fields[];
+        const pac = (at(gens, 0).donnee_intermediaire as Fields).conso_ch as number;
+        const appoint = (at(gens, 1).donnee_intermediaire as Fields).conso_ch as number;
+        expect((pac * scop) / appoint, id).toBeCloseTo(factor(at(ems, 0)) / factor(at(ems, 1)), 9);
+        // the spendthrift consumption, another path, was the XML's and stays it
+        const dep = (oInst?.donnee_intermediaire as Fields).conso_ch_depensier as number;
+        const xmlDep = (inst?.donnee_intermediaire as Fields).conso_ch_depensier as number;
+        expect(Math.abs(dep - xmlDep), id).toBeLessThan(0.01);
+      }
+      const hp = firstHeating(engine.run(corpusDpe('2259E1264915X')).output).gen as Fields;
+      expect(hp.conso_ch as number).toBeCloseTo(1673.37, 1);
     },
   );
 

@@ -727,6 +727,29 @@ export const CORRECTIONS: Correction[] = [
     ],
   },
   {
+    id: 'base-appoint-scop',
+    module: '9_conso_ch.js',
+    fault:
+      'a heat pump at the base of a collective base + appoint installation is taken with a ' +
+      'generation efficiency of 1: the heat pump has no rendement_generation, only its SCOP ' +
+      '(rg), so its consumption is its SCOP times too high (2259E1264915X, a ground-source heat ' +
+      'pump of SCOP 2.4 with Joule appoint: 4 016 kWh/yr, heating +79 % on the XML; 2235E0705773N, ' +
+      'an air-to-air heat pump of SCOP 2.3: +78 %)',
+    section:
+      '§9.8 (installation de chauffage collectif avec base + appoint: Cch,base = Bch,base × Int × ' +
+      'Ich,base, Ich the inverse of the generation, emission, distribution and regulation ' +
+      'efficiencies) with §12.4 (a heat pump’s generation efficiency is its SCOP)',
+    upstream: 'none found (Open3CL/engine#71 and its PR #81 wrote §9.8)',
+    replace: [
+      [
+        `    const Ich = 1 / (gen.donnee_intermediaire.rendement_generation || 1);`,
+        `    // a heat pump's generation efficiency is its SCOP (rg): it has no rendement_generation
+    const Ich =
+      1 / (gen.donnee_intermediaire.rendement_generation || gen.donnee_intermediaire.rg || 1);`,
+      ],
+    ],
+  },
+  {
     id: 'besoin-ch-installation-share',
     module: '9_chauffage.js',
     fault:
