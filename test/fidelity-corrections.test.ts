@@ -883,6 +883,27 @@ describe('engine corrections', () => {
     },
   );
 
+  it.skipIf(!HAS_CORPUS)(
+    'aux-distribution-air-chaud: a warm-air generator gets its distribution auxiliaries (2574E0561248M: 442.85 kWh/yr against the XML’s 420.40, was 161.94)',
+    () => {
+      // a house with three installations on 79 m² each: a gas warm-air generator (type 52), an
+      // electric one and a gas boiler; the engine counted the boiler's circulator only
+      const raw = corpusDpe('2574E0561248M');
+      const xml = raw.logement?.sortie?.ef_conso as Fields;
+      expect(xml.conso_auxiliaire_distribution_ch).toBe(420.39786570439543);
+      const out = engine.run(raw).output.logement?.sortie?.ef_conso as Fields;
+      expect(out.conso_auxiliaire_distribution_ch as number).toBeCloseTo(442.848, 2);
+      // 2463E2639384I (type 50, no water network declared): the XML's 326.00 is the same
+      // circulator at ΔTdim 15 where the engine takes 7.5 for that network (left, see the README)
+      const air = engine.run(corpusDpe('2463E2639384I')).output.logement?.sortie
+        ?.ef_conso as Fields;
+      expect(air.conso_auxiliaire_distribution_ch as number).toBeCloseTo(520.849, 2);
+      expect(
+        ((air.conso_auxiliaire_distribution_ch as number) * (7.5 / 15) ** 0.676).toFixed(2),
+      ).toBe('326.00');
+    },
+  );
+
   it('every correction has its diff in patches/open3cl/ and its README', async () => {
     const { stdout } = await run(
       process.execPath,

@@ -894,6 +894,25 @@ export const CORRECTIONS: Correction[] = [
       ],
     ],
   },
+  {
+    id: 'aux-distribution-air-chaud',
+    module: '9_generateur_ch.js',
+    fault:
+      'a warm-air generator (type 50–52) or a wood stove with a boiler (48, 49) never gets its ' +
+      'distribution auxiliaries: hasConsoForAuxDistribution() looks the id up with includes() ' +
+      'in a list of numbers, and the id is a string (2463E2639384I: 0 kWh/yr where the XML has ' +
+      '326.00)',
+    section:
+      '§15.2 (consommation des auxiliaires de distribution de chauffage: every generator with ' +
+      'a distribution network, its circulator Pcircem × Nref19)',
+    upstream: 'none found',
+    replace: [
+      [
+        `    [48, 49, 50, 51, 52].includes(enum_type_generateur_ch_id) ||`,
+        `    [48, 49, 50, 51, 52].includes(Number.parseInt(enum_type_generateur_ch_id)) ||`,
+      ],
+    ],
+  },
 ];
 /** The marker a corrected module carries (idempotence of the module-load hook). */
 export function correctionMarker(c: Correction): string {
