@@ -904,6 +904,24 @@ describe('engine corrections', () => {
     },
   );
 
+  it.skipIf(!HAS_CORPUS)(
+    'aux-generation-bois-ventilateur: a wood boiler with its fan declared gets G + H × Pn (2287E1956426O: 486.93 kWh/yr, was 0)',
+    () => {
+      // a 24 kW pellet boiler whose heating system's sheet (category 7) says "Présence
+      // ventilateur …: oui": (73.3 + 10.5 × 24) × 35 924.8 / 24 000 = 486.93
+      const raw = corpusDpe('2287E1956426O');
+      const xml = raw.logement?.sortie?.ef_conso as Fields;
+      expect(xml.conso_auxiliaire_generation_ch).toBe(486.93120923849614);
+      const out = engine.run(raw).output.logement?.sortie?.ef_conso as Fields;
+      expect(out.conso_auxiliaire_generation_ch as number).toBeCloseTo(486.931, 2);
+      // a wood boiler whose sheet says "non" keeps no generator auxiliaries (2374E2700849T's
+      // 20.71 kWh/yr are its oil boiler's)
+      const non = engine.run(corpusDpe('2374E2700849T')).output.logement?.sortie
+        ?.ef_conso as Fields;
+      expect(non.conso_auxiliaire_generation_ch as number).toBeCloseTo(20.711, 2);
+    },
+  );
+
   it('every correction has its diff in patches/open3cl/ and its README', async () => {
     const { stdout } = await run(
       process.execPath,

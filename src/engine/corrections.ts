@@ -913,6 +913,36 @@ export const CORRECTIONS: Correction[] = [
       ],
     ],
   },
+  {
+    id: 'aux-generation-bois-ventilateur',
+    module: '13.2_generateur_combustion.js',
+    fault:
+      'a wood boiler whose fan (ventilateur / dispositif de circulation d’air) the DPE declares ' +
+      'gets no generator auxiliaries: the engine looks for that technical sheet among the ' +
+      'hot-water system’s (category 8) for a heating generator too, where the DPE files it ' +
+      'under the heating system (category 7) (2287E1956426O: 0 kWh/yr where the XML has 486.93)',
+    section:
+      '§15.1 (consommation des auxiliaires de génération: a wood boiler assisted by a fan, ' +
+      'G = 73.3 W, H = 10.5 W/kW, Pn capped at 70 kW)',
+    upstream: 'none found',
+    replace: [
+      [
+        `  addInfosFromFichesTechniques(dpe, de);`,
+        `  addInfosFromFichesTechniques(dpe, de, type);`,
+      ],
+      [
+        `function addInfosFromFichesTechniques(dpe, de) {`,
+        `function addInfosFromFichesTechniques(dpe, de, type) {`,
+      ],
+      [
+        `    '8',
+    'Présence ventilateur / dispositif circulation air dans circuit combustion',`,
+        `    // a heating generator's sheet is among the heating system's (7), a hot-water one's (8)
+    type === 'ch' ? '7' : '8',
+    'Présence ventilateur / dispositif circulation air dans circuit combustion',`,
+      ],
+    ],
+  },
 ];
 /** The marker a corrected module carries (idempotence of the module-load hook). */
 export function correctionMarker(c: Correction): string {
