@@ -922,6 +922,33 @@ describe('engine corrections', () => {
     },
   );
 
+  it.skipIf(!HAS_CORPUS)(
+    'ventilation-post-2012-type: a ventilation typed before 2013 gets that period’s Pvent whatever its flag (2513E1166911W: 281.31 kWh/yr, was 152.88)',
+    () => {
+      // a flat's "vmc sf auto réglable de 2001 à 2012" flagged ventilation_post_2012 1: 0.46,
+      // not 0.25, × qvarep × 46.54 m²; a house's "ventilation mécanique sur conduit existant
+      // avant 2013" flagged 1: 65 W, not 35
+      const cases: [string, number][] = [
+        ['2513E1166911W', 281.306376],
+        ['2287E0552632M', 569.4000000000001],
+      ];
+      for (const [id, vent] of cases) {
+        const raw = corpusDpe(id);
+        const xml = raw.logement?.sortie?.ef_conso as Fields;
+        expect(xml.conso_auxiliaire_ventilation, id).toBe(vent);
+        const out = engine.run(raw).output.logement?.sortie?.ef_conso as Fields;
+        expect(out.conso_auxiliaire_ventilation as number, id).toBeCloseTo(vent, 3);
+      }
+      // a type after 2012 keeps the flag (2592E0472851H: "vmc sf hygro b après 2012" flagged 0)
+      const raw = corpusDpe('2592E0472851H');
+      const out = engine.run(raw).output.logement?.sortie?.ef_conso as Fields;
+      expect(out.conso_auxiliaire_ventilation as number).toBeCloseTo(
+        (raw.logement?.sortie?.ef_conso as Fields).conso_auxiliaire_ventilation as number,
+        1,
+      );
+    },
+  );
+
   it('every correction has its diff in patches/open3cl/ and its README', async () => {
     const { stdout } = await run(
       process.execPath,

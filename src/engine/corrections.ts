@@ -943,6 +943,28 @@ export const CORRECTIONS: Correction[] = [
       ],
     ],
   },
+  {
+    id: 'ventilation-post-2012-type',
+    module: '5_conso_ventilation.js',
+    fault:
+      'a ventilation whose type names its installation before 2013 (“vmc sf auto réglable de ' +
+      '2001 à 2012”, “… avant 2013”) but whose ventilation_post_2012 flag says after gets the ' +
+      'Pvent of a system installed after 2012 (2513E1166911W: 0.25 Wh/m³ where the XML has ' +
+      '0.46, 152.9 kWh/yr against 281.3; 2287E0552632M: 35 W against 65, 306.6 against 569.4)',
+    section:
+      '§5 (consommation des auxiliaires de ventilation: Pvent,moy by type of system and its ' +
+      'installation before or after 2012)',
+    upstream: 'none found',
+    replace: [
+      [
+        `  if (tv === undefined || post_2012 === undefined) return;`,
+        `  if (tv === undefined || post_2012 === undefined) return;
+
+  // a system whose type names a period before 2013 was installed before 2013, whatever the flag
+  if (/avant|à 2000|à 2012/.test(tv)) post_2012 = 0;`,
+      ],
+    ],
+  },
 ];
 /** The marker a corrected module carries (idempotence of the module-load hook). */
 export function correctionMarker(c: Correction): string {
