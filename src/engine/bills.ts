@@ -302,7 +302,8 @@ function collectiveElectricity(output: RawDpe): Record<BillUse, number> {
       const d = di(g);
       used.auxiliaire +=
         (num(d[`conso_auxiliaire_generation_${use}`]) ?? 0) +
-        (num(d[`conso_auxiliaire_distribution_${use}`]) ?? 0);
+        (num(d[`conso_auxiliaire_distribution_${use}`]) ?? 0) +
+        (use === 'ecs' ? networkAuxiliaries(g) : 0);
       if (str(g.donnee_entree.enum_type_energie_id) === '1')
         used[use] += num(d[`conso_${use}`]) ?? 0;
     }
@@ -312,6 +313,18 @@ function collectiveElectricity(output: RawDpe): Record<BillUse, number> {
       used.auxiliaire += num(di(v).conso_auxiliaire_ventilation) ?? 0;
   }
   return used;
+}
+
+/**
+ * A hot-water network's tracing cable or loop circulator (the corrections
+ * ecs-tracage-auxiliaries and ecs-bouclage-auxiliaries keep it on the installation's first
+ * generator's donnee_utilisateur, at the installation's scale), apportioned as conso.js does:
+ * by the generator's hot-water key.
+ */
+function networkAuxiliaries(g: RawElement): number {
+  const u = (g.donnee_utilisateur ?? {}) as Fields;
+  const aux = num(u.conso_auxiliaire_distribution_ecs) ?? 0;
+  return aux && aux * (num(g.donnee_entree.cle_repartition_ecs) || 1);
 }
 
 /** Each heating and hot-water installation with its generators, and which use it serves. */
