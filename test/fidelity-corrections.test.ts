@@ -483,8 +483,9 @@ describe('engine corrections', () => {
       >;
       expect(out.production_electricite?.conso_elec_ac as number).toBeCloseTo(220.89, 0);
       expect(out.production_electricite?.conso_elec_ac_auxiliaire as number).toBeCloseTo(53.24, -1);
-      // 7.07 kWh of looped hot-water distribution left apart (see docs/fidelity.md)
-      expect(out.ef_conso?.conso_totale_auxiliaire as number).toBeCloseTo(351.84 - 7.07, -1);
+      // the XML's 7.07 kWh of looped hot-water distribution, of which ecs-bouclage-auxiliaries
+      // gives the building's 171.84 × the flat's key 0.03023 = 5.19 (see its README)
+      expect(out.ef_conso?.conso_totale_auxiliaire as number).toBeCloseTo(351.84 - 7.07 + 5.19, 0);
       // a flat that is not generated keeps the whole production the registry gave it
       const own = corpusDpe('2395E2435060X');
       const oxml = own.logement?.sortie?.production_electricite as Fields;
@@ -946,6 +947,36 @@ describe('engine corrections', () => {
         (raw.logement?.sortie?.ef_conso as Fields).conso_auxiliaire_ventilation as number,
         1,
       );
+    },
+  );
+
+  it.skipIf(!HAS_CORPUS)(
+    'ecs-bouclage-auxiliaries: a looped collective network’s circulator at the flat’s share (2387E0112951S: 39.61 kWh/yr, was 0)',
+    () => {
+      // the building's 171.84 kWh/yr (20 W floor: 0.48 kWh × 358 days) × 34 / 147.5 m²
+      const cases: [string, number][] = [
+        ['2387E0112951S', 39.610576271186446],
+        ['2387E0113220B', 25.63037288135593],
+      ];
+      for (const [id, aux] of cases) {
+        const raw = corpusDpe(id);
+        const xml = raw.logement?.sortie?.ef_conso as Fields;
+        expect(xml.conso_auxiliaire_distribution_ecs, id).toBe(aux);
+        const out = engine.run(raw).output.logement?.sortie?.ef_conso as Fields;
+        expect(out.conso_auxiliaire_distribution_ecs as number, id).toBeCloseTo(aux, 4);
+      }
+      // a whole building: its own 171.84 (2321E0998807O, whose XML has 319.16: README)
+      const building = engine.run(corpusDpe('2321E0998807O')).output.logement?.sortie
+        ?.ef_conso as Fields;
+      expect(building.conso_auxiliaire_distribution_ecs as number).toBeCloseTo(171.84, 6);
+      // a flat declaring the building's surface as its own: share unknown, left at 0
+      const own = engine.run(corpusDpe('2321E1081706Z')).output.logement?.sortie
+        ?.ef_conso as Fields;
+      expect(own.conso_auxiliaire_distribution_ecs).toBe(0);
+      // heat tracing is unchanged (2292E0765245C: 0.14 × 996.72)
+      const traced = engine.run(corpusDpe('2292E0765245C')).output.logement?.sortie
+        ?.ef_conso as Fields;
+      expect(traced.conso_auxiliaire_distribution_ecs as number).toBeCloseTo(139.54, 2);
     },
   );
 

@@ -111,7 +111,9 @@ export const CORRECTIONS: Correction[] = [
       String(ecs.donnee_entree.enum_bouclage_reseau_ecs_id) === '3';
     generateur_ecs.forEach((value, i) => {
       (value.donnee_utilisateur = value.donnee_utilisateur || {}).conso_auxiliaire_distribution_ecs =
-        tracage && i === 0 ? 0.14 * (Number(ecs.donnee_intermediaire?.besoin_ecs) || 0) : 0;
+        tracage && i === 0
+          ? 0.14 * (Number(ecs.donnee_intermediaire?.besoin_ecs) || 0)
+          : value.donnee_utilisateur.conso_auxiliaire_distribution_ecs || 0;
     });
     return acc.concat(generateur_ecs);`,
       ],
@@ -962,6 +964,35 @@ export const CORRECTIONS: Correction[] = [
 
   // a system whose type names a period before 2013 was installed before 2013, whatever the flag
   if (/avant|à 2000|à 2012/.test(tv)) post_2012 = 0;`,
+      ],
+    ],
+  },
+  {
+    id: 'ecs-bouclage-auxiliaries',
+    module: '11_ecs.js',
+    fault:
+      'the consumption of the auxiliaries of hot-water distribution is fixed at 0: a collective ' +
+      'installation with a looped network (bouclage) pays nothing for its loop’s circulator ' +
+      '(2387E0112951S: 0 kWh/yr where the XML has 39.61, the building’s 171.84 at the flat’s ' +
+      '34 / 147.5 m²)',
+    section:
+      '§15 (consommation des auxiliaires de distribution d’ECS, réseau bouclé: the loop’s ' +
+      'circulator month by month, Pcirb at least 20 W, (5 Pcirb + 19 × 20) × Njj Wh, at the ' +
+      'building’s scale, the flat’s share of its surface)',
+    upstream: 'Open3CL/engine#157 (building), #158 (flat), PR #179',
+    replace: [
+      [
+        `  ecs.donnee_intermediaire = di;
+  ecs.donnee_utilisateur = du;`,
+        `  ecs.donnee_intermediaire = di;
+  ecs.donnee_utilisateur = du;
+
+  // §15: a looped collective network's circulator, carried by the first generator
+  // (patches/corrections/ecs-bouclage-auxiliaries.js)
+  const bouclage = ecsBouclageAuxiliaries(dpe, ecs, di, surfaceImmeuble);
+  if (bouclage > 0)
+    (gen_ecs_list[0].donnee_utilisateur =
+      gen_ecs_list[0].donnee_utilisateur || {}).conso_auxiliaire_distribution_ecs = bouclage;`,
       ],
     ],
   },
