@@ -980,6 +980,26 @@ describe('engine corrections', () => {
     },
   );
 
+  it.skipIf(!HAS_CORPUS)(
+    'circulateur-appoint-share, collective base + appoint: the base’s circulator on the whole flow (2268E0739293A: 269.14 kWh/yr, was 190.05)',
+    () => {
+      const raw = corpusDpe('2268E0739293A');
+      const xml = raw.logement?.sortie?.ef_conso as Fields;
+      expect(xml.conso_auxiliaire_distribution_ch).toBe(269.1353750001351);
+      const out = engine.run(raw).output.logement?.sortie?.ef_conso as Fields;
+      expect(out.conso_auxiliaire_distribution_ch as number).toBeCloseTo(269.135, 3);
+      // 2206E1133029I (73 flats): within 0.4% of the XML's 2 395.95 (its GV 0.4% above)
+      const b = engine.run(corpusDpe('2206E1133029I')).output.logement?.sortie?.ef_conso as Fields;
+      expect(
+        Math.abs((b.conso_auxiliaire_distribution_ch as number) / 2395.945833579175 - 1),
+      ).toBeLessThan(0.005);
+      // an electric boiler on the base's network keeps two circulators (2292E0765245C: 173.76)
+      const two = engine.run(corpusDpe('2292E0765245C')).output.logement?.sortie
+        ?.ef_conso as Fields;
+      expect(two.conso_auxiliaire_distribution_ch as number).toBeCloseTo(173.76, 2);
+    },
+  );
+
   it('every correction has its diff in patches/open3cl/ and its README', async () => {
     const { stdout } = await run(
       process.execPath,

@@ -628,10 +628,12 @@ export const CORRECTIONS: Correction[] = [
       'half the heated surface’s flow (1 / the number of generators) where the boiler covers ' +
       '0.75 of the need and the stove has no water network: its distribution auxiliaries are ' +
       '0.760 of the XML’s on the 9 such DPEs (2387E0112514X: 199.29 kWh/yr where the XML has ' +
-      '262.13, 1.5^0.676 = 1.315)',
+      '262.13, 1.5^0.676 = 1.315); a collective base with individual appoints without a water ' +
+      'network is sized for half the flow too (2268E0739293A: 190.05 where the XML has 269.14)',
     section:
       '§15.2.1 (puissance des circulateurs: Qvemnom from Pnc at the share of the need the ' +
-      'network carries) with §9 (insert or stove in appoint: 0.75 / 0.25)',
+      'network carries) with §9 (insert or stove in appoint: 0.75 / 0.25) and §9.8 (collective ' +
+      'base + individual appoint: the base’s network carries the whole surface’s flow)',
     upstream: 'none found',
     replace: [
       [

@@ -15,5 +15,13 @@ function circulateurCascade(gen_ch, cfg_ch, pos) {
   ) {
     return 1 / 0.75;
   }
+  // a collective base with individual appoints (§9.8): the base's network carries the whole
+  // heated surface's flow, shared between the generators on it, not with appoints that have none
+  if (cfg_ch === 'installation de chauffage collectif avec base + appoint') {
+    const hydrauliques = gen_ch.filter((g) =>
+      hasConsoForAuxDistribution(g.donnee_entree.enum_type_generateur_ch_id)
+    ).length;
+    return hydrauliques || gen_ch.length;
+  }
   return gen_ch.length;
 }
