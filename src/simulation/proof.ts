@@ -234,6 +234,13 @@ interface MasterNode {
   cover: number[];
   /** gain of the options chosen, per knapsack */
   gained: number[];
+  /**
+   * set when the node is taken from the queue (−1 before): where its keys and terms start in
+   * `lagPool`: per group from its depth on, the key of the open rows its Lagrangian term depends
+   * on (`[at + g]`) and that term (`[at + G + g]`), so that its children's keys and terms are
+   * found from the rows their choice closes (solveMaster's lagBound)
+   */
+  lag: number;
 }
 
 /** Σ gain of the chosen options ≥ need (`gain[g][k]`: option k of group g). */
@@ -393,6 +400,9 @@ function cutRow(cut: Cut, costs: readonly (readonly number[])[]): Row {
   return row;
 }
 
+/** solveMaster's keys and terms of the nodes taken (MasterNode.lag), kept between solves */
+let lagPool = new Float64Array(0);
+
 /** Master solves per search at most (a guard: each learns a cut or ends the search). */
 const MAX_ITERATIONS = 1_000;
 
@@ -540,63 +550,147 @@ export function solveMaster(
     tr.length <= 12 ? new Float64Array(1 << tr.length).fill(NaN) : null,
   );
   const termMemo: Map<number, number>[] = costs.map(() => new Map());
-  /** L(u) on the groups from n's depth on, over the rows n does not meet yet (a valid bound) */
-  const lagBound = (n: MasterNode): number => {
+  // per row, the groups whose term it enters and its bit in each group's key (2^i for the row at
+  // i in the group's `touch`; a group of more than 52 rows has no key, its term is computed)
+  const rowGroups: number[][] = rows.map(() => []);
+  const rowBits: number[][] = rows.map(() => []);
+  touch.forEach((tr, g) => {
+    let bit = 1;
+    for (let i = 0; i < tr.length; i++) {
+      (rowGroups[tr[i] as number] as number[]).push(g);
+      (rowBits[tr[i] as number] as number[]).push(bit);
+      bit *= 2;
+    }
+  });
+  const rowGroupsOf = rowGroups.map((l) => Int32Array.from(l));
+  const rowBitsOf = rowBits.map((l) => Float64Array.from(l));
+  /** group g's term for the open rows in `open` (its key, when it has one, given) */
+  const termOf = (g: number, key: number): number => {
+    if (key >= 0) {
+      const table = termTable[g];
+      const known = table ? (table[key] as number) : (termMemo[g] as Map<number, number>).get(key);
+      if (known !== undefined && !Number.isNaN(known)) return known;
+    }
+    const list = costs[g] as readonly number[];
+    const per = lagRows[g] as { r: Int32Array; w: Float64Array }[];
+    let least = Infinity;
+    for (let k = -1; k < list.length; k++) {
+      let v = k < 0 ? 0 : (list[k] as number);
+      const e = per[k + 1] as { r: Int32Array; w: Float64Array };
+      for (let i = 0; i < e.r.length; i++) if (open[e.r[i] as number]) v -= e.w[i] as number;
+      if (v < least) least = v;
+    }
+    if (key >= 0) {
+      const table = termTable[g];
+      if (table) table[key] = least;
+      else (termMemo[g] as Map<number, number>).set(key, least);
+    }
+    return least;
+  };
+  const changed = new Int32Array(rows.length);
+  const dirtyAt = new Int32Array(G).fill(-1);
+  const dirty = new Int32Array(G);
+  let stamp = 0;
+  /** the open state of row r at node n (1 open, 0 met) and what is left to meet of it */
+  const residual = (n: MasterNode, r: number): number => {
+    const rk = rowKind[r] as (typeof rowKind)[number];
+    if (rk.kind === 'cut') return (n.sat[rk.i >> 5] as number) & (1 << (rk.i & 31)) ? 0 : 1;
+    if (rk.kind === 'cover')
+      return (coverings[rk.i] as (typeof coverings)[number]).atLeast - (n.cover[rk.i] as number);
+    const need = (knapsacks[rk.i] as Knapsack).need;
+    return (need - (n.gained[rk.i] as number)) / need;
+  };
+  /**
+   * L(u) on the groups from n's depth on, over the rows n does not meet yet (a valid bound); each
+   * group's key and term written into `lagPool` at `out` (`[out + g]`, `[out + G + g]`), or
+   * the parent's slot when they are all its own: `lagAt` says where they are. The sum is made in the same
+   * order whatever is reused: first the open rows' u_r·(what is left), ascending, then the
+   * groups' terms from n's depth on. A group's term is a function of its key (the open rows among
+   * those its choices count for), so a child of a taken node keeps its parent's key and term for
+   * every group none of whose rows its choice closed (or opened), and finds the others' keys by
+   * their rows' bits: the same keys and terms as from scratch, with work only where they change.
+   */
+  let lagAt = -1;
+  const lagBound = (n: MasterNode, out: number): number => {
     if (!active.length) return 0;
+    const pool = lagPool;
+    const p = n.parent;
+    const from = p === null ? -1 : p.lag;
+    const same =
+      from >= 0 && p !== null && n.sat === p.sat && n.cover === p.cover && n.gained === p.gained;
+    let nChanged = 0;
     let l = 0;
-    for (const r of active) {
-      const rk = rowKind[r] as (typeof rowKind)[number];
-      let res: number;
-      if (rk.kind === 'cut') res = (n.sat[rk.i >> 5] as number) & (1 << (rk.i & 31)) ? 0 : 1;
-      else if (rk.kind === 'cover')
-        res = (coverings[rk.i] as (typeof coverings)[number]).atLeast - (n.cover[rk.i] as number);
-      else {
-        const need = (knapsacks[rk.i] as Knapsack).need;
-        res = (need - (n.gained[rk.i] as number)) / need;
-      }
-      open[r] = res > 1e-12 ? 1 : 0;
-      if (open[r]) l += (u[r] as number) * res;
+    for (let a = 0; a < active.length; a++) {
+      const r = active[a] as number;
+      const res = residual(n, r);
+      const o = res > 1e-12 ? 1 : 0;
+      open[r] = o;
+      if (o) l += (u[r] as number) * res;
+      if (from >= 0 && !same && o !== (residual(p as MasterNode, r) > 1e-12 ? 1 : 0))
+        changed[nChanged++] = r;
     }
-    for (let g = n.depth; g < G; g++) {
-      const tr = touch[g] as Int32Array;
-      let key = -1;
-      if (tr.length <= 52) {
-        key = 0;
-        let bit = 1;
-        for (let i = 0; i < tr.length; i++) {
-          if (open[tr[i] as number]) key += bit;
-          bit *= 2;
+    const d = n.depth;
+    if (from < 0) {
+      // from scratch: each group's key from the open rows
+      for (let g = d; g < G; g++) {
+        const tr = touch[g] as Int32Array;
+        let key = -1;
+        if (tr.length <= 52) {
+          key = 0;
+          let bit = 1;
+          for (let i = 0; i < tr.length; i++) {
+            if (open[tr[i] as number]) key += bit;
+            bit *= 2;
+          }
         }
-        const table = termTable[g];
-        const known = table
-          ? (table[key] as number)
-          : (termMemo[g] as Map<number, number>).get(key);
-        if (known !== undefined && !Number.isNaN(known)) {
-          l += known;
-          continue;
+        pool[out + g] = key;
+        pool[out + G + g] = termOf(g, key);
+      }
+    } else if (nChanged === 0) {
+      // every key and term is the parent's: read in its slot
+      out = from;
+    } else {
+      for (let g = d; g < G; g++) {
+        pool[out + g] = pool[from + g] as number;
+        pool[out + G + g] = pool[from + G + g] as number;
+      }
+      {
+        stamp++;
+        let nDirty = 0;
+        for (let c = 0; c < nChanged; c++) {
+          const r = changed[c] as number;
+          const sign = open[r] ? 1 : -1;
+          const gs = rowGroupsOf[r] as Int32Array;
+          const bits = rowBitsOf[r] as Float64Array;
+          for (let j = 0; j < gs.length; j++) {
+            const g = gs[j] as number;
+            if (g < d) continue;
+            if ((touch[g] as Int32Array).length <= 52)
+              pool[out + g] = (pool[out + g] as number) + sign * (bits[j] as number);
+            if (dirtyAt[g] !== stamp) {
+              dirtyAt[g] = stamp;
+              dirty[nDirty++] = g;
+            }
+          }
+        }
+        for (let i = 0; i < nDirty; i++) {
+          const g = dirty[i] as number;
+          pool[out + G + g] = termOf(g, pool[out + g] as number);
         }
       }
-      const list = costs[g] as readonly number[];
-      const per = lagRows[g] as { r: Int32Array; w: Float64Array }[];
-      let least = Infinity;
-      for (let k = -1; k < list.length; k++) {
-        let v = k < 0 ? 0 : (list[k] as number);
-        const e = per[k + 1] as { r: Int32Array; w: Float64Array };
-        for (let i = 0; i < e.r.length; i++) if (open[e.r[i] as number]) v -= e.w[i] as number;
-        if (v < least) least = v;
-      }
-      if (key >= 0) {
-        const table = termTable[g];
-        if (table) table[key] = least;
-        else (termMemo[g] as Map<number, number>).set(key, least);
-      }
-      l += least;
     }
+    lagAt = out;
+    for (let g = d; g < G; g++) l += pool[out + G + g] as number;
     // (less a hair: rounding must never lift the bound over the optimum)
     return l - 1e-9 * (Math.abs(l) + 1);
   };
-  const bound = (n: MasterNode): number => {
-    let h = Math.max(0, lagBound(n));
+  // the keys and terms: the scratch of a child's bound at 0, then one slot per node taken
+  const slot = 2 * G;
+  let slots = 1;
+  if (lagPool.length < slot * (Math.min(cap, 100_000) + 2))
+    lagPool = new Float64Array(slot * (Math.min(cap, 100_000) + 2));
+  const bound = (n: MasterNode, out = 0): number => {
+    let h = Math.max(0, lagBound(n, out));
     const d = n.depth;
     // the cuts not met yet, word by word (the largest of their least costs, in any order)
     for (let w = 0; w < words; w++) {
@@ -649,6 +743,7 @@ export function solveMaster(
     depth: 0,
     k: -1,
     parent: null,
+    lag: -1,
     cost: 0,
     sat: new Uint32Array(words),
     cover: coverings.map(() => 0),
@@ -680,17 +775,27 @@ export function solveMaster(
       row.a.reduce((sum, ag, g) => sum + (ag[(x[g] as number) + 1] as number), 0),
     );
     const met = () => rows.every((row, r) => (lhs[r] as number) >= row.rhs - 1e-9);
-    // per group and choice, the rows it counts for (ascending); a row neither of two choices
-    // counts for adds exactly nothing to a move's score or to its left-hand side
-    const nz: Int32Array[][] = costs.map((list, g) =>
-      Array.from({ length: list.length + 1 }, (_, j) => {
-        const rs: number[] = [];
-        rows.forEach((row, r) => {
-          if ((row.a[g] as Float64Array)[j] !== 0) rs.push(r);
-        });
-        return Int32Array.from(rs);
-      }),
-    );
+    // per group and choice, the rows it counts for (ascending) and its entries there; a row
+    // neither of two choices counts for adds exactly nothing to a move's score or to its
+    // left-hand side
+    const nz: Int32Array[][] = [];
+    const nzA: Float64Array[][] = [];
+    for (let g = 0; g < G; g++) {
+      const K = (costs[g] as readonly number[]).length + 1;
+      const rs: number[][] = Array.from({ length: K }, () => []);
+      const as: number[][] = Array.from({ length: K }, () => []);
+      for (let r = 0; r < rows.length; r++) {
+        const ag = (rows[r] as Row).a[g] as Float64Array;
+        for (let j = 0; j < K; j++)
+          if (ag[j] !== 0) {
+            (rs[j] as number[]).push(r);
+            (as[j] as number[]).push(ag[j] as number);
+          }
+      }
+      nz.push(rs.map((l) => Int32Array.from(l)));
+      nzA.push(as.map((l) => Float64Array.from(l)));
+    }
+    const rhsOf = Float64Array.from(rows, (row) => row.rhs);
     const union = (a: Int32Array, b: Int32Array): Int32Array => {
       const out = new Int32Array(a.length + b.length);
       let i = 0;
@@ -720,30 +825,54 @@ export function solveMaster(
       x[g] = k;
     };
     for (let step = 0; step <= 2 * G && !met(); step++) {
-      let pick: { g: number; k: number; q: number } | null = null;
-      for (let g = 0; g < G; g++)
+      let pickG = -1;
+      let pickK = 0;
+      let pickQ = 0;
+      for (let g = 0; g < G; g++) {
+        const xg = x[g] as number;
+        const rX = nz[g]![xg + 1] as Int32Array;
+        const aX = nzA[g]![xg + 1] as Float64Array;
+        const nX = rX.length;
         for (let k = -1; k < (costs[g] as readonly number[]).length; k++) {
-          if (k === x[g]) continue;
+          if (k === xg) continue;
+          // the rows either choice counts for, ascending (the entry of a choice that does not
+          // count is 0: now + a − 0 is now + a, and now + 0 − a is now − a, bit for bit)
+          const rK = nz[g]![k + 1] as Int32Array;
+          const aK = nzA[g]![k + 1] as Float64Array;
+          const nK = rK.length;
           let score = 0;
-          const touched = union(
-            nz[g]![k + 1] as Int32Array,
-            nz[g]![(x[g] as number) + 1] as Int32Array,
-          );
-          for (let i = 0; i < touched.length; i++) {
-            const r = touched[i] as number;
-            const row = rows[r] as Row;
-            const ag = row.a[g] as Float64Array;
-            const now = lhs[r] as number;
-            const next = now + (ag[k + 1] as number) - (ag[(x[g] as number) + 1] as number);
-            score += (Math.min(row.rhs, next) - Math.min(row.rhs, now)) / row.rhs;
+          let i = 0;
+          let j = 0;
+          while (i < nK || j < nX) {
+            const va = i < nK ? (rK[i] as number) : Infinity;
+            const vb = j < nX ? (rX[j] as number) : Infinity;
+            let r: number;
+            let next: number;
+            if (va === vb) {
+              r = va;
+              next = (lhs[r] as number) + (aK[i++] as number) - (aX[j++] as number);
+            } else if (va < vb) {
+              r = va;
+              next = (lhs[r] as number) + (aK[i++] as number);
+            } else {
+              r = vb;
+              next = (lhs[r] as number) - (aX[j++] as number);
+            }
+            const rhs = rhsOf[r] as number;
+            score += (Math.min(rhs, next) - Math.min(rhs, lhs[r] as number)) / rhs;
           }
           if (score <= 1e-12) continue;
-          const delta = costOf(g, k) - costOf(g, x[g] as number);
+          const delta = costOf(g, k) - costOf(g, xg);
           const q = delta <= 0 ? 1e12 * score - delta : score / delta;
-          if (!pick || q > pick.q) pick = { g, k, q };
+          if (pickG < 0 || q > pickQ) {
+            pickG = g;
+            pickK = k;
+            pickQ = q;
+          }
         }
-      if (!pick) return null;
-      move(pick.g, pick.k);
+      }
+      if (pickG < 0) return null;
+      move(pickG, pickK);
     }
     if (!met()) return null;
     const byCost = x.map((k, g) => ({ g, c: costOf(g, k) })).sort((a, b) => b.c - a.c || a.g - b.g);
@@ -777,6 +906,16 @@ export function solveMaster(
       for (let x: MasterNode | null = n; x && x.parent; x = x.parent) choice.push(x.k);
       return { kind: 'solution', choice: choice.reverse(), cost: n.cost, nodes };
     }
+    if (active.length) {
+      if (lagPool.length < slot * (slots + 1)) {
+        const grown = new Float64Array(2 * lagPool.length);
+        grown.set(lagPool);
+        lagPool = grown;
+      }
+      lagBound(n, slot * slots);
+      n.lag = lagAt;
+      if (lagAt === slot * slots) slots++;
+    }
     const list = costs[n.depth] as readonly number[];
     for (let k = -1; k < list.length; k++) {
       // (a child shares its parent's arrays where its choice changes nothing: none is written)
@@ -793,6 +932,7 @@ export function solveMaster(
         depth: n.depth + 1,
         k,
         parent: n,
+        lag: -1,
         cost: n.cost + (k < 0 ? 0 : (list[k] as number)),
         sat,
         cover: counts
