@@ -13,3 +13,4 @@ export * as inertie from '@open3cl/engine/7_inertie.js';
 export * as log from '@open3cl/engine/core/util/logger/log-service.js';
 export * as baie from '@open3cl/engine/3.3_baie_vitree.js';
 export * as sanitizer from '@open3cl/engine/dpe-sanitizer.service.js';
+export * as ficheTechnique from '@open3cl/engine/ficheTechnique.js';

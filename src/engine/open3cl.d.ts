@@ -7,3 +7,4 @@ declare module '@open3cl/engine/7_inertie.js';
 declare module '@open3cl/engine/core/util/logger/log-service.js';
 declare module '@open3cl/engine/3.3_baie_vitree.js';
 declare module '@open3cl/engine/dpe-sanitizer.service.js';
+declare module '@open3cl/engine/ficheTechnique.js';

@@ -162,7 +162,7 @@ const SANITIZE_FROM = `    return ObjectUtil.deepObjectTransform(
         return Number(val);
       }
     );`;
-const SANITIZE_TO = '    return __dpeSimSanitize(dpe);';
+const SANITIZE_TO = '    return __dpeSimSanitizeDoc(dpe);';
 
 /** `3_deperdition.js`, `calc_deperdition` through the element memo (element-memo.js, its kit in sanitizer.js) */
 /** `list.forEach((el) => call)` of calc_deperdition, through the kit's `each` under `memo` */
@@ -209,6 +209,13 @@ const CONSO_YEAR_REPLACE: [string, string][] = [
   ],
   ['anneeDpe = new Date(dateDpe).getFullYear() - 1;', 'anneeDpe = __dpeSimYearOf(dateDpe) - 1;'],
 ];
+
+/** `ficheTechnique.js`, `getFicheTechnique`: the same search in loops, lowered texts kept (fiche-technique.js) */
+const FICHE_FROM =
+  '  /** @type {FicheTechniqueItem[]} */\n  let fichesTechniques = dpe.fiche_technique_collection?.fiche_technique || [];';
+const FICHE_TO =
+  '  return __dpeSimFiche(dpe, categoryFicheTechiqueId, description, classifications, field);\n' +
+  FICHE_FROM;
 
 /** The memo patches, in the order applied (several may touch one module). */
 const MEMO_PATCHES: MemoPatch[] = [
@@ -315,6 +322,12 @@ const MEMO_PATCHES: MemoPatch[] = [
     replace: [[UG_RANGE_FROM, UG_RANGE_TO]],
     file: 'ug-range',
     marker: '__dpeSimUgRange',
+  },
+  {
+    module: 'ficheTechnique.js',
+    replace: [[FICHE_FROM, FICHE_TO]],
+    file: 'fiche-technique',
+    marker: '__dpeSimFicheOn',
   },
   {
     module: 'dpe-sanitizer.service.js',

@@ -1,5 +1,5 @@
 /* global nodesToMap, structuredClone */
-/* eslint @typescript-eslint/no-unused-vars: ["error", { "varsIgnorePattern": "^__dpeSimSanitize$" }] */
+/* eslint @typescript-eslint/no-unused-vars: ["error", { "varsIgnorePattern": "^__dpeSimSanitizeDoc$" }] */
 /**
  * Appended to `dpe-sanitizer.service.js` (marker `__dpeSimSanitizer`): the sanitizer, and the
  * element memo's kit (below), which 3_deperdition.js reaches through this module's namespace.
@@ -29,6 +29,33 @@
  * literal values (strings, numbers, booleans, null, undefined, bigints; arrays without holes);
  * else the walk is made each time, as for anything not frozen.
  */
+/**
+ * `execute`'s transform of a whole document: `__dpeSimSanitize`, and when the document's technical
+ * sheets are a frozen object (a works copy shares the original's), their copy's source is noted:
+ * fiche-technique.js keeps its answers per source (the same sheets at every run).
+ */
+function __dpeSimSanitizeDoc(dpe) {
+  const out = __dpeSimSanitize(dpe);
+  if (dpe !== null && typeof dpe === 'object' && out !== null && typeof out === 'object') {
+    const sheets = dpe.fiche_technique_collection;
+    const copy = out.fiche_technique_collection;
+    if (
+      sheets !== null &&
+      typeof sheets === 'object' &&
+      Object.isFrozen(sheets) &&
+      copy !== null &&
+      typeof copy === 'object'
+    )
+      __dpeSimSheetSources.set(copy, sheets);
+  }
+  return out;
+}
+/** a document's sanitized technical sheets → their frozen source */
+const __dpeSimSheetSources = new WeakMap();
+/** the frozen source of sanitized technical sheets (undefined: not a frozen object's copy) */
+export function __dpeSimSheetSourceOf(copy) {
+  return __dpeSimSheetSources.get(copy);
+}
 /** key.startsWith('enum_') || key.startsWith('original_enum') */
 function __dpeSimIsEnum(key) {
   const c = key.charCodeAt(0);
