@@ -168,10 +168,11 @@ interface Cut {
 
 /**
  * A min-heap by key, then insertion order: (key, order) is a strict total order, so what it pops
- * does not depend on how it is laid out (deterministic ties).
+ * does not depend on how it is laid out (deterministic ties). The key and the order are written
+ * into the item itself (no wrapper per item: the master pushes hundreds of thousands).
  */
-class Heap<T> {
-  private items: { key: number; seq: number; value: T }[] = [];
+class Heap<T extends { key: number; seq: number }> {
+  private items: T[] = [];
   private seq = 0;
   get size(): number {
     return this.items.length;
@@ -179,14 +180,15 @@ class Heap<T> {
   peekKey(): number {
     return this.items[0]?.key ?? Infinity;
   }
-  push(key: number, value: T): void {
-    const item = { key, seq: this.seq++, value };
+  push(key: number, item: T): void {
+    item.key = key;
+    item.seq = this.seq++;
     const a = this.items;
     let i = a.length;
     a.push(item);
     while (i > 0) {
       const p = (i - 1) >> 1;
-      const q = a[p] as (typeof a)[number];
+      const q = a[p] as T;
       if (q.key < key || (q.key === key && q.seq < item.seq)) break;
       a[i] = q;
       i = p;
@@ -197,7 +199,7 @@ class Heap<T> {
     const a = this.items;
     const top = a[0];
     if (!top) return undefined;
-    const last = a.pop() as (typeof a)[number];
+    const last = a.pop() as T;
     const n = a.length;
     if (n > 0) {
       let i = 0;
@@ -205,20 +207,20 @@ class Heap<T> {
         const l = 2 * i + 1;
         if (l >= n) break;
         let m = l;
-        const x = a[l] as (typeof a)[number];
+        const x = a[l] as T;
         const r = l + 1;
         if (r < n) {
-          const y = a[r] as (typeof a)[number];
+          const y = a[r] as T;
           if (y.key < x.key || (y.key === x.key && y.seq < x.seq)) m = r;
         }
-        const c = a[m] as (typeof a)[number];
+        const c = a[m] as T;
         if (last.key < c.key || (last.key === c.key && last.seq < c.seq)) break;
         a[i] = c;
         i = m;
       }
       a[i] = last;
     }
-    return top.value;
+    return top;
   }
 }
 
@@ -234,13 +236,9 @@ interface MasterNode {
   cover: number[];
   /** gain of the options chosen, per knapsack */
   gained: number[];
-  /**
-   * set when the node is taken from the queue (−1 before): where its keys and terms start in
-   * `lagPool`: per group from its depth on, the key of the open rows its Lagrangian term depends
-   * on (`[at + g]`) and that term (`[at + G + g]`), so that its children's keys and terms are
-   * found from the rows their choice closes (solveMaster's lagBound)
-   */
-  lag: number;
+  /** its key and order in the queue (Heap) */
+  key: number;
+  seq: number;
 }
 
 /** Σ gain of the chosen options ≥ need (`gain[g][k]`: option k of group g). */
@@ -299,22 +297,47 @@ export function lagrangian(
     colRows.push(rs.map((x) => Int32Array.from(x)));
     colA.push(as.map((x) => Float64Array.from(x)));
   }
+  // the rows whose multiplier is not 0, ascending: a choice's value subtracts u_r·a for these
+  // rows only where a ≠ 0, in the order of the sparse loop (which skips u_r = 0 and a = 0), so
+  // it may read the dense rows of the few multipliers in play instead of every entry of the choice
+  const live = new Int32Array(R);
+  let nLive = 0;
+  let choices = 0;
+  let entries = 0;
+  for (let g = 0; g < G; g++)
+    for (const rk of colRows[g] as Int32Array[]) {
+      choices++;
+      entries += rk.length;
+    }
   const evalAt = (): number => {
     let l = 0;
-    for (let r = 0; r < R; r++) l += (u[r] as number) * (rows[r] as Row).rhs;
+    nLive = 0;
+    for (let r = 0; r < R; r++) {
+      const ur = u[r] as number;
+      l += ur * (rows[r] as Row).rhs;
+      if (ur !== 0) live[nLive++] = r;
+    }
+    // (whichever reads fewer entries: the same terms in the same order either way)
+    const dense = nLive * choices < entries;
     for (let g = 0; g < G; g++) {
       const list = costs[g] as readonly number[];
-      const rg = colRows[g] as Int32Array[];
-      const ag = colA[g] as Float64Array[];
       let least = Infinity;
       let pick = -1;
       for (let k = -1; k < list.length; k++) {
         let v = k < 0 ? 0 : (list[k] as number);
-        const rk = rg[k + 1] as Int32Array;
-        const ak = ag[k + 1] as Float64Array;
-        for (let i = 0; i < rk.length; i++) {
-          const ur = u[rk[i] as number] as number;
-          if (ur !== 0) v -= ur * (ak[i] as number);
+        if (dense)
+          for (let i = 0; i < nLive; i++) {
+            const r = live[i] as number;
+            const a = ((rows[r] as Row).a[g] as Float64Array)[k + 1] as number;
+            if (a !== 0) v -= (u[r] as number) * a;
+          }
+        else {
+          const rk = (colRows[g] as Int32Array[])[k + 1] as Int32Array;
+          const ak = (colA[g] as Float64Array[])[k + 1] as Float64Array;
+          for (let i = 0; i < rk.length; i++) {
+            const ur = u[rk[i] as number] as number;
+            if (ur !== 0) v -= ur * (ak[i] as number);
+          }
         }
         if (v < least) {
           least = v;
@@ -399,9 +422,6 @@ function cutRow(cut: Cut, costs: readonly (readonly number[])[]): Row {
   cutRows.set(cut, row);
   return row;
 }
-
-/** solveMaster's keys and terms of the nodes taken (MasterNode.lag), kept between solves */
-let lagPool = new Float64Array(0);
 
 /** Master solves per search at most (a guard: each learns a cut or ends the search). */
 const MAX_ITERATIONS = 1_000;
@@ -550,147 +570,63 @@ export function solveMaster(
     tr.length <= 12 ? new Float64Array(1 << tr.length).fill(NaN) : null,
   );
   const termMemo: Map<number, number>[] = costs.map(() => new Map());
-  // per row, the groups whose term it enters and its bit in each group's key (2^i for the row at
-  // i in the group's `touch`; a group of more than 52 rows has no key, its term is computed)
-  const rowGroups: number[][] = rows.map(() => []);
-  const rowBits: number[][] = rows.map(() => []);
-  touch.forEach((tr, g) => {
-    let bit = 1;
-    for (let i = 0; i < tr.length; i++) {
-      (rowGroups[tr[i] as number] as number[]).push(g);
-      (rowBits[tr[i] as number] as number[]).push(bit);
-      bit *= 2;
-    }
-  });
-  const rowGroupsOf = rowGroups.map((l) => Int32Array.from(l));
-  const rowBitsOf = rowBits.map((l) => Float64Array.from(l));
-  /** group g's term for the open rows in `open` (its key, when it has one, given) */
-  const termOf = (g: number, key: number): number => {
-    if (key >= 0) {
-      const table = termTable[g];
-      const known = table ? (table[key] as number) : (termMemo[g] as Map<number, number>).get(key);
-      if (known !== undefined && !Number.isNaN(known)) return known;
-    }
-    const list = costs[g] as readonly number[];
-    const per = lagRows[g] as { r: Int32Array; w: Float64Array }[];
-    let least = Infinity;
-    for (let k = -1; k < list.length; k++) {
-      let v = k < 0 ? 0 : (list[k] as number);
-      const e = per[k + 1] as { r: Int32Array; w: Float64Array };
-      for (let i = 0; i < e.r.length; i++) if (open[e.r[i] as number]) v -= e.w[i] as number;
-      if (v < least) least = v;
-    }
-    if (key >= 0) {
-      const table = termTable[g];
-      if (table) table[key] = least;
-      else (termMemo[g] as Map<number, number>).set(key, least);
-    }
-    return least;
-  };
-  const changed = new Int32Array(rows.length);
-  const dirtyAt = new Int32Array(G).fill(-1);
-  const dirty = new Int32Array(G);
-  let stamp = 0;
-  /** the open state of row r at node n (1 open, 0 met) and what is left to meet of it */
-  const residual = (n: MasterNode, r: number): number => {
-    const rk = rowKind[r] as (typeof rowKind)[number];
-    if (rk.kind === 'cut') return (n.sat[rk.i >> 5] as number) & (1 << (rk.i & 31)) ? 0 : 1;
-    if (rk.kind === 'cover')
-      return (coverings[rk.i] as (typeof coverings)[number]).atLeast - (n.cover[rk.i] as number);
-    const need = (knapsacks[rk.i] as Knapsack).need;
-    return (need - (n.gained[rk.i] as number)) / need;
-  };
-  /**
-   * L(u) on the groups from n's depth on, over the rows n does not meet yet (a valid bound); each
-   * group's key and term written into `lagPool` at `out` (`[out + g]`, `[out + G + g]`), or
-   * the parent's slot when they are all its own: `lagAt` says where they are. The sum is made in the same
-   * order whatever is reused: first the open rows' u_r·(what is left), ascending, then the
-   * groups' terms from n's depth on. A group's term is a function of its key (the open rows among
-   * those its choices count for), so a child of a taken node keeps its parent's key and term for
-   * every group none of whose rows its choice closed (or opened), and finds the others' keys by
-   * their rows' bits: the same keys and terms as from scratch, with work only where they change.
-   */
-  let lagAt = -1;
-  const lagBound = (n: MasterNode, out: number): number => {
+  /** L(u) on the groups from n's depth on, over the rows n does not meet yet (a valid bound) */
+  const lagBound = (n: MasterNode): number => {
     if (!active.length) return 0;
-    const pool = lagPool;
-    const p = n.parent;
-    const from = p === null ? -1 : p.lag;
-    const same =
-      from >= 0 && p !== null && n.sat === p.sat && n.cover === p.cover && n.gained === p.gained;
-    let nChanged = 0;
     let l = 0;
-    for (let a = 0; a < active.length; a++) {
-      const r = active[a] as number;
-      const res = residual(n, r);
-      const o = res > 1e-12 ? 1 : 0;
-      open[r] = o;
-      if (o) l += (u[r] as number) * res;
-      if (from >= 0 && !same && o !== (residual(p as MasterNode, r) > 1e-12 ? 1 : 0))
-        changed[nChanged++] = r;
+    for (const r of active) {
+      const rk = rowKind[r] as (typeof rowKind)[number];
+      let res: number;
+      if (rk.kind === 'cut') res = (n.sat[rk.i >> 5] as number) & (1 << (rk.i & 31)) ? 0 : 1;
+      else if (rk.kind === 'cover')
+        res = (coverings[rk.i] as (typeof coverings)[number]).atLeast - (n.cover[rk.i] as number);
+      else {
+        const need = (knapsacks[rk.i] as Knapsack).need;
+        res = (need - (n.gained[rk.i] as number)) / need;
+      }
+      open[r] = res > 1e-12 ? 1 : 0;
+      if (open[r]) l += (u[r] as number) * res;
     }
-    const d = n.depth;
-    if (from < 0) {
-      // from scratch: each group's key from the open rows
-      for (let g = d; g < G; g++) {
-        const tr = touch[g] as Int32Array;
-        let key = -1;
-        if (tr.length <= 52) {
-          key = 0;
-          let bit = 1;
-          for (let i = 0; i < tr.length; i++) {
-            if (open[tr[i] as number]) key += bit;
-            bit *= 2;
-          }
+    for (let g = n.depth; g < G; g++) {
+      const tr = touch[g] as Int32Array;
+      let key = -1;
+      if (tr.length <= 52) {
+        key = 0;
+        let bit = 1;
+        for (let i = 0; i < tr.length; i++) {
+          if (open[tr[i] as number]) key += bit;
+          bit *= 2;
         }
-        pool[out + g] = key;
-        pool[out + G + g] = termOf(g, key);
-      }
-    } else if (nChanged === 0) {
-      // every key and term is the parent's: read in its slot
-      out = from;
-    } else {
-      for (let g = d; g < G; g++) {
-        pool[out + g] = pool[from + g] as number;
-        pool[out + G + g] = pool[from + G + g] as number;
-      }
-      {
-        stamp++;
-        let nDirty = 0;
-        for (let c = 0; c < nChanged; c++) {
-          const r = changed[c] as number;
-          const sign = open[r] ? 1 : -1;
-          const gs = rowGroupsOf[r] as Int32Array;
-          const bits = rowBitsOf[r] as Float64Array;
-          for (let j = 0; j < gs.length; j++) {
-            const g = gs[j] as number;
-            if (g < d) continue;
-            if ((touch[g] as Int32Array).length <= 52)
-              pool[out + g] = (pool[out + g] as number) + sign * (bits[j] as number);
-            if (dirtyAt[g] !== stamp) {
-              dirtyAt[g] = stamp;
-              dirty[nDirty++] = g;
-            }
-          }
-        }
-        for (let i = 0; i < nDirty; i++) {
-          const g = dirty[i] as number;
-          pool[out + G + g] = termOf(g, pool[out + g] as number);
+        const table = termTable[g];
+        const known = table
+          ? (table[key] as number)
+          : (termMemo[g] as Map<number, number>).get(key);
+        if (known !== undefined && !Number.isNaN(known)) {
+          l += known;
+          continue;
         }
       }
+      const list = costs[g] as readonly number[];
+      const per = lagRows[g] as { r: Int32Array; w: Float64Array }[];
+      let least = Infinity;
+      for (let k = -1; k < list.length; k++) {
+        let v = k < 0 ? 0 : (list[k] as number);
+        const e = per[k + 1] as { r: Int32Array; w: Float64Array };
+        for (let i = 0; i < e.r.length; i++) if (open[e.r[i] as number]) v -= e.w[i] as number;
+        if (v < least) least = v;
+      }
+      if (key >= 0) {
+        const table = termTable[g];
+        if (table) table[key] = least;
+        else (termMemo[g] as Map<number, number>).set(key, least);
+      }
+      l += least;
     }
-    lagAt = out;
-    for (let g = d; g < G; g++) l += pool[out + G + g] as number;
     // (less a hair: rounding must never lift the bound over the optimum)
     return l - 1e-9 * (Math.abs(l) + 1);
   };
-  // the keys and terms: the scratch of a child's bound at 0, then one slot per node taken
-  const slot = 2 * G;
-  let slots = 1;
-  if (lagPool.length < slot * (Math.min(cap, 100_000) + 2))
-    lagPool = new Float64Array(slot * (Math.min(cap, 100_000) + 2));
-  const bound = (n: MasterNode, out = 0): number => {
-    let h = Math.max(0, lagBound(n, out));
+  const bound = (n: MasterNode): number => {
+    let h = Math.max(0, lagBound(n));
     const d = n.depth;
     // the cuts not met yet, word by word (the largest of their least costs, in any order)
     for (let w = 0; w < words; w++) {
@@ -743,7 +679,8 @@ export function solveMaster(
     depth: 0,
     k: -1,
     parent: null,
-    lag: -1,
+    key: 0,
+    seq: 0,
     cost: 0,
     sat: new Uint32Array(words),
     cover: coverings.map(() => 0),
@@ -906,16 +843,6 @@ export function solveMaster(
       for (let x: MasterNode | null = n; x && x.parent; x = x.parent) choice.push(x.k);
       return { kind: 'solution', choice: choice.reverse(), cost: n.cost, nodes };
     }
-    if (active.length) {
-      if (lagPool.length < slot * (slots + 1)) {
-        const grown = new Float64Array(2 * lagPool.length);
-        grown.set(lagPool);
-        lagPool = grown;
-      }
-      lagBound(n, slot * slots);
-      n.lag = lagAt;
-      if (lagAt === slot * slots) slots++;
-    }
     const list = costs[n.depth] as readonly number[];
     for (let k = -1; k < list.length; k++) {
       // (a child shares its parent's arrays where its choice changes nothing: none is written)
@@ -932,7 +859,8 @@ export function solveMaster(
         depth: n.depth + 1,
         k,
         parent: n,
-        lag: -1,
+        key: 0,
+        seq: 0,
         cost: n.cost + (k < 0 ? 0 : (list[k] as number)),
         sat,
         cover: counts
