@@ -251,8 +251,12 @@ export function runWithAirtightness(
   const resolved = resolveChanges(prep, changes);
   const memo = entryOf(forcedMemo, prep, () => new Map<string, WorksRun | null>());
   return entryOf(memo, `${criteria.isolation}${criteria.joints};${runKey(resolved)}`, () => {
-    // on a whole copy: the ventilations are written into
-    const works = applyWorksOn(engine, prep, resolved, costs, copyRaw(prep.raw));
+    // the ventilations are written into: a works copy owns them (works-copy.ts), so the run
+    // shares the rest with the frozen original as any works run (the engine's memos know it); with
+    // no works, applyWorks gives the original itself, so a whole copy then
+    const works = resolved.length
+      ? applyWorks(engine, prep, resolved, costs)
+      : applyWorksOn(engine, prep, resolved, costs, copyRaw(prep.raw));
     const rows = engine.q4paConvRows();
     if (!forceAirtightness(prep.raw, works.raw, prep.base.output, rows, criteria)) return null;
     const result = engine.run(works.raw, { owned: true });
