@@ -26,6 +26,7 @@ const { readDpeFile } = await dist('dpe/source.js');
 const { stepGaps, firstParting } = await dist('simulation/fidelity.js');
 const { billComparison } = await dist('simulation/consistency.js');
 const { BILL_USES } = await dist('engine/bills.js');
+const { COEF_2025 } = await dist('dpe/facts.js');
 
 const args = process.argv.slice(2);
 const opt = (name) => {
@@ -137,7 +138,7 @@ for (const f of files) {
     registry: reg2025?.ep,
     // the total as the XML stores it, where the registry computed in this mode (registryInMode
     // reads a total that contradicts the per-m² figure from that figure: compared below as such)
-    registryStored: dpe.facts.registryCoef === 2.3 ? dpe.facts.registry.ep : undefined,
+    registryStored: dpe.facts.registryCoef === COEF_2025 ? dpe.facts.registry.ep : undefined,
     registryGes: dpe.facts.registry.ges,
     // the registry's published per-m² figures (what its class reads)
     registryM2: reg2025?.epM2,

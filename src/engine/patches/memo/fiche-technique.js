@@ -119,28 +119,21 @@ function __dpeSimFiche(dpe, categoryFicheTechiqueId, description, classification
     source === undefined
       ? undefined
       : __dpeSimQuestion(categoryFicheTechiqueId, description, classifications, field);
-  if (key === undefined) {
-    const found = __dpeSimFicheSearch(
-      dpe,
-      categoryFicheTechiqueId,
-      description,
-      classifications,
-      field,
-    );
-    return found === null ? null : found.row;
-  }
-  let answers = __dpeSimFicheAnswers.get(source);
-  if (answers === undefined) {
-    answers = new Map();
-    __dpeSimFicheAnswers.set(source, answers);
-  }
-  const at = answers.get(key);
-  if (at === null) return null;
-  if (at !== undefined) {
-    const fiches = sheets.fiche_technique;
-    const fiche = (Array.isArray(fiches) ? fiches : [fiches])[at[0]];
-    const rows = fiche.sous_fiche_technique_collection.sous_fiche_technique;
-    return (Array.isArray(rows) ? rows : [rows])[at[1]];
+  let answers;
+  if (key !== undefined) {
+    answers = __dpeSimFicheAnswers.get(source);
+    if (answers === undefined) {
+      answers = new Map();
+      __dpeSimFicheAnswers.set(source, answers);
+    }
+    const at = answers.get(key);
+    if (at === null) return null;
+    if (at !== undefined) {
+      const fiches = sheets.fiche_technique;
+      const fiche = (Array.isArray(fiches) ? fiches : [fiches])[at[0]];
+      const rows = fiche.sous_fiche_technique_collection.sous_fiche_technique;
+      return (Array.isArray(rows) ? rows : [rows])[at[1]];
+    }
   }
   const found = __dpeSimFicheSearch(
     dpe,
@@ -149,7 +142,7 @@ function __dpeSimFiche(dpe, categoryFicheTechiqueId, description, classification
     classifications,
     field,
   );
-  answers.set(key, found === null ? null : found.at);
+  if (answers !== undefined) answers.set(key, found === null ? null : found.at);
   return found === null ? null : found.row;
 }
 export const __dpeSimFicheOn = true;
