@@ -16,9 +16,15 @@ import { register } from 'node:module';
 
 //   node bench/bare-engine.mjs --correction ID LIST   the bare engine with that one correction
 //   (npm run fidelity names the correction that moves a DPE away from the registry)
+//   node bench/bare-engine.mjs --steps LIST   also prints steps: path → the XML's intermediate
+//   figures against the bare engine's (src/simulation/fidelity.ts stepGaps; npm run fidelity
+//   shows, for a DPE moved away, which steps dpe-sim's corrections move and which way)
 const corrections = process.argv.includes('--corrections');
 const one = process.argv[process.argv.indexOf('--correction') + 1];
 const only = process.argv.includes('--correction') ? one : undefined;
+const stepGaps = process.argv.includes('--steps')
+  ? (await import('../dist/simulation/fidelity.js')).stepGaps
+  : undefined;
 if (corrections || only) {
   const { sourcePatches, sourcePatchHooks } = await import('../dist/engine/source-patches.js');
   const picked = sourcePatches().filter(
@@ -46,12 +52,16 @@ if (!arg) {
 }
 const files = arg.endsWith('.xml') ? [arg] : readFileSync(arg, 'utf8').split('\n').filter(Boolean);
 const figures = {};
+const steps = {};
 let failed = 0;
 const cpu = process.cpuUsage();
 const started = performance.now();
 for (const file of files) {
   try {
-    const s = calcul_3cl(xmlParser.parse(readFileSync(file, 'utf8')).dpe)?.logement?.sortie;
+    const xml = readFileSync(file, 'utf8');
+    const out = calcul_3cl(xmlParser.parse(xml).dpe);
+    const s = out?.logement?.sortie;
+    if (stepGaps && s) steps[file] = stepGaps(xmlParser.parse(xml).dpe, out);
     figures[file] = s
       ? [
           s.ep_conso.ep_conso_5_usages,
@@ -73,5 +83,6 @@ write(
     seconds,
     cpuSeconds: (used.user + used.system) / 1e6,
     figures,
+    ...(stepGaps ? { steps } : {}),
   }),
 );

@@ -78,6 +78,8 @@ const files = readdirSync(corpus)
   .filter((f) => !only || only.includes(f.replace(/\.xml$/, '')))
   .sort();
 const rows = [];
+// each DPE's steps against the XML (dpe-sim's engine), for the DPEs moved away
+const gapsOf = new Map();
 for (const f of files) {
   const text = await readDpeFile(path.join(corpus, f));
   const prep = prepare(engine, text);
@@ -103,6 +105,7 @@ for (const f of files) {
   }
   const gaps = stepGaps(dpe.raw, dpe.base.output);
   const first = firstParting(gaps);
+  gapsOf.set(id, gaps);
   row.first = first && {
     key: first.key,
     label: first.label,
@@ -370,6 +373,32 @@ if (!args.includes('--no-bare')) {
         if (x && (x[1] !== a.b[1] || x[2] !== a.b[2])) (a.by ??= []).push(c.id);
       }
     }
+    // which steps the corrections move, and which way: the bare engine's steps against dpe-sim's
+    const bare = spawnSync(
+      process.execPath,
+      [path.join(ROOT, 'bench', 'bare-engine.mjs'), '--steps', list],
+      { encoding: 'utf8', maxBuffer: 64 << 20 },
+    );
+    const bareSteps = JSON.parse(bare.stdout).steps;
+    for (const a of away) {
+      const before = new Map(
+        (bareSteps[path.join(corpus, `${a.r.id}.xml`)] ?? []).map((g) => [g.key, g]),
+      );
+      const seen = new Set();
+      a.steps = [];
+      for (const g of gapsOf.get(a.r.id) ?? []) {
+        const b = before.get(g.key);
+        const what = `${g.label} ${g.registry.toFixed(1)} ${g.engine.toFixed(1)}`;
+        if (!b || seen.has(what) || Math.abs(g.engine - b.engine) <= 1e-6 * Math.abs(b.engine))
+          continue;
+        seen.add(what);
+        const [db, dm] = [Math.abs(b.engine / g.registry - 1), Math.abs(g.engine / g.registry - 1)];
+        if (!Number.isFinite(db) || Math.abs(dm - db) * 100 < 0.05) continue;
+        a.steps.push(
+          `${g.label} ${sign((b.engine / g.registry - 1) * 100)} → ${sign((g.engine / g.registry - 1) * 100)}${dm < db ? '' : ' (farther)'}`,
+        );
+      }
+    }
   }
   say();
   say(
@@ -381,7 +410,7 @@ if (!args.includes('--no-bare')) {
   say();
   for (const a of away)
     say(
-      `  ${a.r.id}  ${a.r.kind.padEnd(24)} ${a.text}; moved by ${(a.by ?? ['none alone']).join(', ')}`,
+      `  ${a.r.id}  ${a.r.kind.padEnd(24)} ${a.text}; moved by ${(a.by ?? ['none alone']).join(', ')}${a.steps?.length ? `\n      steps against the XML's (bare engine → dpe-sim): ${a.steps.join('; ')}` : ''}`,
     );
   say();
   say(
