@@ -43,6 +43,37 @@ const assumptions = {
 };
 let helpers;
 
+// F (proof.ts heatingFactors): with a heating generator h in a combination, what it saves is at
+// most (1 + S's margin) × (h's saving + ρ_h × (1 + FACTOR_MARGIN) × the envelope options' savings
+// alone + the others'). Measured as the factor each combination needs ÷ ρ_h: F holds where it is
+// at most 1 + FACTOR_MARGIN.
+const factorCheck = { combos: 0, viol: 0, max: 0, list: [] };
+function checkFactor(chosen, saved, factors, pairs, label) {
+  const { isEnvelope, SUBADDITIVITY_MARGIN: SUB, FACTOR_MARGIN } = helpers;
+  const h = chosen.find((c) => factors.has(c));
+  if (!h) return;
+  const gainOf = (c) => pairs.get(c)?.ep ?? c.single.before.ep - c.single.after.ep;
+  let env = 0;
+  let other = 0;
+  for (const c of chosen) {
+    if (c === h) continue;
+    if (isEnvelope(c)) env += gainOf(c);
+    else other += gainOf(c);
+  }
+  if (!(env > 0)) return;
+  const rho = factors.get(h);
+  const needed = (saved / (1 + SUB.ep) - gainOf(h) - other) / env;
+  factorCheck.combos++;
+  if (rho > 0 && rho * (1 + FACTOR_MARGIN) < 1) {
+    const q = needed / rho;
+    factorCheck.max = Math.max(factorCheck.max, q);
+    if (q > 1 + FACTOR_MARGIN) {
+      factorCheck.viol++;
+      factorCheck.list.push(`${label} ${q.toFixed(3)}`);
+    }
+  }
+}
+
 /**
  * M0 (proof.ts): for every combination and group, replacing its choice by one at least as strong
  * alone (the relation the cuts use) raises no figure; subadditivity: what a combination saves is
@@ -188,6 +219,10 @@ export async function runSearchBench() {
           new Evaluator(engine, prep.dpe, { ...opts, thresholds: prep.dpe.thresholds }, Infinity),
           groups,
         );
+        const factors = helpers.heatingFactors(
+          new Evaluator(engine, prep.dpe, { ...opts, thresholds: prep.dpe.thresholds }, Infinity),
+          groups,
+        );
         for (let i = 0; i < PROBE; i++) {
           // (a density drawn per combination: sparse ones are the cheap ones a class may take)
           const density = 0.05 + 0.6 * rand();
@@ -229,6 +264,7 @@ export async function runSearchBench() {
               }
               if (excess > 0 && bonus > 0) probeAir.max = Math.max(probeAir.max, excess / bonus);
             } else {
+              checkFactor(chosen, saved, factors, pairs, f.replace(/\.xml$/, ''));
               probeSub.combos++;
               if (sum > 0 && saved > (1 + SUB) * sum) {
                 probeSub.viol++;
@@ -330,6 +366,22 @@ export async function runSearchBench() {
     if (air) assumptions.air.dpes++;
     const s0 = criteriaOf(airtightnessAfter(engine, p, [], opts.costs));
     measureAssumptions(groups, figs, f, states, air, s0);
+    {
+      const ev = new Evaluator(engine, p, { ...opts, thresholds: p.thresholds }, Infinity);
+      const factors = helpers.heatingFactors(ev, groups);
+      const pairs = helpers.generatorPairs(ev, groups);
+      const e0 = figs.get(groups.map(() => -1).join(',')).ep;
+      if (factors.size)
+        for (const [key, F] of figs) {
+          const st = states.get(key);
+          if (air && st && (st.isolation !== s0.isolation || st.joints !== s0.joints)) continue;
+          const chosen = key
+            .split(',')
+            .map(Number)
+            .flatMap((k, g) => (k < 0 ? [] : [groups[g][k]]));
+          checkFactor(chosen, e0 - F.ep, factors, pairs, f.replace(/\.xml$/, ''));
+        }
+    }
     const found = searchScenarios(engine, p, { ...opts, strategy: 'best-first' });
     const heuristic = searchScenarios(engine, p, { ...opts, strategy: 'heuristic' });
     before.push(heuristic.evaluations);
@@ -371,6 +423,9 @@ export async function runSearchBench() {
       `  M0 on ${fig} (a choice at least as strong alone is no worse in a combination): ${m.pairs} pairs, ${m.viol} violations, largest ${(100 * m.max).toFixed(2)}%; subadditivity (saved ≤ (1 + ${helpers.SUBADDITIVITY_MARGIN[fig] ?? '∞'}) × Σ saved alone): ${sa.combos} combinations, ${sa.viol} over, largest ratio ${sa.max.toFixed(3)}`,
     );
   }
+  console.log(
+    `  F (with a heating generator h: saved ≤ (1 + ${helpers.SUBADDITIVITY_MARGIN.ep}) × (h's saving + ρ_h × (1 + ${helpers.FACTOR_MARGIN}) × Σ envelope saved alone + Σ the others'), crossing no Q4Pa,conv threshold), the brute force's and the probe's combinations: ${factorCheck.combos} with a factor, ${factorCheck.viol} over${factorCheck.list.length ? ` (${factorCheck.list.slice(0, 8).join('; ')}${factorCheck.list.length > 8 ? '; …' : ''})` : ''}, largest factor needed ÷ ρ_h ${factorCheck.max.toFixed(3)}`,
+  );
   const a = assumptions.air;
   console.log(
     `  subadditivity across a Q4Pa,conv threshold (saved ≤ (1 + ${helpers.SUBADDITIVITY_MARGIN.ep}) × Σ saved alone + what crossing saves at most, × (1 + ${helpers.AIR_MARGIN})): ${a.dpes} DPEs can cross, ${a.combos} combinations do, ${a.viol} over, largest share of that allowance taken ${a.max.toFixed(3)}`,

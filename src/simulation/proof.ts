@@ -241,10 +241,15 @@ interface MasterNode {
   seq: number;
 }
 
-/** Σ gain of the chosen options ≥ need (`gain[g][k]`: option k of group g). */
+/**
+ * Σ gain of the chosen options ≥ need (`gain[g][k]`: option k of group g; `none[g]`: the gain
+ * of choosing none in group g, 0 when absent: a row that holds whatever is chosen elsewhere
+ * when a group's choice is not one, as the factored rows below).
+ */
 interface Knapsack {
   gain: number[][];
   need: number;
+  none?: number[];
 }
 
 /**
@@ -435,6 +440,45 @@ type MasterResult =
   | { kind: 'capped'; lowerBound: number; nodes: number; point?: number[]; pointCost?: number };
 
 /**
+ * `solveMaster` branching on the groups `first` before the others (in their order): the same
+ * problem, its answer in the caller's order. The factored rows bind once their generator group
+ * is chosen, so it is chosen first.
+ */
+export function solveMasterFirst(
+  first: readonly number[],
+  costs: readonly (readonly number[])[],
+  cuts: readonly Cut[],
+  coverings: readonly { ok: boolean[][]; atLeast: number }[],
+  knapsacks: readonly Knapsack[],
+  cap: number,
+  target = Infinity,
+): MasterResult {
+  if (!first.length) return solveMaster(costs, cuts, coverings, knapsacks, cap, target);
+  const perm = [...first, ...costs.map((_, g) => g).filter((g) => !first.includes(g))];
+  const take = <T>(xs: readonly T[]): T[] => perm.map((g) => xs[g] as T);
+  const back = (choice: number[]): number[] => {
+    const out = new Array<number>(choice.length);
+    perm.forEach((g, i) => (out[g] = choice[i] as number));
+    return out;
+  };
+  const m = solveMaster(
+    take(costs),
+    cuts.map((c) => ({ masks: take(c.masks) })),
+    coverings.map((cv) => ({ ok: take(cv.ok), atLeast: cv.atLeast })),
+    knapsacks.map((ks) => ({
+      gain: take(ks.gain),
+      need: ks.need,
+      ...(ks.none ? { none: take(ks.none) } : {}),
+    })),
+    cap,
+    target,
+  );
+  if (m.kind === 'solution') return { ...m, choice: back(m.choice) };
+  if (m.kind === 'capped' && m.point) return { ...m, point: back(m.point) };
+  return m;
+}
+
+/**
  * The least-cost choice (one per group, −1 for none) meeting every cut and covering, by best-first
  * branch and bound over the groups in order; the bound of a node is its cost plus, over the cuts
  * and coverings it does not meet yet, the largest least cost still needed to meet one.
@@ -451,9 +495,10 @@ export function solveMaster(
   // per knapsack: groups by their least cost per unit of gain, and the most gain of each group;
   // suffix sums of the most gain (what the groups from d on can still add)
   const knap = knapsacks.map((ks) => {
-    const most = ks.gain.map((list) => Math.max(0, ...list));
+    const none = ks.gain.map((_, g) => ks.none?.[g] ?? 0);
+    const most = ks.gain.map((list, g) => Math.max(0, none[g] as number, ...list));
     const ratio = ks.gain.map((list, g) => {
-      let r = Infinity;
+      let r = (none[g] as number) > 0 ? 0 : Infinity;
       list.forEach((gain, k) => {
         if (gain > 0) r = Math.min(r, (costs[g]![k] as number) / gain);
       });
@@ -464,7 +509,7 @@ export function solveMaster(
       .sort((a, b) => (ratio[a] as number) - (ratio[b] as number) || a - b);
     const suffix = new Float64Array(G + 1);
     for (let g = G - 1; g >= 0; g--) suffix[g] = (suffix[g + 1] as number) + (most[g] as number);
-    return { need: ks.need, gain: ks.gain, most, ratio, order, suffix };
+    return { need: ks.need, gain: ks.gain, none, most, ratio, order, suffix };
   });
   const C = cuts.length;
   const words = Math.max(1, Math.ceil(C / 32));
@@ -532,8 +577,9 @@ export function solveMaster(
     if (ks.need <= 0) return;
     rows.push({
       a: costs.map((list, g) =>
-        Float64Array.from({ length: list.length + 1 }, (_, j) =>
-          j > 0 ? (ks.gain[g]![j - 1] as number) / ks.need : 0,
+        Float64Array.from(
+          { length: list.length + 1 },
+          (_, j) => (j > 0 ? (ks.gain[g]![j - 1] as number) : (ks.none?.[g] ?? 0)) / ks.need,
         ),
       ),
       rhs: 1,
@@ -668,10 +714,14 @@ export function solveMaster(
     }
     return h;
   };
+  // the groups where choosing none gains in some knapsack
+  const noneGains = costs.map((_, g) => knap.some((ks) => (ks.none[g] as number) !== 0));
   const gainedWith = (gained: number[], g: number, k: number): number[] => {
     const out = new Array<number>(knap.length);
-    for (let i = 0; i < knap.length; i++)
-      out[i] = (gained[i] as number) + ((knap[i] as (typeof knap)[number]).gain[g]![k] as number);
+    for (let i = 0; i < knap.length; i++) {
+      const ks = knap[i] as (typeof knap)[number];
+      out[i] = (gained[i] as number) + ((k < 0 ? ks.none[g] : ks.gain[g]![k]) as number);
+    }
     return out;
   };
   const heap = new Heap<MasterNode>();
@@ -866,7 +916,10 @@ export function solveMaster(
         cover: counts
           ? coverings.map((cv, i) => (n.cover[i] as number) + (cv.ok[n.depth]?.[k] ? 1 : 0))
           : n.cover,
-        gained: k >= 0 && knap.length ? gainedWith(n.gained, n.depth, k) : n.gained,
+        gained:
+          (k >= 0 || noneGains[n.depth]) && knap.length
+            ? gainedWith(n.gained, n.depth, k)
+            : n.gained,
       };
       const h = bound(child);
       if (h < Infinity) heap.push(child.cost + h, child);
@@ -1028,6 +1081,53 @@ export function generatorPairs(
       for (const f of ['ep', 'ges'] as const) g[f] = Math.max(g[f], w.single.after[f] - both[f]);
     }
     out.set(h, g);
+  }
+  return out;
+}
+
+/** The works on the envelope: what they save is heating (and cooling) need. */
+const ENVELOPE = ['mur:', 'plancher_bas:', 'plancher_haut:', 'baie_vitree:', 'porte:'];
+export const isEnvelope = (c: Candidate): boolean =>
+  ENVELOPE.some((p) => c.change.referenceId.startsWith(p));
+
+/**
+ * The margin of F on the measured factor: ρ_h × (1 + FACTOR_MARGIN) (docs "The factored
+ * knapsack"), raised on a DPE where a run the search has seen shows more.
+ */
+export const FACTOR_MARGIN = 0.1;
+
+/**
+ * F, the factored knapsack's factors: for each option h of the DPE's one replaceable heating
+ * generator, ρ_h = what the strongest envelope package saves on primary energy once h is in
+ * place, ÷ what it saves with the DPE's own generator (two uncounted runs: the package, the
+ * package with h; `Evaluator.measure`). A heat pump turns each kWh of need saved into fewer kWh
+ * of primary energy than a boiler: on top of it, the envelope saves less (ρ < 1), which S's sum
+ * of savings alone does not see. Empty when the DPE has no or several heating generator groups,
+ * a fixed heating generator, no envelope option, or the evaluator cannot measure.
+ */
+export function heatingFactors(
+  evaluator: Evaluator,
+  groups: readonly (readonly Candidate[])[],
+  fixed: readonly Candidate[] = [],
+): Map<Candidate, number> {
+  const out = new Map<Candidate, number>();
+  if (typeof evaluator.measure !== 'function') return out;
+  if (fixed.some((c) => isGenerator(c, 'installation_chauffage'))) return out;
+  const heat = groups.filter(
+    (g) => isGeneratorGroup(g) && g.some((c) => isGenerator(c, 'installation_chauffage')),
+  );
+  if (heat.length !== 1) return out;
+  const envelope = groups
+    .filter((g) => g.length > 0 && g.every(isEnvelope))
+    .map((g) => g.reduce((a, b) => (b.single.after.ep < a.single.after.ep ? b : a)));
+  const first = envelope[0];
+  if (!first) return out;
+  const savedAlone = first.single.before.ep - evaluator.measure(envelope).after.ep;
+  if (!(savedAlone > 0)) return out;
+  for (const h of heat[0] as readonly Candidate[]) {
+    if (!isGenerator(h, 'installation_chauffage')) continue;
+    const withH = evaluator.measure([h, ...envelope]).after.ep;
+    out.set(h, Math.max(0, (h.single.after.ep - withH) / savedAlone));
   }
   return out;
 }
@@ -1258,13 +1358,26 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
   // reaches; a state past a threshold adds what crossing it saves at most to the knapsacks and
   // asks the options to move the area that crosses it (docs "The Q4Pa,conv thresholds")
   const air = plainPredict ? null : airThresholds(evaluator, opts, fixed);
+  // F: each heating generator's factor on what the envelope saves (docs "The factored knapsack")
+  const factors = plainPredict
+    ? new Map<Candidate, number>()
+    : heatingFactors(evaluator, full, fixed);
   const steered = !!air || pairs.size > 0;
   // S and the thresholds' allowance checked on every run this search has seen: a proof never
   // rests on a margin one of them contradicts (docs "Checked on its own runs")
   let checked = 0;
   let worstS = 0;
   const crossingRuns: { saved: number; sum: number; most: number }[] = [];
-  const margins = (): { s: number; air: number } => {
+  // the runs with a heating generator F has a factor for: what they save, and their sums
+  const factorRuns: {
+    h: Candidate;
+    saved: number;
+    gen: number;
+    env: number;
+    other: number;
+    most: number;
+  }[] = [];
+  const margins = (): { s: number; air: number; rho: Map<Candidate, number> } => {
     const sGlobal = SUBADDITIVITY_MARGIN.ep ?? 0;
     for (; base0 && checked < observed.length; checked++) {
       const { items, ev } = observed[checked] as (typeof observed)[number];
@@ -1276,6 +1389,20 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
       const choice = st && air?.choices.find((ch) => sameCriteria(ch.criteria, st));
       if (choice && choice.most.ep > 0) crossingRuns.push({ saved, sum, most: choice.most.ep });
       else worstS = Math.max(worstS, saved / sum - 1);
+      const h = all.find((c) => factors.has(c));
+      if (h) {
+        const env = all.filter(isEnvelope).reduce((t, c) => t + gainOf(c, 'ep'), 0);
+        const gen = gainOf(h, 'ep');
+        if (env > 0)
+          factorRuns.push({
+            h,
+            saved,
+            gen,
+            env,
+            other: sum - env - gen,
+            most: choice && choice.most.ep > 0 ? choice.most.ep : 0,
+          });
+      }
     }
     const sMargin = worstS > sGlobal ? worstS + CHECK_SLACK : sGlobal;
     let airScale = 1 + AIR_MARGIN;
@@ -1283,7 +1410,14 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
       const needed = (r.saved - (1 + sMargin) * r.sum) / r.most;
       if (needed > airScale) airScale = needed + CHECK_SLACK;
     }
-    return { s: sMargin, air: airScale };
+    // each factor with its margin, raised where a run shows more (then plus CHECK_SLACK)
+    const rho = new Map<Candidate, number>();
+    for (const [h, r] of factors) rho.set(h, r * (1 + FACTOR_MARGIN));
+    for (const r of factorRuns) {
+      const needed = ((r.saved - airScale * r.most) / (1 + sMargin) - r.gen - r.other) / r.env;
+      if (needed > (rho.get(r.h) as number)) rho.set(r.h, needed + CHECK_SLACK);
+    }
+    return { s: sMargin, air: airScale, rho };
   };
   // the knapsacks: the proof's (S with its checked margin, generator pairs, thresholds), the
   // steering master's (`plain`: S at STEER_MARGIN alone, as before pairs and thresholds were
@@ -1314,6 +1448,30 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
           ? { gain: [air.choices.map((ch) => allowance(ch) / (1 + margin)), ...gain], need }
           : { gain, need },
       );
+      // F: with heating generator h chosen, the envelope's gains count ρ_h of themselves; a row
+      // per h, met by any other choice of its group (docs "The factored knapsack")
+      if (f !== 'ep' || !checkedMargins) continue;
+      for (const [h, rho] of checkedMargins.rho) {
+        const at = where.get(h);
+        if (!at || at.k < 0 || rho >= 1) continue;
+        const scaled = (c: Candidate) => (isEnvelope(c) ? rho : 1) * gainOf(c, f);
+        const needF =
+          (base0[f] - missAt[f]) / (1 + margin) - fixed.reduce((s, c) => s + scaled(c), 0);
+        if (needF <= 0) continue;
+        const gainF = opts.map((list, g) =>
+          g === at.g ? list.map((c) => (c === h ? gainOf(h, f) : needF)) : list.map(scaled),
+        );
+        const none = opts.map((_, g) => (g === at.g ? needF : 0));
+        out.push(
+          air
+            ? {
+                gain: [air.choices.map((ch) => allowance(ch) / (1 + margin)), ...gainF],
+                need: needF,
+                none: [0, ...none],
+              }
+            : { gain: gainF, need: needF, none },
+        );
+      }
     }
     if (air && !plain)
       for (const row of air.rows)
@@ -1336,9 +1494,23 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
         atLeast: cv.atLeast,
       }))
     : masterCoverings;
+  // (F's rows bind once the heating generator is chosen: its group is branched on first)
+  const heatGroup = query.predict
+    ? undefined
+    : [...factors.keys()].map((h) => where.get(h)?.g).find((g) => g !== undefined);
   const master = (cap: number, target: number): MasterResult => {
-    if (!air) return solveMaster(costs, cuts, masterCoverings, knapsacks(), cap, target);
-    const m = solveMaster(
+    if (!air)
+      return solveMasterFirst(
+        heatGroup === undefined ? [] : [heatGroup],
+        costs,
+        cuts,
+        masterCoverings,
+        knapsacks(),
+        cap,
+        target,
+      );
+    const m = solveMasterFirst(
+      heatGroup === undefined ? [] : [heatGroup + 1],
       [air.choices.map(() => 0), ...costs],
       cuts.map((c) => {
         let v = withAir.get(c);
@@ -1404,6 +1576,8 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
       bestLb,
       (sound.kind === 'capped' ? sound.lowerBound : sound.cost) + fixedCost,
     );
+    // (the proof's bound reaches the best answer: proved, whatever the steering master says)
+    if (found && found.cout <= bestLb) return stop();
     if (m.kind === 'infeasible') return stop();
     if (m.kind === 'capped') {
       // every cut stays true: the best bound of any solve is a bound
