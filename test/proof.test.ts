@@ -663,10 +663,13 @@ describe('the bound stays sound where savings add up to more than their sum (S, 
         expect(r.lowerBound, what).toBeLessThanOrEqual(optimum);
         if (r.best) expect(r.best.cout, what).toBeGreaterThanOrEqual(optimum);
         if (r.exact) expect(r.best?.cout ?? Infinity, what).toBe(optimum);
-        // enough runs: the optimum is found (proved, unless the master that steers the runs,
-        // at STEER_MARGIN, stopped before the proof's, at its wider margin, could say so)
-        if (budget === 400 && masterNodes === MASTER_NODES)
+        // enough runs: the optimum is found and proved (where the master that steers the runs,
+        // at STEER_MARGIN, stops before the proof's, at its wider margin, can say so, the proof's
+        // master's answers are run: proveOn)
+        if (budget === 400 && masterNodes === MASTER_NODES) {
           expect(r.best?.cout, what).toBe(optimum);
+          expect(r.exact, what).toBe(true);
+        }
       }
     }
     // problems where a knapsack with no margin would cut the optimum off (not a vacuous check)

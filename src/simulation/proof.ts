@@ -1599,15 +1599,36 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
       continue;
     }
     const lb = Math.max(m.cost + fixedCost, steerLb);
-    if ((found && found.cout <= lb) || evaluator.left <= 0) return stop();
+    if ((found && found.cout <= lb) || evaluator.left <= 0) {
+      if (proveOn(sound)) continue;
+      return stop();
+    }
     const y: Point = m.choice.map((k, g) => (k < 0 ? null : (opts[g]![k] as Candidate)));
     const ev = run(y);
     if (reaches(ev)) {
       // meets the coverings (the master's), and nothing cheaper meets the cuts (with thresholds:
       // nothing cheaper meets the master without them; exact when the bound says so)
       if (!steer) return answer(true, (best as Evaluated | null)?.cout ?? ev.cout);
+      if (proveOn(sound)) continue;
       return stop();
     }
     for (const f of ['ep', 'ges'] as const) if (misses(ev, f)) lift(y, f);
+  }
+
+  /**
+   * The steering master is done (or its answer reached) and the proof's bound is still below the
+   * best answer: run the proof's master's answer, within the budget. It reaches (a cheaper answer)
+   * or misses and is lifted into cuts that raise the bound. False when there is nothing to run.
+   */
+  function proveOn(sound: MasterResult): boolean {
+    const found = best as Evaluated | null;
+    if (!found || evaluator.left <= 0 || sound.kind !== 'solution') return false;
+    if (found.cout <= bestLb) return false;
+    const before = evaluator.count;
+    const y: Point = sound.choice.map((k, g) => (k < 0 ? null : (opts[g]![k] as Candidate)));
+    const ev = run(y);
+    if (evaluator.count === before) return false;
+    if (!reaches(ev)) for (const f of ['ep', 'ges'] as const) if (misses(ev, f)) lift(y, f);
+    return true;
   }
 }
