@@ -49,27 +49,33 @@ let helpers;
 // at most 1 + FACTOR_MARGIN.
 const factorCheck = { combos: 0, viol: 0, max: 0, list: [] };
 function checkFactor(chosen, saved, factors, pairs, label) {
-  const { isEnvelope, SUBADDITIVITY_MARGIN: SUB, FACTOR_MARGIN } = helpers;
-  const h = chosen.find((c) => factors.has(c));
-  if (!h) return;
+  const { isEnvelope, factorCovers, SUBADDITIVITY_MARGIN: SUB, FACTOR_MARGIN } = helpers;
   const gainOf = (c) => pairs.get(c)?.ep ?? c.single.before.ep - c.single.after.ep;
-  let env = 0;
-  let other = 0;
-  for (const c of chosen) {
-    if (c === h) continue;
-    if (isEnvelope(c)) env += gainOf(c);
-    else other += gainOf(c);
-  }
-  if (!(env > 0)) return;
-  const rho = factors.get(h);
-  const needed = (saved / (1 + SUB.ep) - gainOf(h) - other) / env;
-  factorCheck.combos++;
-  if (rho > 0 && rho * (1 + FACTOR_MARGIN) < 1) {
-    const q = needed / rho;
-    factorCheck.max = Math.max(factorCheck.max, q);
-    if (q > 1 + FACTOR_MARGIN) {
-      factorCheck.viol++;
-      factorCheck.list.push(`${label} ${q.toFixed(3)}`);
+  const isHeat = (c) =>
+    c.change.editableKey === 'ReplaceGEN' &&
+    c.change.referenceId.startsWith('installation_chauffage');
+  const heat = chosen.filter(isHeat);
+  for (const h of heat) {
+    // (h's row holds where every other heating generator is covered: a factor of at most 1)
+    if (!factors.has(h) || heat.some((c) => c !== h && !factorCovers(factors, c))) continue;
+    let env = 0;
+    let other = 0;
+    for (const c of chosen) {
+      if (c === h) continue;
+      if (isEnvelope(c)) env += gainOf(c);
+      else other += gainOf(c);
+    }
+    if (!(env > 0)) continue;
+    const rho = factors.get(h);
+    const needed = (saved / (1 + SUB.ep) - gainOf(h) - other) / env;
+    factorCheck.combos++;
+    if (rho > 0 && rho * (1 + FACTOR_MARGIN) < 1) {
+      const q = needed / rho;
+      factorCheck.max = Math.max(factorCheck.max, q);
+      if (q > 1 + FACTOR_MARGIN) {
+        factorCheck.viol++;
+        factorCheck.list.push(`${label} ${q.toFixed(3)}`);
+      }
     }
   }
 }

@@ -14,6 +14,9 @@ import { loadEngine, type Engine } from '../src/engine/engine.js';
 import { prepare, type PreparedDpe } from '../src/simulation/prepared.js';
 import {
   cheapestProved,
+  FACTOR_MARGIN,
+  heatingFactors,
+  isEnvelope,
   lagrangian,
   MASTER_NODES,
   solveMaster,
@@ -182,6 +185,50 @@ describe('the cut search under constraints, against brute force (house, 6 elemen
     expect(b.lowerBound).toBe(a.lowerBound);
     expect(b.best?.cout).toBe(a.best?.cout);
     expect(b.iterations).toBe(a.iterations);
+  });
+});
+
+describe('F, the factored knapsack, on the house (every combination of walls, attic and heating)', () => {
+  it("a heat pump's factor is below 1, and every combination holding a heating generator saves no more than its row allows", () => {
+    const some = [
+      ...candidatesOf(engine, prep, {
+        ...frame,
+        onlyReferences: ['mur:0', 'mur:1', 'plancher_haut:0', 'installation_chauffage:0'],
+      }).values(),
+    ];
+    const ev = evaluator(Infinity);
+    const factors = heatingFactors(ev, some);
+    const heat = some.flat().filter((c) => factors.has(c));
+    expect(heat.length).toBeGreaterThan(0);
+    // a heat pump makes the envelope's kWh worth less: its factor is well below 1
+    const pump = heat.find((c) => /^PAC/.test(c.change.editableValue));
+    expect(pump).toBeDefined();
+    expect(factors.get(pump as Candidate)).toBeGreaterThan(0.2);
+    expect(factors.get(pump as Candidate)).toBeLessThan(0.9);
+    const e0 = (some[0]![0] as Candidate).single.before.ep;
+    const gain = (c: Candidate) => e0 - c.single.after.ep;
+    let checked = 0;
+    const walk = (i: number, chosen: Candidate[]): void => {
+      if (i === some.length) {
+        const h = chosen.find((c) => factors.has(c));
+        if (!h || !chosen.some(isEnvelope)) return;
+        const env = chosen.filter(isEnvelope).reduce((t, c) => t + gain(c), 0);
+        const other = chosen
+          .filter((c) => c !== h && !isEnvelope(c))
+          .reduce((t, c) => t + gain(c), 0);
+        const rho = (factors.get(h) as number) * (1 + FACTOR_MARGIN);
+        const saved = e0 - ev.evaluate(chosen).o.after.ep;
+        expect(saved).toBeLessThanOrEqual(
+          (1 + (SUBADDITIVITY_MARGIN.ep as number)) * (gain(h) + rho * env + other),
+        );
+        checked++;
+        return;
+      }
+      walk(i + 1, chosen);
+      for (const c of some[i] as Candidate[]) walk(i + 1, [...chosen, c]);
+    };
+    walk(0, []);
+    expect(checked).toBeGreaterThan(20);
   });
 });
 

@@ -1097,13 +1097,14 @@ export const isEnvelope = (c: Candidate): boolean =>
 export const FACTOR_MARGIN = 0.1;
 
 /**
- * F, the factored knapsack's factors: for each option h of the DPE's one replaceable heating
- * generator, ρ_h = what the strongest envelope package saves on primary energy once h is in
- * place, ÷ what it saves with the DPE's own generator (two uncounted runs: the package, the
- * package with h; `Evaluator.measure`). A heat pump turns each kWh of need saved into fewer kWh
- * of primary energy than a boiler: on top of it, the envelope saves less (ρ < 1), which S's sum
- * of savings alone does not see. Empty when the DPE has no or several heating generator groups,
- * a fixed heating generator, no envelope option, or the evaluator cannot measure.
+ * F, the factored knapsack's factors: for each option h of each replaceable heating generator
+ * (an installation's), ρ_h = what the strongest envelope package saves on primary energy once
+ * h is in place (the other installations keeping theirs), ÷ what it saves with the DPE's own
+ * generators (uncounted runs: the package, the package with each h; `Evaluator.measure`). A heat
+ * pump turns each kWh of need saved into fewer kWh of primary energy than a boiler: on top of it,
+ * the envelope saves less (ρ < 1), which S's sum of savings alone does not see. Empty when the
+ * DPE has no heating generator to replace, a fixed heating generator, no envelope option, or the
+ * evaluator cannot measure.
  */
 export function heatingFactors(
   evaluator: Evaluator,
@@ -1113,10 +1114,8 @@ export function heatingFactors(
   const out = new Map<Candidate, number>();
   if (typeof evaluator.measure !== 'function') return out;
   if (fixed.some((c) => isGenerator(c, 'installation_chauffage'))) return out;
-  const heat = groups.filter(
-    (g) => isGeneratorGroup(g) && g.some((c) => isGenerator(c, 'installation_chauffage')),
-  );
-  if (heat.length !== 1) return out;
+  const heat = groups.filter((g) => g.some((c) => isGenerator(c, 'installation_chauffage')));
+  if (!heat.length) return out;
   const envelope = groups
     .filter((g) => g.length > 0 && g.every(isEnvelope))
     .map((g) => g.reduce((a, b) => (b.single.after.ep < a.single.after.ep ? b : a)));
@@ -1124,12 +1123,22 @@ export function heatingFactors(
   if (!first) return out;
   const savedAlone = first.single.before.ep - evaluator.measure(envelope).after.ep;
   if (!(savedAlone > 0)) return out;
-  for (const h of heat[0] as readonly Candidate[]) {
+  for (const h of heat.flat()) {
     if (!isGenerator(h, 'installation_chauffage')) continue;
     const withH = evaluator.measure([h, ...envelope]).after.ep;
     out.set(h, Math.max(0, (h.single.after.ep - withH) / savedAlone));
   }
   return out;
+}
+
+/**
+ * F's rows hold for a combination holding h where every other heating generator it holds
+ * makes the envelope worth no more than the DPE's own (a factor of at most 1): what it saves is
+ * then at most what h's row counts. The other generators of a combination F does not cover: those
+ * with a factor above 1 or none (their row is met by them).
+ */
+export function factorCovers(factors: ReadonlyMap<Candidate, number>, c: Candidate): boolean {
+  return (factors.get(c) ?? Infinity) <= 1;
 }
 
 export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAnswer {
@@ -1389,8 +1398,9 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
       const choice = st && air?.choices.find((ch) => sameCriteria(ch.criteria, st));
       if (choice && choice.most.ep > 0) crossingRuns.push({ saved, sum, most: choice.most.ep });
       else worstS = Math.max(worstS, saved / sum - 1);
-      const h = all.find((c) => factors.has(c));
-      if (h) {
+      const heatIn = all.filter((c) => isGenerator(c, 'installation_chauffage'));
+      for (const h of heatIn) {
+        if (!factors.has(h) || heatIn.some((c) => c !== h && !factorCovers(factors, c))) continue;
         const env = all.filter(isEnvelope).reduce((t, c) => t + gainOf(c, 'ep'), 0);
         const gen = gainOf(h, 'ep');
         if (env > 0)
@@ -1459,7 +1469,13 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
           (base0[f] - missAt[f]) / (1 + margin) - fixed.reduce((s, c) => s + scaled(c), 0);
         if (needF <= 0) continue;
         const gainF = opts.map((list, g) =>
-          g === at.g ? list.map((c) => (c === h ? gainOf(h, f) : needF)) : list.map(scaled),
+          g === at.g
+            ? list.map((c) => (c === h ? gainOf(h, f) : needF))
+            : list.map((c) =>
+                isGenerator(c, 'installation_chauffage') && !factorCovers(factors, c)
+                  ? needF
+                  : scaled(c),
+              ),
         );
         const none = opts.map((_, g) => (g === at.g ? needF : 0));
         out.push(
@@ -1495,22 +1511,20 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
       }))
     : masterCoverings;
   // (F's rows bind once the heating generator is chosen: its group is branched on first)
-  const heatGroup = query.predict
-    ? undefined
-    : [...factors.keys()].map((h) => where.get(h)?.g).find((g) => g !== undefined);
+  const heatGroups = query.predict
+    ? []
+    : [
+        ...new Set(
+          [...factors.keys()]
+            .map((h) => where.get(h)?.g)
+            .filter((g): g is number => g !== undefined),
+        ),
+      ].sort((a, b) => a - b);
   const master = (cap: number, target: number): MasterResult => {
     if (!air)
-      return solveMasterFirst(
-        heatGroup === undefined ? [] : [heatGroup],
-        costs,
-        cuts,
-        masterCoverings,
-        knapsacks(),
-        cap,
-        target,
-      );
+      return solveMasterFirst(heatGroups, costs, cuts, masterCoverings, knapsacks(), cap, target);
     const m = solveMasterFirst(
-      heatGroup === undefined ? [] : [heatGroup + 1],
+      heatGroups.map((g) => g + 1),
       [air.choices.map(() => 0), ...costs],
       cuts.map((c) => {
         let v = withAir.get(c);
