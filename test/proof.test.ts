@@ -229,6 +229,16 @@ describe('F, the factored knapsack, on the house (every combination of walls, at
     };
     walk(0, []);
     expect(checked).toBeGreaterThan(20);
+    // a package run the engine cannot compute (NaN) gives no factor, never a NaN one
+    const broken = {
+      measure: (items: readonly Candidate[]) => {
+        const o = ev.measure(items);
+        return items.some((c) => factors.has(c))
+          ? { ...o, after: { ...o.after, ep: Number.NaN } }
+          : o;
+      },
+    } as unknown as Evaluator;
+    expect(heatingFactors(broken, some).size).toBe(0);
   });
 });
 

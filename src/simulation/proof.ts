@@ -1078,7 +1078,11 @@ export function generatorPairs(
     };
     for (const w of water) {
       const both = evaluator.measure([h, w]).after;
-      for (const f of ['ep', 'ges'] as const) g[f] = Math.max(g[f], w.single.after[f] - both[f]);
+      // (a pair the engine could not compute adds nothing: NaN would poison the knapsack)
+      for (const f of ['ep', 'ges'] as const) {
+        const added = w.single.after[f] - both[f];
+        if (Number.isFinite(added)) g[f] = Math.max(g[f], added);
+      }
     }
     out.set(h, g);
   }
@@ -1126,7 +1130,9 @@ export function heatingFactors(
   for (const h of heat.flat()) {
     if (!isGenerator(h, 'installation_chauffage')) continue;
     const withH = evaluator.measure([h, ...envelope]).after.ep;
-    out.set(h, Math.max(0, (h.single.after.ep - withH) / savedAlone));
+    const rho = (h.single.after.ep - withH) / savedAlone;
+    // (a run the engine could not compute gives no factor: h keeps S alone)
+    if (Number.isFinite(rho)) out.set(h, Math.max(0, rho));
   }
   return out;
 }
