@@ -49,12 +49,10 @@ let helpers;
 // at most 1 + FACTOR_MARGIN.
 const factorCheck = { combos: 0, viol: 0, max: 0, list: [] };
 function checkFactor(chosen, saved, factors, pairs, label) {
-  const { isEnvelope, factorCovers, SUBADDITIVITY_MARGIN: SUB, FACTOR_MARGIN } = helpers;
+  const { isEnvelope, isHeatingGenerator, factorCovers, FACTOR_MARGIN } = helpers;
+  const SUB = helpers.SUBADDITIVITY_MARGIN;
   const gainOf = (c) => pairs.get(c)?.ep ?? c.single.before.ep - c.single.after.ep;
-  const isHeat = (c) =>
-    c.change.editableKey === 'ReplaceGEN' &&
-    c.change.referenceId.startsWith('installation_chauffage');
-  const heat = chosen.filter(isHeat);
+  const heat = chosen.filter(isHeatingGenerator);
   for (const h of heat) {
     // (h's row holds where every other heating generator is covered: a factor of at most 1)
     if (!factors.has(h) || heat.some((c) => c !== h && !factorCovers(factors, c))) continue;

@@ -1052,6 +1052,9 @@ export function airThresholds(
 
 const isGenerator = (c: Candidate, prefix: string) =>
   c.change.editableKey === 'ReplaceGEN' && c.change.referenceId.startsWith(prefix);
+/** A heating installation's generator replaced (what F factors). */
+export const isHeatingGenerator = (c: Candidate): boolean =>
+  isGenerator(c, 'installation_chauffage');
 
 /**
  * S counted by generator pairs: a heating generator and a hot-water generator replaced together
@@ -1069,7 +1072,7 @@ export function generatorPairs(
   const out = new Map<Candidate, Record<Figure, number>>();
   if (typeof evaluator.measure !== 'function') return out;
   const all = [...new Set(groups.flat())];
-  const heating = all.filter((c) => isGenerator(c, 'installation_chauffage'));
+  const heating = all.filter(isHeatingGenerator);
   const water = all.filter((c) => isGenerator(c, 'installation_ecs'));
   for (const h of heating) {
     const g: Record<Figure, number> = {
@@ -1117,8 +1120,8 @@ export function heatingFactors(
 ): Map<Candidate, number> {
   const out = new Map<Candidate, number>();
   if (typeof evaluator.measure !== 'function') return out;
-  if (fixed.some((c) => isGenerator(c, 'installation_chauffage'))) return out;
-  const heat = groups.filter((g) => g.some((c) => isGenerator(c, 'installation_chauffage')));
+  if (fixed.some(isHeatingGenerator)) return out;
+  const heat = groups.filter((g) => g.some(isHeatingGenerator));
   if (!heat.length) return out;
   const envelope = groups
     .filter((g) => g.length > 0 && g.every(isEnvelope))
@@ -1128,7 +1131,7 @@ export function heatingFactors(
   const savedAlone = first.single.before.ep - evaluator.measure(envelope).after.ep;
   if (!(savedAlone > 0)) return out;
   for (const h of heat.flat()) {
-    if (!isGenerator(h, 'installation_chauffage')) continue;
+    if (!isHeatingGenerator(h)) continue;
     const withH = evaluator.measure([h, ...envelope]).after.ep;
     const rho = (h.single.after.ep - withH) / savedAlone;
     // (a run the engine could not compute gives no factor: h keeps S alone)
@@ -1404,7 +1407,7 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
       const choice = st && air?.choices.find((ch) => sameCriteria(ch.criteria, st));
       if (choice && choice.most.ep > 0) crossingRuns.push({ saved, sum, most: choice.most.ep });
       else worstS = Math.max(worstS, saved / sum - 1);
-      const heatIn = all.filter((c) => isGenerator(c, 'installation_chauffage'));
+      const heatIn = all.filter(isHeatingGenerator);
       for (const h of heatIn) {
         if (!factors.has(h) || heatIn.some((c) => c !== h && !factorCovers(factors, c))) continue;
         const env = all.filter(isEnvelope).reduce((t, c) => t + gainOf(c, 'ep'), 0);
@@ -1459,11 +1462,16 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
       const gain = opts.map((list) => list.map((c) => gainOf(c, f, plain)));
       const allowance = (ch: AirChoice) =>
         checkedMargins ? ch.most[f] * checkedMargins.air : ch.most[f];
-      out.push(
+      // (with the thresholds, the state reached is the master's first group: its allowance)
+      const withAir = (k: Knapsack): Knapsack =>
         air && !plain
-          ? { gain: [air.choices.map((ch) => allowance(ch) / (1 + margin)), ...gain], need }
-          : { gain, need },
-      );
+          ? {
+              gain: [air.choices.map((ch) => allowance(ch) / (1 + margin)), ...k.gain],
+              need: k.need,
+              ...(k.none ? { none: [0, ...k.none] } : {}),
+            }
+          : k;
+      out.push(withAir({ gain, need }));
       // F: with heating generator h chosen, the envelope's gains count ρ_h of themselves; a row
       // per h, met by any other choice of its group (docs "The factored knapsack")
       if (f !== 'ep' || !checkedMargins) continue;
@@ -1478,21 +1486,11 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
           g === at.g
             ? list.map((c) => (c === h ? gainOf(h, f) : needF))
             : list.map((c) =>
-                isGenerator(c, 'installation_chauffage') && !factorCovers(factors, c)
-                  ? needF
-                  : scaled(c),
+                isHeatingGenerator(c) && !factorCovers(factors, c) ? needF : scaled(c),
               ),
         );
         const none = opts.map((_, g) => (g === at.g ? needF : 0));
-        out.push(
-          air
-            ? {
-                gain: [air.choices.map((ch) => allowance(ch) / (1 + margin)), ...gainF],
-                need: needF,
-                none: [0, ...none],
-              }
-            : { gain: gainF, need: needF, none },
-        );
+        out.push(withAir({ gain: gainF, need: needF, none }));
       }
     }
     if (air && !plain)
