@@ -72,6 +72,48 @@ function everyCombination(): { items: Candidate[]; cout: number; classe: ClassLe
   return all;
 }
 
+/**
+ * A fake evaluator over figures in closed form (`outcomeOf` a whole combination): its budget in
+ * distinct combinations, as the engine's.
+ */
+function fakeEvaluator(
+  outcomeOf: (all: readonly Candidate[]) => Outcome,
+  budget: number,
+): Evaluator {
+  const seen = new Map<string, Evaluated>();
+  const fake = {
+    budget,
+    get count() {
+      return seen.size;
+    },
+    get left() {
+      return Math.max(0, fake.budget - seen.size);
+    },
+    get evaluated() {
+      return seen.values();
+    },
+    evaluate(items: readonly Candidate[], fixed: readonly Candidate[] = []): Evaluated {
+      const all = [...fixed, ...items];
+      const key = all
+        .map((c) => c.label)
+        .sort()
+        .join(';');
+      const hit = seen.get(key);
+      if (hit) return hit;
+      const ev: Evaluated = {
+        changes: all.map((c) => c.change),
+        items: all,
+        cout: all.reduce((s, c) => s + c.cout, 0),
+        o: outcomeOf(all),
+        figures: {} as Evaluated['figures'],
+      };
+      seen.set(key, ev);
+      return ev;
+    },
+  };
+  return fake as unknown as Evaluator;
+}
+
 const isInsulation = (c: Candidate) => /^(mur|plancher|baie)/.test(c.change.referenceId);
 
 describe('the cut search under constraints, against brute force (house, 6 elements)', () => {
@@ -615,42 +657,12 @@ describe('the bound stays sound where savings add up to more than their sum (S, 
     };
     return { ep: after('ep'), ges: after('ges') };
   };
-  /** a fake evaluator over those figures: its budget in distinct combinations, as the engine's */
-  function closedForm(limit: Record<Fig, number>, budget: number): Evaluator {
-    const seen = new Map<string, Evaluated>();
-    const fake = {
-      budget,
-      get count() {
-        return seen.size;
-      },
-      get left() {
-        return Math.max(0, fake.budget - seen.size);
-      },
-      get evaluated() {
-        return seen.values();
-      },
-      evaluate(items: readonly Candidate[], fixed: readonly Candidate[] = []): Evaluated {
-        const all = [...fixed, ...items];
-        const key = all
-          .map((c) => c.label)
-          .sort()
-          .join(';');
-        const hit = seen.get(key);
-        if (hit) return hit;
-        const f = figuresOf(all);
-        const ev: Evaluated = {
-          changes: all.map((c) => c.change),
-          items: all,
-          cout: all.reduce((s, c) => s + c.cout, 0),
-          o: outcomeOf(limit, f.ep, f.ges),
-          figures: {} as Evaluated['figures'],
-        };
-        seen.set(key, ev);
-        return ev;
-      },
-    };
-    return fake as unknown as Evaluator;
-  }
+  /** a fake evaluator over those figures */
+  const closedForm = (limit: Record<Fig, number>, budget: number): Evaluator =>
+    fakeEvaluator((all) => {
+      const f = figuresOf(all);
+      return outcomeOf(limit, f.ep, f.ges);
+    }, budget);
 
   /** a random problem: groups, every combination's figures, class limits, the optimum */
   function problem(rand: () => number) {
@@ -812,5 +824,102 @@ describe('the bound stays sound where savings add up to more than their sum (S, 
     // (20 runs: cheaper than the dearest answer in 149 of 150 problems, the optimum in 107)
     expect(improved).toBeGreaterThan(130);
     expect(optimal).toBeGreaterThan(90);
+  });
+});
+
+/**
+ * S on GES (the proof's last solve) leaves out combinations holding a replaced heating generator:
+ * one burning a fuel that emits more per kWh than the one it replaces makes each kWh of need the
+ * envelope saves worth more GES (corpus: a gas boiler for a wood-chip boiler). In closed form: six
+ * walls save 10 kWh of need each; the DPE's heating turns need N into 1.5 N + 50 kg of GES, the
+ * replaced generator into 3 N − 110 (alone it saves 10 kg, and with n walls it saves 10 + 30 n
+ * where the sum of the savings alone is 10 + 15 n: twice as much). M0 holds (the generator never
+ * raises GES); reaching 115 kg takes six walls without it (600 €), three with it (350 €).
+ */
+describe('S on GES leaves out the combinations with a replaced heating generator', () => {
+  const LIMIT = 115;
+  const walls: Candidate[][] = Array.from({ length: 6 }, (_, g) => [
+    {
+      change: {
+        referenceId: `mur:${g}`,
+        editableKey: 'ISOLATION',
+        editableValue: 'synthetic',
+      } as EditableChange,
+      label: `mur:${g}`,
+      cout: 100,
+      single: gesOutcome(200 - 15),
+    } as unknown as Candidate,
+  ]);
+  const heating: Candidate = {
+    change: {
+      referenceId: 'installation_chauffage:0',
+      editableKey: 'ReplaceGEN',
+      editableValue: 'synthetic',
+    } as EditableChange,
+    label: 'generator',
+    cout: 50,
+    single: gesOutcome(190),
+  } as unknown as Candidate;
+  const all = [...walls, [heating]];
+
+  function gesOutcome(ges: number): Outcome {
+    const cls: ClassLetter = ges <= LIMIT ? 'D' : 'E';
+    return {
+      before: { ep: 100, ges: 200 },
+      after: { ep: 50, ges },
+      classesBefore: { energy: 'D', ges: 'E', dpe: 'E' },
+      classesAfter: { energy: 'D', ges: cls, dpe: cls },
+    } as unknown as Outcome;
+  }
+  const gesOf = (items: readonly Candidate[]) => {
+    const need = 100 - 10 * items.filter((c) => c !== heating).length;
+    return items.includes(heating) ? 3 * need - 110 : 1.5 * need + 50;
+  };
+  const closedForm = (budget: number): Evaluator =>
+    fakeEvaluator((list) => gesOutcome(gesOf(list)), budget);
+
+  it('the bound stays at or below the cheapest combination, which holds the generator', () => {
+    // every combination, by brute force: the optimum holds the generator
+    let optimum = Infinity;
+    let optimumItems: Candidate[] = [];
+    for (let mask = 0; mask < 1 << all.length; mask++) {
+      const items = all.flatMap((g, i) => (mask & (1 << i) ? g : []));
+      const cout = items.reduce((s, c) => s + c.cout, 0);
+      if (gesOf(items) <= LIMIT && cout < optimum) [optimum, optimumItems] = [cout, items];
+    }
+    expect(optimum).toBe(350);
+    expect(optimumItems).toContain(heating);
+    // the searches before it ran every combination without the generator (the misses teach
+    // cuts and the GES knapsack's need); the proof runs one combination (six walls, 600 €)
+    const known = closedForm(Infinity);
+    for (let mask = 0; mask < 1 << walls.length; mask++)
+      known.evaluate(walls.flatMap((g, i) => (mask & (1 << i) ? g : [])));
+    for (const budget of [1, 2, 5]) {
+      const r = cheapestProved(closedForm(budget), {
+        groups: all,
+        target: 'D',
+        known: known.evaluated,
+        incumbent: walls.flat(),
+      });
+      expect(r.best, `budget ${budget}`).not.toBeNull();
+      expect(r.lowerBound, `budget ${budget}`).toBeLessThanOrEqual(optimum);
+      if (r.exact) expect(r.best?.cout, `budget ${budget}`).toBe(optimum);
+    }
+  });
+
+  it('without the generator, the GES knapsack lifts the bound the cuts leave low', () => {
+    // one miss known (five walls, 125 kg): its cut asks for the sixth wall only (100 €); S on GES
+    // asks for 75 kg ÷ 1.1 of savings alone, five walls (500 €); six are needed (600 €)
+    const known = closedForm(Infinity);
+    known.evaluate(walls.slice(0, 5).flat());
+    const r = cheapestProved(closedForm(1), {
+      groups: walls,
+      target: 'D',
+      known: known.evaluated,
+      incumbent: walls.flat(),
+    });
+    expect(r.best?.cout).toBe(600);
+    expect(r.exact).toBe(false);
+    expect(r.lowerBound).toBe(500);
   });
 });

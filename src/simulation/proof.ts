@@ -38,9 +38,13 @@ import type { Candidate, Evaluated, Evaluator } from './search.js';
 
 /**
  * How much more a combination may save than the sum of what its options save alone (relative),
- * on either figure: measured on the corpus by bench/search.mjs.
+ * on either figure: measured on the corpus by bench/search.mjs. On GES, S counts no combination
+ * holding a replaced heating generator (`gesExempt`): a generator burning a fuel that emits more
+ * than the one it replaces makes each kWh of need the envelope saves worth more GES (on
+ * 2368E3397674M a gas boiler for a wood-chip boiler: alone +1,860 kg/yr, with the envelope the
+ * combination saves 10 times the sum of its options alone).
  */
-export const SUBADDITIVITY_MARGIN: Record<'ep' | 'ges', number | null> = { ep: 0.1, ges: null };
+export const SUBADDITIVITY_MARGIN: Record<'ep' | 'ges', number | null> = { ep: 0.1, ges: 0.1 };
 
 /**
  * How much more crossing a Q4Pa,conv threshold may save in a combination than the most it saves
@@ -1150,6 +1154,49 @@ export function factorCovers(factors: ReadonlyMap<Candidate, number>, c: Candida
   return (factors.get(c) ?? Infinity) <= 1;
 }
 
+/**
+ * GES's S does not count a combination holding a replaced heating generator (its row is met by
+ * it): see `SUBADDITIVITY_MARGIN`.
+ */
+export const gesExempt = (c: Candidate): boolean => isHeatingGenerator(c);
+
+/**
+ * Where `gesChecks` (before any run) show S on GES broken by more than this (saved more than
+ * 1.5 times the sum of the savings alone, beyond the thresholds' allowance), the DPE gets no S on
+ * GES: its need splits between generators by its level (`gesChecks`), and runs cannot say how far.
+ * On the corpus only 2293E1394343F (0.914; the next 0.167).
+ */
+export const GES_DISTRUST = 0.5;
+
+/**
+ * Combinations S on GES is checked on before any run (uncounted, `Evaluator.measure`): the
+ * strongest envelope package on GES, alone, with each other option that is not exempt (a
+ * ventilation, a hot-water generator, …), and with the strongest of each such group. Where the
+ * need of a heating installation splits between generators by its level (a collective base +
+ * appoint installation: what the envelope saves moves the need between them), what the
+ * envelope saves on GES grows faster than its parts (on 2293E1394343F 1.9 to 2.2 times the sum
+ * of the savings alone): these runs show it, and the margin is raised to what they need.
+ */
+export function gesChecks(
+  evaluator: Evaluator,
+  groups: readonly (readonly Candidate[])[],
+): Candidate[][] {
+  if (typeof evaluator.measure !== 'function') return [];
+  const strongest = (g: readonly Candidate[]) =>
+    g.reduce((a, b) => (b.single.after.ges < a.single.after.ges ? b : a));
+  const nonEmpty = groups.filter((g) => g.length > 0);
+  const envelope = nonEmpty.filter((g) => g.every(isEnvelope)).map(strongest);
+  const others = nonEmpty
+    .filter((g) => !g.every(isEnvelope))
+    .map((g) => g.filter((c) => !isEnvelope(c) && !gesExempt(c)))
+    .filter((g) => g.length > 0);
+  if (!envelope.length) return [];
+  const out: Candidate[][] = [envelope];
+  for (const g of others) for (const c of g) out.push([...envelope, c]);
+  if (others.length > 1) out.push([...envelope, ...others.map(strongest)]);
+  return out;
+}
+
 export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAnswer {
   const fixed = query.fixed ?? [];
   const fixedCost = fixed.reduce((s, c) => s + c.cout, 0);
@@ -1395,11 +1442,40 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
     other: number;
     most: number;
   }[] = [];
-  const margins = (): { s: number; air: number; rho: Map<Candidate, number> } => {
+  // GES: S with no replaced heating generator, checked on the search's runs and on `gesChecks`
+  // (measured once, uncounted)
+  let worstSGes = 0;
+  const crossingRunsGes: { saved: number; sum: number; most: number }[] = [];
+  const gesFixedExempt = fixed.some(gesExempt);
+  const checkGes = (all: readonly Candidate[], after: number) => {
+    if (!base0 || gesFixedExempt || all.some(gesExempt)) return;
+    const sum = all.reduce((t, c) => t + gainOf(c, 'ges'), 0);
+    if (!(sum > 0)) return;
+    const saved = base0.ges - after;
+    const st = air ? criteriaOf(evaluator.airtightness(all)) : null;
+    const choice = st && air?.choices.find((ch) => sameCriteria(ch.criteria, st));
+    if (choice && choice.most.ges > 0) crossingRunsGes.push({ saved, sum, most: choice.most.ges });
+    else worstSGes = Math.max(worstSGes, saved / sum - 1);
+  };
+  if (!plainPredict && !query.predict && base0 && !gesFixedExempt)
+    for (const items of gesChecks(evaluator, opts)) {
+      const after = evaluator.measure(items).after.ges;
+      if (Number.isFinite(after)) checkGes([...fixed, ...items], after);
+    }
+  // (checks that show S on GES broken by more than GES_DISTRUST: no GES row on this DPE)
+  const gesTrusted = worstSGes <= GES_DISTRUST;
+  const margins = (): {
+    s: number;
+    air: number;
+    rho: Map<Candidate, number>;
+    sGes: number;
+    airGes: number;
+  } => {
     const sGlobal = SUBADDITIVITY_MARGIN.ep ?? 0;
     for (; base0 && checked < observed.length; checked++) {
       const { items, ev } = observed[checked] as (typeof observed)[number];
       const all = [...fixed, ...items];
+      checkGes(all, ev.o.after.ges);
       const sum = all.reduce((t, c) => t + gainOf(c, 'ep'), 0);
       if (!(sum > 0)) continue;
       const saved = base0.ep - ev.o.after.ep;
@@ -1436,12 +1512,21 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
       const needed = ((r.saved - airScale * r.most) / (1 + sMargin) - r.gen - r.other) / r.env;
       if (needed > (rho.get(r.h) as number)) rho.set(r.h, needed + CHECK_SLACK);
     }
-    return { s: sMargin, air: airScale, rho };
+    const sGes =
+      worstSGes > (SUBADDITIVITY_MARGIN.ges ?? 0)
+        ? worstSGes + CHECK_SLACK
+        : (SUBADDITIVITY_MARGIN.ges ?? 0);
+    let airGes = 1 + AIR_MARGIN;
+    for (const r of crossingRunsGes) {
+      const needed = (r.saved - (1 + sGes) * r.sum) / r.most;
+      if (needed > airGes) airGes = needed + CHECK_SLACK;
+    }
+    return { s: sMargin, air: airScale, rho, sGes, airGes };
   };
   // the knapsacks: the proof's (S with its checked margin, generator pairs, thresholds), the
   // steering master's (`plain`: S at STEER_MARGIN alone, as before pairs and thresholds were
   // known), the predicted search's (no margin)
-  const knapsacks = (plain = false): Knapsack[] => {
+  const knapsacks = (plain = false, ges = false): Knapsack[] => {
     const out: Knapsack[] = [];
     if (!base0) return out;
     const checkedMargins = query.predict || plain ? null : margins();
@@ -1452,16 +1537,26 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
           ? f === 'ep'
             ? STEER_MARGIN
             : null
-          : f === 'ep' && checkedMargins
-            ? checkedMargins.s
+          : checkedMargins
+            ? f === 'ep'
+              ? checkedMargins.s
+              : checkedMargins.sGes
             : SUBADDITIVITY_MARGIN[f];
       if (missAt[f] === Infinity || margin === null) continue;
+      // (the proof's S on GES, in the last solve only (`ges`): a replaced heating generator meets
+      // the row; none fixed)
+      const exempt = f === 'ges' && !!checkedMargins;
+      if (exempt && (gesFixedExempt || !ges)) continue;
       const fixedGain = fixed.reduce((s, c) => s + gainOf(c, f, plain), 0);
       const need = (base0[f] - missAt[f]) / (1 + margin) - fixedGain;
       if (need <= 0) continue;
-      const gain = opts.map((list) => list.map((c) => gainOf(c, f, plain)));
+      const gain = opts.map((list) =>
+        list.map((c) => (exempt && gesExempt(c) ? need : gainOf(c, f, plain))),
+      );
       const allowance = (ch: AirChoice) =>
-        checkedMargins ? ch.most[f] * checkedMargins.air : ch.most[f];
+        checkedMargins
+          ? ch.most[f] * (f === 'ep' ? checkedMargins.air : checkedMargins.airGes)
+          : ch.most[f];
       // (with the thresholds, the state reached is the master's first group: its allowance)
       const withAir = (k: Knapsack): Knapsack =>
         air && !plain
@@ -1524,9 +1619,17 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
             .filter((g): g is number => g !== undefined),
         ),
       ].sort((a, b) => a - b);
-  const master = (cap: number, target: number): MasterResult => {
+  const master = (cap: number, target: number, ges = false): MasterResult => {
     if (!air)
-      return solveMasterFirst(heatGroups, costs, cuts, masterCoverings, knapsacks(), cap, target);
+      return solveMasterFirst(
+        heatGroups,
+        costs,
+        cuts,
+        masterCoverings,
+        knapsacks(false, ges),
+        cap,
+        target,
+      );
     const m = solveMasterFirst(
       heatGroups.map((g) => g + 1),
       [air.choices.map(() => 0), ...costs],
@@ -1536,7 +1639,7 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
         return v;
       }),
       airCoverings,
-      knapsacks(),
+      knapsacks(false, ges),
       cap,
       target,
     );
@@ -1569,13 +1672,47 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
   // them (S alone, as before they were known: `steer`) steers the search, its runs and when it
   // stops, so that it runs what it ran before; only the bound and `exact` are the sound master's.
   let bestLb = -Infinity;
+  let lastSound: MasterResult | null = null;
   let steerLb = -Infinity;
   /** stops: exact when the best answer is at most the proven bound */
-  const stop = () =>
-    answer(
+  const stop = () => {
+    lastSolve();
+    return answer(
       !!best && (best as Evaluated).cout <= bestLb,
       best ? Math.min(bestLb, (best as Evaluated).cout) : bestLb,
     );
+  };
+  /**
+   * S on GES in one last solve of the proof's master, once the search is done: its runs are those
+   * made without it (every scenario as before), only the bound rises. Its nodes (at most a solve's)
+   * are not counted in `masterNodes`: the caller's node budget is spent as before it. (The best
+   * answer meets the row: S on GES is checked on it, as on every run.)
+   */
+  /** whether a choice of the master meets S on GES (without the thresholds' allowance) */
+  function meetsGes(choice: readonly number[]): boolean {
+    if (!base0) return true;
+    const fixedGain = fixed.reduce((t, c) => t + gainOf(c, 'ges'), 0);
+    const need = (base0.ges - missAt.ges) / (1 + margins().sGes) - fixedGain;
+    let sum = 0;
+    for (let g = 0; g < G; g++) {
+      const k = choice[g] as number;
+      if (k < 0) continue;
+      const c = opts[g]![k] as Candidate;
+      if (gesExempt(c)) return true;
+      sum += gainOf(c, 'ges');
+    }
+    return sum >= need;
+  }
+  function lastSolve(): void {
+    const found = best as Evaluated | null;
+    if (!found || found.cout <= bestLb || missAt.ges === Infinity || gesFixedExempt) return;
+    if (!gesTrusted) return;
+    // (the last solve's optimum already meets the row: the bound would not move)
+    if (lastSound?.kind === 'solution' && meetsGes(lastSound.choice)) return;
+    const m = master(perSolve, found.cout - fixedCost, true);
+    if (m.kind !== 'infeasible')
+      bestLb = Math.max(bestLb, (m.kind === 'capped' ? m.lowerBound : m.cost) + fixedCost);
+  }
   for (;;) {
     const cap =
       query.masterTotal === undefined
@@ -1583,6 +1720,7 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
         : Math.min(perSolve, Math.max(0, query.masterTotal - masterNodes));
     const goal = best ? (best as Evaluated).cout - fixedCost : Infinity;
     const sound = master(cap, goal);
+    lastSound = sound;
     // (the master without thresholds steers whenever the proof's knapsacks differ from its own)
     const steer = steered || margins().s !== STEER_MARGIN;
     const m = steer ? solveMaster(costs, cuts, masterCoverings, knapsacks(true), cap, goal) : sound;
