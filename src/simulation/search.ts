@@ -369,15 +369,28 @@ export class Evaluator {
     return this.outcomeOf(figuresOf(run, this.frame.coef));
   }
 
-  /** The Q4Pa,conv criteria's areas after these works (no engine run). */
+  /**
+   * The Q4Pa,conv criteria's areas after these works (no engine run; kept per evaluator: the
+   * proof checks every run it sees, again for each target).
+   */
   airtightness(items: readonly Candidate[]): Q4paAreas {
-    return airtightnessAfter(
+    const key = items
+      .map((c) => changeId(c.change))
+      .sort()
+      .join(';');
+    const hit = this.areas.get(key);
+    if (hit) return hit;
+    const out = airtightnessAfter(
       this.engine,
       this.prep,
       items.map((c) => c.change),
       this.frame.costs,
     );
+    this.areas.set(key, out);
+    return out;
   }
+
+  private readonly areas = new Map<string, Q4paAreas>();
 
   /**
    * The outcome of these works with the Q4Pa,conv row forced to `criteria`'s (a probe, not a
