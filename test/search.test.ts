@@ -300,9 +300,16 @@ describe('the search core against brute force (synthetic monotone problems)', ()
 describe('the predicted search (PREDICT_BUDGET) makes unproved scenarios cheaper, never dearer', () => {
   it('flat: B cheaper than without it, and the cheaper combination reaches B when run', () => {
     const prep = prepared.get(FLAT) as PreparedDpe;
-    // (the predicted search across the thresholds, the swap and exchange passes off in both:
-    // they would find the same)
-    const opts = { ...frame, costs, crossingBudget: 0, swapBudget: 0, exchangeBudget: 0 };
+    // (the predicted search across the thresholds, the swap and exchange passes and the second
+    // cut search off in both: they would find the same)
+    const opts = {
+      ...frame,
+      costs,
+      crossingBudget: 0,
+      swapBudget: 0,
+      exchangeBudget: 0,
+      secondCutBudget: 0,
+    };
     const without = searchScenarios(engine, prep, { ...opts, predictBudget: 0 });
     const withIt = searchScenarios(engine, prep, opts);
     expect(withIt.solutions.map((s) => s.classe)).toEqual(without.solutions.map((s) => s.classe));
@@ -367,8 +374,8 @@ describe('the last pass (DROP_BUDGET): no unproved scenario holds an option its 
 describe('the swap pass (SWAP_BUDGET): no unproved scenario keeps an option a cheaper one of its group replaces', () => {
   it('house E: R 3.0 instead of R 3.7 behind one wall, cheaper, and reaching E at its stated cost', () => {
     const prep = prepared.get(HOUSE) as PreparedDpe;
-    // (the exchange pass off in both: it swaps on its own answer, and would find the same)
-    const opts = { ...frame, costs, exchangeBudget: 0 };
+    // (the exchange pass and the second cut search off in both: they would find the same)
+    const opts = { ...frame, costs, exchangeBudget: 0, secondCutBudget: 0 };
     const e = (x: ReturnType<typeof searchScenarios>) => x.solutions.find((s) => s.classe === 'E');
     const before = e(searchScenarios(engine, prep, { ...opts, swapBudget: 0 }));
     const after = e(searchScenarios(engine, prep, opts));
@@ -420,7 +427,8 @@ describe('the swap pass (SWAP_BUDGET): no unproved scenario keeps an option a ch
 
 describe('the exchange pass (EXCHANGE_BUDGET): one strong option in, the options it makes redundant out', () => {
   const check = (prep: PreparedDpe, target: ClassLetter) => {
-    const opts = { ...frame, costs };
+    // (the second cut search off in both: it would find the same)
+    const opts = { ...frame, costs, secondCutBudget: 0 };
     const pick = (x: ReturnType<typeof searchScenarios>) =>
       x.solutions.find((s) => s.classe === target);
     const before = pick(searchScenarios(engine, prep, { ...opts, exchangeBudget: 0 }));
@@ -462,8 +470,9 @@ describe.skipIf(!HAS_CORPUS)('the last pass on a corpus DPE where it binds', () 
     const p = prepare(engine, await readDpeFile(path.join(CORPUS, '2387E0507343Q.xml')));
     if (!p.ok) throw new Error('blocked');
     const prep = p.dpe;
-    // (the swap and exchange passes off in both: they would find the same)
-    const opts = { ...frame, costs, swapBudget: 0, exchangeBudget: 0 };
+    // (the swap and exchange passes and the second cut search off in both: they would find the
+    // same)
+    const opts = { ...frame, costs, swapBudget: 0, exchangeBudget: 0, secondCutBudget: 0 };
     const before = searchScenarios(engine, prep, { ...opts, dropBudget: 0 }).solutions.find(
       (s) => s.classe === 'D',
     );
@@ -484,5 +493,38 @@ describe.skipIf(!HAS_CORPUS)('the last pass on a corpus DPE where it binds', () 
         classIndex(figures(items.filter((x) => x !== e)).o.classesAfter.dpe),
         `without ${e.referenceId} ${e.editableValue}`,
       ).toBeGreaterThan(classIndex('D'));
+  });
+});
+
+describe('the second cut search (SECOND_CUT_BUDGET): after every target, never dearer, bounds no lower', () => {
+  it('house, flat, studio: every scenario as cheap and its bound as high; the flat’s B proved', () => {
+    let improved = 0;
+    for (const file of [HOUSE, FLAT, STUDIO]) {
+      const prep = prepared.get(file) as PreparedDpe;
+      const opts = { ...frame, costs };
+      const without = searchScenarios(engine, prep, { ...opts, secondCutBudget: 0 });
+      const withIt = searchScenarios(engine, prep, opts);
+      expect(withIt.solutions.map((s) => s.classe)).toEqual(without.solutions.map((s) => s.classe));
+      for (const s of withIt.solutions) {
+        const before = without.solutions.find((x) => x.classe === s.classe);
+        const what = `${file} ${s.classe}`;
+        expect(before, what).toBeDefined();
+        const b = before as (typeof without.solutions)[number];
+        expect(s.cout, what).toBeLessThanOrEqual(b.cout);
+        if (s.cout === b.cout)
+          expect(s.lowerBound ?? 0, what).toBeGreaterThanOrEqual(b.lowerBound ?? 0);
+        if (b.exact) expect(s, what).toEqual(b);
+        if (s.cout < b.cout || (s.lowerBound ?? 0) > (b.lowerBound ?? 0)) improved++;
+      }
+      if (file === FLAT) {
+        // the flat's B: its answer (unchanged) proved cheapest by the second search's cuts
+        const b = without.solutions.find((s) => s.classe === 'B');
+        const a = withIt.solutions.find((s) => s.classe === 'B');
+        expect(b?.exact).toBe(false);
+        expect(a?.exact).toBe(true);
+        expect(a?.cout).toBe(b?.cout);
+      }
+    }
+    expect(improved).toBeGreaterThan(0);
   });
 });

@@ -157,6 +157,7 @@ function scenariosForPacks(
     dropBudget: 0,
     swapBudget: 0,
     exchangeBudget: 0,
+    secondCutBudget: 0,
   }).solutions.map((s) => ({
     cout: s.cout,
     classe: classFromIndex(s.result.classe_bilan_dpe.value),

@@ -119,6 +119,13 @@ export const SWAP_BUDGET = 60;
  * swapping one at a time finds. It can only lower a scenario's cost.
  */
 export const EXCHANGE_BUDGET = 150;
+/**
+ * Change sets the second cut search may evaluate per DPE, once every target has been searched
+ * (half of what is left per unproved target, nearest first, all of it for the last), on its own
+ * evaluator, starting from every combination the other searches ran and each target's answer:
+ * nothing before it changes, and it only takes a cheaper answer or a higher bound.
+ */
+export const SECOND_CUT_BUDGET = 100;
 /** Bounds of the slack within which a predicted combination is worth an engine run. */
 export const SLACK_MIN = 0.08;
 export const SLACK_MAX = 0.25;
@@ -169,6 +176,8 @@ export interface ScenarioOptions {
   swapBudget?: number;
   /** change sets the exchange pass may evaluate, all targets together (EXCHANGE_BUDGET) */
   exchangeBudget?: number;
+  /** change sets the second cut search may evaluate, all targets together (SECOND_CUT_BUDGET) */
+  secondCutBudget?: number;
 }
 
 export interface ScenarioSearch {
@@ -569,6 +578,53 @@ export function searchScenarios(
         if (found) best.set(target, found);
         progress(i + 1);
       }
+      // the second cut search, once every target is searched (nothing above changes): each
+      // unproved answer, nearest first, with every run made so far as free cuts
+      const second = new Evaluator(engine, prep, evaluator.frame, 0);
+      const secondBudget = opts.secondCutBudget ?? SECOND_CUT_BUDGET;
+      if (strategy === 'best-first' && secondBudget > 0) {
+        const open = targets.filter((t) => {
+          const f = best.get(t);
+          return f && !f.exact;
+        });
+        // every combination any pass ran, once (the evaluators' memos overlap)
+        const byKey = new Map<string, Evaluated>();
+        for (const e of [evaluator, proving, predicting, dropping, crossing, swapping, exchanging])
+          for (const ev of e.evaluated) {
+            const key = ev.changes
+              .map((c) => `${c.referenceId}|${c.editableKey}|${c.editableValue}`)
+              .sort()
+              .join(';');
+            if (!byKey.has(key)) byKey.set(key, ev);
+          }
+        const known = [...byKey.values()];
+        for (const [i, target] of open.entries()) {
+          const found = best.get(target) as Found;
+          const passLeft = Math.max(0, secondBudget - second.count);
+          second.budget =
+            second.count + (i === open.length - 1 ? passLeft : Math.floor(passLeft / 2));
+          const c = cheapestProved(second, {
+            groups,
+            target,
+            known,
+            incumbent: found.ev.items,
+            masterNodes: MASTER_NODES,
+          });
+          const lowerBound = Math.max(found.lowerBound, Math.floor(c.lowerBound));
+          const next: Found =
+            c.best && c.best.cout < found.ev.cout
+              ? {
+                  ev: c.best,
+                  exact: c.exact,
+                  lowerBound: c.exact ? c.best.cout : Math.min(lowerBound, c.best.cout),
+                }
+              : c.exact
+                ? { ...found, exact: true, lowerBound: found.ev.cout }
+                : { ...found, lowerBound: Math.min(lowerBound, found.ev.cout) };
+          if (next.lowerBound >= next.ev.cout) next.exact = true;
+          best.set(target, next);
+        }
+      }
       evaluations =
         evaluator.count +
         proving.count +
@@ -576,7 +632,8 @@ export function searchScenarios(
         crossing.count +
         dropping.count +
         swapping.count +
-        exchanging.count;
+        exchanging.count +
+        second.count;
     }
   }
   // a scenario for a better class that is cheaper serves the worse target too (never when the
