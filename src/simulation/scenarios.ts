@@ -41,8 +41,14 @@ import { outcome, RESULT_TITLES, type Outcome } from './calc.js';
 import { round2 } from './comparison.js';
 import type { PreparedDpe } from './prepared.js';
 import { changeKey, figuresOf, runWorks } from './runs.js';
-import { cheapestReaching, Evaluator, type Candidate, type Evaluated } from './search.js';
-import { cheapestProved, familyOf, MASTER_NODES } from './proof.js';
+import {
+  cheapestReaching,
+  combinationKey,
+  Evaluator,
+  type Candidate,
+  type Evaluated,
+} from './search.js';
+import { cheapestProved, familyOf, MASTER_NODES, type ProofAnswer } from './proof.js';
 import { Anchors, type Anchor } from './anchors.js';
 
 export type { Candidate } from './search.js';
@@ -501,17 +507,7 @@ export function searchScenarios(
             });
             cutRuns += proving.count - before;
             masterUsed += c.masterNodes;
-            // (whole euros, rounded down: the master's knapsack bound is fractional)
-            const lowerBound = Math.max(found.lowerBound, Math.floor(c.lowerBound));
-            if (c.best && c.best.cout < found.ev.cout)
-              found = {
-                ev: c.best,
-                exact: c.exact,
-                lowerBound: c.exact ? c.best.cout : Math.min(lowerBound, c.best.cout),
-              };
-            else if (c.exact) found = { ...found, exact: true, lowerBound: found.ev.cout };
-            else found.lowerBound = Math.min(lowerBound, found.ev.cout);
-            if (found.lowerBound >= found.ev.cout) found.exact = true;
+            found = afterProof(found, c);
           }
           // after the proofs, on their own runs (never dearer): the predicted search, the last
           // pass, then the predicted search across the Q4Pa,conv thresholds and the last pass on
@@ -591,10 +587,7 @@ export function searchScenarios(
         const byKey = new Map<string, Evaluated>();
         for (const e of [evaluator, proving, predicting, dropping, crossing, swapping, exchanging])
           for (const ev of e.evaluated) {
-            const key = ev.changes
-              .map((c) => `${c.referenceId}|${c.editableKey}|${c.editableValue}`)
-              .sort()
-              .join(';');
+            const key = combinationKey(ev.changes);
             if (!byKey.has(key)) byKey.set(key, ev);
           }
         const known = [...byKey.values()];
@@ -610,19 +603,7 @@ export function searchScenarios(
             incumbent: found.ev.items,
             masterNodes: MASTER_NODES,
           });
-          const lowerBound = Math.max(found.lowerBound, Math.floor(c.lowerBound));
-          const next: Found =
-            c.best && c.best.cout < found.ev.cout
-              ? {
-                  ev: c.best,
-                  exact: c.exact,
-                  lowerBound: c.exact ? c.best.cout : Math.min(lowerBound, c.best.cout),
-                }
-              : c.exact
-                ? { ...found, exact: true, lowerBound: found.ev.cout }
-                : { ...found, lowerBound: Math.min(lowerBound, found.ev.cout) };
-          if (next.lowerBound >= next.ev.cout) next.exact = true;
-          best.set(target, next);
+          best.set(target, afterProof(found, c));
         }
       }
       evaluations =
@@ -1046,6 +1027,27 @@ function toSolution(
 }
 
 /** How far above the cheapest possible a scenario may be, in percent (rounded up; null: no bound). */
+/**
+ * A target's answer after a cut search: its cheaper answer if it found one, else the answer with
+ * the higher bound (whole euros, rounded down: the master's knapsack bound is fractional); exact
+ * once the bound reaches the cost.
+ */
+function afterProof(found: Found, c: ProofAnswer): Found {
+  const lowerBound = Math.max(found.lowerBound, Math.floor(c.lowerBound));
+  const next: Found =
+    c.best && c.best.cout < found.ev.cout
+      ? {
+          ev: c.best,
+          exact: c.exact,
+          lowerBound: c.exact ? c.best.cout : Math.min(lowerBound, c.best.cout),
+        }
+      : c.exact
+        ? { ...found, exact: true, lowerBound: found.ev.cout }
+        : { ...found, lowerBound: Math.min(lowerBound, found.ev.cout) };
+  if (next.lowerBound >= next.ev.cout) next.exact = true;
+  return next;
+}
+
 export function maxAbovePercent(cout: number, lowerBound: number): number | null {
   if (lowerBound >= cout) return 0;
   if (!(lowerBound > 0)) return null;

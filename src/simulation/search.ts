@@ -279,6 +279,10 @@ export interface Evaluated {
   figures: EngineFigures;
 }
 
+/** A combination of changes as one key, whatever their order (the memos' key). */
+export const combinationKey = (changes: readonly EditableChange[]): string =>
+  changes.map(changeId).sort().join(';');
+
 /** A change's memo id, made once per change object (every evaluation asks it, hits included). */
 const changeIds = new WeakMap<EditableChange, string>();
 const changeId = (c: EditableChange): string => {
@@ -374,10 +378,7 @@ export class Evaluator {
    * proof checks every run it sees, again for each target).
    */
   airtightness(items: readonly Candidate[]): Q4paAreas {
-    const key = items
-      .map((c) => changeId(c.change))
-      .sort()
-      .join(';');
+    const key = combinationKey(items.map((c) => c.change));
     const hit = this.areas.get(key);
     if (hit) return hit;
     const out = airtightnessAfter(
