@@ -171,54 +171,150 @@ interface Cut {
 }
 
 /**
- * A min-heap by key, then insertion order: (key, order) is a strict total order, so what it pops
- * does not depend on how it is laid out (deterministic ties). The key and the order are written
- * into the item itself (no wrapper per item: the master pushes hundreds of thousands).
+ * The master's nodes, in typed arrays (one entry per node kept, numbered in the order kept): no
+ * object per node, so that the hundreds of thousands a solve may keep cost no garbage collection.
+ * A node's cuts met, coverings counted and knapsack gains sit in pools, by slot; a child whose
+ * choice changes none of them shares its parent's slot.
  */
-class Heap<T extends { key: number; seq: number }> {
-  private items: T[] = [];
-  private seq = 0;
-  get size(): number {
-    return this.items.length;
+class NodeStore {
+  size = 0;
+  depth = new Int32Array(1024);
+  /** the choice at depth − 1, and the node it extends (−1: the root) */
+  k = new Int32Array(1024);
+  parent = new Int32Array(1024);
+  cost = new Float64Array(1024);
+  /** its key in the queue */
+  key = new Float64Array(1024);
+  satAt = new Int32Array(1024);
+  coverAt = new Int32Array(1024);
+  gainedAt = new Int32Array(1024);
+  /** cuts satisfied, one bit each, `words` per slot */
+  satPool: Uint32Array;
+  /** options chosen satisfying each covering, per slot */
+  coverPool: Float64Array;
+  /** gain of the options chosen per knapsack, per slot */
+  gainedPool: Float64Array;
+  private sats = 0;
+  private covers = 0;
+  private gains = 0;
+  constructor(
+    private readonly words: number,
+    private readonly coverings: number,
+    private readonly knapsacks: number,
+  ) {
+    this.satPool = new Uint32Array(1024 * words);
+    this.coverPool = new Float64Array(Math.max(1, 64 * coverings));
+    this.gainedPool = new Float64Array(Math.max(1, 1024 * knapsacks));
   }
+  add(
+    depth: number,
+    k: number,
+    parent: number,
+    cost: number,
+    satAt: number,
+    coverAt: number,
+    gainedAt: number,
+  ): number {
+    const i = this.size++;
+    if (i === this.depth.length) {
+      this.depth = room(this.depth, i + 1);
+      this.k = room(this.k, i + 1);
+      this.parent = room(this.parent, i + 1);
+      this.cost = room(this.cost, i + 1);
+      this.key = room(this.key, i + 1);
+      this.satAt = room(this.satAt, i + 1);
+      this.coverAt = room(this.coverAt, i + 1);
+      this.gainedAt = room(this.gainedAt, i + 1);
+    }
+    this.depth[i] = depth;
+    this.k[i] = k;
+    this.parent[i] = parent;
+    this.cost[i] = cost;
+    this.satAt[i] = satAt;
+    this.coverAt[i] = coverAt;
+    this.gainedAt[i] = gainedAt;
+    return i;
+  }
+  /** a new slot of each pool (a copy of `from`, when given) */
+  newSat(from?: Uint32Array): number {
+    this.satPool = room(this.satPool, (this.sats + 1) * this.words);
+    if (from) this.satPool.set(from, this.sats * this.words);
+    return this.sats++;
+  }
+  newCover(from?: Float64Array): number {
+    this.coverPool = room(this.coverPool, (this.covers + 1) * this.coverings);
+    if (from) this.coverPool.set(from, this.covers * this.coverings);
+    return this.covers++;
+  }
+  newGained(from?: Float64Array): number {
+    this.gainedPool = room(this.gainedPool, (this.gains + 1) * this.knapsacks);
+    if (from) this.gainedPool.set(from, this.gains * this.knapsacks);
+    return this.gains++;
+  }
+}
+
+/** `a`, or a copy of it twice as long or more when it is shorter than `length` */
+function room<A extends Uint32Array | Int32Array | Float64Array>(a: A, length: number): A {
+  if (length <= a.length) return a;
+  let n = Math.max(1, a.length);
+  while (n < length) n *= 2;
+  const b = new (a.constructor as new (n: number) => A)(n);
+  b.set(a);
+  return b;
+}
+
+/**
+ * A min-heap of the store's nodes by key, then by number (the order they were kept): (key,
+ * number) is a strict total order, so what it pops does not depend on how it is laid out
+ * (deterministic ties).
+ */
+class NodeHeap {
+  private items = new Int32Array(1024);
+  size = 0;
+  constructor(private readonly store: NodeStore) {}
   peekKey(): number {
-    return this.items[0]?.key ?? Infinity;
+    return this.size ? (this.store.key[this.items[0] as number] as number) : Infinity;
   }
-  push(key: number, item: T): void {
-    item.key = key;
-    item.seq = this.seq++;
+  push(node: number, key: number): void {
+    const keys = this.store.key;
+    keys[node] = key;
+    this.items = room(this.items, this.size + 1);
     const a = this.items;
-    let i = a.length;
-    a.push(item);
+    let i = this.size++;
     while (i > 0) {
       const p = (i - 1) >> 1;
-      const q = a[p] as T;
-      if (q.key < key || (q.key === key && q.seq < item.seq)) break;
+      const q = a[p] as number;
+      const qk = keys[q] as number;
+      if (qk < key || (qk === key && q < node)) break;
       a[i] = q;
       i = p;
     }
-    a[i] = item;
+    a[i] = node;
   }
-  pop(): T | undefined {
+  pop(): number {
     const a = this.items;
-    const top = a[0];
-    if (!top) return undefined;
-    const last = a.pop() as T;
-    const n = a.length;
+    const keys = this.store.key;
+    const top = a[0] as number;
+    const n = --this.size;
+    const last = a[n] as number;
+    const lk = keys[last] as number;
     if (n > 0) {
       let i = 0;
       for (;;) {
         const l = 2 * i + 1;
         if (l >= n) break;
         let m = l;
-        const x = a[l] as T;
+        const x = a[l] as number;
         const r = l + 1;
         if (r < n) {
-          const y = a[r] as T;
-          if (y.key < x.key || (y.key === x.key && y.seq < x.seq)) m = r;
+          const y = a[r] as number;
+          const yk = keys[y] as number;
+          const xk = keys[x] as number;
+          if (yk < xk || (yk === xk && y < x)) m = r;
         }
-        const c = a[m] as T;
-        if (last.key < c.key || (last.key === c.key && last.seq < c.seq)) break;
+        const c = a[m] as number;
+        const ck = keys[c] as number;
+        if (lk < ck || (lk === ck && last < c)) break;
         a[i] = c;
         i = m;
       }
@@ -228,21 +324,15 @@ class Heap<T extends { key: number; seq: number }> {
   }
 }
 
-interface MasterNode {
+/** What the master's bound reads of a node: its depth and where its arrays sit. */
+interface NodeView {
   depth: number;
-  /** the choice at depth − 1, and the node it extends (the choice is rebuilt at the end) */
-  k: number;
-  parent: MasterNode | null;
-  cost: number;
-  /** cuts satisfied, one bit each */
   sat: Uint32Array;
-  /** options chosen satisfying each covering */
-  cover: number[];
-  /** gain of the options chosen, per knapsack */
-  gained: number[];
-  /** its key and order in the queue (Heap) */
-  key: number;
-  seq: number;
+  so: number;
+  cover: Float64Array;
+  co: number;
+  gained: Float64Array;
+  go: number;
 }
 
 /**
@@ -620,24 +710,61 @@ export function solveMaster(
     tr.length <= 12 ? new Float64Array(1 << tr.length).fill(NaN) : null,
   );
   const termMemo: Map<number, number>[] = costs.map(() => new Map());
+  // the sum of those terms from a depth on depends only on which of the active rows the groups
+  // from that depth count for are open (`touchFrom`): kept per depth by that open set (bit i:
+  // touchFrom[depth][i] open), for up to 52 such rows (a few, mostly)
+  const touchFrom: Int32Array[] = [];
+  {
+    const set = new Set<number>();
+    touchFrom[G] = new Int32Array(0);
+    for (let g = G - 1; g >= 0; g--) {
+      for (const r of touch[g] as Int32Array) set.add(r);
+      touchFrom[g] = Int32Array.from([...set].sort((a, b) => a - b));
+    }
+  }
+  const suffixMemo: Map<number, number>[] = Array.from({ length: G + 1 }, () => new Map());
   /** L(u) on the groups from n's depth on, over the rows n does not meet yet (a valid bound) */
-  const lagBound = (n: MasterNode): number => {
+  const lagBound = (n: NodeView): number => {
     if (!active.length) return 0;
     let l = 0;
     for (const r of active) {
       const rk = rowKind[r] as (typeof rowKind)[number];
       let res: number;
-      if (rk.kind === 'cut') res = (n.sat[rk.i >> 5] as number) & (1 << (rk.i & 31)) ? 0 : 1;
+      if (rk.kind === 'cut')
+        res = (n.sat[n.so + (rk.i >> 5)] as number) & (1 << (rk.i & 31)) ? 0 : 1;
       else if (rk.kind === 'cover')
-        res = (coverings[rk.i] as (typeof coverings)[number]).atLeast - (n.cover[rk.i] as number);
+        res =
+          (coverings[rk.i] as (typeof coverings)[number]).atLeast -
+          (n.cover[n.co + rk.i] as number);
       else {
         const need = (knapsacks[rk.i] as Knapsack).need;
-        res = (need - (n.gained[rk.i] as number)) / need;
+        res = (need - (n.gained[n.go + rk.i] as number)) / need;
       }
       open[r] = res > 1e-12 ? 1 : 0;
       if (open[r]) l += (u[r] as number) * res;
     }
-    for (let g = n.depth; g < G; g++) {
+    const from = touchFrom[n.depth] as Int32Array;
+    let openKey = 0;
+    let openBit = 1;
+    for (let i = 0; i < from.length; i++) {
+      if (open[from[i] as number]) openKey += openBit;
+      openBit *= 2;
+    }
+    const memo = from.length <= 52 ? suffixMemo[n.depth] : undefined;
+    const knownSum = memo?.get(openKey);
+    if (knownSum !== undefined) l += knownSum;
+    else {
+      const s = groupTerms(n.depth);
+      memo?.set(openKey, s);
+      l += s;
+    }
+    // (less a hair: rounding must never lift the bound over the optimum)
+    return l - 1e-9 * (Math.abs(l) + 1);
+  };
+  /** the groups' terms of L(u) from `depth` on, for the open rows `open` marks */
+  const groupTerms = (depth: number): number => {
+    let l = 0;
+    for (let g = depth; g < G; g++) {
       const tr = touch[g] as Int32Array;
       let key = -1;
       if (tr.length <= 52) {
@@ -672,15 +799,14 @@ export function solveMaster(
       }
       l += least;
     }
-    // (less a hair: rounding must never lift the bound over the optimum)
-    return l - 1e-9 * (Math.abs(l) + 1);
+    return l;
   };
-  const bound = (n: MasterNode): number => {
+  const bound = (n: NodeView): number => {
     let h = Math.max(0, lagBound(n));
     const d = n.depth;
     // the cuts not met yet, word by word (the largest of their least costs, in any order)
     for (let w = 0; w < words; w++) {
-      let m = ~(n.sat[w] as number) & (lastWord[w] as number);
+      let m = ~(n.sat[n.so + w] as number) & (lastWord[w] as number);
       while (m !== 0) {
         const low = m & -m;
         m ^= low;
@@ -694,7 +820,7 @@ export function solveMaster(
     // gain, up to the group's most gain (a relaxation of choosing one option per group)
     for (let i = 0; i < knap.length; i++) {
       const ks = knap[i] as (typeof knap)[number];
-      let need = ks.need - (n.gained[i] as number);
+      let need = ks.need - (n.gained[n.go + i] as number);
       if (need <= 1e-9) continue;
       if ((ks.suffix[d] as number) < need - 1e-9) return Infinity;
       let s = 0;
@@ -709,7 +835,8 @@ export function solveMaster(
       if (s > h) h = s;
     }
     for (let i = 0; i < coverings.length; i++) {
-      const need = (coverings[i] as (typeof coverings)[number]).atLeast - (n.cover[i] as number);
+      const need =
+        (coverings[i] as (typeof coverings)[number]).atLeast - (n.cover[n.co + i] as number);
       if (need <= 0) continue;
       const free = coverFrom(i, d);
       let s = 0;
@@ -720,26 +847,31 @@ export function solveMaster(
   };
   // the groups where choosing none gains in some knapsack
   const noneGains = costs.map((_, g) => knap.some((ks) => (ks.none[g] as number) !== 0));
-  const gainedWith = (gained: number[], g: number, k: number): number[] => {
-    const out = new Array<number>(knap.length);
-    for (let i = 0; i < knap.length; i++) {
-      const ks = knap[i] as (typeof knap)[number];
-      out[i] = (gained[i] as number) + ((k < 0 ? ks.none[g] : ks.gain[g]![k]) as number);
-    }
-    return out;
-  };
-  const heap = new Heap<MasterNode>();
-  const root: MasterNode = {
+  // the choice of group g that counts for some covering
+  const countsFor = costs.map((list, g) =>
+    list.map((_, k) => coverings.some((cv) => cv.ok[g]?.[k])),
+  );
+  const K = knap.length;
+  const V = coverings.length;
+  const nodes_ = new NodeStore(words, V, K);
+  // the root: no choice, no cut met, nothing covered or gained
+  nodes_.add(0, -1, -1, 0, nodes_.newSat(), nodes_.newCover(), nodes_.newGained());
+  nodes_.satPool.fill(0, 0, words);
+  nodes_.coverPool.fill(0, 0, V);
+  nodes_.gainedPool.fill(0, 0, K);
+  const view: NodeView = {
     depth: 0,
-    k: -1,
-    parent: null,
-    key: 0,
-    seq: 0,
-    cost: 0,
-    sat: new Uint32Array(words),
-    cover: coverings.map(() => 0),
-    gained: knapsacks.map(() => 0),
+    sat: nodes_.satPool,
+    so: 0,
+    cover: nodes_.coverPool,
+    co: 0,
+    gained: nodes_.gainedPool,
+    go: 0,
   };
+  // a child's own arrays, before it is kept (a child sharing its parent's is given its parent's)
+  const childSat = new Uint32Array(words);
+  const childCover = new Float64Array(V);
+  const childGained = new Float64Array(K);
   /**
    * A choice meeting every row (not the cheapest: the next one to run when the node budget ends
    * first), or null: from the Lagrangian relaxation's choice, greedily the change that brings the
@@ -875,9 +1007,20 @@ export function solveMaster(
     }
     return { choice: x, cost: x.reduce((sum, k, g) => sum + costOf(g, k), 0) };
   };
-  const h0 = bound(root);
+  const rootView = (): NodeView => {
+    view.depth = 0;
+    view.sat = nodes_.satPool;
+    view.so = 0;
+    view.cover = nodes_.coverPool;
+    view.co = 0;
+    view.gained = nodes_.gainedPool;
+    view.go = 0;
+    return view;
+  };
+  const h0 = bound(rootView());
   if (h0 === Infinity) return { kind: 'infeasible', nodes: 0 };
-  heap.push(h0, root);
+  const heap = new NodeHeap(nodes_);
+  heap.push(0, h0);
   let nodes = 0;
   for (;;) {
     if (heap.size === 0) return { kind: 'infeasible', nodes };
@@ -890,43 +1033,65 @@ export function solveMaster(
         ...(point ? { point: point.choice, pointCost: point.cost } : {}),
       };
     }
-    const n = heap.pop() as MasterNode;
+    const n = heap.pop();
     nodes++;
-    if (n.depth === G) {
+    const depth = nodes_.depth[n] as number;
+    if (depth === G) {
       const choice: number[] = [];
-      for (let x: MasterNode | null = n; x && x.parent; x = x.parent) choice.push(x.k);
-      return { kind: 'solution', choice: choice.reverse(), cost: n.cost, nodes };
+      for (let x = n; (nodes_.parent[x] as number) >= 0; x = nodes_.parent[x] as number)
+        choice.push(nodes_.k[x] as number);
+      return { kind: 'solution', choice: choice.reverse(), cost: nodes_.cost[n] as number, nodes };
     }
-    const list = costs[n.depth] as readonly number[];
+    const list = costs[depth] as readonly number[];
+    const cost = nodes_.cost[n] as number;
+    const satAt = nodes_.satAt[n] as number;
+    const coverAt = nodes_.coverAt[n] as number;
+    const gainedAt = nodes_.gainedAt[n] as number;
     for (let k = -1; k < list.length; k++) {
       // (a child shares its parent's arrays where its choice changes nothing: none is written)
-      const lm = (litMask[n.depth] as Uint32Array[])[k + 1] as Uint32Array;
-      let sat = n.sat;
-      for (let w = 0; w < words; w++)
-        if (((lm[w] as number) & ~(n.sat[w] as number)) !== 0) {
-          sat = n.sat.slice();
-          for (let x = w; x < words; x++) sat[x]! |= lm[x] as number;
-          break;
+      const lm = (litMask[depth] as Uint32Array[])[k + 1] as Uint32Array;
+      const satPool = nodes_.satPool;
+      const so = satAt * words;
+      let ownSat = false;
+      for (let w = 0; w < words; w++) {
+        const was = satPool[so + w] as number;
+        childSat[w] = was | (lm[w] as number);
+        if (((lm[w] as number) & ~was) !== 0) ownSat = true;
+      }
+      const ownCover = k >= 0 && (countsFor[depth]![k] as boolean);
+      if (ownCover)
+        for (let i = 0; i < V; i++)
+          childCover[i] =
+            (nodes_.coverPool[coverAt * V + i] as number) +
+            ((coverings[i] as (typeof coverings)[number]).ok[depth]?.[k] ? 1 : 0);
+      const ownGained = (k >= 0 || (noneGains[depth] as boolean)) && K > 0;
+      if (ownGained)
+        for (let i = 0; i < K; i++) {
+          const ks = knap[i] as (typeof knap)[number];
+          childGained[i] =
+            (nodes_.gainedPool[gainedAt * K + i] as number) +
+            ((k < 0 ? ks.none[depth] : ks.gain[depth]![k]) as number);
         }
-      const counts = k >= 0 && coverings.some((cv) => cv.ok[n.depth]?.[k]);
-      const child: MasterNode = {
-        depth: n.depth + 1,
+      view.depth = depth + 1;
+      view.sat = ownSat ? childSat : satPool;
+      view.so = ownSat ? 0 : so;
+      view.cover = ownCover ? childCover : nodes_.coverPool;
+      view.co = ownCover ? 0 : coverAt * V;
+      view.gained = ownGained ? childGained : nodes_.gainedPool;
+      view.go = ownGained ? 0 : gainedAt * K;
+      const h = bound(view);
+      if (h === Infinity) continue;
+      const childCost = cost + (k < 0 ? 0 : (list[k] as number));
+      const c = nodes_.add(
+        depth + 1,
         k,
-        parent: n,
-        key: 0,
-        seq: 0,
-        cost: n.cost + (k < 0 ? 0 : (list[k] as number)),
-        sat,
-        cover: counts
-          ? coverings.map((cv, i) => (n.cover[i] as number) + (cv.ok[n.depth]?.[k] ? 1 : 0))
-          : n.cover,
-        gained:
-          (k >= 0 || noneGains[n.depth]) && knap.length
-            ? gainedWith(n.gained, n.depth, k)
-            : n.gained,
-      };
-      const h = bound(child);
-      if (h < Infinity) heap.push(child.cost + h, child);
+        n,
+        childCost,
+        ownSat ? nodes_.newSat(childSat) : satAt,
+        ownCover ? nodes_.newCover(childCover) : coverAt,
+        ownGained ? nodes_.newGained(childGained) : gainedAt,
+      );
+      heap.push(c, childCost + h);
     }
   }
 }
