@@ -324,6 +324,9 @@ class NodeHeap {
   }
 }
 
+/** Sums of the Lagrangian bound's group terms by open rows, 30 rows a level. */
+type SuffixMemo = Map<number, number | SuffixMemo>;
+
 /** What the master's bound reads of a node: its depth and where its arrays sit. */
 interface NodeView {
   depth: number;
@@ -712,7 +715,7 @@ export function solveMaster(
   const termMemo: Map<number, number>[] = costs.map(() => new Map());
   // the sum of those terms from a depth on depends only on which of the active rows the groups
   // from that depth count for are open (`touchFrom`): kept per depth by that open set (bit i:
-  // touchFrom[depth][i] open), for up to 52 such rows (a few, mostly)
+  // touchFrom[depth][i] open)
   const touchFrom: Int32Array[] = [];
   {
     const set = new Set<number>();
@@ -722,41 +725,64 @@ export function solveMaster(
       touchFrom[g] = Int32Array.from([...set].sort((a, b) => a - b));
     }
   }
-  const suffixMemo: Map<number, number>[] = Array.from({ length: G + 1 }, () => new Map());
+  const suffixMemo: SuffixMemo[] = Array.from({ length: G + 1 }, () => new Map());
   /** L(u) on the groups from n's depth on, over the rows n does not meet yet (a valid bound) */
+  // the active rows laid out for lagBound: kind (0 cut, 1 covering, 2 knapsack), its index, its
+  // multiplier, and for a covering or knapsack its right-hand side
+  const A = active.length;
+  const aRow = Int32Array.from(active);
+  const aKind = Uint8Array.from(active, (r) => {
+    const kind = (rowKind[r] as (typeof rowKind)[number]).kind;
+    return kind === 'cut' ? 0 : kind === 'cover' ? 1 : 2;
+  });
+  const aI = Int32Array.from(active, (r) => (rowKind[r] as (typeof rowKind)[number]).i);
+  const aU = Float64Array.from(active, (r) => u[r] as number);
+  const aRhs = Float64Array.from(active, (r) => {
+    const rk = rowKind[r] as (typeof rowKind)[number];
+    return rk.kind === 'cover'
+      ? (coverings[rk.i] as (typeof coverings)[number]).atLeast
+      : rk.kind === 'knap'
+        ? (knapsacks[rk.i] as Knapsack).need
+        : 1;
+  });
   const lagBound = (n: NodeView): number => {
-    if (!active.length) return 0;
+    if (!A) return 0;
     let l = 0;
-    for (const r of active) {
-      const rk = rowKind[r] as (typeof rowKind)[number];
+    for (let a = 0; a < A; a++) {
+      const kind = aKind[a] as number;
+      const i = aI[a] as number;
       let res: number;
-      if (rk.kind === 'cut')
-        res = (n.sat[n.so + (rk.i >> 5)] as number) & (1 << (rk.i & 31)) ? 0 : 1;
-      else if (rk.kind === 'cover')
-        res =
-          (coverings[rk.i] as (typeof coverings)[number]).atLeast -
-          (n.cover[n.co + rk.i] as number);
+      if (kind === 0) res = (n.sat[n.so + (i >> 5)] as number) & (1 << (i & 31)) ? 0 : 1;
+      else if (kind === 1) res = (aRhs[a] as number) - (n.cover[n.co + i] as number);
       else {
-        const need = (knapsacks[rk.i] as Knapsack).need;
-        res = (need - (n.gained[n.go + rk.i] as number)) / need;
+        const need = aRhs[a] as number;
+        res = (need - (n.gained[n.go + i] as number)) / need;
       }
-      open[r] = res > 1e-12 ? 1 : 0;
-      if (open[r]) l += (u[r] as number) * res;
+      const isOpen = res > 1e-12 ? 1 : 0;
+      open[aRow[a] as number] = isOpen;
+      if (isOpen) l += (aU[a] as number) * res;
     }
+    // (the open set as 30 bits a level, small integers: a map per level)
     const from = touchFrom[n.depth] as Int32Array;
-    let openKey = 0;
-    let openBit = 1;
-    for (let i = 0; i < from.length; i++) {
-      if (open[from[i] as number]) openKey += openBit;
-      openBit *= 2;
-    }
-    const memo = from.length <= 52 ? suffixMemo[n.depth] : undefined;
-    const knownSum = memo?.get(openKey);
-    if (knownSum !== undefined) l += knownSum;
-    else {
-      const s = groupTerms(n.depth);
-      memo?.set(openKey, s);
-      l += s;
+    let memo = suffixMemo[n.depth] as SuffixMemo;
+    for (let i = 0; ;) {
+      let key = 0;
+      let bit = 1;
+      const end = Math.min(from.length, i + 30);
+      for (; i < end; i++) {
+        if (open[from[i] as number]) key += bit;
+        bit *= 2;
+      }
+      if (i < from.length) {
+        let next = memo.get(key) as SuffixMemo | undefined;
+        if (!next) memo.set(key, (next = new Map()));
+        memo = next;
+        continue;
+      }
+      let sum = memo.get(key) as number | undefined;
+      if (sum === undefined) memo.set(key, (sum = groupTerms(n.depth)));
+      l += sum;
+      break;
     }
     // (less a hair: rounding must never lift the bound over the optimum)
     return l - 1e-9 * (Math.abs(l) + 1);
