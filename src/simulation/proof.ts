@@ -1655,13 +1655,22 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
     }
   // (checks that show S on GES broken by more than GES_DISTRUST: no GES row on this DPE)
   const gesTrusted = worstSGes <= GES_DISTRUST;
-  const margins = (): {
+  interface Margins {
     s: number;
     air: number;
     rho: Map<Candidate, number>;
     sGes: number;
     airGes: number;
-  } => {
+  }
+  // (they change only with the runs seen: kept until one more is)
+  let marginsAt = -1;
+  let marginsKept: Margins | undefined;
+  const margins = (): Margins => {
+    if (marginsKept && marginsAt === observed.length) return marginsKept;
+    marginsAt = observed.length;
+    return (marginsKept = measureMargins());
+  };
+  const measureMargins = (): Margins => {
     const sGlobal = SUBADDITIVITY_MARGIN.ep ?? 0;
     for (; base0 && checked < observed.length; checked++) {
       const { items, ev } = observed[checked] as (typeof observed)[number];
