@@ -923,3 +923,66 @@ describe('S on GES leaves out the combinations with a replaced heating generator
     expect(r.lowerBound).toBe(500);
   });
 });
+
+describe('the master on problems that keep thousands of nodes (its typed node store grows)', () => {
+  it('solved: the optimum by brute force, over two words of cuts, two knapsacks and a covering', () => {
+    const rand = rng(4096);
+    let grown = 0;
+    for (let trial = 0; trial < 6; trial++) {
+      // costs and gains close together: many choices tie on the bound
+      const G = 11;
+      const costs = Array.from({ length: G }, () =>
+        Array.from({ length: 3 }, () => Math.round(500 + rand() * 100)),
+      );
+      const cuts = Array.from({ length: 40 }, () => ({
+        masks: costs.map((list) => {
+          let m = 0;
+          for (let j = 0; j <= list.length; j++) if (rand() < 0.5) m |= 1 << j;
+          return m;
+        }),
+      }));
+      const ok = costs.map((list) => list.map(() => rand() < 0.4));
+      const coverings = [{ ok, atLeast: 2 }];
+      const knapsacks = [0, 1].map(() => {
+        const gain = costs.map((list) => list.map((c) => Math.round(c / 10 + rand() * 8)));
+        const most = gain.reduce((t, list) => t + Math.max(...list), 0);
+        return { gain, need: Math.round(most * 0.5) };
+      });
+      const meets = (x: readonly number[]) =>
+        cuts.every((c) => x.some((k, h) => (c.masks[h] as number) & (1 << (k + 1)))) &&
+        x.filter((k, h) => k >= 0 && ok[h]?.[k]).length >= 2 &&
+        knapsacks.every(
+          (ks) =>
+            x.reduce((t, k, h) => t + (k >= 0 ? (ks.gain[h]![k] as number) : 0), 0) >= ks.need,
+        );
+      const costOf = (x: readonly number[]) =>
+        x.reduce((t, k, h) => t + (k >= 0 ? (costs[h]![k] as number) : 0), 0);
+      // brute force over the 4^11 choices (those dearer than the best so far left out)
+      let optimum = Infinity;
+      const x = new Array<number>(G).fill(-1);
+      const walk = (g: number, cost: number): void => {
+        if (cost >= optimum) return;
+        if (g === G) {
+          if (meets(x)) optimum = cost;
+          return;
+        }
+        for (let k = -1; k < 3; k++) {
+          x[g] = k;
+          walk(g + 1, cost + (k >= 0 ? (costs[g]![k] as number) : 0));
+        }
+        x[g] = -1;
+      };
+      walk(0, 0);
+      expect(optimum).toBeLessThan(Infinity);
+      const m = solveMaster(costs, cuts, coverings, knapsacks, 10_000_000);
+      expect(m.kind).toBe('solution');
+      if (m.kind !== 'solution') continue;
+      expect(m.cost).toBe(optimum);
+      expect(meets(m.choice)).toBe(true);
+      expect(costOf(m.choice)).toBe(optimum);
+      if (m.nodes > 1024) grown++;
+    }
+    // (over 1,024 nodes taken from the queue, so at least as many kept: the store grew)
+    expect(grown).toBeGreaterThanOrEqual(3);
+  });
+});

@@ -131,7 +131,13 @@ export const EXCHANGE_BUDGET = 150;
  * evaluator, starting from every combination the other searches ran and each target's answer:
  * nothing before it changes, and it only takes a cheaper answer or a higher bound.
  */
-export const SECOND_CUT_BUDGET = 100;
+export const SECOND_CUT_BUDGET = 1_500;
+/**
+ * Master nodes per solve in the second cut search (the first's MASTER_NODES is 4,000). A solve
+ * that ends at its node budget ends that target's search, whatever runs are left: with 4,000,
+ * most ended so after a few of the 1,500 runs (docs/scenario-search.md, "The second cut search").
+ */
+export const SECOND_MASTER_NODES = 10_000;
 /** Bounds of the slack within which a predicted combination is worth an engine run. */
 export const SLACK_MIN = 0.08;
 export const SLACK_MAX = 0.25;
@@ -601,7 +607,7 @@ export function searchScenarios(
             target,
             known,
             incumbent: found.ev.items,
-            masterNodes: MASTER_NODES,
+            masterNodes: SECOND_MASTER_NODES,
           });
           best.set(target, afterProof(found, c));
         }
