@@ -20,7 +20,7 @@ import {
   lagrangian,
   MASTER_NODES,
   solveMaster,
-  solveMasterFirst,
+  branchOrder,
   SUBADDITIVITY_MARGIN,
   type Covering,
   type ProofQuery,
@@ -296,6 +296,33 @@ describe("the scenarios' master nodes, shared between targets", () => {
   });
 });
 
+/**
+ * The least cost of a choice per group (−1: none) that `meets`, by brute force: every choice,
+ * those dearer than the best so far left out (Infinity when none meets).
+ */
+function bruteOptimum(
+  costs: readonly (readonly number[])[],
+  meets: (x: readonly number[]) => boolean,
+): number {
+  const G = costs.length;
+  let optimum = Infinity;
+  const x = new Array<number>(G).fill(-1);
+  const walk = (g: number, cost: number): void => {
+    if (cost >= optimum) return;
+    if (g === G) {
+      if (meets(x)) optimum = cost;
+      return;
+    }
+    for (let k = -1; k < (costs[g] as readonly number[]).length; k++) {
+      x[g] = k;
+      walk(g + 1, cost + (k >= 0 ? (costs[g]![k] as number) : 0));
+    }
+    x[g] = -1;
+  };
+  walk(0, 0);
+  return optimum;
+}
+
 /** A deterministic pseudo-random generator (mulberry32). */
 function rng(seed: number): () => number {
   let a = seed >>> 0;
@@ -408,6 +435,55 @@ describe('the master problem and its Lagrangian bound, against brute force (rand
   });
 });
 
+describe('the master branches on its dearest groups first', () => {
+  it('solves in a few nodes what the groups in their order leave capped, the same optimum (brute force, 6 random problems)', () => {
+    const rand = rng(41);
+    let cappedInOrder = 0;
+    for (let trial = 0; trial < 6; trial++) {
+      // cheap groups (a draught strip, a thermostat) before dear ones (walls, a heat pump)
+      const costs = [
+        ...Array.from({ length: 7 }, () =>
+          Array.from({ length: 2 }, () => Math.round(20 + rand() * 80)),
+        ),
+        ...Array.from({ length: 4 }, () =>
+          Array.from({ length: 2 }, () => Math.round(2000 + rand() * 3000)),
+        ),
+      ];
+      const cuts = Array.from({ length: 30 }, () => ({
+        masks: costs.map((list) => {
+          let m = 0;
+          for (let j = 0; j <= list.length; j++) if (rand() < 0.45) m |= 1 << j;
+          return m;
+        }),
+      }));
+      const gain = costs.map((list) => list.map((c) => Math.round((c / 10) * (0.5 + rand()))));
+      const most = gain.reduce((t, list) => t + Math.max(...list), 0);
+      const knapsacks = [{ gain, need: Math.round(most * 0.55) }];
+      const meets = (x: readonly number[]) =>
+        cuts.every((c) => x.some((k, h) => (c.masks[h] as number) & (1 << (k + 1)))) &&
+        x.reduce((t, k, h) => t + (k >= 0 ? (gain[h]![k] as number) : 0), 0) >= knapsacks[0]!.need;
+      const optimum = bruteOptimum(costs, meets);
+      expect(optimum).toBeLessThan(Infinity);
+      expect(branchOrder(costs).slice(0, 4)).toEqual(
+        [7, 8, 9, 10].sort((a, b) => Math.max(...costs[b]!) - Math.max(...costs[a]!) || a - b),
+      );
+      const dear = solveMaster(costs, cuts, [], knapsacks, 1_000);
+      expect(dear.kind).toBe('solution');
+      if (dear.kind === 'solution') {
+        expect(dear.cost).toBe(optimum);
+        expect(meets(dear.choice)).toBe(true);
+      }
+      const inOrder = solveMaster(costs, cuts, [], knapsacks, 1_000, Infinity, [], false);
+      if (inOrder.kind === 'capped') {
+        cappedInOrder++;
+        expect(inOrder.lowerBound).toBeLessThanOrEqual(optimum + 1e-6);
+      } else expect(inOrder.kind === 'solution' && inOrder.cost).toBe(optimum);
+    }
+    // (not a vacuous comparison: in their order, 1,000 nodes do not solve them)
+    expect(cappedInOrder).toBeGreaterThanOrEqual(4);
+  });
+});
+
 describe('knapsacks with a gain for choosing none (the factored rows), branched on a group first', () => {
   it('solved: the optimum by brute force, whatever group comes first; cut short: a bound (150 random problems)', () => {
     const rand = rng(37);
@@ -478,8 +554,11 @@ describe('knapsacks with a gain for choosing none (the factored rows), branched 
       walkFree(0, []);
       if (optimum > free) conditional++;
       const max = costs.reduce((s, l) => s + Math.max(...l), 0);
-      for (const first of [[], [0], [G - 1], [1, 0]]) {
-        const m = solveMasterFirst(first, costs, cuts, [], knapsacks, 1_000_000, max);
+      for (const [first, dearestFirst] of [[], [0], [G - 1], [1, 0]].flatMap((f) => [
+        [f, true] as const,
+        [f, false] as const,
+      ])) {
+        const m = solveMaster(costs, cuts, [], knapsacks, 1_000_000, max, first, dearestFirst);
         if (optimum === Infinity) expect(m.kind).toBe('infeasible');
         else {
           expect(m.kind).toBe('solution');
@@ -490,7 +569,7 @@ describe('knapsacks with a gain for choosing none (the factored rows), branched 
           }
         }
         for (const cap of [0, 1, 3]) {
-          const c = solveMasterFirst(first, costs, cuts, [], knapsacks, cap, max);
+          const c = solveMaster(costs, cuts, [], knapsacks, cap, max, first, dearestFirst);
           if (c.kind === 'capped') {
             expect(c.lowerBound).toBeLessThanOrEqual(optimum + 1e-6);
             if (c.point) {
@@ -957,22 +1036,8 @@ describe('the master on problems that keep thousands of nodes (its typed node st
         );
       const costOf = (x: readonly number[]) =>
         x.reduce((t, k, h) => t + (k >= 0 ? (costs[h]![k] as number) : 0), 0);
-      // brute force over the 4^11 choices (those dearer than the best so far left out)
-      let optimum = Infinity;
-      const x = new Array<number>(G).fill(-1);
-      const walk = (g: number, cost: number): void => {
-        if (cost >= optimum) return;
-        if (g === G) {
-          if (meets(x)) optimum = cost;
-          return;
-        }
-        for (let k = -1; k < 3; k++) {
-          x[g] = k;
-          walk(g + 1, cost + (k >= 0 ? (costs[g]![k] as number) : 0));
-        }
-        x[g] = -1;
-      };
-      walk(0, 0);
+      // brute force over the 4^11 choices
+      const optimum = bruteOptimum(costs, meets);
       expect(optimum).toBeLessThan(Infinity);
       const m = solveMaster(costs, cuts, coverings, knapsacks, 10_000_000);
       expect(m.kind).toBe('solution');

@@ -138,6 +138,15 @@ export const SECOND_CUT_BUDGET = 1_500;
  * most ended so after a few of the 1,500 runs (docs/scenario-search.md, "The second cut search").
  */
 export const SECOND_MASTER_NODES = 10_000;
+/**
+ * Change sets per DPE (half of what is left per target, all of it for the last), on their own
+ * evaluator, for the last pass and the swap pass on an answer the second cut search found, still
+ * unproved: the passes before it ran on the first searches' answers only, and its answers held
+ * options a cheaper one of their group replaces (the bundled house's A kept a wall's internal
+ * insulation at R 3.0 where a cheaper option of its group reaches). It can only lower a
+ * scenario's cost.
+ */
+export const SECOND_POLISH_BUDGET = 60;
 /** Bounds of the slack within which a predicted combination is worth an engine run. */
 export const SLACK_MIN = 0.08;
 export const SLACK_MAX = 0.25;
@@ -583,6 +592,7 @@ export function searchScenarios(
       // the second cut search, once every target is searched (nothing above changes): each
       // unproved answer, nearest first, with every run made so far as free cuts
       const second = new Evaluator(engine, prep, evaluator.frame, 0);
+      const polishing = new Evaluator(engine, prep, evaluator.frame, 0);
       const secondBudget = opts.secondCutBudget ?? SECOND_CUT_BUDGET;
       if (strategy === 'best-first' && secondBudget > 0) {
         const open = targets.filter((t) => {
@@ -608,8 +618,24 @@ export function searchScenarios(
             known,
             incumbent: found.ev.items,
             masterNodes: SECOND_MASTER_NODES,
+            dearestFirst: true,
           });
-          best.set(target, afterProof(found, c));
+          let next = afterProof(found, c);
+          // (its own answer, unproved: without the options it does not need, then each swapped
+          // for a cheaper one of its group that still reaches)
+          if (next.ev !== found.ev && !next.exact) {
+            const left = Math.max(0, SECOND_POLISH_BUDGET - polishing.count);
+            polishing.budget =
+              polishing.count + (i === open.length - 1 ? left : Math.floor(left / 2));
+            const reachesTarget = (o: Outcome) => reaches(o, target);
+            const dropped = withoutUnneeded(polishing, next.ev, reachesTarget);
+            const ev = withCheaperSwaps(polishing, dropped, reachesTarget, elements);
+            if (ev.cout < next.ev.cout) {
+              const lowerBound = Math.min(next.lowerBound, ev.cout);
+              next = { ev, exact: lowerBound >= ev.cout, lowerBound };
+            }
+          }
+          best.set(target, next);
         }
       }
       evaluations =
@@ -620,7 +646,8 @@ export function searchScenarios(
         dropping.count +
         swapping.count +
         exchanging.count +
-        second.count;
+        second.count +
+        polishing.count;
     }
   }
   // a scenario for a better class that is cheaper serves the worse target too (never when the
