@@ -528,14 +528,9 @@ export function searchScenarios(
           // pass, then the predicted search across the Q4Pa,conv thresholds and the last pass on
           // its answer (with its own runs: the others' budgets are spent as before it existed)
           const improve = (ev: Evaluated) => {
-            if (!found || ev.cout >= found.ev.cout) return;
-            const lowerBound = Math.min(found.lowerBound, ev.cout);
-            found = { ev, exact: lowerBound >= ev.cout, lowerBound };
+            if (found) found = cheaperOf(found, ev);
           };
-          const share = (e: Evaluator, budget: number) => {
-            const passLeft = Math.max(0, budget - e.count);
-            e.budget = e.count + (left === 1 ? passLeft : Math.floor(passLeft / 2));
-          };
+          const share = (e: Evaluator, budget: number) => shareBudget(e, budget, left === 1);
           const predicted = (e: Evaluator, thresholds: boolean, known: Evaluator[]) =>
             cheapestProved(e, {
               groups,
@@ -609,9 +604,7 @@ export function searchScenarios(
         const known = [...byKey.values()];
         for (const [i, target] of open.entries()) {
           const found = best.get(target) as Found;
-          const passLeft = Math.max(0, secondBudget - second.count);
-          second.budget =
-            second.count + (i === open.length - 1 ? passLeft : Math.floor(passLeft / 2));
+          shareBudget(second, secondBudget, i === open.length - 1);
           const c = cheapestProved(second, {
             groups,
             target,
@@ -624,16 +617,10 @@ export function searchScenarios(
           // (its own answer, unproved: without the options it does not need, then each swapped
           // for a cheaper one of its group that still reaches)
           if (next.ev !== found.ev && !next.exact) {
-            const left = Math.max(0, SECOND_POLISH_BUDGET - polishing.count);
-            polishing.budget =
-              polishing.count + (i === open.length - 1 ? left : Math.floor(left / 2));
+            shareBudget(polishing, SECOND_POLISH_BUDGET, i === open.length - 1);
             const reachesTarget = (o: Outcome) => reaches(o, target);
             const dropped = withoutUnneeded(polishing, next.ev, reachesTarget);
-            const ev = withCheaperSwaps(polishing, dropped, reachesTarget, elements);
-            if (ev.cout < next.ev.cout) {
-              const lowerBound = Math.min(next.lowerBound, ev.cout);
-              next = { ev, exact: lowerBound >= ev.cout, lowerBound };
-            }
+            next = cheaperOf(next, withCheaperSwaps(polishing, dropped, reachesTarget, elements));
           }
           best.set(target, next);
         }
@@ -1065,6 +1052,22 @@ function toSolution(
  * the higher bound (whole euros, rounded down: the master's knapsack bound is fractional); exact
  * once the bound reaches the cost.
  */
+/** `found` with `ev` in its place when `ev` is cheaper (its bound then at most `ev`'s cost). */
+function cheaperOf(found: Found, ev: Evaluated): Found {
+  if (ev.cout >= found.ev.cout) return found;
+  const lowerBound = Math.min(found.lowerBound, ev.cout);
+  return { ev, exact: lowerBound >= ev.cout, lowerBound };
+}
+
+/**
+ * A pass's runs for one target, of its budget per DPE: what is left for the last target, half
+ * of it for the others (the evaluator's budget counts from its runs so far).
+ */
+function shareBudget(e: Evaluator, budget: number, last: boolean): void {
+  const left = Math.max(0, budget - e.count);
+  e.budget = e.count + (last ? left : Math.floor(left / 2));
+}
+
 function afterProof(found: Found, c: ProofAnswer): Found {
   const lowerBound = Math.max(found.lowerBound, Math.floor(c.lowerBound));
   const next: Found =
