@@ -1050,4 +1050,53 @@ describe('the master on problems that keep thousands of nodes (its typed node st
     // (over 1,024 nodes taken from the queue, so at least as many kept: the store grew)
     expect(grown).toBeGreaterThanOrEqual(3);
   });
+
+  it('one store for every solve: an answer does not depend on the solves before it (sizes, caps)', () => {
+    const rand = rng(777);
+    // problems of other sizes: one or two words of cuts, 0–2 knapsacks, with and without a covering
+    const problem = (G: number, nCuts: number, K: number, covered: boolean) => {
+      const costs = Array.from({ length: G }, () =>
+        Array.from({ length: 3 }, () => Math.round(400 + rand() * 200)),
+      );
+      const cuts = Array.from({ length: nCuts }, () => ({
+        masks: costs.map((list) => {
+          let m = 0;
+          for (let j = 0; j <= list.length; j++) if (rand() < 0.5) m |= 1 << j;
+          return m;
+        }),
+      }));
+      const coverings = covered
+        ? [{ ok: costs.map((list) => list.map(() => rand() < 0.4)), atLeast: 2 }]
+        : [];
+      const knapsacks = Array.from({ length: K }, () => {
+        const gain = costs.map((list) => list.map((c) => Math.round(c / 10 + rand() * 8)));
+        const most = gain.reduce((t, list) => t + Math.max(...list), 0);
+        return { gain, need: Math.round(most * 0.5) };
+      });
+      return { costs, cuts, coverings, knapsacks };
+    };
+    const problems = [
+      problem(11, 40, 2, true),
+      problem(9, 20, 0, false),
+      problem(12, 70, 1, true),
+      problem(8, 33, 2, false),
+    ];
+    const solve = (i: number, cap: number) => {
+      const p = problems[i]!;
+      return JSON.stringify(solveMaster(p.costs, p.cuts, p.coverings, p.knapsacks, cap));
+    };
+    const caps = [10_000_000, 40];
+    const alone = problems.map((_, i) => caps.map((cap) => solve(i, cap)));
+    // (both kinds of answer among them: some solved, some cut short at 40 nodes)
+    const all = alone.flat().map((a) => JSON.parse(a) as { kind: string });
+    expect(all.filter((a) => a.kind === 'solution').length).toBeGreaterThanOrEqual(4);
+    expect(all.filter((a) => a.kind === 'capped').length).toBeGreaterThanOrEqual(2);
+    // every problem again after every other (the store grown and written by it), either cap
+    for (let i = 0; i < problems.length; i++)
+      for (let j = 0; j < problems.length; j++)
+        for (const [c, cap] of caps.entries()) {
+          solve(j, 10_000_000);
+          expect(solve(i, cap)).toBe(alone[i]![c]);
+        }
+  });
 });

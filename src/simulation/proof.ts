@@ -204,14 +204,28 @@ class NodeStore {
   private sats = 0;
   private covers = 0;
   private gains = 0;
-  constructor(
-    private readonly words: number,
-    private readonly coverings: number,
-    private readonly knapsacks: number,
-  ) {
-    this.satPool = new Uint32Array(1024 * words);
-    this.coverPool = new Float64Array(Math.max(1, 64 * coverings));
-    this.gainedPool = new Float64Array(Math.max(1, 1024 * knapsacks));
+  private words = 1;
+  private coverings = 0;
+  private knapsacks = 0;
+  constructor() {
+    this.satPool = new Uint32Array(1024);
+    this.coverPool = new Float64Array(64);
+    this.gainedPool = new Float64Array(1024);
+  }
+  /**
+   * Empty, for a solve with these sizes: its arrays are kept (a solve writes every entry it
+   * reads: a node's, a slot's when it is made, the root's below), so that the master's hundreds
+   * of solves a search makes do not allocate them again.
+   */
+  reset(words: number, coverings: number, knapsacks: number): this {
+    this.size = 0;
+    this.sats = 0;
+    this.covers = 0;
+    this.gains = 0;
+    this.words = words;
+    this.coverings = coverings;
+    this.knapsacks = knapsacks;
+    return this;
   }
   add(
     depth: number,
@@ -279,6 +293,11 @@ class NodeHeap {
   private items = new Int32Array(1024);
   size = 0;
   constructor(private readonly store: NodeStore) {}
+  /** empty (its array kept) */
+  reset(): this {
+    this.size = 0;
+    return this;
+  }
   peekKey(): number {
     return this.size ? (this.store.key[this.items[0] as number] as number) : Infinity;
   }
@@ -330,6 +349,13 @@ class NodeHeap {
     return top;
   }
 }
+
+/**
+ * The one store and heap every solve uses in turn (a solve runs to its end before another
+ * starts, and its answer keeps nothing of them).
+ */
+const sharedStore = new NodeStore();
+const sharedHeap = new NodeHeap(sharedStore);
 
 /** Sums of the Lagrangian bound's group terms by open rows, 30 rows a level. */
 type SuffixMemo = Map<number, number | SuffixMemo>;
@@ -566,6 +592,9 @@ export function branchOrder(
   return [...first, ...free, ...priced];
 }
 
+/** A cut with its groups in a branching order (`order`: the order's groups, comma-joined). */
+const permuted = new WeakMap<Cut, { order: string; cut: Cut }>();
+
 /**
  * The master's answer with its groups branched on in `branchOrder(costs, first)`: the same problem
  * and the same optimum (any order is a valid branch and bound), its answer in the caller's order.
@@ -589,9 +618,17 @@ export function solveMaster(
     perm.forEach((g, i) => (out[g] = choice[i] as number));
     return out;
   };
+  const order = perm.join(',');
   const m = branchAndBound(
     take(costs),
-    cuts.map((c) => ({ masks: take(c.masks) })),
+    cuts.map((c) => {
+      // (the same permuted cut every solve: its row of the Lagrangian bound is built once)
+      const known = permuted.get(c);
+      if (known?.order === order) return known.cut;
+      const cut = { masks: take(c.masks) };
+      permuted.set(c, { order, cut });
+      return cut;
+    }),
     coverings.map((cv) => ({ ok: take(cv.ok), atLeast: cv.atLeast })),
     knapsacks.map((ks) => ({
       gain: take(ks.gain),
@@ -664,6 +701,16 @@ function branchAndBound(
   const lastWord = Uint32Array.from({ length: words }, (_, w) =>
     C - 32 * w >= 32 ? 0xffffffff : (1 << Math.max(0, C - 32 * w)) - 1,
   );
+  // per depth: the cuts no choice from that depth on meets (a node leaving one of them unmet has
+  // no completion), and the largest least cost of the others (below it they cannot lift a bound)
+  const deadAt = new Uint32Array((G + 1) * words);
+  const mostFree = new Float64Array(G + 1);
+  for (let c = 0; c < C; c++)
+    for (let d = 0; d <= G; d++) {
+      const v = minFree[c * (G + 1) + d] as number;
+      if (v === Infinity) deadAt[d * words + (c >> 5)]! |= 1 << (c & 31);
+      else if (v > (mostFree[d] as number)) mostFree[d] = v;
+    }
   // per covering and group, the least cost of a choice counting for it
   const coverCost = coverings.map((cv) =>
     costs.map((list, g) => {
@@ -776,9 +823,28 @@ function branchAndBound(
         ? (knapsacks[rk.i] as Knapsack).need
         : 1;
   });
+  // per depth with at most 30 such rows (most), each active row's bit in that depth's key (0 when
+  // the groups from there do not count for it): the key is summed as the rows are read; the sums
+  // by key in a table of NaN (not computed yet) up to 10 rows, a map beyond
+  const SHORT = 30;
+  const bitAt = new Float64Array((G + 1) * A);
+  {
+    const indexOf = new Int32Array(rows.length).fill(-1);
+    active.forEach((r, a) => (indexOf[r] = a));
+    for (let d = 0; d <= G; d++) {
+      const from = touchFrom[d] as Int32Array;
+      if (from.length > SHORT) continue;
+      from.forEach((r, i) => (bitAt[d * A + (indexOf[r] as number)] = 2 ** i));
+    }
+  }
+  const sumTable: (Float64Array | null)[] = touchFrom.map((from) =>
+    from.length <= 10 ? new Float64Array(1 << from.length).fill(NaN) : null,
+  );
   const lagBound = (n: NodeView): number => {
     if (!A) return 0;
     let l = 0;
+    let key = 0;
+    const dA = n.depth * A;
     for (let a = 0; a < A; a++) {
       const kind = aKind[a] as number;
       const i = aI[a] as number;
@@ -791,29 +857,44 @@ function branchAndBound(
       }
       const isOpen = res > 1e-12 ? 1 : 0;
       open[aRow[a] as number] = isOpen;
-      if (isOpen) l += (aU[a] as number) * res;
+      if (isOpen) {
+        l += (aU[a] as number) * res;
+        key += bitAt[dA + a] as number;
+      }
     }
-    // (the open set as 30 bits a level, small integers: a map per level)
     const from = touchFrom[n.depth] as Int32Array;
-    let memo = suffixMemo[n.depth] as SuffixMemo;
-    for (let i = 0; ;) {
-      let key = 0;
-      let bit = 1;
-      const end = Math.min(from.length, i + 30);
-      for (; i < end; i++) {
-        if (open[from[i] as number]) key += bit;
-        bit *= 2;
-      }
-      if (i < from.length) {
-        let next = memo.get(key) as SuffixMemo | undefined;
-        if (!next) memo.set(key, (next = new Map()));
-        memo = next;
-        continue;
-      }
+    const table = sumTable[n.depth];
+    if (table) {
+      let sum = table[key] as number;
+      if (Number.isNaN(sum)) table[key] = sum = groupTerms(n.depth);
+      l += sum;
+    } else if (from.length <= SHORT) {
+      const memo = suffixMemo[n.depth] as SuffixMemo;
       let sum = memo.get(key) as number | undefined;
       if (sum === undefined) memo.set(key, (sum = groupTerms(n.depth)));
       l += sum;
-      break;
+    } else {
+      // (the open set as 30 bits a level, small integers: a map per level)
+      let memo = suffixMemo[n.depth] as SuffixMemo;
+      for (let i = 0; ;) {
+        key = 0;
+        let bit = 1;
+        const end = Math.min(from.length, i + SHORT);
+        for (; i < end; i++) {
+          if (open[from[i] as number]) key += bit;
+          bit *= 2;
+        }
+        if (i < from.length) {
+          let next = memo.get(key) as SuffixMemo | undefined;
+          if (!next) memo.set(key, (next = new Map()));
+          memo = next;
+          continue;
+        }
+        let sum = memo.get(key) as number | undefined;
+        if (sum === undefined) memo.set(key, (sum = groupTerms(n.depth)));
+        l += sum;
+        break;
+      }
     }
     // (less a hair: rounding must never lift the bound over the optimum)
     return l - 1e-9 * (Math.abs(l) + 1);
@@ -861,18 +942,20 @@ function branchAndBound(
   const bound = (n: NodeView): number => {
     let h = Math.max(0, lagBound(n));
     const d = n.depth;
-    // the cuts not met yet, word by word (the largest of their least costs, in any order)
-    for (let w = 0; w < words; w++) {
-      let m = ~(n.sat[n.so + w] as number) & (lastWord[w] as number);
-      while (m !== 0) {
-        const low = m & -m;
-        m ^= low;
-        const c = (w << 5) + 31 - Math.clz32(low);
-        const v = minFree[c * (G + 1) + d] as number;
-        if (v > h) h = v;
-        if (h === Infinity) return Infinity;
+    // the cuts not met yet, word by word (the largest of their least costs, in any order; none
+    // can lift the bound over the largest there is, and one no choice left meets ends it)
+    for (let w = 0; w < words; w++)
+      if ((~(n.sat[n.so + w] as number) & (deadAt[d * words + w] as number)) !== 0) return Infinity;
+    if (h < (mostFree[d] as number))
+      for (let w = 0; w < words; w++) {
+        let m = ~(n.sat[n.so + w] as number) & (lastWord[w] as number);
+        while (m !== 0) {
+          const low = m & -m;
+          m ^= low;
+          const v = minFree[((w << 5) + 31 - Math.clz32(low)) * (G + 1) + d] as number;
+          if (v > h) h = v;
+        }
       }
-    }
     // each knapsack: the gain still needed, bought at each free group's best price per unit of
     // gain, up to the group's most gain (a relaxation of choosing one option per group)
     for (let i = 0; i < knap.length; i++) {
@@ -910,7 +993,7 @@ function branchAndBound(
   );
   const K = knap.length;
   const V = coverings.length;
-  const nodes_ = new NodeStore(words, V, K);
+  const nodes_ = sharedStore.reset(words, V, K);
   // the root: no choice, no cut met, nothing covered or gained
   nodes_.add(0, -1, -1, 0, nodes_.newSat(), nodes_.newCover(), nodes_.newGained());
   nodes_.satPool.fill(0, 0, words);
@@ -1076,7 +1159,7 @@ function branchAndBound(
   };
   const h0 = bound(rootView());
   if (h0 === Infinity) return { kind: 'infeasible', nodes: 0 };
-  const heap = new NodeHeap(nodes_);
+  const heap = sharedHeap.reset();
   heap.push(0, h0);
   let nodes = 0;
   for (;;) {
