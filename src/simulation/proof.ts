@@ -846,14 +846,14 @@ function branchAndBound(
   // the groups from there do not count for it): the key is summed as the rows are read; the sums
   // by key in a table of NaN (not computed yet) up to 10 rows, a map beyond
   const SHORT = 30;
-  const bitAt = new Float64Array((G + 1) * A);
+  const bitAt = new Int32Array((G + 1) * A);
   {
     const indexOf = new Int32Array(rows.length).fill(-1);
     active.forEach((r, a) => (indexOf[r] = a));
     for (let d = 0; d <= G; d++) {
       const from = touchFrom[d] as Int32Array;
       if (from.length > SHORT) continue;
-      from.forEach((r, i) => (bitAt[d * A + (indexOf[r] as number)] = 2 ** i));
+      from.forEach((r, i) => (bitAt[d * A + (indexOf[r] as number)] = 1 << i));
     }
   }
   const sumTable: (Float64Array | null)[] = touchFrom.map((from) =>
@@ -878,7 +878,7 @@ function branchAndBound(
       open[aRow[a] as number] = isOpen;
       if (isOpen) {
         l += (aU[a] as number) * res;
-        key += bitAt[dA + a] as number;
+        key |= bitAt[dA + a] as number;
       }
     }
     const from = touchFrom[n.depth] as Int32Array;
