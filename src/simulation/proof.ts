@@ -1006,6 +1006,21 @@ function branchAndBound(
   };
   // the groups where choosing none gains in some knapsack
   const noneGains = costs.map((_, g) => knap.some((ks) => (ks.none[g] as number) !== 0));
+  // each choice's gain in each knapsack, laid flat: (choice k of group g, knapsack i) at
+  // (choiceAt[g] + k + 1) · K + i, none's gain at k = −1
+  const choiceAt = new Int32Array(G);
+  let choices = 0;
+  for (let g = 0; g < G; g++) {
+    choiceAt[g] = choices;
+    choices += (costs[g] as readonly number[]).length + 1;
+  }
+  const gainAt = new Float64Array(Math.max(1, choices * knap.length));
+  knap.forEach((ks, i) => {
+    for (let g = 0; g < G; g++)
+      for (let k = -1; k < (costs[g] as readonly number[]).length; k++)
+        gainAt[((choiceAt[g] as number) + k + 1) * knap.length + i] =
+          k < 0 ? (ks.none[g] as number) : (ks.gain[g]![k] as number);
+  });
   // the choice of group g that counts for some covering
   const countsFor = costs.map((list, g) =>
     list.map((_, k) => coverings.some((cv) => cv.ok[g]?.[k])),
@@ -1224,13 +1239,13 @@ function branchAndBound(
             (nodes_.coverPool[coverAt * V + i] as number) +
             ((coverings[i] as (typeof coverings)[number]).ok[depth]?.[k] ? 1 : 0);
       const ownGained = (k >= 0 || (noneGains[depth] as boolean)) && K > 0;
-      if (ownGained)
-        for (let i = 0; i < K; i++) {
-          const ks = knap[i] as (typeof knap)[number];
-          childGained[i] =
-            (nodes_.gainedPool[gainedAt * K + i] as number) +
-            ((k < 0 ? ks.none[depth] : ks.gain[depth]![k]) as number);
-        }
+      if (ownGained) {
+        const at = ((choiceAt[depth] as number) + k + 1) * K;
+        const from = gainedAt * K;
+        const pool = nodes_.gainedPool;
+        for (let i = 0; i < K; i++)
+          childGained[i] = (pool[from + i] as number) + (gainAt[at + i] as number);
+      }
       view.depth = depth + 1;
       view.sat = ownSat ? childSat : satPool;
       view.so = ownSat ? 0 : so;
