@@ -323,6 +323,22 @@ function bruteOptimum(
   return optimum;
 }
 
+/** `count` cuts, each choice (none too) satisfying each one with probability `p`. */
+function randomCuts(
+  rand: () => number,
+  costs: readonly (readonly number[])[],
+  count: number,
+  p: number,
+): { masks: number[] }[] {
+  return Array.from({ length: count }, () => ({
+    masks: costs.map((list) => {
+      let m = 0;
+      for (let j = 0; j <= list.length; j++) if (rand() < p) m |= 1 << j;
+      return m;
+    }),
+  }));
+}
+
 /** A deterministic pseudo-random generator (mulberry32). */
 function rng(seed: number): () => number {
   let a = seed >>> 0;
@@ -344,13 +360,7 @@ describe('the master problem and its Lagrangian bound, against brute force (rand
       const costs = Array.from({ length: G }, () =>
         Array.from({ length: 1 + Math.floor(rand() * 3) }, () => Math.round(100 + rand() * 900)),
       );
-      const cuts = Array.from({ length: Math.floor(rand() * 7) }, () => ({
-        masks: costs.map((list) => {
-          let m = 0;
-          for (let j = 0; j <= list.length; j++) if (rand() < 0.3) m |= 1 << j;
-          return m;
-        }),
-      }));
+      const cuts = randomCuts(rand, costs, Math.floor(rand() * 7), 0.3);
       const ok = costs.map((list) => list.map(() => rand() < 0.5));
       const coverings = rand() < 0.4 ? [{ ok, atLeast: 1 + Math.floor(rand() * 2) }] : [];
       const gain = costs.map((list) => list.map(() => Math.round(rand() * 100)));
@@ -449,13 +459,7 @@ describe('the master branches on its dearest groups first', () => {
           Array.from({ length: 2 }, () => Math.round(2000 + rand() * 3000)),
         ),
       ];
-      const cuts = Array.from({ length: 30 }, () => ({
-        masks: costs.map((list) => {
-          let m = 0;
-          for (let j = 0; j <= list.length; j++) if (rand() < 0.45) m |= 1 << j;
-          return m;
-        }),
-      }));
+      const cuts = randomCuts(rand, costs, 30, 0.45);
       const gain = costs.map((list) => list.map((c) => Math.round((c / 10) * (0.5 + rand()))));
       const most = gain.reduce((t, list) => t + Math.max(...list), 0);
       const knapsacks = [{ gain, need: Math.round(most * 0.55) }];
@@ -493,13 +497,7 @@ describe('knapsacks with a gain for choosing none (the factored rows), branched 
       const costs = Array.from({ length: G }, () =>
         Array.from({ length: 1 + Math.floor(rand() * 3) }, () => Math.round(100 + rand() * 900)),
       );
-      const cuts: { masks: number[] }[] = Array.from({ length: Math.floor(rand() * 4) }, () => ({
-        masks: costs.map((list) => {
-          let m = 0;
-          for (let j = 0; j <= list.length; j++) if (rand() < 0.3) m |= 1 << j;
-          return m;
-        }),
-      }));
+      const cuts = randomCuts(rand, costs, Math.floor(rand() * 4), 0.3);
       // (most problems must choose in group 0, as a class out of reach without a generator)
       if (rand() < 0.7)
         cuts.push({ masks: costs.map((list, g) => (g === 0 ? (1 << (list.length + 1)) - 2 : 0)) });
@@ -1013,13 +1011,7 @@ describe('the master on problems that keep thousands of nodes (its typed node st
       const costs = Array.from({ length: G }, () =>
         Array.from({ length: 3 }, () => Math.round(500 + rand() * 100)),
       );
-      const cuts = Array.from({ length: 40 }, () => ({
-        masks: costs.map((list) => {
-          let m = 0;
-          for (let j = 0; j <= list.length; j++) if (rand() < 0.5) m |= 1 << j;
-          return m;
-        }),
-      }));
+      const cuts = randomCuts(rand, costs, 40, 0.5);
       const ok = costs.map((list) => list.map(() => rand() < 0.4));
       const coverings = [{ ok, atLeast: 2 }];
       const knapsacks = [0, 1].map(() => {
@@ -1058,13 +1050,7 @@ describe('the master on problems that keep thousands of nodes (its typed node st
       const costs = Array.from({ length: G }, () =>
         Array.from({ length: 3 }, () => Math.round(400 + rand() * 200)),
       );
-      const cuts = Array.from({ length: nCuts }, () => ({
-        masks: costs.map((list) => {
-          let m = 0;
-          for (let j = 0; j <= list.length; j++) if (rand() < 0.5) m |= 1 << j;
-          return m;
-        }),
-      }));
+      const cuts = randomCuts(rand, costs, nCuts, 0.5);
       const coverings = covered
         ? [{ ok: costs.map((list) => list.map(() => rand() < 0.4)), atLeast: 2 }]
         : [];

@@ -444,14 +444,9 @@ export function lagrangian(
       choices++;
       entries += rk.length;
     }
-  // every row's entries laid flat, a row after the other, the choices of each group after the
-  // previous group's (`colAt[g]` + k + 1): the dense reads below take one load instead of three
-  let width = 0;
-  const colAt = new Int32Array(G);
-  for (let g = 0; g < G; g++) {
-    colAt[g] = width;
-    width += (costs[g] as readonly number[]).length + 1;
-  }
+  // every row's entries laid flat, a row after the other (`colAt[g]` + k + 1 in a row): the
+  // dense reads below take one load instead of three
+  const { at: colAt, width } = choiceOffsets(costs);
   flatRows = room(flatRows, R * width);
   const flat = flatRows;
   for (let r = 0; r < R; r++) {
@@ -538,6 +533,20 @@ export function lagrangian(
     }
   }
   return { u: bestU, bound: best };
+}
+
+/**
+ * Where each group's choices sit when every group's choices (none first) are laid one after the
+ * other: choice k of group g at `at[g]` + k + 1, `width` in all.
+ */
+function choiceOffsets(costs: readonly (readonly number[])[]): { at: Int32Array; width: number } {
+  const at = new Int32Array(costs.length);
+  let width = 0;
+  costs.forEach((list, g) => {
+    at[g] = width;
+    width += list.length + 1;
+  });
+  return { at, width };
 }
 
 /** The Lagrangian bound's rows laid flat, one array for every solve in turn (grown as needed). */
@@ -843,7 +852,7 @@ function branchAndBound(
         : 1;
   });
   // per depth with at most 30 such rows (most), each active row's bit in that depth's key (0 when
-  // the groups from there do not count for it): the key is summed as the rows are read; the sums
+  // the groups from there do not count for it): the key is or-ed as the rows are read; the sums
   // by key in a table of NaN (not computed yet) up to 10 rows, a map beyond
   const SHORT = 30;
   const bitAt = new Int32Array((G + 1) * A);
@@ -1008,12 +1017,7 @@ function branchAndBound(
   const noneGains = costs.map((_, g) => knap.some((ks) => (ks.none[g] as number) !== 0));
   // each choice's gain in each knapsack, laid flat: (choice k of group g, knapsack i) at
   // (choiceAt[g] + k + 1) · K + i, none's gain at k = −1
-  const choiceAt = new Int32Array(G);
-  let choices = 0;
-  for (let g = 0; g < G; g++) {
-    choiceAt[g] = choices;
-    choices += (costs[g] as readonly number[]).length + 1;
-  }
+  const { at: choiceAt, width: choices } = choiceOffsets(costs);
   const gainAt = new Float64Array(Math.max(1, choices * knap.length));
   knap.forEach((ks, i) => {
     for (let g = 0; g < G; g++)
