@@ -193,8 +193,8 @@ describe('the generators the aids accept, read from their 3CL labels', () => {
 
 describe('MaPrimeRénov’ rénovation d’ampleur is for dwellings built at least 15 years ago', () => {
   const path2 = { cost: 52_750, steps: [{ after: { classe: 'C' as const } }] };
-  const aids = (built: Parameters<typeof aidsOf>[4]) =>
-    aidsOf(path2 as Parameters<typeof aidsOf>[0], 'F', 2, [], built);
+  const aids = (built: Parameters<typeof aidsOf>[4]['built']) =>
+    aidsOf(path2 as Parameters<typeof aidsOf>[0], 'F', 2, [], { built, dwellings: 1 });
   it('by the DPE’s year built, else its construction period', async () => {
     // the house was built in 1965 (its XML's annee_construction)
     expect(builtOf((await prep(HOUSE)).raw)).toEqual({ year: 1965, periodeId: '2' });
@@ -210,6 +210,40 @@ describe('MaPrimeRénov’ rénovation d’ampleur is for dwellings built at lea
     const straddles = aids({ periodeId: '8' });
     expect(straddles.eligible).toBe(true);
     expect(straddles.rule).toMatch(/built in 2006–2012: eligible only if built by 2011/);
+  });
+});
+
+describe('a whole building’s aid is its dwellings’: the ceiling is per dwelling', () => {
+  // 160,860 € incl. VAT over 9 dwellings, F → C: 17,873.33 € each, 16,941.55 € excl. VAT, under
+  // the 40,000 € ceiling of 3 classes; one dwelling alone would be capped at 40,000 €
+  const path = { cost: 160_860, steps: [{ after: { classe: 'C' as const } }] };
+  const of = (dwellings: number) =>
+    aidsOf(path as Parameters<typeof aidsOf>[0], 'F', 2, [], { built: { year: 1960 }, dwellings });
+  it('each dwelling’s share of the cost capped on its own, the building’s aid their sum', () => {
+    const one = of(1);
+    expect(one.eligibleExpense).toBe(40_000);
+    expect(one.dwellings).toBeUndefined();
+    expect(one.byCategory.find((c) => c.category === 'very-modest')?.maPrimeRenov).toBe(32_000);
+    const nine = of(9);
+    expect(nine.eligible).toBe(true);
+    expect(nine.dwellings).toBe(9);
+    expect(nine.eligibleExpensePerDwelling).toBe(16_942);
+    expect(nine.eligibleExpense).toBe(16_942 * 9);
+    // very modest: 80 % of 16,941.55 = 13,553 € a dwelling; higher: 10 % = 1,694 €
+    const by = Object.fromEntries(nine.byCategory.map((c) => [c.category, c]));
+    expect(by['very-modest']?.maPrimeRenov).toBe(13_553 * 9);
+    expect(by['higher']?.maPrimeRenov).toBe(1_694 * 9);
+    expect(by['very-modest']?.netCost).toBe(160_860 - 13_553 * 9);
+    expect(nine.rule).toMatch(/16\s942 € excl\. VAT per dwelling \(ceiling 40\s000 € per dwelling/);
+    expect(nine.rule).toMatch(/shared equally by its 9 dwellings\), 152\s478 € for the building/);
+  });
+  it('a building in D is named as a building, not a dwelling', () => {
+    const d = aidsOf(path as Parameters<typeof aidsOf>[0], 'D', 2, [], {
+      built: { year: 1960 },
+      dwellings: 9,
+    });
+    expect(d.eligible).toBe(false);
+    expect(d.rule).toMatch(/the building is in D before works/);
   });
 });
 

@@ -306,6 +306,15 @@ describe('dpe-sim audit (the built CLI)', () => {
         // each path's six items, with their why, as the report and the PDF show them
         expect(btext).toMatch(/Item\s*│\s*After this path\s*│\s*Why not/);
         expect(btext).toMatch(/Roof\s*│\s*cannot be treated\s*│\s*works on 8\.2 of/);
+        // each path's cost, and the same shared by its 28 dwellings
+        const digits = (x: string) => Number(x.replace(/\D/g, ''));
+        for (const title of ['Path in steps', 'Path in one step']) {
+          const m = new RegExp(
+            `${title}:\\s+([\\d\\s]+)€\\s+\\(([\\d\\s]+)€\\s+per\\s+dwelling\\)`,
+          ).exec(btext);
+          expect(m, `${title} at ${cols} columns`).not.toBeNull();
+          expect(digits(m?.[2] ?? '')).toBe(Math.round(digits(m?.[1] ?? '') / 28));
+        }
       }
       const stopped = await runCli(['audit', path.join(CORPUS, '2262E1839422L.xml')], {
         dataDir: dir,

@@ -130,6 +130,10 @@ describe.skipIf(!HAS_SCRIPT)('output fits the terminal', () => {
           // each of the five best options on one line
           const rows = lines.filter((l) => /^│ [a-z_]+:\d+/.test(l));
           expect(rows.length, text).toBeGreaterThanOrEqual(5);
+          // a whole building's scenarios: each cost also per dwelling, a house's never
+          const scenarios = lines.filter((l) => /^│ \d+ │/.test(l)).length;
+          const perDwelling = (text.match(/\d\s€\/dwelling/g) ?? []).length;
+          expect(perDwelling, text).toBe(id === '2535E0426429Q' ? scenarios : 0);
         }
       }
       console.log(`initial, lines at 100 and 80 columns: ${counts.join('; ')}`);

@@ -9,12 +9,12 @@
  *
  * DPE_SIM_SCREENSHOTS=1 writes docs/workbench.png (1280 px) and docs/workbench-phone.png (375 px).
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HOUSE, ROOT, runCli, startCli } from './helpers.js';
+import { CORPUS, HAS_CORPUS, HOUSE, ROOT, runCli, startCli } from './helpers.js';
 import { startTestServer, type TestServer } from './server-harness.js';
 import { HANG_MS } from './hang.js';
 import type { AuditResponse } from '../src/contract/audit.js';
@@ -424,6 +424,49 @@ describe.skipIf(!HAS_CHROMIUM || !HAS_BUNDLE)('the workbench in headless Chromiu
     expect(errors.filter((e) => !/status of 422/.test(e))).toEqual([]);
     await ctx.close();
   });
+
+  it.skipIf(!HAS_CORPUS)(
+    'a whole building’s audit (2561E0059504D, 9 flats): each path’s cost per dwelling, its aid a dwelling’s times nine',
+    async () => {
+      const id = '2561E0059504D';
+      copyFileSync(path.join(CORPUS, `${id}.xml`), path.join(s.dpeDir, `${id}.xml`));
+      const pre = await partner<{ url: string }>('/partners/dpe/pre', { ...WHO, dpeId: id });
+      const ctx = await newContext(375);
+      const { page, errors } = await newPage(ctx);
+      await page.goto(pre.url);
+      await page.waitForSelector('main[data-ready="true"]');
+      await page.click('#run-audit');
+      await page.waitForSelector('#audit-view', { timeout: HANG_MS });
+      const shown = (await page.evaluate(
+        `fetch('api/workbench/audit', { method: 'POST', credentials: 'same-origin', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(${JSON.stringify({ ...WHO, dpeId: id })}) }).then((r) => r.json())`,
+      )) as AuditResponse;
+      const nnbsp = (x: number) => Math.round(x).toLocaleString('en-US').replace(/,/g, '\u202f');
+      expect(shown.coverage).toBe('immeuble');
+      expect(shown.scope?.dwellings).toBe(9);
+      expect(await page.textContent('#audit-scope')).toBe(shown.scope?.text);
+      expect(shown.proposals).toHaveLength(2);
+      for (const [i, p] of shown.proposals.entries()) {
+        expect(p.costPerDwelling).toBe(Math.round(p.cost / 9));
+        expect(await page.textContent(`#proposal-${i}`)).toContain(
+          `${nnbsp(p.cost)} € (${nnbsp(p.costPerDwelling ?? 0)} € per dwelling)`,
+        );
+        // F → C or better on 9 dwellings: each one's share under the ceiling, the aid nine times it
+        const aids = p.aids;
+        expect(aids?.eligible).toBe(true);
+        expect(aids?.dwellings).toBe(9);
+        const each = Math.round(Math.min(p.cost / 9 / 1.055, 40_000));
+        expect(aids?.eligibleExpensePerDwelling).toBe(each);
+        expect(aids?.eligibleExpense).toBe(each * 9);
+        const text = (await page.locator('.proposal').nth(i).textContent()) ?? '';
+        expect(text).toContain(`${nnbsp(each)} € excl. VAT per dwelling`);
+        for (const c of aids?.byCategory ?? []) expect(c.maPrimeRenov % 9).toBe(0);
+      }
+      expect(await axeViolations(page)).toEqual([]);
+      await noSidewaysScroll(page);
+      expect(errors).toEqual([]);
+      await ctx.close();
+    },
+  );
 
   it('expired, unknown and missing tokens show a clear error, accessibly', async () => {
     const auth = await partner<{ url: string }>('/partners/user/auth', {

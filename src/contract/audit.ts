@@ -178,8 +178,15 @@ export const AuditAids = Type.Object({
   /** whether MaPrimeRénov' rénovation d'ampleur applies, and why (not) */
   eligible: Type.Boolean(),
   rule: Type.String(),
-  /** the eligible expense, € excl. VAT (capped) */
+  /** the eligible expense, € excl. VAT (capped; a whole building's: every dwelling's together) */
   eligibleExpense: Type.Number(),
+  /**
+   * a whole building (0.2): the dwellings its works are shared by, equally (the aid's ceiling is
+   * per dwelling), and each one's eligible expense, € excl. VAT; `byCategory` is then the
+   * building's, every dwelling's aid together
+   */
+  dwellings: Type.Optional(Type.Integer({ minimum: 2 })),
+  eligibleExpensePerDwelling: Type.Optional(Type.Number()),
   byCategory: Type.Array(AidByCategory),
   /** the energy savings certificates (CEE): how they apply here */
   cee: Type.String(),
@@ -273,6 +280,8 @@ export const AuditProposal = Type.Object({
   steps: Type.Array(AuditStep),
   /** € incl. VAT, every step */
   cost: Type.Number(),
+  /** a whole building (0.2): `cost` shared equally by its dwellings (`scope.dwellings`), € incl. VAT */
+  costPerDwelling: Type.Optional(Type.Number()),
   rules: Type.Array(AuditRule),
   items: Type.Array(ItemOutcome),
   /** every rule passes */
@@ -358,6 +367,8 @@ export const AuditResponse = Type.Object({
       text: Type.String(),
       /** the share of the building's collective works the dwelling pays (1: all) */
       share: Type.Number(),
+      /** a whole building: its dwellings, which its costs and aids are shared by */
+      dwellings: Type.Optional(Type.Integer({ minimum: 1 })),
     }),
   ),
   /** the energy prices the bills use, with their date */

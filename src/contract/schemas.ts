@@ -598,6 +598,8 @@ export const AutoSolution = Type.Object({
    * (dpe-sim)
    */
   coutParM2: Type.Optional(Type.Number()),
+  /** a whole building: `cout` shared equally by its dwellings (`dpe.scope.dwellings`), € (dpe-sim) */
+  coutParLogement: Type.Optional(Type.Number()),
 });
 export type AutoSolution = Type.Static<typeof AutoSolution>;
 

@@ -68,7 +68,13 @@ export function initialSimulation(
   const scope = scopeOf(prep.raw);
   const solutions = searchScenarios(engine, prep, opts).solutions.map((sol) => {
     const m2 = costPerM2(sol.cout, scope);
-    return m2 === undefined ? sol : { ...sol, coutParM2: m2 };
+    return {
+      ...sol,
+      ...(m2 === undefined ? {} : { coutParM2: m2 }),
+      ...(scope.coverage === 'immeuble' && scope.dwellings > 1
+        ? { coutParLogement: Math.round(sol.cout / scope.dwellings) }
+        : {}),
+    };
   });
   const packs = registryPacks(
     prep.raw,

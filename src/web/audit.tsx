@@ -112,6 +112,7 @@ function ProposalView({ p, index }: { p: Proposal; index: number }) {
     <section class="proposal" aria-labelledby={`proposal-${index}`}>
       <h4 id={`proposal-${index}`}>
         {p.title}: {p.ok ? 'meets the rules' : 'does not meet every rule'} · {euros(p.cost)}
+        {p.costPerDwelling !== undefined && ` (${euros(p.costPerDwelling)} per dwelling)`}
       </h4>
       <div class="scroll" tabIndex={0} role="region" aria-label={`${p.title}: steps`}>
         <table>

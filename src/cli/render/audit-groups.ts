@@ -70,3 +70,8 @@ export function proofText(step: {
     ? 'cheapest not proved'
     : `at most ${pct} % above the cheapest`;
 }
+
+/** " (11 058 € per dwelling)": a whole building's path cost shared by its dwellings; else empty. */
+export function perDwellingText(p: { costPerDwelling?: number }, euros: (x: number) => string) {
+  return p.costPerDwelling === undefined ? '' : ` (${euros(p.costPerDwelling)} per dwelling)`;
+}

@@ -11,7 +11,7 @@
 import PDFDocument from 'pdfkit';
 import type { AuditProposal, AuditResponse, AuditStep } from '../../contract/audit.js';
 import { euros, eurosPerYear, num, withUnit } from '../format.js';
-import { groupIdentical, proofText } from './audit-groups.js';
+import { groupIdentical, perDwellingText, proofText } from './audit-groups.js';
 import { CLASS_COLOURS } from './style.js';
 
 /** Text in PDFKit's WinAnsi standard fonts. */
@@ -162,7 +162,7 @@ function stepPdf(doc: Doc, step: AuditStep) {
 function proposalPdf(doc: Doc, p: AuditProposal) {
   heading(
     doc,
-    `${p.title}: ${euros(p.cost)} · ${p.ok ? 'every rule met' : 'some rules not met'}`,
+    `${p.title}: ${euros(p.cost)}${perDwellingText(p, euros)} · ${p.ok ? 'every rule met' : 'some rules not met'}`,
     9.5,
   );
   for (const s of p.steps) stepPdf(doc, s);

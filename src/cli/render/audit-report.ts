@@ -12,7 +12,7 @@ import type {
   AuditStep,
 } from '../../contract/audit.js';
 import { euros, eurosPerYear, num, withUnit } from '../format.js';
-import { groupIdentical, proofText } from './audit-groups.js';
+import { groupIdentical, perDwellingText, proofText } from './audit-groups.js';
 import { CLASS_COLOURS } from './style.js';
 
 const LETTERS = ['A', 'B', 'C', 'D', 'E', 'F', 'G'] as const;
@@ -120,7 +120,7 @@ function proposalHtml(p: AuditProposal): string {
         `<tr><td>${esc(i.label)}</td><td>${i.status === 'treated' ? `treated in step ${i.step ?? ''}` : i.status === 'not-needed' ? 'needs no works' : i.status === 'cannot' ? 'cannot be treated' : 'MISSING'}</td><td>${esc(i.reason ?? '')}</td></tr>`,
     )
     .join('');
-  return `<section class="proposal"><h3>${esc(p.title)}: ${euros(p.cost)} · ${p.ok ? 'every rule met' : 'some rules not met'}</h3>
+  return `<section class="proposal"><h3>${esc(p.title)}: ${euros(p.cost)}${perDwellingText(p, euros)} · ${p.ok ? 'every rule met' : 'some rules not met'}</h3>
 ${p.steps.map(stepHtml).join('')}
 <div class="cols"><table><thead><tr><th>Rule</th><th></th><th>Figure</th></tr></thead><tbody>${rules}</tbody></table>
 <table><thead><tr><th>Item</th><th>Status</th><th>Why not</th></tr></thead><tbody>${items}</tbody></table></div>${p.justification ? `<p><b>Why the final class is out of reach:</b> ${esc(p.justification)}</p>` : ''}${aidsHtml(p)}</section>`;

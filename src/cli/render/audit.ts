@@ -5,7 +5,7 @@
  */
 import type { AuditProposal, AuditResponse, AuditStep, AuditWork } from '../../contract/audit.js';
 import { euros, eurosPerYear, kwh, NBSP, num, percent, withUnit } from '../format.js';
-import { proofText } from './audit-groups.js';
+import { perDwellingText, proofText } from './audit-groups.js';
 import type { Style } from './style.js';
 import { table, terminalLayout, terminalWidth } from './table.js';
 import { wrap } from './text.js';
@@ -163,7 +163,7 @@ function renderProposal(p: AuditProposal, s: Style): string {
   const verdict = failed
     ? s.c.red(`${failed} rule${failed > 1 ? 's' : ''} not met`)
     : s.c.green('every rule met');
-  const lines = [s.c.bold(`${p.title}: ${euros(p.cost)}, ${verdict}`)];
+  const lines = [s.c.bold(`${p.title}: ${euros(p.cost)}${perDwellingText(p, euros)}, ${verdict}`)];
   for (const step of p.steps) {
     lines.push(renderStep(step, s));
     // a path in several steps: what each step's works may claim on their own

@@ -316,6 +316,12 @@ function provenBound(sol: SpecAutoSolution, s: Style): string {
   return `\n${s.c.dim(above)}`;
 }
 
+/** "1 535 €/dwelling": a whole building's scenario cost shared by its dwellings (`coutParLogement`). */
+function perDwelling(sol: SpecAutoSolution, s: Style): string {
+  const d = (sol as { coutParLogement?: number }).coutParLogement;
+  return d === undefined ? '' : `\n${s.c.dim(`${euros(d)}/dwelling`)}`;
+}
+
 /** "612 €/m² > 500": a scenario above the deep-renovation ceiling (dpe-sim's `coutParM2`). */
 function overCeiling(sol: SpecAutoSolution, s: Style): string {
   const m2 = (sol as { coutParM2?: number }).coutParM2;
@@ -340,7 +346,7 @@ export function scopeLine(dpe: SpecDpeStructure): string | undefined {
   )
     return `Collective works are priced at the flat's share of the building's works: ${share}`;
   if (sc.kind === 'immeuble')
-    return `Whole building, ${sc.dwellings} dwellings: individual systems are priced for every dwelling they serve, collective ones as one plant`;
+    return `Whole building, ${sc.dwellings} dwellings: individual systems are priced for every dwelling they serve, collective ones as one plant; €/dwelling: the building's cost shared equally by its dwellings`;
   return undefined;
 }
 
@@ -406,7 +412,7 @@ export function renderSolutions(
             ).join('\n')
           : worksAtAGlance(sol.editables.map((it) => it.referenceId)),
         // what the search proved: cheapest, or at most N% above the cheapest possible
-        `${euros(sol.cout)}${provenBound(sol, s)}${overCeiling(sol, s)}`,
+        `${euros(sol.cout)}${provenBound(sol, s)}${perDwelling(sol, s)}${overCeiling(sol, s)}`,
         sol.consoApres === undefined ? NOT_GIVEN : num(sol.consoApres, 1),
         sol.gesApres === undefined ? NOT_GIVEN : num(sol.gesApres, 1),
         sol.euroParKwh === null || sol.euroParKwh === undefined

@@ -90,18 +90,18 @@ export function builtOf(raw: RawDpe): Built {
  * MaPrimeRénov' rénovation d'ampleur is for dwellings built at least 15 years ago: why a dwelling
  * is not (`fails`), or what to check when its period straddles the limit (`check`).
  */
-function ageOf(built: Built): { fails?: string; check?: string } {
+function ageOf(built: Built, what: 'dwelling' | 'building'): { fails?: string; check?: string } {
   const latest = Number(MPR.asOf.slice(0, 4)) - MPR.minAgeYears;
   if (built.year !== undefined)
     return built.year > latest
       ? {
-          fails: `the dwelling was built in ${built.year} (the aid is for dwellings built by ${latest})`,
+          fails: `the ${what} was built in ${built.year} (the aid is for dwellings built by ${latest})`,
         }
       : {};
   // periods 9 (2013–2021) and 10 (after 2021) are all too recent; 8 (2006–2012) straddles
   if (built.periodeId === '9' || built.periodeId === '10')
     return {
-      fails: `the dwelling was built ${built.periodeId === '9' ? 'in 2013–2021' : 'after 2021'} (the aid is for dwellings built by ${latest})`,
+      fails: `the ${what} was built ${built.periodeId === '9' ? 'in 2013–2021' : 'after 2021'} (the aid is for dwellings built by ${latest})`,
     };
   if (built.periodeId === '8')
     return { check: `built in 2006–2012: eligible only if built by ${latest}` };
@@ -121,19 +121,28 @@ export function ceeSheet(code: string, recipeKind: string, variant?: string): st
 
 const round = (x: number) => Math.round(x);
 
+/** What the aids are judged on besides the works: when it was built, and how many dwellings. */
+export interface AidScope {
+  built: Built;
+  /** a whole building's dwellings, which share its works equally (the ceiling is per dwelling); else 1 */
+  dwellings: number;
+}
+
 export function aidsOf(
   p: Pick<AuditProposal, 'cost' | 'steps'>,
   initial: ClassLetter,
   insulationTreated: number,
   sheets: AuditAids['sheets'],
-  built: Built,
+  at: AidScope,
 ): AuditAids {
   const last = p.steps[p.steps.length - 1];
   const gain = last ? classIndex(initial) - classIndex(last.after.classe) : 0;
+  const n = Math.max(1, Math.round(at.dwellings));
+  const what = n > 1 ? 'building' : 'dwelling';
   const why: string[] = [];
   if (!MPR.classesBefore.includes(initial))
-    why.push(`the dwelling is in ${initial} before works (the aid is for E, F or G)`);
-  const age = ageOf(built);
+    why.push(`the ${what} is in ${initial} before works (the aid is for E, F or G)`);
+  const age = ageOf(at.built, what);
   if (age.fails) why.push(age.fails);
   if (gain < MPR.minGain)
     why.push(`the works gain ${gain} class${gain === 1 ? '' : 'es'} (2 at least)`);
@@ -143,18 +152,29 @@ export function aidsOf(
     );
   const eligible = why.length === 0;
   const ceiling = [...MPR.ceilings].reverse().find((c) => gain >= c.gain)?.eur ?? 0;
-  const ht = p.cost / (1 + MPR.vat);
-  const expense = eligible ? Math.min(ht, ceiling) : 0;
+  // the aid is a dwelling's: a whole building's works are shared equally by its dwellings (its
+  // DPE gives no dwelling's own area), each capped at the ceiling, and the building's aid is the
+  // sum (2561E0059504D: 9 dwellings, 160,860 €, was capped at one dwelling's 40,000 €)
+  const perDwelling = p.cost / n;
+  const eligibleHt = eligible ? Math.min(perDwelling / (1 + MPR.vat), ceiling) : 0;
+  const expense = round(eligibleHt);
+  const ceilingText = `${numberText(ceiling)} €${n > 1 ? ' per dwelling' : ''} for ${gain >= 3 ? '3 classes or more' : '2 classes'}`;
+  const expenseText =
+    n > 1
+      ? `eligible expense ${numberText(expense)} € excl. VAT per dwelling (ceiling ${ceilingText}; the building’s ${numberText(round(p.cost))} € shared equally by its ${n} dwellings), ${numberText(expense * n)} € for the building; each dwelling’s owner applies (not a company such as an SCI), a co-owned building applies for MaPrimeRénov’ Copropriété instead`
+      : `eligible expense ${numberText(expense)} € excl. VAT (ceiling ${ceilingText})`;
   return {
     eligible,
     rule: eligible
-      ? `MaPrimeRénov’ rénovation d’ampleur: ${initial} → ${last?.after.classe ?? initial}, ${gain} classes gained, ${insulationTreated} insulation items; eligible expense ${numberText(round(expense))} € excl. VAT (ceiling ${numberText(ceiling)} € for ${gain >= 3 ? '3 classes or more' : '2 classes'})${age.check ? `; ${age.check}` : ''}`
+      ? `MaPrimeRénov’ rénovation d’ampleur: ${initial} → ${last?.after.classe ?? initial}, ${gain} classes gained, ${insulationTreated} insulation items; ${expenseText}${age.check ? `; ${age.check}` : ''}`
       : `MaPrimeRénov’ rénovation d’ampleur does not apply: ${why.join('; ')}`,
-    eligibleExpense: round(expense),
+    eligibleExpense: expense * n,
+    ...(n > 1 ? { dwellings: n, eligibleExpensePerDwelling: expense } : {}),
     byCategory: MPR.rates.map((r) => {
       const cap = MPR.caps[r.category] ?? 1;
-      // (MaPrimeRénov' alone never passes the cap: its rate is on the cost excl. VAT)
-      const amount = round(Math.min(expense * r.rate, p.cost * cap));
+      // (MaPrimeRénov' alone never passes the cap: its rate is on the cost excl. VAT); a
+      // dwelling's aid, rounded, times the dwellings
+      const amount = round(Math.min(eligibleHt * r.rate, perDwelling * cap)) * n;
       return {
         category: r.category,
         label: r.label,
@@ -251,8 +271,9 @@ export function scopeText(
   if (what === 'immeuble')
     return {
       regulatory: true,
-      text: `A whole building of ${scope.dwellings} dwelling${scope.dwellings > 1 ? 's' : ''} (${Math.round(scope.surface)} m²): the regulatory case when it has a single owner; individual systems are counted for the dwellings they serve.`,
+      text: `A whole building of ${scope.dwellings} dwelling${scope.dwellings > 1 ? 's' : ''} (${Math.round(scope.surface)} m²): the regulatory case when it has a single owner; individual systems are counted for the dwellings they serve${scope.dwellings > 1 ? '; costs are the building’s, and per dwelling shared equally (the DPE gives no dwelling’s own area)' : ''}.`,
       share: 1,
+      dwellings: scope.dwellings,
     };
   const pct = Math.round(scope.share * 1000) / 10;
   return {

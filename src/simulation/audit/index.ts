@@ -41,7 +41,7 @@ import { candidatesOf, maxAbovePercent, type Candidate } from '../scenarios.js';
 import {
   aidsOf,
   builtOf,
-  type Built,
+  type AidScope,
   BILL_PRICES,
   ceeSheet,
   controlsOf,
@@ -222,7 +222,11 @@ export function auditDpe(engine: Engine, prep: PreparedDpe, opts: AuditOptions):
   const target: ClassLetter = fOrG ? 'C' : 'B';
   const auditApplies = classIndex(initialClass) >= classIndex('D');
   const scope = scopeOf(prep.raw);
-  const built = builtOf(prep.raw);
+  // the aids' age rule, and a whole building's dwellings (its works and aids shared by them)
+  const aidScope: AidScope = {
+    built: builtOf(prep.raw),
+    dwellings: scope.coverage === 'immeuble' ? scope.dwellings : 1,
+  };
   const proposals: AuditProposal[] = [];
   let combinations = 0;
   if (auditApplies) {
@@ -249,7 +253,7 @@ export function auditDpe(engine: Engine, prep: PreparedDpe, opts: AuditOptions):
         target,
         initialClass,
         paths.stepsReached,
-        built,
+        aidScope,
       ),
     );
     proposals.push(
@@ -261,7 +265,7 @@ export function auditDpe(engine: Engine, prep: PreparedDpe, opts: AuditOptions):
         target,
         initialClass,
         paths.singleReached,
-        built,
+        aidScope,
       ),
     );
   }
@@ -372,7 +376,7 @@ function proposal(
   target: ClassLetter,
   initial: ClassLetter,
   reached: boolean,
-  built: Built,
+  at: AidScope,
 ): AuditProposal {
   const rules = rulesOf(kind, steps, items, target, reached);
   const cost = round2(steps.reduce((s, x) => s + x.cost, 0));
@@ -386,15 +390,16 @@ function proposal(
         st.before.classe,
         treatedInsulationBy(items, steps, i).length,
         sheetsOf([st]),
-        built,
+        at,
       ),
     })),
     cost,
+    ...(at.dwellings > 1 ? { costPerDwelling: Math.round(cost / at.dwellings) } : {}),
     rules,
     items: itemOutcomes(items, steps),
     ok: rules.every((r) => r.pass),
   };
-  out.aids = aidsOf(out, initial, treatedInsulation(items, steps).length, sheetsOf(steps), built);
+  out.aids = aidsOf(out, initial, treatedInsulation(items, steps).length, sheetsOf(steps), at);
   const final = rules.find((r) => r.id === 'final-class');
   out.justification = final && !final.pass ? final.why : null;
   return out;
