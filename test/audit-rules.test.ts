@@ -137,22 +137,31 @@ describe('the rules on the fixtures', () => {
     const a = audit(await prep(HOUSE));
     const steps = a.proposals.find((p) => p.kind === 'steps');
     for (const s of steps?.steps ?? []) expect(s.billSaved).toBe(s.before.bill - s.after.bill);
-    expect(steps?.aids).toMatchObject({ eligible: true, asOf: '2026-01-01' });
-    // F → C: 3 classes, ceiling 40 000 € excl. VAT, 80 % for a very modest household
-    const aids = steps?.aids;
-    expect(aids?.eligibleExpense).toBe(Math.round(Math.min(40_000, (steps?.cost ?? 0) / 1.055)));
+    // the path installs a condensing gas boiler in step 2: MaPrimeRénov' rénovation d'ampleur
+    // excludes a project installing a heating running mainly on fossil fuel
+    expect(steps?.steps.map((s) => s.heatingEnergy?.label)).toEqual(['gaz naturel', 'gaz naturel']);
+    expect(steps?.aids).toMatchObject({ eligible: false, asOf: '2026-01-01' });
+    expect(steps?.aids?.rule).toMatch(
+      /install a heating running mainly on gaz naturel \(Chaudière gaz à condensation\)/,
+    );
+    expect(steps?.aids?.byCategory.every((c) => c.maPrimeRenov === 0)).toBe(true);
+    // per step: step 1 (F → D, 2 classes, 2 insulation items, no heating works) on its own is
+    // eligible; step 2 starts in D, where the aid does not apply, and installs the boiler
+    expect(steps?.steps.map((s) => s.aids?.eligible)).toEqual([true, false]);
+    expect(steps?.steps[1]?.aids?.rule).toMatch(/in D before works.*the works install a heating/);
+    // step 1: 2 classes, ceiling 30 000 € excl. VAT, 80 % for a very modest household
+    const first = steps?.steps[0];
+    const aids = first?.aids;
+    expect(aids?.eligibleExpense).toBe(Math.round(Math.min(30_000, (first?.cost ?? 0) / 1.055)));
     expect(aids?.byCategory.map((c) => c.maPrimeRenov)).toEqual(
       [0.8, 0.6, 0.45, 0.1].map((r) => Math.round((aids?.eligibleExpense ?? 0) * r)),
     );
     // the caps on total aid (écrêtement): 100 / 90 / 80 / 50 % of the works' cost incl. VAT
     expect(aids?.byCategory.map((c) => c.totalAidCap)).toEqual(
-      [1, 0.9, 0.8, 0.5].map((r) => Math.round((steps?.cost ?? 0) * r)),
+      [1, 0.9, 0.8, 0.5].map((r) => Math.round((first?.cost ?? 0) * r)),
     );
     expect(aids?.source).toMatch(/écrêtement.*Mes Aides Réno/);
-    // per step: step 1 (F → D, 2 classes, 2 insulation items) on its own is eligible; step 2
-    // starts in D, where the aid does not apply
-    expect(steps?.steps.map((s) => s.aids?.eligible)).toEqual([true, false]);
-    expect(steps?.steps[1]?.aids?.rule).toMatch(/in D before works/);
+    expect(aids?.source).toMatch(/fossil fuel/);
     // a studio in D: MaPrimeRénov' rénovation d'ampleur is for E, F and G
     const studio = audit(await prep(STUDIO));
     expect(studio.proposals[0]?.aids?.eligible).toBe(false);
@@ -244,6 +253,40 @@ describe('a whole building’s aid is its dwellings’: the ceiling is per dwell
     });
     expect(d.eligible).toBe(false);
     expect(d.rule).toMatch(/the building is in D before works/);
+  });
+});
+
+describe('MaPrimeRénov’ rénovation d’ampleur excludes fossil-fuel heating', () => {
+  const path = { cost: 52_750, steps: [{ after: { classe: 'C' as const } }] };
+  const of = (heating: Parameters<typeof aidsOf>[5]) =>
+    aidsOf(
+      path as Parameters<typeof aidsOf>[0],
+      'F',
+      2,
+      [],
+      { built: { year: 1960 }, dwellings: 1 },
+      heating,
+    );
+  it('a project installing a gas boiler that heats most, or keeping an oil heating, gets none', () => {
+    const gas = of({
+      installsFossil: ['Chaudière gaz à condensation'],
+      after: { id: '2', label: 'gaz naturel' },
+    });
+    expect(gas.eligible).toBe(false);
+    expect(gas.eligibleExpense).toBe(0);
+    expect(gas.rule).toMatch(/install a heating running mainly on gaz naturel/);
+    const oil = of({ installsFossil: [], after: { id: '3', label: 'fioul domestique' } });
+    expect(oil.eligible).toBe(false);
+    expect(oil.rule).toMatch(/stays mainly on fioul domestique/);
+    // gas kept (no heating works), or a gas boiler beside a heat pump that heats most: eligible
+    expect(of({ installsFossil: [], after: { id: '2', label: 'gaz naturel' } }).eligible).toBe(
+      true,
+    );
+    const beside = of({
+      installsFossil: ['Chaudière gaz à condensation'],
+      after: { id: '1', label: 'électricité' },
+    });
+    expect(beside).toMatchObject({ eligible: true, eligibleExpense: 40_000 });
   });
 });
 

@@ -217,6 +217,13 @@ export const AuditStep = Type.Object({
   /** summer comfort after the step (0.2) */
   summerComfort: Type.Optional(SummerComfort),
   /**
+   * the energy most of the heating consumes after the step (the engine's `conso_ch` by energy):
+   * its `enum_type_energie_id`, 3CL label and share of the heating's final energy (0.2)
+   */
+  heatingEnergy: Type.Optional(
+    Type.Object({ id: Type.String(), label: Type.String(), share: Type.Number() }),
+  ),
+  /**
    * the aids this step's works may claim on their own (informative, the proposal's rules applied
    * to the step: its classes gained, its insulation items), with the caps on total aid (0.2)
    */

@@ -599,6 +599,11 @@ function electricApply(inst: RawGeneratorHolder, spec: ElectricSpec, ctx: WorksC
   });
 }
 
+/** The energy (`enum_type_energie_id`) a new heating generator burns: gas, pellets, electricity. */
+export function heatingEnergy(generator: HeatingGenerator): string {
+  return HYDRONIC[generator]?.energie ?? '1';
+}
+
 export function heatingApplies(
   inst: RawGeneratorHolder,
   generator: HeatingGenerator,

@@ -33,7 +33,7 @@ export const BILL_PRICES = {
 export const MPR = {
   asOf: '2026-01-01',
   source:
-    'MaPrimeRénov’ parcours accompagné: décret n° 2025-956 du 8 septembre 2025 and its arrêté of the same date (amending the arrêté du 17 novembre 2020), as applied from 30 September 2025 and for 2026; Anah guide "Les aides financières"; the rates, ceilings, VAT, E–G and 15-year conditions as in the State’s simulator Mes Aides Réno (beta.gouv.fr, its published rules of December 2025)',
+    'MaPrimeRénov’ parcours accompagné: décret n° 2025-956 du 8 septembre 2025 and its arrêté of the same date (amending the arrêté du 17 novembre 2020), as applied from 30 September 2025 and for 2026; Anah guide "Les aides financières"; the rates, ceilings, VAT, E–G and 15-year conditions, and the exclusion of a project that installs a heating running mainly on fossil fuel or keeps one running mainly on fuel oil, as in the State’s simulator Mes Aides Réno (beta.gouv.fr, its published rules of December 2025)',
   classesBefore: ['E', 'F', 'G'] as readonly ClassLetter[],
   /** a dwelling built at least this many years before `asOf` */
   minAgeYears: 15,
@@ -121,6 +121,57 @@ export function ceeSheet(code: string, recipeKind: string, variant?: string): st
 
 const round = (x: number) => Math.round(x);
 
+/**
+ * The energies of fossil fuels (`enum_type_energie_id`): natural gas, fuel oil, propane, butane,
+ * coal, LPG, other fossil fuel. MaPrimeRénov' rénovation d'ampleur excludes a project that
+ * installs a heating running mainly on one, or keeps one running mainly on fuel oil.
+ */
+export const FOSSIL_ENERGIES: ReadonlySet<string> = new Set([
+  '2',
+  '3',
+  '9',
+  '10',
+  '11',
+  '13',
+  '14',
+]);
+export const FUEL_OIL = '3';
+
+/** The energy most of the heating consumes in an engine output (`conso_ch` by energy). */
+export function heatingEnergyOf(
+  engine: Engine,
+  output: RawDpe,
+): { id: string; label: string; share: number } | undefined {
+  const sortie = output.logement?.sortie as Record<string, unknown> | undefined;
+  const coll = sortie?.sortie_par_energie_collection as
+    { sortie_par_energie?: Record<string, unknown>[] | Record<string, unknown> } | undefined;
+  const rows = coll?.sortie_par_energie;
+  const list = Array.isArray(rows) ? rows : rows ? [rows] : [];
+  let best: { id: string; ch: number } | undefined;
+  let total = 0;
+  for (const r of list) {
+    const ch = num(r.conso_ch) ?? 0;
+    const id = str(r.enum_type_energie_id);
+    if (!id || !(ch > 0)) continue;
+    total += ch;
+    if (!best || ch > best.ch) best = { id, ch };
+  }
+  if (!best || total <= 0) return undefined;
+  return {
+    id: best.id,
+    label: engine.enumLabel('type_energie', best.id) ?? best.id,
+    share: Math.round((best.ch / total) * 1000) / 1000,
+  };
+}
+
+/** The heating a proposal (or a step) leaves: what its works install, and what heats most after. */
+export interface AidHeating {
+  /** the works' heating generators burning a fossil fuel (their option labels) */
+  installsFossil: readonly string[];
+  /** the energy most of the heating consumes after the works */
+  after?: { id: string; label: string };
+}
+
 /** What the aids are judged on besides the works: when it was built, and how many dwellings. */
 export interface AidScope {
   built: Built;
@@ -134,6 +185,7 @@ export function aidsOf(
   insulationTreated: number,
   sheets: AuditAids['sheets'],
   at: AidScope,
+  heating: AidHeating = { installsFossil: [] },
 ): AuditAids {
   const last = p.steps[p.steps.length - 1];
   const gain = last ? classIndex(initial) - classIndex(last.after.classe) : 0;
@@ -149,6 +201,17 @@ export function aidsOf(
   if (insulationTreated < MPR.minInsulationItems)
     why.push(
       `${insulationTreated} insulation item${insulationTreated === 1 ? '' : 's'} treated (2 at least)`,
+    );
+  // the project may not install a heating running mainly on fossil fuel, nor keep one running
+  // mainly on fuel oil (Mes Aides Réno's conditions of MaPrimeRénov' parcours accompagné)
+  const fossil = heating.after && FOSSIL_ENERGIES.has(heating.after.id);
+  if (heating.installsFossil.length && fossil)
+    why.push(
+      `the works install a heating running mainly on ${heating.after?.label ?? 'a fossil fuel'} (${heating.installsFossil.join(', ')}): the aid excludes fossil-fuel heating`,
+    );
+  else if (heating.after?.id === FUEL_OIL)
+    why.push(
+      `the heating stays mainly on ${heating.after.label}: the aid requires replacing an oil heating`,
     );
   const eligible = why.length === 0;
   const ceiling = [...MPR.ceilings].reverse().find((c) => gain >= c.gain)?.eur ?? 0;

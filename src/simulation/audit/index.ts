@@ -33,6 +33,7 @@ import type { Engine } from '../../engine/engine.js';
 import { applyWorks, areaOf, resolveChanges } from '../../works/apply.js';
 import { CATALOGUE, findOption, type WorksOptionRow } from '../../works/catalogue.js';
 import type { CostKey, CostTable } from '../../works/costs.js';
+import { heatingEnergy } from '../../works/generators.js';
 import type { Outcome } from '../calc.js';
 import { round2 } from '../comparison.js';
 import type { PreparedDpe } from '../prepared.js';
@@ -41,6 +42,9 @@ import { candidatesOf, maxAbovePercent, type Candidate } from '../scenarios.js';
 import {
   aidsOf,
   builtOf,
+  FOSSIL_ENERGIES,
+  heatingEnergyOf,
+  type AidHeating,
   type AidScope,
   BILL_PRICES,
   ceeSheet,
@@ -391,6 +395,7 @@ function proposal(
         treatedInsulationBy(items, steps, i).length,
         sheetsOf([st]),
         at,
+        heatingLeft([st]),
       ),
     })),
     cost,
@@ -399,7 +404,14 @@ function proposal(
     items: itemOutcomes(items, steps),
     ok: rules.every((r) => r.pass),
   };
-  out.aids = aidsOf(out, initial, treatedInsulation(items, steps).length, sheetsOf(steps), at);
+  out.aids = aidsOf(
+    out,
+    initial,
+    treatedInsulation(items, steps).length,
+    sheetsOf(steps),
+    at,
+    heatingLeft(steps),
+  );
   const final = rules.find((r) => r.id === 'final-class');
   out.justification = final && !final.pass ? final.why : null;
   return out;
@@ -470,6 +482,7 @@ function stepOf(
   const beforeFigures = figures(before.o, frame.prep, n === 1 ? 'before' : 'after');
   const afterFigures = figures(after.o, frame.prep, 'after');
   const comfort = summerComfortOf(output);
+  const heating = heatingEnergyOf(frame.engine, output);
   return {
     n,
     works,
@@ -480,7 +493,26 @@ function stepOf(
     cumulativeCost: round2(cumulativeBefore + cost),
     billSaved: Math.round(beforeFigures.bill - afterFigures.bill),
     ...(comfort ? { summerComfort: comfort } : {}),
+    ...(heating ? { heatingEnergy: heating } : {}),
   };
+}
+
+/** The heating works leave (the aids' fossil-fuel rule): fossil generators installed, what heats most. */
+function heatingLeft(steps: readonly AuditStep[]): AidHeating {
+  const installsFossil = steps.flatMap((st) =>
+    st.works
+      .filter((w) => {
+        const row = findOption('installation_chauffage', w.editableKey, w.editableValue);
+        return (
+          w.referenceId.startsWith('installation_chauffage:') &&
+          row?.recipe.kind === 'heating' &&
+          FOSSIL_ENERGIES.has(heatingEnergy(row.recipe.generator))
+        );
+      })
+      .map((w) => w.option),
+  );
+  const after = steps[steps.length - 1]?.heatingEnergy;
+  return { installsFossil: [...new Set(installsFossil)], ...(after ? { after } : {}) };
 }
 
 function workOf(
