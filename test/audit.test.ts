@@ -240,6 +240,15 @@ describe('dpe-sim audit (the built CLI)', () => {
         expect(body.calculation.hints.coutTravaux).toBeCloseTo(step.cumulativeCost, 0);
         expect(body.calculation.result.ep_conso_5_usages_m2.value).toBeCloseTo(step.after.epM2, 1);
         expect(Math.round(body.calculation.result.cout_5_usages.value)).toBe(step.after.bill);
+        // calc's screen adds up as the audit does: the saving is the bills' difference as shown
+        const screen = await runCli(['calc', HOUSE, '--works', file], { dataDir: dir });
+        expect(screen.code, screen.stderr).toBe(0);
+        const digits = (x: string | undefined) => Number((x ?? '').replace(/\D/g, ''));
+        const bills = /^Energy cost[^\t]*\t([^\t]+)\t([^\t]+)$/m.exec(screen.stdout);
+        const saved = /^Annual saving \(energy bill\)\t([^\t]+)$/m.exec(screen.stdout);
+        expect(digits(bills?.[1])).toBe(a.initial.bill);
+        expect(digits(bills?.[2])).toBe(step.after.bill);
+        expect(digits(saved?.[1]), screen.stdout).toBe(a.initial.bill - step.after.bill);
       }
     }
   });

@@ -207,6 +207,11 @@ describe.skipIf(!HAS_CHROMIUM || !HAS_BUNDLE)('the workbench in headless Chromiu
     expect(await page.textContent('#hint-cost')).toBe(
       `${all.calculation.hints.coutTravaux.toLocaleString('en-US').replace(/,/g, '\u202f')} €`,
     );
+    // the bill saved is the difference of the bills as the table shows them
+    const bills = await page.locator('#results tr[data-key="cout_5_usages"] td').allTextContents();
+    const whole = (x: string | null | undefined) => Number((x ?? '').replace(/\D/g, ''));
+    expect(bills).toHaveLength(2);
+    expect(whole(await page.textContent('#hint-saved'))).toBe(whole(bills[0]) - whole(bills[1]));
 
     // record it: the history shows it
     await page.click('text=Record this calculation');

@@ -41,3 +41,21 @@ export function numberText(x: number, digits = 0, signed = false): string {
 export function percentText(x: number, digits = 0, signed = false): string {
   return `${numberText(x, digits, signed)}\u00a0%`;
 }
+
+/**
+ * The saving shown beside the bills before and after: when `economieAnnuelle` is their difference
+ * (to rounding), the difference of the bills as shown, so the table adds up (3 711 − 1 752 =
+ * 1 959, where 3 710.80 − 1 752.42 rounds to 1 958); a service's other figure as it is.
+ */
+export function billSavedShown(
+  cout: { VInit: number | null; value: number | null } | undefined,
+  economieAnnuelle: number,
+): number {
+  const before = cout?.VInit;
+  const after = cout?.value;
+  if (typeof before !== 'number' || typeof after !== 'number') return economieAnnuelle;
+  if (!Number.isFinite(before) || !Number.isFinite(after)) return economieAnnuelle;
+  return Math.abs(before - after - economieAnnuelle) < 0.5
+    ? Math.round(before) - Math.round(after)
+    : economieAnnuelle;
+}

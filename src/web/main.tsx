@@ -10,6 +10,7 @@ import { render } from 'preact';
 import { memo } from 'preact/compat';
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import type { AuditResponse } from '../contract/audit.js';
+import { billSavedShown } from '../contract/number-text.js';
 import type {
   CalcResponse,
   EditableChange,
@@ -510,7 +511,9 @@ function ResultPanel({
         </div>
         <div>
           <dt>Energy bill saved</dt>
-          <dd>{euros(h.economieAnnuelle)}/yr</dd>
+          <dd id="hint-saved">
+            {euros(billSavedShown(result.cout_5_usages, h.economieAnnuelle))}/yr
+          </dd>
         </div>
         <div>
           <dt>Primary energy saved</dt>

@@ -2,7 +2,7 @@
 import { terminalText } from '../../contract/text.js';
 import type { DpeSourceInfo, RegistryPack, ScopeInfo } from '../../contract/schemas.js';
 import { COST_CEILING } from '../../contract/cost-ceiling.js';
-import { numberText, percentText } from '../../contract/number-text.js';
+import { billSavedShown, numberText, percentText } from '../../contract/number-text.js';
 import type {
   SpecAutoSolution,
   SpecCalcResponse,
@@ -185,7 +185,10 @@ export function renderCalculation(calc: SpecCalculation, s: Style): string {
           ['Hint', 'Value'],
           [
             ['Works cost', euros(h.coutTravaux)],
-            ['Annual saving (energy bill)', eurosPerYear(h.economieAnnuelle)],
+            [
+              'Annual saving (energy bill)',
+              eurosPerYear(billSavedShown(r.cout_5_usages, h.economieAnnuelle)),
+            ],
             ['Energy saved', `${kwh(h.gainTotal)} (${kwh(h.gainM2, 'kWh/m²/yr', 1)})`],
             ['Emissions avoided', withUnit(h.gainGESM2, 'kg CO2e/m²/yr', 1)],
             [
