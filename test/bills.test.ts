@@ -305,6 +305,31 @@ describe.skipIf(!HAS_CORPUS)('consistency check (warning.dpe-inconsistent)', () 
     expect(inconsistencies(dpe, compare(dpe.facts, dpe.base, 'deactivated'))).toEqual([]);
   });
 
+  it('every input of every corpus DPE is a value of its 3CL table; the administrative version 2.6 is not an input', () => {
+    const files = readdirSync(CORPUS).filter((f) => f.endsWith('.xml'));
+    expect(files.length).toBeGreaterThan(190);
+    const unknown = files.flatMap((f) =>
+      engine
+        .unknownEnums(parseDpeXml(readFileSync(path.join(CORPUS, f), 'utf8')))
+        .map((u) => `${f} ${u.where} ${u.key}=${u.value}`),
+    );
+    expect(unknown).toEqual([]);
+    // the version of 2694E0480609U (2.6) is not in the engine's table: administrative, not read
+    const raw = parseDpeXml(readFileSync(path.join(CORPUS, '2694E0480609U.xml'), 'utf8'));
+    expect(engine.enumLabel('version', '2.6')).toBeUndefined();
+    expect(String(raw.administratif?.enum_version_id)).toBe('2.6');
+    // one slip in an input is found where it is
+    const slipped = parseDpeXml(
+      readFileSync(path.join(CORPUS, '2287E1043883T.xml'), 'utf8').replace(
+        /<enum_type_energie_id>[^<]*<\/enum_type_energie_id>/,
+        '<enum_type_energie_id>77</enum_type_energie_id>',
+      ),
+    );
+    expect(engine.unknownEnums(slipped)).toEqual([
+      expect.objectContaining({ key: 'enum_type_energie_id', value: '77', table: 'type_energie' }),
+    ]);
+  });
+
   it('primary energy below final energy with no production is named', () => {
     const text = corpusText('2287E1043883T');
     const xml = text.xml.replace(

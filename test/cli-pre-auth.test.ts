@@ -1,4 +1,4 @@
-import { copyFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FIXTURES, FLAT, HOUSE, runCli, tempDir } from './helpers.js';
@@ -190,6 +190,54 @@ describe('dpe-sim pre', () => {
       expect(r.code).toBe(2);
       expect(r.stderr).toContain('--expire must be an integer');
     }
+  });
+});
+
+describe('inputs the 3CL tables do not know', () => {
+  // the bundled house with one input changed, as a slip or another version of the tables makes it
+  const mutated = (dir: string, name: string, tag: string, nth: number, value: string) => {
+    const xml = readFileSync(HOUSE, 'utf8');
+    const re = new RegExp(`<${tag}>[^<]*</${tag}>`, 'g');
+    let i = 0;
+    const out = xml.replace(re, (m) => (i++ === nth ? `<${tag}>${value}</${tag}>` : m));
+    expect(i, `${tag} occurrences`).toBeGreaterThan(nth);
+    const file = path.join(dir, name);
+    writeFileSync(file, out);
+    return file;
+  };
+
+  it('one the engine turns into NaN: block.engine-failure names it (exit 3)', async () => {
+    const dir = tempDir('dpe-sim-enum-');
+    // the sixth orientation of the XML: after the five walls', the first window's
+    const file = mutated(dir, 'orientation.xml', 'enum_orientation_id', 5, 'abc');
+    const r = await runCli(['pre', file, '--json'], { dataDir: dir });
+    expect(r.code).toBe(3);
+    const body = JSON.parse(r.stdout) as { warnings: { id: string; content: string }[] };
+    const block = body.warnings.find((w) => w.id === 'block.engine-failure');
+    expect(block?.content).toMatch(
+      /non-numeric ep \(NaN\).*baie_vitree\[0\] enum_orientation_id "abc" \(not a value of the 3CL table orientation\)/,
+    );
+  });
+
+  it('one the engine computes silently: pre says the figures are not the method’s, the audit’s gate stops', async () => {
+    const dir = tempDir('dpe-sim-enum-');
+    // the hot-water generator's energy: 99 is no energy of the method
+    const file = mutated(dir, 'energy.xml', 'enum_type_energie_id', 0, '99');
+    const pre = await runCli(['pre', file, '--json'], { dataDir: dir });
+    expect(pre.code, pre.stderr).toBe(0);
+    const body = JSON.parse(pre.stdout) as { warnings: { id: string; content: string }[] };
+    const alert = body.warnings.find((w) => w.id === 'warning.dpe-inconsistent');
+    expect(alert?.content).toMatch(
+      /the input enum_type_energie_id is "99", not a value of the 3CL table type_energie.*\(XML: installation_ecs\[0\] generateur_ecs\[0\] enum_type_energie_id\)/,
+    );
+    // the untouched house has no such alert
+    const clean = await runCli(['pre', HOUSE, '--json'], { dataDir: dir });
+    expect(clean.stdout).not.toContain('not a value of the 3CL table');
+    const audit = await runCli(['audit', file], { dataDir: dir });
+    expect(audit.code).toBe(3);
+    expect(audit.stderr).toMatch(
+      /input gate failed: inputs are values of the 3CL tables: no \(installation_ecs\[0\] generateur_ecs\[0\]\.enum_type_energie_id/,
+    );
   });
 });
 

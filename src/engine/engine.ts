@@ -69,6 +69,16 @@ export interface ClassLimitsTable {
   ges: Partial<Record<'A' | 'B' | 'C' | 'D' | 'E' | 'F', number>>;
 }
 
+/** An `enum_…_id` input the engine's table does not know (`Engine.unknownEnums`). */
+export interface UnknownEnum {
+  /** where: the element (`baie_vitree[3]`) or the block (`caracteristique_generale`) */
+  where: string;
+  key: string;
+  value: string;
+  /** the engine's table (`orientation`) */
+  table: string;
+}
+
 export interface Engine {
   readonly version: string;
   readonly flags: EngineFlags;
@@ -87,6 +97,11 @@ export interface Engine {
   smallSurfaceLimits(surface: number, altitudeClassId: string): ClassLimitsTable | undefined;
   /** Label of an enum id in one of the engine's 80 tables (e.g. `type_generateur_ch`). */
   enumLabel(table: string, id: string | number | undefined): string | undefined;
+  /**
+   * The dwelling's inputs (`logement`) whose `enum_…_id` is not a value of the engine's table of
+   * that name: the engine computes them as no value of the method, silently or with NaN.
+   */
+  unknownEnums(dpe: RawDpe): UnknownEnum[];
   /** The inertia the engine computes from the envelope's elements (`enum_classe_inertie_id`, ...). */
   inertiaOf(env: RawEnveloppe): Fields;
   /** The engine's Q4Pa,conv table (air permeability by period, kind, insulation, joints). */
@@ -393,6 +408,35 @@ class OpenEngine implements Engine {
   enumLabel(table: string, id: string | number | undefined): string | undefined {
     if (id === undefined) return undefined;
     return this.enums[table]?.[String(id)];
+  }
+
+  unknownEnums(dpe: RawDpe): UnknownEnum[] {
+    const out: UnknownEnum[] = [];
+    // where an input is: its element (`installation_chauffage[0] generateur_chauffage[1]`) or its
+    // block (`caracteristique_generale`); collections, `enveloppe` and the data blocks are passed
+    const through = (key: string) =>
+      key.endsWith('_collection') ||
+      key === 'enveloppe' ||
+      key === 'donnee_entree' ||
+      key === 'donnee_intermediaire';
+    const walk = (node: unknown, where: string): void => {
+      if (node === null || typeof node !== 'object') return;
+      for (const [key, value] of Object.entries(node as Record<string, unknown>)) {
+        const m = /^enum_(.+)_id$/.exec(key);
+        if (m && (typeof value === 'string' || typeof value === 'number')) {
+          const table = this.enums[m[1] as string];
+          // (an empty value is a missing one, not an unknown one; a table the engine lacks, as
+          // `etat_composant`, is not its to judge)
+          if (table && value !== '' && !(String(value) in table))
+            out.push({ where, key, value: String(value), table: m[1] as string });
+        } else if (Array.isArray(value))
+          value.forEach((x, i) => walk(x, `${where ? `${where} ` : ''}${key}[${i}]`));
+        else if (through(key)) walk(value, where);
+        else walk(value, where || key);
+      }
+    };
+    walk(dpe.logement, '');
+    return out;
   }
 
   /** The surface the engine divides by: the building's for whole-building DPEs, else the dwelling's. */

@@ -118,6 +118,7 @@ export function inconsistencies(dpe: PreparedDpe, cmp: Comparison): Inconsistenc
         text: `the registry's total ${what} (${figure} ${numberText(total, 2)} ${unit}/yr) is not its per-m² figure times the area (${numberText(perM2, 2)} ${unit}/m²/yr × ${numberText(area, 2)} m²): the comparison reads the per-m² figure`,
       });
   out.push(...installationMismatches(dpe.raw, dpe.base.output, dpe));
+  out.push(...unknownInputs(dpe));
   out.push(...generatorMismatches(dpe.raw));
   out.push(...panelMismatches(dpe.raw));
   const far = (gap: number | undefined) => gap !== undefined && Math.abs(gap) > INCONSISTENT_ABOVE;
@@ -329,6 +330,18 @@ function installations(dpe: RawDpe, kind: string): RawGeneratorHolder[] {
 }
 
 /** The alert `warning.dpe-inconsistent`, or undefined when the DPE's figures hold together. */
+/**
+ * Inputs whose `enum_…_id` the engine's tables do not know (a value of another version of the
+ * tables, or a slip): the engine computes them as no value of the method, silently (an unknown
+ * energy changes the coefficients) or with NaN, so the figures are not the method's.
+ */
+export function unknownInputs(dpe: Pick<PreparedDpe, 'unknownEnums'>): Inconsistency[] {
+  return (dpe.unknownEnums ?? []).map((u) => ({
+    figure: `${u.where ? `${u.where}.` : ''}${u.key}`,
+    text: `the input ${u.key} is "${u.value}", not a value of the 3CL table ${u.table}: the engine's figures for it are not the method's`,
+  }));
+}
+
 export function consistencyAlert(dpe: PreparedDpe, cmp: Comparison): Warning | undefined {
   const found = inconsistencies(dpe, cmp);
   if (!found.length) return undefined;

@@ -8,7 +8,12 @@ import { factsOf, MODELE_3CL_LOGEMENT, type DpeFacts } from '../dpe/facts.js';
 import type { RawDpe } from '../dpe/raw.js';
 import type { DpeText } from '../dpe/source.js';
 import { parseDpeXml } from '../dpe/xml.js';
-import { EngineFailure, type Engine, type EngineResult } from '../engine/engine.js';
+import {
+  EngineFailure,
+  type Engine,
+  type EngineResult,
+  type UnknownEnum,
+} from '../engine/engine.js';
 import { DpeSimError } from '../contract/errors.js';
 import { ALERT_IDS, block } from './alerts.js';
 import { studyBasedBlock, tooOldBlock } from './blocks.js';
@@ -25,6 +30,13 @@ export interface PreparedDpe {
   registryThresholds: Thresholds;
   /** thresholds in force today (for simulations) */
   thresholds: Thresholds;
+  /** inputs whose `enum_…_id` the engine's tables do not know (consistency.ts names them) */
+  unknownEnums: readonly UnknownEnum[];
+}
+
+/** "baie_vitree[3] enum_orientation_id "abc" (table orientation)", for a message. */
+export function unknownEnumText(u: UnknownEnum): string {
+  return `${u.where ? `${u.where} ` : ''}${u.key} "${u.value}" (not a value of the 3CL table ${u.table})`;
 }
 
 export type Preparation =
@@ -68,13 +80,22 @@ export function prepare(engine: Engine, text: DpeText): Preparation {
     engine.enumLabel('methode_application_dpe_log', facts.methodeApplicationId),
   );
   if (study) return blocked(study, facts);
+  const unknownEnums = engine.unknownEnums(raw);
   let base: EngineResult;
   try {
     base = engine.run(raw);
   } catch (err) {
     if (err instanceof EngineFailure) {
+      // the inputs the engine's tables do not know, if any: the likely cause, named
+      const cause = unknownEnums.length
+        ? `; the XML's inputs the engine cannot read: ${unknownEnums.slice(0, 5).map(unknownEnumText).join(', ')}${unknownEnums.length > 5 ? ` and ${unknownEnums.length - 5} more` : ''}`
+        : '';
       return blocked(
-        block(ALERT_IDS.engineFailed, 'The engine cannot compute this DPE', err.message),
+        block(
+          ALERT_IDS.engineFailed,
+          'The engine cannot compute this DPE',
+          `${err.message}${cause}`,
+        ),
         facts,
       );
     }
@@ -97,6 +118,7 @@ export function prepare(engine: Engine, text: DpeText): Preparation {
       base,
       registryThresholds: thresholdsFor(site, facts.date ?? today(), lookup),
       thresholds: thresholdsFor(site, today(), lookup),
+      unknownEnums,
     },
   };
 }

@@ -20,6 +20,7 @@ import {
   GENERATED_FLAT_METHODS,
   generatorMismatches,
   installationMismatches,
+  unknownInputs,
 } from '../consistency.js';
 import type { PreparedDpe } from '../prepared.js';
 import { producesElectricity } from './content.js';
@@ -97,6 +98,15 @@ export function inputGate(prep: PreparedDpe, coef: CoefMode, shown: Outcome): Ch
       : wider.length
         ? `${wider.join(', ')} for a ${where}: ${generated ? 'a flat generated from the building’s data, its share apportioned by the engine' : 'apportioned by the engine (its consumption within 30 % of the XML’s own)'}`
         : `every installation within the ${where} the engine simulates`,
+  });
+  const unknown = unknownInputs(prep);
+  checks.push({
+    id: 'known-inputs',
+    label: 'Inputs are values of the 3CL tables',
+    pass: unknown.length === 0,
+    figure: unknown.length
+      ? unknown.map((m) => `${m.figure}: ${m.text}`).join('; ')
+      : 'every enum_…_id input is a value of its 3CL table',
   });
   const typed = generatorMismatches(prep.raw);
   checks.push({

@@ -177,7 +177,9 @@ export function auditDpe(engine: Engine, prep: PreparedDpe, opts: AuditOptions):
   };
   if (!gate.passed) {
     const failed = checks.filter((c) => !c.pass);
-    const text = failed.map((c) => `${c.label.toLowerCase()}: no (${c.figure})`).join('; ');
+    const text = failed
+      .map((c) => `${c.label.charAt(0).toLowerCase()}${c.label.slice(1)}: no (${c.figure})`)
+      .join('; ');
     if (!opts.engineFigures)
       throw new DpeSimError(
         'blocked',
