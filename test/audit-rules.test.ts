@@ -293,6 +293,18 @@ describe('MaPrimeRénov’ rénovation d’ampleur excludes fossil-fuel heating'
 if (!HAS_CORPUS) console.warn(`\n⚠ audit rules corpus tests SKIPPED: no corpus at ${CORPUS}\n`);
 
 describe.skipIf(!HAS_CORPUS)('the rules where they bind on the corpus', () => {
+  it('the controls of a building of two heating installations say which installation and which of its emitters (2535E0426429Q)', async () => {
+    const a = audit(await prep(corpus('2535E0426429Q')));
+    const heating = (a.controls ?? []).filter((c) => c.startsWith('heating'));
+    expect(heating.map((c) => c.split(':')[0])).toEqual([
+      'heating 1 (Radiateurs gaz sans thermo)',
+      'heating 2 (Radiateurs gaz thermo), emitter 1 of 2',
+      'heating 2 (Radiateurs gaz thermo), emitter 2 of 2',
+    ]);
+    expect(heating[1]).toMatch(/emitters: panneau rayonnant/);
+    expect(heating[2]).toMatch(/emitters: radiateur bitube avec robinet thermostatique/);
+  });
+
   it('a token roof: the 0.6 m² ceiling does not treat a roof whose 22.8 and 35.7 m² stay bare (2287E1923356Q)', async () => {
     const a = audit(await prep(corpus('2287E1923356Q')));
     invariants(a);

@@ -261,9 +261,15 @@ export function aidsOf(
 /** The existing control devices of the heating (regulation, programming, metering), per installation. */
 export function controlsOf(engine: Engine, raw: RawDpe): string[] {
   const out: string[] = [];
-  elementsOf(raw, 'installation_chauffage').forEach((inst, i) => {
+  const installations = elementsOf(raw, 'installation_chauffage');
+  installations.forEach((inst, i) => {
     const h = inst as RawGeneratorHolder;
-    for (const em of h.emetteur_chauffage_collection?.emetteur_chauffage ?? []) {
+    const emitters = h.emetteur_chauffage_collection?.emetteur_chauffage ?? [];
+    // "heating 2 (Radiateurs gaz thermo), emitter 1 of 2": the installation as the works tables
+    // name it (its description), and which of its emitters
+    const full = installations.length > 1 ? str(inst.donnee_entree.description)?.trim() : '';
+    const desc = full && full.length > 40 ? `${full.slice(0, 39)}…` : full;
+    emitters.forEach((em, k) => {
       const d = em.donnee_entree;
       const parts: string[] = [];
       const emission = engine.enumLabel(
@@ -280,8 +286,9 @@ export function controlsOf(engine: Engine, raw: RawDpe): string[] {
       if (intermittence) parts.push(`programming (intermittence): ${intermittence}`);
       if (num(d.presence_comptage) !== undefined)
         parts.push(`individual metering: ${num(d.presence_comptage) ? 'yes' : 'no'}`);
-      if (parts.length) out.push(`heating ${i + 1}: ${parts.join('; ')}`);
-    }
+      const which = `heating ${i + 1}${desc ? ` (${desc})` : ''}${emitters.length > 1 ? `, emitter ${k + 1} of ${emitters.length}` : ''}`;
+      if (parts.length) out.push(`${which}: ${parts.join('; ')}`);
+    });
   });
   elementsOf(raw, 'installation_ecs').forEach((inst, i) => {
     const d = inst.donnee_entree;
