@@ -54,6 +54,19 @@ function wholeLines(file: string): Line[] {
     .map((l) => JSON.parse(l) as Line);
 }
 
+/**
+ * Lines ended so far, while the batch still writes: a line of `initial` is tens of KB, written in
+ * one call that a reader polling the file can catch half done (no assertion here: the lines are
+ * checked whole once the batch has stopped).
+ */
+function endedLines(file: string): number {
+  if (!existsSync(file)) return 0;
+  const text = readFileSync(file, 'utf8');
+  let n = 0;
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) n++;
+  return n;
+}
+
 function copies(n: number): string {
   const dir = tempDir('dpe-sim-signal-batch-');
   for (let i = 0; i < n; i++)
@@ -102,7 +115,7 @@ describe('batch stopped by a signal', () => {
         ['batch', 'initial', dir, '--out', out, '--concurrency', '2'],
         { dataDir },
       );
-      await waitFor(() => existsSync(out) && wholeLines(out).length >= 2, 'two lines');
+      await waitFor(() => endedLines(out) >= 2, 'two lines');
       child.kill(signal);
       const r = await done;
       expect(r.code, r.stderr).toBe(code);
@@ -144,7 +157,7 @@ describe('batch stopped by a signal', () => {
       const { child, done } = startCli(['batch', 'initial', list, '--out', out], { dataDir });
       let stderr = '';
       child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-      await waitFor(() => existsSync(out) && wholeLines(out).length >= 1, 'the first line');
+      await waitFor(() => endedLines(out) >= 1, 'the first line');
       child.kill('SIGINT');
       await waitFor(() => stderr.includes('Stopping:'), 'the first stop');
       child.kill('SIGINT');
