@@ -293,6 +293,27 @@ describe('MaPrimeRénov’ rénovation d’ampleur excludes fossil-fuel heating'
 if (!HAS_CORPUS) console.warn(`\n⚠ audit rules corpus tests SKIPPED: no corpus at ${CORPUS}\n`);
 
 describe.skipIf(!HAS_CORPUS)('the rules where they bind on the corpus', () => {
+  it('an oil-heated house: its first step alone keeps the oil boiler and claims nothing, the path as one application does, and the synthesis says both (2287E0793758O)', async () => {
+    const a = audit(await prep(corpus('2287E0793758O')));
+    const steps = a.proposals.find((p) => p.kind === 'steps');
+    expect(steps?.steps.length).toBe(2);
+    expect(steps?.steps[0]?.heatingEnergy?.label).toBe('fioul domestique');
+    expect(steps?.steps[0]?.aids?.eligible).toBe(false);
+    expect(steps?.steps[0]?.aids?.rule).toMatch(/the heating stays mainly on fioul domestique/);
+    // the second step replaces the oil boiler: the path, judged after it, is eligible
+    expect(steps?.steps[1]?.heatingEnergy?.id).not.toBe('3');
+    expect(steps?.aids?.eligible).toBe(true);
+    const amounts = steps?.aids?.byCategory.map((c) => c.maPrimeRenov) ?? [];
+    const rows = (a.synthesis ?? []).filter((r) => r.proposal === 'steps');
+    expect(rows.map((r) => r.aidsMax)).toEqual([0, 0]);
+    expect(rows[0]?.pathAidsMax).toBeUndefined();
+    expect(rows[1]).toMatchObject({
+      pathAidsMin: Math.min(...amounts),
+      pathAidsMax: Math.max(...amounts),
+    });
+    expect(Math.max(...amounts)).toBeGreaterThan(0);
+  });
+
   it('the controls of a building of two heating installations say which installation and which of its emitters (2535E0426429Q)', async () => {
     const a = audit(await prep(corpus('2535E0426429Q')));
     const heating = (a.controls ?? []).filter((c) => c.startsWith('heating'));

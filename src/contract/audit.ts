@@ -402,6 +402,13 @@ export const AuditResponse = Type.Object({
          */
         aidsMin: Type.Number(),
         aidsMax: Type.Number(),
+        /**
+         * on the last row of a path in several steps, when the path as one application is eligible:
+         * its MaPrimeRénov' range, € (its steps alone may claim none: a first step that keeps an
+         * oil heating the second replaces) (0.2)
+         */
+        pathAidsMin: Type.Optional(Type.Number()),
+        pathAidsMax: Type.Optional(Type.Number()),
       }),
     ),
   ),

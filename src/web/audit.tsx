@@ -62,7 +62,7 @@ function Synthesis({ rows }: { rows: NonNullable<AuditResponse['synthesis']> }) 
               <td>{perYear(r.bill)}</td>
               <td>{perYear(r.billSaved)}</td>
               <td>{euros(r.cost)}</td>
-              <td>{r.aidsMax > 0 ? `${euros(r.aidsMin)}–${euros(r.aidsMax)}` : 'not eligible'}</td>
+              <td>{synthesisAidsText(r)}</td>
             </tr>
           ))}
         </tbody>
@@ -263,4 +263,14 @@ export function AuditView({
       </p>
     </div>
   );
+}
+
+/** The MaPrimeRénov' cell: the step's own range, and a path's as one application on its last step. */
+function synthesisAidsText(r: NonNullable<AuditResponse['synthesis']>[number]): string {
+  const own = r.aidsMax > 0 ? `${euros(r.aidsMin)}–${euros(r.aidsMax)}` : '';
+  const path =
+    r.pathAidsMax !== undefined && r.pathAidsMax > 0
+      ? `path ${euros(r.pathAidsMin ?? 0)}–${euros(r.pathAidsMax)}`
+      : '';
+  return [own, path].filter((x) => x !== '').join('; ') || 'not eligible';
 }

@@ -11,7 +11,7 @@
 import PDFDocument from 'pdfkit';
 import type { AuditProposal, AuditResponse, AuditStep } from '../../contract/audit.js';
 import { euros, eurosPerYear, num, withUnit } from '../format.js';
-import { groupIdentical, perDwellingText, proofText } from './audit-groups.js';
+import { groupIdentical, perDwellingText, proofText, synthesisAids } from './audit-groups.js';
 import { CLASS_COLOURS } from './style.js';
 
 /** Text in PDFKit's WinAnsi standard fonts. */
@@ -283,7 +283,7 @@ export function auditReportPdf(a: AuditResponse, generatedAt = new Date()): Prom
         euros(r.bill),
         euros(r.billSaved),
         euros(r.cost),
-        r.aidsMax > 0 ? `${euros(r.aidsMin)} – ${euros(r.aidsMax)}` : '',
+        synthesisAids(r, euros, ' – ').join('; '),
       ]),
       [0.12, 0.06, 0.06, 0.1, 0.1, 0.1, 0.1, 0.14, 0.22],
       ['l', 'r', 'l', 'r', 'r', 'r', 'r', 'r', 'r'],

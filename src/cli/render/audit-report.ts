@@ -12,7 +12,7 @@ import type {
   AuditStep,
 } from '../../contract/audit.js';
 import { euros, eurosPerYear, num, withUnit } from '../format.js';
-import { groupIdentical, perDwellingText, proofText } from './audit-groups.js';
+import { groupIdentical, perDwellingText, proofText, synthesisAids } from './audit-groups.js';
 import { CLASS_COLOURS } from './style.js';
 
 const LETTERS = ['A', 'B', 'C', 'D', 'E', 'F', 'G'] as const;
@@ -153,7 +153,7 @@ function synthesisHtml(a: AuditResponse): string {
   const rows = a.synthesis
     .map(
       (r) =>
-        `<tr><td>${r.proposal === 'steps' ? 'In steps' : 'In one step'}</td><td>${r.step}</td><td class="c">${r.classe}</td><td>${num(r.epM2)}</td><td>${num(r.gesM2)}</td><td>${eurosPerYear(r.bill)}</td><td>${eurosPerYear(r.billSaved)}</td><td>${euros(r.cost)}</td><td>${r.aidsMax > 0 ? `${euros(r.aidsMin)} – ${euros(r.aidsMax)}` : ''}</td></tr>`,
+        `<tr><td>${r.proposal === 'steps' ? 'In steps' : 'In one step'}</td><td>${r.step}</td><td class="c">${r.classe}</td><td>${num(r.epM2)}</td><td>${num(r.gesM2)}</td><td>${eurosPerYear(r.bill)}</td><td>${eurosPerYear(r.billSaved)}</td><td>${euros(r.cost)}</td><td>${synthesisAids(r, euros, ' – ').join('<br>')}</td></tr>`,
     )
     .join('');
   return `<h2>Synthesis</h2><table class="fig"><thead><tr><th>Path</th><th>Step</th><th>Class</th><th>kWh/m²/yr</th><th>kg CO2e/m²/yr</th><th>Bill</th><th>Bill saved</th><th>Cost incl. VAT</th><th>MaPrimeRénov’ (by income)</th></tr></thead><tbody>${rows}</tbody></table>

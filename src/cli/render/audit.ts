@@ -5,7 +5,7 @@
  */
 import type { AuditProposal, AuditResponse, AuditStep, AuditWork } from '../../contract/audit.js';
 import { euros, eurosPerYear, kwh, NBSP, num, percent, withUnit } from '../format.js';
-import { perDwellingText, proofText } from './audit-groups.js';
+import { perDwellingText, proofText, synthesisAids } from './audit-groups.js';
 import type { Style } from './style.js';
 import { table, terminalLayout, terminalWidth } from './table.js';
 import { wrap } from './text.js';
@@ -254,7 +254,7 @@ export function renderAudit(a: AuditResponse, dpeArg: string, s: Style): string 
           eurosPerYear(r.bill),
           eurosPerYear(r.billSaved),
           euros(r.cost),
-          r.aidsMax > 0 ? `${euros(r.aidsMin)}–${euros(r.aidsMax)}` : '',
+          synthesisAids(r, euros).join('\n'),
         ]),
         { keep: [1, 2, 3, 4, 5, 6, 7], drop: [4, 6, 8] },
       ),

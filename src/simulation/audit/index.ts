@@ -288,9 +288,14 @@ export function auditDpe(engine: Engine, prep: PreparedDpe, opts: AuditOptions):
       }
   const synthesis: NonNullable<AuditResponse['synthesis']> = [];
   for (const p of proposals)
-    p.steps.forEach((s) => {
+    p.steps.forEach((s, i) => {
       // the step's own aids, as its detail states them (a path's later step in C claims none)
       const amounts = s.aids?.byCategory.map((c) => c.maPrimeRenov) ?? [0];
+      // and on a path's last step, the path's as one application when eligible
+      const path =
+        p.steps.length > 1 && i === p.steps.length - 1 && p.aids?.eligible
+          ? p.aids.byCategory.map((c) => c.maPrimeRenov)
+          : undefined;
       synthesis.push({
         proposal: p.kind,
         step: s.n,
@@ -302,6 +307,7 @@ export function auditDpe(engine: Engine, prep: PreparedDpe, opts: AuditOptions):
         cost: s.cost,
         aidsMin: Math.min(...amounts),
         aidsMax: Math.max(...amounts),
+        ...(path ? { pathAidsMin: Math.min(...path), pathAidsMax: Math.max(...path) } : {}),
       });
     });
   return {
