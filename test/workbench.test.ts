@@ -114,6 +114,27 @@ describe.skipIf(!HAS_CHROMIUM || !HAS_BUNDLE)('the workbench in headless Chromiu
     return { page, errors };
   }
 
+  /** A DPE's page opened from `pre`'s login URL at a width, its audit asked for. */
+  async function openAudit(
+    id: string,
+    width: number,
+  ): Promise<{ ctx: BrowserContext; page: Page; errors: string[] }> {
+    const pre = await partner<{ url: string }>('/partners/dpe/pre', { ...WHO, dpeId: id });
+    const ctx = await newContext(width);
+    const { page, errors } = await newPage(ctx);
+    await page.goto(pre.url);
+    await page.waitForSelector('main[data-ready="true"]');
+    await page.click('#run-audit');
+    return { ctx, page, errors };
+  }
+
+  /** The audit as the page's own session gets it: what its signer reads, to compare with the page. */
+  async function auditOf(page: Page, id: string): Promise<AuditResponse> {
+    return (await page.evaluate(
+      `fetch('api/workbench/audit', { method: 'POST', credentials: 'same-origin', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(${JSON.stringify({ ...WHO, dpeId: id })}) }).then((r) => r.json())`,
+    )) as AuditResponse;
+  }
+
   /** axe-core's serious and critical violations on the page as it is. */
   async function axeViolations(page: Page): Promise<string[]> {
     await page.evaluate(AXE);
@@ -262,9 +283,7 @@ describe.skipIf(!HAS_CHROMIUM || !HAS_BUNDLE)('the workbench in headless Chromiu
     expect(await page.textContent('#audit-view')).toContain('Path in steps');
     // what its signer reads, as the terminal and the report give it: the same audit fetched with
     // the page's own session, its figures on the page
-    const shown = (await page.evaluate(
-      `fetch('api/workbench/audit', { method: 'POST', credentials: 'same-origin', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(${JSON.stringify({ ...WHO, dpeId: HOUSE_ID })}) }).then((r) => r.json())`,
-    )) as AuditResponse;
+    const shown = await auditOf(page, HOUSE_ID);
     const nnbsp = (x: number) => Math.round(x).toLocaleString('en-US').replace(/,/g, '\u202f');
     const before = (await page.textContent('#audit-before')) ?? '';
     expect(before).toContain(`bill ${nnbsp(shown.initial.bill)} €/yr`);
@@ -397,12 +416,7 @@ describe.skipIf(!HAS_CHROMIUM || !HAS_BUNDLE)('the workbench in headless Chromiu
         .replace('<ep_conso_5_usages>37442.8073554', '<ep_conso_5_usages>66780')
         .replace('<ep_conso_5_usages_m2>392', '<ep_conso_5_usages_m2>700'),
     );
-    const pre = await partner<{ url: string }>('/partners/dpe/pre', { ...WHO, dpeId: id });
-    const ctx = await newContext(375);
-    const { page, errors } = await newPage(ctx);
-    await page.goto(pre.url);
-    await page.waitForSelector('main[data-ready="true"]');
-    await page.click('#run-audit');
+    const { ctx, page, errors } = await openAudit(id, 375);
     await page.waitForSelector('#audit-error', { timeout: HANG_MS });
     expect(await page.textContent('#audit-error')).toMatch(
       /input gate failed: engine and registry within 30 %: no \(primary energy 381 vs 603/,
@@ -435,16 +449,9 @@ describe.skipIf(!HAS_CHROMIUM || !HAS_BUNDLE)('the workbench in headless Chromiu
     async () => {
       const id = '2561E0059504D';
       copyFileSync(path.join(CORPUS, `${id}.xml`), path.join(s.dpeDir, `${id}.xml`));
-      const pre = await partner<{ url: string }>('/partners/dpe/pre', { ...WHO, dpeId: id });
-      const ctx = await newContext(375);
-      const { page, errors } = await newPage(ctx);
-      await page.goto(pre.url);
-      await page.waitForSelector('main[data-ready="true"]');
-      await page.click('#run-audit');
+      const { ctx, page, errors } = await openAudit(id, 375);
       await page.waitForSelector('#audit-view', { timeout: HANG_MS });
-      const shown = (await page.evaluate(
-        `fetch('api/workbench/audit', { method: 'POST', credentials: 'same-origin', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(${JSON.stringify({ ...WHO, dpeId: id })}) }).then((r) => r.json())`,
-      )) as AuditResponse;
+      const shown = await auditOf(page, id);
       const nnbsp = (x: number) => Math.round(x).toLocaleString('en-US').replace(/,/g, '\u202f');
       expect(shown.coverage).toBe('immeuble');
       expect(shown.scope?.dwellings).toBe(9);

@@ -21,6 +21,7 @@ import {
   generatorMismatches,
   installationMismatches,
   unknownInputs,
+  type Inconsistency,
 } from '../consistency.js';
 import type { PreparedDpe } from '../prepared.js';
 import { producesElectricity } from './content.js';
@@ -99,23 +100,34 @@ export function inputGate(prep: PreparedDpe, coef: CoefMode, shown: Outcome): Ch
         ? `${wider.join(', ')} for a ${where}: ${generated ? 'a flat generated from the building’s data, its share apportioned by the engine' : 'apportioned by the engine (its consumption within 30 % of the XML’s own)'}`
         : `every installation within the ${where} the engine simulates`,
   });
-  const unknown = unknownInputs(prep);
-  checks.push({
-    id: 'known-inputs',
-    label: 'Inputs are values of the 3CL tables',
-    pass: unknown.length === 0,
-    figure: unknown.length
-      ? unknown.map((m) => `${m.figure}: ${m.text}`).join('; ')
-      : 'every enum_…_id input is a value of its 3CL table',
-  });
-  const typed = generatorMismatches(prep.raw);
-  checks.push({
-    id: 'generator-energy',
-    label: 'Generators’ types agree with their energies',
-    pass: typed.length === 0,
-    figure: typed.length
-      ? typed.map((m) => `${m.figure}: ${m.text}`).join('; ')
-      : 'every heat pump, water heater and network declares its own energy',
-  });
+  checks.push(
+    fromInconsistencies(
+      'known-inputs',
+      'Inputs are values of the 3CL tables',
+      unknownInputs(prep),
+      'every enum_…_id input is a value of its 3CL table',
+    ),
+    fromInconsistencies(
+      'generator-energy',
+      'Generators’ types agree with their energies',
+      generatorMismatches(prep.raw),
+      'every heat pump, water heater and network declares its own energy',
+    ),
+  );
   return checks;
+}
+
+/** A check that passes when consistency.ts finds nothing, its figure the findings or `none`. */
+function fromInconsistencies(
+  id: string,
+  label: string,
+  found: readonly Inconsistency[],
+  none: string,
+): Check {
+  return {
+    id,
+    label,
+    pass: found.length === 0,
+    figure: found.length ? found.map((m) => `${m.figure}: ${m.text}`).join('; ') : none,
+  };
 }
