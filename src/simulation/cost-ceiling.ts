@@ -16,6 +16,11 @@ export function costPerM2(cout: number, scope: Scope): number | undefined {
   return scope.surface > 0 ? Math.round(cout / scope.surface) : undefined;
 }
 
+/** A whole building's cost shared equally by its dwellings, rounded; undefined for one dwelling. */
+export function costPerDwelling(cout: number, dwellings: number): number | undefined {
+  return dwellings > 1 ? Math.round(cout / dwellings) : undefined;
+}
+
 /** The alert of each scenario above the ceiling (none when every scenario is under it). */
 export function ceilingWarnings(solutions: readonly AutoSolution[], scope: Scope): Warning[] {
   const over = solutions

@@ -27,7 +27,7 @@ import {
 import { figuresOf, runWorks } from './runs.js';
 import { registryOfficialClass } from './classes-table.js';
 import { scopeOf } from '../dpe/building.js';
-import { ceilingWarnings, COST_CEILING, costPerM2 } from './cost-ceiling.js';
+import { ceilingWarnings, COST_CEILING, costPerDwelling, costPerM2 } from './cost-ceiling.js';
 
 export { registryPacks } from './packs.js';
 
@@ -68,12 +68,11 @@ export function initialSimulation(
   const scope = scopeOf(prep.raw);
   const solutions = searchScenarios(engine, prep, opts).solutions.map((sol) => {
     const m2 = costPerM2(sol.cout, scope);
+    const each = costPerDwelling(sol.cout, scope.dwellings);
     return {
       ...sol,
       ...(m2 === undefined ? {} : { coutParM2: m2 }),
-      ...(scope.coverage === 'immeuble' && scope.dwellings > 1
-        ? { coutParLogement: Math.round(sol.cout / scope.dwellings) }
-        : {}),
+      ...(each === undefined ? {} : { coutParLogement: each }),
     };
   });
   const packs = registryPacks(

@@ -8,6 +8,7 @@
  * it knows, optionally, and ignores the rest.
  */
 import type { AuditResponse } from '../contract/audit.js';
+import { perDwellingText, synthesisAids } from '../contract/audit-text.js';
 import { euros, num } from './format.js';
 
 type Proposal = AuditResponse['proposals'][number];
@@ -62,7 +63,7 @@ function Synthesis({ rows }: { rows: NonNullable<AuditResponse['synthesis']> }) 
               <td>{perYear(r.bill)}</td>
               <td>{perYear(r.billSaved)}</td>
               <td>{euros(r.cost)}</td>
-              <td>{synthesisAidsText(r)}</td>
+              <td>{synthesisAids(r, euros).join('; ') || 'not eligible'}</td>
             </tr>
           ))}
         </tbody>
@@ -112,7 +113,7 @@ function ProposalView({ p, index }: { p: Proposal; index: number }) {
     <section class="proposal" aria-labelledby={`proposal-${index}`}>
       <h4 id={`proposal-${index}`}>
         {p.title}: {p.ok ? 'meets the rules' : 'does not meet every rule'} · {euros(p.cost)}
-        {p.costPerDwelling !== undefined && ` (${euros(p.costPerDwelling)} per dwelling)`}
+        {perDwellingText(p, euros)}
       </h4>
       <div class="scroll" tabIndex={0} role="region" aria-label={`${p.title}: steps`}>
         <table>
@@ -263,14 +264,4 @@ export function AuditView({
       </p>
     </div>
   );
-}
-
-/** The MaPrimeRénov' cell: the step's own range, and a path's as one application on its last step. */
-function synthesisAidsText(r: NonNullable<AuditResponse['synthesis']>[number]): string {
-  const own = r.aidsMax > 0 ? `${euros(r.aidsMin)}–${euros(r.aidsMax)}` : '';
-  const path =
-    r.pathAidsMax !== undefined && r.pathAidsMax > 0
-      ? `path ${euros(r.pathAidsMin ?? 0)}–${euros(r.pathAidsMax)}`
-      : '';
-  return [own, path].filter((x) => x !== '').join('; ') || 'not eligible';
 }

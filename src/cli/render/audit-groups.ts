@@ -70,25 +70,3 @@ export function proofText(step: {
     ? 'cheapest not proved'
     : `at most ${pct} % above the cheapest`;
 }
-
-/** " (11 058 € per dwelling)": a whole building's path cost shared by its dwellings; else empty. */
-export function perDwellingText(p: { costPerDwelling?: number }, euros: (x: number) => string) {
-  return p.costPerDwelling === undefined ? '' : ` (${euros(p.costPerDwelling)} per dwelling)`;
-}
-
-/**
- * A synthesis row's MaPrimeRénov' cell, in parts: the step's own range, and on a path's last step
- * the path's as one application ("path 4 000 €–32 000 €") when its steps alone claim other.
- */
-export function synthesisAids(
-  r: { aidsMin: number; aidsMax: number; pathAidsMin?: number; pathAidsMax?: number },
-  euros: (x: number) => string,
-  dash = '–',
-): string[] {
-  const own = r.aidsMax > 0 ? `${euros(r.aidsMin)}${dash}${euros(r.aidsMax)}` : '';
-  const path =
-    r.pathAidsMax !== undefined && r.pathAidsMax > 0
-      ? `${euros(r.pathAidsMin ?? 0)}${dash}${euros(r.pathAidsMax)}`
-      : '';
-  return [own, ...(path && path !== own ? [`path ${path}`] : [])].filter((x) => x !== '');
-}

@@ -11,7 +11,8 @@
 import PDFDocument from 'pdfkit';
 import type { AuditProposal, AuditResponse, AuditStep } from '../../contract/audit.js';
 import { euros, eurosPerYear, num, withUnit } from '../format.js';
-import { groupIdentical, perDwellingText, proofText, synthesisAids } from './audit-groups.js';
+import { perDwellingText, synthesisAids } from '../../contract/audit-text.js';
+import { groupIdentical, proofText } from './audit-groups.js';
 import { CLASS_COLOURS } from './style.js';
 
 /** Text in PDFKit's WinAnsi standard fonts. */

@@ -12,7 +12,8 @@ import type {
   AuditStep,
 } from '../../contract/audit.js';
 import { euros, eurosPerYear, num, withUnit } from '../format.js';
-import { groupIdentical, perDwellingText, proofText, synthesisAids } from './audit-groups.js';
+import { perDwellingText, synthesisAids } from '../../contract/audit-text.js';
+import { groupIdentical, proofText } from './audit-groups.js';
 import { CLASS_COLOURS } from './style.js';
 
 const LETTERS = ['A', 'B', 'C', 'D', 'E', 'F', 'G'] as const;

@@ -5,7 +5,8 @@
  */
 import type { AuditProposal, AuditResponse, AuditStep, AuditWork } from '../../contract/audit.js';
 import { euros, eurosPerYear, kwh, NBSP, num, percent, withUnit } from '../format.js';
-import { perDwellingText, proofText, synthesisAids } from './audit-groups.js';
+import { perDwellingText, synthesisAids } from '../../contract/audit-text.js';
+import { proofText } from './audit-groups.js';
 import type { Style } from './style.js';
 import { table, terminalLayout, terminalWidth } from './table.js';
 import { wrap } from './text.js';

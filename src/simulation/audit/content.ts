@@ -15,6 +15,7 @@ import { numberText } from '../../contract/number-text.js';
 import type { Scope } from '../../dpe/building.js';
 import { elementsOf } from '../../dpe/elements.js';
 import { num, str, type RawDpe, type RawGeneratorHolder } from '../../dpe/raw.js';
+import { consumptionOf } from '../../engine/bills.js';
 import type { Engine } from '../../engine/engine.js';
 import { ACCEPTED_GENERATORS, OPAQUE_LEVELS, WINDOW_LEVEL } from './levels.js';
 
@@ -142,25 +143,21 @@ export function heatingEnergyOf(
   engine: Engine,
   output: RawDpe,
 ): { id: string; label: string; share: number } | undefined {
-  const sortie = output.logement?.sortie as Record<string, unknown> | undefined;
-  const coll = sortie?.sortie_par_energie_collection as
-    { sortie_par_energie?: Record<string, unknown>[] | Record<string, unknown> } | undefined;
-  const rows = coll?.sortie_par_energie;
-  const list = Array.isArray(rows) ? rows : rows ? [rows] : [];
-  let best: { id: string; ch: number } | undefined;
+  // the bills' reading of the output (electricity as the rest of each use), summed by energy
+  const ch = new Map<string, number>();
+  for (const c of consumptionOf(output)) ch.set(c.energy, (ch.get(c.energy) ?? 0) + c.byUse.ch);
+  let best: { id: string; kwh: number } | undefined;
   let total = 0;
-  for (const r of list) {
-    const ch = num(r.conso_ch) ?? 0;
-    const id = str(r.enum_type_energie_id);
-    if (!id || !(ch > 0)) continue;
-    total += ch;
-    if (!best || ch > best.ch) best = { id, ch };
+  for (const [id, kwh] of ch) {
+    if (!(kwh > 0)) continue;
+    total += kwh;
+    if (!best || kwh > best.kwh) best = { id, kwh };
   }
-  if (!best || total <= 0) return undefined;
+  if (!best) return undefined;
   return {
     id: best.id,
     label: engine.enumLabel('type_energie', best.id) ?? best.id,
-    share: Math.round((best.ch / total) * 1000) / 1000,
+    share: Math.round((best.kwh / total) * 1000) / 1000,
   };
 }
 

@@ -39,6 +39,7 @@ import { round2 } from '../comparison.js';
 import type { PreparedDpe } from '../prepared.js';
 import { runWorks } from '../runs.js';
 import { candidatesOf, maxAbovePercent, type Candidate } from '../scenarios.js';
+import { costPerDwelling } from '../cost-ceiling.js';
 import {
   aidsOf,
   builtOf,
@@ -392,6 +393,7 @@ function proposal(
 ): AuditProposal {
   const rules = rulesOf(kind, steps, items, target, reached);
   const cost = round2(steps.reduce((s, x) => s + x.cost, 0));
+  const each = costPerDwelling(cost, at.dwellings);
   const out: AuditProposal = {
     kind,
     title,
@@ -407,7 +409,7 @@ function proposal(
       ),
     })),
     cost,
-    ...(at.dwellings > 1 ? { costPerDwelling: Math.round(cost / at.dwellings) } : {}),
+    ...(each === undefined ? {} : { costPerDwelling: each }),
     rules,
     items: itemOutcomes(items, steps),
     ok: rules.every((r) => r.pass),
