@@ -23,9 +23,10 @@
  *
  * M0 (the assumption the cuts rest on): in a group, choice a is *at least as strong* as choice b
  * on a figure (primary energy or GES) when a gives no more of that figure alone than b (no works
- * gives the DPE's own figure), except (1) between two options of a generator group with several
- * options (heating, hot water), never compared (an option and no works are), and (2) between external and internal insulation of a wall,
- * never compared. M0 states that replacing, in any combination, a choice by one at least as strong
+ * gives the DPE's own figure), except for the pairs `comparedIn` leaves out (two options of a
+ * generator group, a ventilation and none, external and internal insulation of a wall, a hot-water
+ * generator and none where a heating generator may be replaced, internal insulation and none where
+ * it can move the inertia class): never compared. M0 states that replacing, in any combination, a choice by one at least as strong
  * never raises that figure. Chained group by group, a combination whose every choice is at least as
  * strong as another's has no more of the figure. Measured on the corpus: bench/search.mjs.
  */
@@ -33,6 +34,7 @@
 import { classIndex, type ClassLetter } from '../contract/classes.js';
 import { parseReferenceId } from '../dpe/elements.js';
 import { findOption } from '../works/catalogue.js';
+import { isInternalInsulation } from '../works/recipes.js';
 import { criteriaOf, type Q4paAreas, type Q4paCriteria } from '../works/airtightness.js';
 import type { Candidate, Evaluated, Evaluator } from './search.js';
 
@@ -151,6 +153,15 @@ export interface ProofQuery {
    * audit's proofs; the first searches keep the order their runs were tuned on.
    */
   dearestFirst?: boolean;
+  /**
+   * The steering master, the predicted search's master and the lifts compare choices as the first
+   * searches were tuned on, before two of M0's exceptions were known (`comparedIn`'s `sound`
+   * false): their runs, and so the scenarios, stay what they were; the bound and `exact` rest on
+   * the proof's cuts, which leave those pairs out. The first cut search and the predicted
+   * searches; the second cut search and the audit's proofs steer on the proof's cuts
+   * (docs/scenario-search.md, "M0's pairs the cut search does not compare").
+   */
+  tunedSteering?: boolean;
 }
 
 export interface ProofAnswer {
@@ -1404,6 +1415,87 @@ export const isHeatingGenerator = (c: Candidate): boolean =>
   isGenerator(c, 'installation_chauffage');
 
 /**
+ * M0's pairs of choices compared, in a search over `groups` after `fixed` (`a`, `b`: an option of
+ * group g, or null for no works); M0 holds nothing of the others:
+ * - two options of a generator group with several options (a pellet boiler emits less than a
+ *   heat pump alone, more once the envelope is insulated);
+ * - a ventilation and none (a fan's electricity against the air-renewal losses it saves: with a
+ *   heat pump those are worth a third as much primary energy);
+ * - external and internal insulation of a wall, or a roof's variants (`familyOf`);
+ * - a hot-water generator and none, where the search may replace a heating generator: a heat
+ *   pump or boiler that takes over the hot water gives it back to the hot-water option chosen with
+ *   it, which can do worse (on `2287E1473669Z` a dual-service heat pump and two walls reach D at
+ *   15,976 kWh/yr; with an electric water heater as well, 18,108 kWh/yr, class E, though that
+ *   heater alone saves 911 kWh/yr);
+ * - internal insulation and none, where `inertiaMoves` (lining every wall inside changes the
+ *   inertia class the DPE declares): one more wall lined inside can tip the class lighter and
+ *   raise the heating need more than its own U saves (on `2378E0897918K` a small wall's internal
+ *   insulation, 100 kWh/yr alone, takes a combination from C to D: GES 2,368 → 2,443 kg/yr).
+ *   Unless the stronger side `a` belongs to a combination whose inertia class is still the DPE's
+ *   own (`sameInertia`): every combination it covers lines a subset of its walls inside, and the
+ *   class only gets lighter as walls are lined, so they all keep that class.
+ */
+export function comparedIn(
+  groups: readonly (readonly Candidate[])[],
+  fixed: readonly Candidate[] = [],
+  inertiaMoves = false,
+  /** false: the pairs compared before the last two exceptions were known (steering only) */
+  sound = true,
+): (g: number, a: Candidate | null, b: Candidate | null, sameInertia?: boolean) => boolean {
+  const generator = groups.map((list) => isGeneratorGroup(list));
+  const ventilation = groups.map(
+    (list) => list[0]?.change.referenceId.startsWith('ventilation') ?? false,
+  );
+  const heatingReplaced =
+    sound &&
+    (groups.some((list) => list.some(isHeatingGenerator)) || fixed.some(isHeatingGenerator));
+  const water = groups.map(
+    (list) => heatingReplaced && list.some((c) => isGenerator(c, 'installation_ecs')),
+  );
+  const family = new Map<Candidate, string>();
+  const familyOfCached = (c: Candidate) => {
+    let v = family.get(c);
+    if (v === undefined) family.set(c, (v = familyOf(c)));
+    return v;
+  };
+  return (g, a, b, sameInertia = false) => {
+    if (a === b) return true;
+    if (generator[g] && a && b) return false;
+    if ((ventilation[g] || water[g]) && (!a || !b)) return false;
+    if (sound && inertiaMoves && ((!a && isInternal(b)) || (!b && !sameInertia && isInternal(a))))
+      return false;
+    return !(a && b && familyOfCached(a) !== familyOfCached(b));
+  };
+}
+
+/** Internal insulation (a wall lined inside, a roof insulated under its rafters): lightens inertia. */
+export function isInternal(c: Candidate | null): boolean {
+  if (!c) return false;
+  const ref = parseReferenceId(c.change.referenceId);
+  const row = ref && findOption(ref.category, c.change.editableKey, c.change.editableValue);
+  return !!row && isInternalInsulation(row.recipe);
+}
+
+/**
+ * Whether internal insulation can change the inertia class the DPE declares in this search: with
+ * every group's internal option chosen (after `fixed`), against `fixed` alone (the class only gets
+ * lighter as walls are lined: if all of them leave it, any of them does). False when the evaluator
+ * cannot say (a test's).
+ */
+export function inertiaMovesIn(
+  evaluator: Evaluator,
+  groups: readonly (readonly Candidate[])[],
+  fixed: readonly Candidate[] = [],
+): boolean {
+  if (typeof evaluator.inertia !== 'function') return false;
+  const internal = groups.flatMap((list) => list.filter(isInternal).slice(0, 1));
+  if (!internal.length) return false;
+  const before = evaluator.inertia([...fixed]);
+  const after = evaluator.inertia([...fixed, ...internal]);
+  return before !== after && !(Number.isNaN(before) && Number.isNaN(after));
+}
+
+/**
  * S counted by generator pairs: a heating generator and a hot-water generator replaced together
  * can save far more than each alone (on `2395E2052253O`, an air-water heat pump and a heat-pump
  * water heater: 3,706 kWh/yr of primary energy against 2,327 alone, the boiler they replace did
@@ -1551,8 +1643,25 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
     [...(allowed ? g.filter(allowed) : g)].sort((a, b) => a.cout - b.cout),
   );
   const G = full.length;
-  const generator = full.map((g) => isGeneratorGroup(g));
-  const ventilation = full.map((g) => g[0]?.change.referenceId.startsWith('ventilation') ?? false);
+  const inertiaMoves = inertiaMovesIn(evaluator, full, fixed);
+  const compared = comparedIn(full, fixed, inertiaMoves);
+  // with `tunedSteering`, the relation the first searches' runs were tuned on, for the steering
+  // master, the predicted search and the lifts only: their runs stay what they were, the bound
+  // rests on the proof's cuts (`compared`)
+  const steerCompared = comparedIn(full, fixed, inertiaMoves, false);
+  const relationsDiffer =
+    query.tunedSteering === true &&
+    full.some((list, g) =>
+      [null, ...list].some((a) =>
+        [null, ...list].some((b) => compared(g, a, b) !== steerCompared(g, a, b)),
+      ),
+    );
+  // (where lining walls inside can move the inertia class: whether a point keeps the DPE's own)
+  const inertia0 = inertiaMoves ? evaluator.inertia?.(fixed) : undefined;
+  const keepsInertia = (y: Point): boolean =>
+    !inertiaMoves ||
+    !y.some(isInternal) ||
+    evaluator.inertia?.([...fixed, ...y.filter((c): c is Candidate => c !== null)]) === inertia0;
   const costs = opts.map((list) => list.map((c) => c.cout));
   const coverings = (query.constraints ?? []).map((cv) => ({
     ok: opts.map((list) => list.map((c) => cv.among(c))),
@@ -1589,40 +1698,59 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
 
   const aloneOf = (g: number, c: Candidate | null, f: Figure): number =>
     c ? c.single.after[f] : (full[g]![0] as Candidate).single.before[f];
-  const family = new Map<Candidate, string>();
-  const familyOfCached = (c: Candidate) => {
-    let v = family.get(c);
-    if (v === undefined) family.set(c, (v = familyOf(c)));
-    return v;
+  /**
+   * M0's relation: choice a at least as strong as b on figure f, in group g (`sameInertia`: a is
+   * the choice of a point that keeps the DPE's inertia class)
+   */
+  const atLeastAsStrong = (
+    g: number,
+    a: Candidate | null,
+    b: Candidate | null,
+    f: Figure,
+    sameInertia = false,
+  ) => a === b || (compared(g, a, b, sameInertia) && aloneOf(g, a, f) <= aloneOf(g, b, f));
+  /**
+   * The relation the lifts use: the tuned one (`tunedSteering`), else `atLeastAsStrong` without
+   * `sameInertia` (where lining walls inside can move the inertia class, no wall is lined inside
+   * to lift a point: its cut would cover less, not more)
+   */
+  const steersAbove = (g: number, a: Candidate | null, b: Candidate | null, f: Figure) =>
+    relationsDiffer
+      ? a === b || (steerCompared(g, a, b) && aloneOf(g, a, f) <= aloneOf(g, b, f))
+      : atLeastAsStrong(g, a, b, f);
+  const cutOf = (y: Point, f: Figure | null, steering = false): Cut => {
+    const same = !steering && f !== null && keepsInertia(y);
+    return {
+      masks: opts.map((list, g) => {
+        let m = 0;
+        const yg = y[g] ?? null;
+        for (let k = -1; k < list.length; k++) {
+          const c = k < 0 ? null : (list[k] as Candidate);
+          // f null: a no-good (the point itself only)
+          const covered = !f
+            ? yg === c
+            : steering
+              ? steersAbove(g, yg, c, f)
+              : atLeastAsStrong(g, yg, c, f, same);
+          if (!covered) m |= 1 << (k + 1);
+        }
+        return m;
+      }),
+    };
   };
-  /** M0's relation: choice a at least as strong as b on figure f, in group g */
-  const atLeastAsStrong = (g: number, a: Candidate | null, b: Candidate | null, f: Figure) => {
-    if (a === b) return true;
-    if (generator[g] && a && b) return false;
-    if (ventilation[g] && (!a || !b)) return false;
-    if (a && b && familyOfCached(a) !== familyOfCached(b)) return false;
-    return aloneOf(g, a, f) <= aloneOf(g, b, f);
-  };
-  const cutOf = (y: Point, f: Figure | null): Cut => ({
-    masks: opts.map((list, g) => {
-      let m = 0;
-      const yg = y[g] ?? null;
-      for (let k = -1; k < list.length; k++) {
-        const c = k < 0 ? null : (list[k] as Candidate);
-        // f null: a no-good (the point itself only)
-        const covered = f ? atLeastAsStrong(g, yg, c, f) : yg === c;
-        if (!covered) m |= 1 << (k + 1);
-      }
-      return m;
-    }),
-  });
+  // the proof's cuts, and the steering's (the same list where the relations agree)
   const cuts: Cut[] = [];
-  /** adds a cut unless one already implies it; drops those it implies */
-  const addCut = (cut: Cut) => {
+  const steerCuts: Cut[] = relationsDiffer ? [] : cuts;
+  /** adds a cut to a list unless one already implies it; drops those it implies */
+  const addTo = (list: Cut[], cut: Cut) => {
     const subset = (a: Cut, b: Cut) => a.masks.every((m, g) => (m & ~(b.masks[g] as number)) === 0);
-    if (cuts.some((c) => subset(c, cut))) return;
-    for (let i = cuts.length - 1; i >= 0; i--) if (subset(cut, cuts[i] as Cut)) cuts.splice(i, 1);
-    cuts.push(cut);
+    if (list.some((c) => subset(c, cut))) return;
+    for (let i = list.length - 1; i >= 0; i--) if (subset(cut, list[i] as Cut)) list.splice(i, 1);
+    list.push(cut);
+  };
+  const addCut = (y: Point, f: Figure | null) => {
+    addTo(cuts, cutOf(y, f));
+    if (relationsDiffer) addTo(steerCuts, cutOf(y, f, true));
   };
 
   // the least figure seen in a run that misses the class on that figure (the class is a
@@ -1643,10 +1771,10 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
     for (const f of ['ep', 'ges'] as const)
       if (misses(ev, f)) {
         missAt[f] = Math.min(missAt[f], ev.o.after[f]);
-        addCut(cutOf(y, f));
+        addCut(y, f);
         any = true;
       }
-    if (!any) addCut(cutOf(y, null));
+    if (!any) addCut(y, null);
   };
   const pointOf = (ev: Evaluated): Point | null => {
     const y: Point = new Array<Candidate | null>(G).fill(null);
@@ -1699,7 +1827,7 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
       let pick = yg;
       let pickRest = rest(g, yg);
       for (const c of opts[g] as Candidate[]) {
-        if (!atLeastAsStrong(g, c, yg, f)) continue;
+        if (!steersAbove(g, c, yg, f)) continue;
         const r = rest(g, c);
         if (r > pickRest || (r === pickRest && aloneOf(g, c, f) < aloneOf(g, pick, f))) {
           pick = c;
@@ -1712,7 +1840,7 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
     function rest(g: number, yg: Candidate | null): number {
       let least = Infinity;
       for (const c of [null, ...(opts[g] as Candidate[])])
-        if (!atLeastAsStrong(g, yg, c, f)) least = Math.min(least, c ? c.cout : 0);
+        if (!steersAbove(g, yg, c, f)) least = Math.min(least, c ? c.cout : 0);
       return least;
     }
     const liftable: { g: number; to: Candidate | null; rest: number }[] = [];
@@ -1972,11 +2100,11 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
             .filter((g): g is number => g !== undefined),
         ),
       ].sort((a, b) => a - b);
-  const master = (cap: number, target: number, ges = false): MasterResult => {
+  const master = (cap: number, target: number, ges = false, list = cuts): MasterResult => {
     if (!air)
       return solveMaster(
         costs,
-        cuts,
+        list,
         masterCoverings,
         knapsacks(false, ges),
         cap,
@@ -1986,7 +2114,7 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
       );
     const m = solveMaster(
       [air.choices.map(() => 0), ...costs],
-      cuts.map((c) => {
+      list.map((c) => {
         let v = withAir.get(c);
         if (!v) withAir.set(c, (v = { masks: [0, ...c.masks] }));
         return v;
@@ -2009,7 +2137,7 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
     for (;;) {
       const found = best as Evaluated | null;
       if (evaluator.left <= 0 || iterations >= MAX_ITERATIONS) break;
-      const m = master(perSolve, found ? found.cout - fixedCost : Infinity);
+      const m = master(perSolve, found ? found.cout - fixedCost : Infinity, false, steerCuts);
       iterations++;
       masterNodes += m.nodes;
       const choice = m.kind === 'solution' ? m.choice : m.kind === 'capped' ? m.point : undefined;
@@ -2079,8 +2207,10 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
     // (the master without thresholds steers whenever the proof's knapsacks differ from its own)
     const steer = steered || margins().s !== STEER_MARGIN;
     const m = steer
-      ? solveMaster(costs, cuts, masterCoverings, knapsacks(true), cap, goal, [], dearestFirst)
-      : sound;
+      ? solveMaster(costs, steerCuts, masterCoverings, knapsacks(true), cap, goal, [], dearestFirst)
+      : relationsDiffer
+        ? master(cap, goal, false, steerCuts)
+        : sound;
     iterations++;
     masterNodes += m.nodes;
     const found = best as Evaluated | null;
@@ -2093,7 +2223,7 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
     if (found && found.cout <= bestLb) return stop();
     if (m.kind === 'infeasible') return stop();
     if (m.kind === 'capped') {
-      // every cut stays true: the best bound of any solve is a bound
+      // (the steering master's bound decides when the steering stops; the proof's is `bestLb`)
       steerLb = Math.max(steerLb, m.lowerBound + fixedCost);
       const more =
         query.masterTotal !== undefined &&
@@ -2121,7 +2251,8 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
     if (reaches(ev)) {
       // meets the coverings (the master's), and nothing cheaper meets the cuts (with thresholds:
       // nothing cheaper meets the master without them; exact when the bound says so)
-      if (!steer) return answer(true, (best as Evaluated | null)?.cout ?? ev.cout);
+      if (!steer && !relationsDiffer)
+        return answer(true, (best as Evaluated | null)?.cout ?? ev.cout);
       if (proveOn(sound)) continue;
       return stop();
     }

@@ -232,6 +232,20 @@ export function airtightnessAfter(
   );
 }
 
+/**
+ * The inertia class the DPE declares after these works (1 très lourde … 4 légère; NaN when it
+ * declares none): internal insulation lightens it (works/apply.ts `withInertia`). No engine run.
+ */
+export function inertiaAfter(
+  engine: Engine,
+  prep: PreparedDpe,
+  changes: readonly EditableChange[],
+  costs: CostTable,
+): number {
+  const raw = applyWorks(engine, prep, resolveChanges(prep, changes), costs).raw;
+  return Number(raw.logement?.enveloppe?.inertie?.enum_classe_inertie_id ?? NaN);
+}
+
 /** The areas and the forced runs per prepared DPE and works (and criteria): each made once. */
 const areasMemo = new WeakMap<PreparedDpe, Map<string, Q4paAreas>>();
 const forcedMemo = new WeakMap<PreparedDpe, Map<string, WorksRun | null>>();

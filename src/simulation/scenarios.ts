@@ -519,6 +519,8 @@ export function searchScenarios(
               known: evaluator.evaluated,
               incumbent: found.ev.items,
               masterNodes: masterNodesFor(masterBudget, masterUsed),
+              // (its runs as they were tuned; its bound on the proof's cuts)
+              tunedSteering: true,
             });
             cutRuns += proving.count - before;
             masterUsed += c.masterNodes;
@@ -540,6 +542,7 @@ export function searchScenarios(
               masterNodes: MASTER_FLOOR,
               predict: true,
               thresholds,
+              tunedSteering: true,
             });
           const reachesTarget = (o: Outcome) => reaches(o, target);
           if (found && !found.exact && predictBudget > 0) {

@@ -24,7 +24,13 @@ import type { CostTable } from '../works/costs.js';
 import { outcome, type Outcome } from './calc.js';
 import type { PreparedDpe } from './prepared.js';
 import type { Q4paAreas, Q4paCriteria } from '../works/airtightness.js';
-import { airtightnessAfter, figuresOf, runWithAirtightness, runWorks } from './runs.js';
+import {
+  airtightnessAfter,
+  figuresOf,
+  inertiaAfter,
+  runWithAirtightness,
+  runWorks,
+} from './runs.js';
 
 /** A min-heap of search nodes by bound, then by insertion (ties break the same way every run). */
 class Heap<T> {
@@ -392,6 +398,27 @@ export class Evaluator {
   }
 
   private readonly areas = new Map<string, Q4paAreas>();
+
+  /**
+   * The inertia class the DPE declares after these works (`inertiaAfter`; no engine run; kept per
+   * evaluator: the proof asks it of every cut it learns where lining walls can move the class).
+   */
+  inertia(items: readonly Candidate[]): number {
+    const key = combinationKey(items.map((c) => c.change));
+    let out = this.inertias.get(key);
+    if (out === undefined) {
+      out = inertiaAfter(
+        this.engine,
+        this.prep,
+        items.map((c) => c.change),
+        this.frame.costs,
+      );
+      this.inertias.set(key, out);
+    }
+    return out;
+  }
+
+  private readonly inertias = new Map<string, number>();
 
   /**
    * The outcome of these works with the Q4Pa,conv row forced to `criteria`'s (a probe, not a
