@@ -14,6 +14,7 @@ const benches = [
   ['batch.mjs', 'runBatchBench'],
   ['costs.mjs', 'runCostsBench'],
   ['search.mjs', 'runSearchBench'],
+  ['probe.mjs', 'runProbeBench'],
   ['queue.mjs', 'runQueueBench'],
   // 10 minutes: RSS and p99 under mixed load (not in CI)
   ['soak.mjs', 'runSoakBench'],

@@ -1,7 +1,7 @@
 // The scenario search on the corpus. First, over every corpus DPE, as `initial` runs it: the share
 // of recommended scenarios proved cheapest (issue 36's goal: ≥ 90%) and the largest cost ÷ proven
 // lower bound of the others (goal ≤ 1.10), and a seeded random probe (BENCH_SEARCH_PROBE, 200
-// combinations per DPE) counting the scenarios it beats. Then against brute force: every corpus DPE whose candidate options
+// combinations per DPE, BENCH_SEARCH_SEED for other draws) counting the scenarios it beats. Then against brute force: every corpus DPE whose candidate options
 // (per element and works key, dominated ones dropped) make at most BENCH_SEARCH_MAX (3000)
 // combinations has every combination run through the engine; for each class better than its own,
 // the cheapest combination reaching it is compared with the best-first search's answer (forced,
@@ -21,7 +21,7 @@ const CORPUS = path.resolve(ROOT, '..', 'shared', 'corpus', 'dpe');
 const MAX = Number(process.env.BENCH_SEARCH_MAX ?? 3000);
 
 /** A deterministic generator of numbers in [0, 1) seeded by a name (mulberry32 on its hash). */
-function seeded(name) {
+export function seeded(name) {
   let t = 0;
   for (const ch of name) t = (Math.imul(t, 31) + ch.charCodeAt(0)) | 0;
   return () => {
@@ -83,20 +83,17 @@ function checkFactor(chosen, saved, factors, pairs, label) {
  * alone (the relation the cuts use) raises no figure; subadditivity: what a combination saves is
  * at most (1 + margin) × the sum of what its options save alone.
  */
-function measureAssumptions(groups, figs, file, states, air, s0) {
-  const { isGeneratorGroup, familyOf, SUBADDITIVITY_MARGIN: SUB } = helpers;
+function measureAssumptions(groups, figs, file, states, air, s0, inertiaMoves) {
+  const { SUBADDITIVITY_MARGIN: SUB } = helpers;
   const keyOf = (idx) => idx.join(',');
   const none = groups.map(() => -1);
   const f0 = figs.get(keyOf(none));
   const alone = (g, k, fig) =>
     k < 0 ? groups[g][0].single.before[fig] : groups[g][k].single.after[fig];
-  const comparable = (g, a, b) => {
-    if (a === b) return true;
-    if (isGeneratorGroup(groups[g]) && a >= 0 && b >= 0) return false;
-    if (groups[g][0].change.referenceId.startsWith('ventilation') && (a < 0 || b < 0)) return false;
-    if (a >= 0 && b >= 0 && familyOf(groups[g][a]) !== familyOf(groups[g][b])) return false;
-    return true;
-  };
+  // (M0's pairs as the search compares them: proof.ts comparedIn)
+  const compared = helpers.comparedIn(groups, [], inertiaMoves);
+  const comparable = (g, a, b) =>
+    compared(g, a < 0 ? null : groups[g][a], b < 0 ? null : groups[g][b]);
   for (const [key, F] of figs) {
     const idx = key.split(',').map(Number);
     for (const fig of ['ep', 'ges']) {
@@ -175,6 +172,20 @@ function measureAssumptions(groups, figs, file, states, air, s0) {
   }
 }
 
+/**
+ * The corpus's XML files, sorted, or a subset of them: `NAME,NAME` (registry numbers) or `every:N`
+ * (one in N, the first included).
+ */
+export function corpusSubset(subset) {
+  const all = readdirSync(CORPUS)
+    .filter((f) => f.endsWith('.xml'))
+    .sort();
+  const every = /^every:(\d+)$/.exec(subset ?? '');
+  if (!subset) return all;
+  if (every) return all.filter((_, i) => i % Number(every[1]) === 0);
+  return all.filter((f) => subset.split(',').includes(f.replace(/\.xml$/, '')));
+}
+
 export async function runSearchBench() {
   if (!existsSync(CORPUS)) {
     console.log(`*** search bench SKIPPED: no corpus at ${CORPUS} ***`);
@@ -197,18 +208,9 @@ export async function runSearchBench() {
   helpers = await import(path.join(ROOT, 'dist/simulation/proof.js'));
   const engine = await loadEngine();
   const opts = { coef: 'activated', forceNormalization: false, costs: defaultCosts() };
-  const all = readdirSync(CORPUS)
-    .filter((f) => f.endsWith('.xml'))
-    .sort();
   // a subset to develop on: BENCH_SEARCH_FILES=2359E0545021S,2535E0426429Q (names) or every:N
-  // (one corpus DPE in N, the first included)
   const subset = process.env.BENCH_SEARCH_FILES;
-  const every = /^every:(\d+)$/.exec(subset ?? '');
-  const files = !subset
-    ? all
-    : every
-      ? all.filter((_, i) => i % Number(every[1]) === 0)
-      : all.filter((f) => subset.split(',').includes(f.replace(/\.xml$/, '')));
+  const files = corpusSubset(subset);
   if (process.env.BENCH_SEARCH_SHARE !== '0') {
     // every corpus DPE, the default search (as `initial`)
     let scenarios = 0;
@@ -222,9 +224,16 @@ export async function runSearchBench() {
     // (seeded: the same draws on every run); a probe that reaches a class for less than the
     // scenario for that class beats it
     const PROBE = Number(process.env.BENCH_SEARCH_PROBE ?? 200);
+    // (BENCH_SEARCH_SEED: other draws than the default's, to probe combinations no earlier run
+    // looked at; empty by default, the draws every figure in docs/ was measured with)
+    const SEED = process.env.BENCH_SEARCH_SEED ?? '';
     let probes = 0;
     let beaten = 0;
     const beatenList = [];
+    // (a probe below a scenario's proven lower bound, or beating a scenario said proved: a false
+    // proof, must be 0)
+    let falseBounds = 0;
+    const falseList = [];
     const probeSub = { combos: 0, viol: 0, max: 0, list: [] };
     const probeAir = { combos: 0, viol: 0, max: 0, list: [] };
     // S on GES (proof.ts gesExempt: no replaced heating generator; across a threshold, plus
@@ -236,7 +245,7 @@ export async function runSearchBench() {
       const r = searchScenarios(engine, prep.dpe, opts);
       if (PROBE > 0 && r.solutions.length) {
         const groups = [...candidatesOf(engine, prep.dpe, opts).values()];
-        const rand = seeded(f);
+        const rand = seeded(SEED + f);
         const best = new Map();
         // S, and S across the Q4Pa,conv thresholds, on the probe's combinations too
         const air = helpers.airThresholds(
@@ -335,6 +344,12 @@ export async function runSearchBench() {
         }
         for (const sol of r.solutions) {
           const b = best.get(sol.classe);
+          if (b !== undefined && (b < sol.lowerBound || (sol.exact && b < sol.cout))) {
+            falseBounds++;
+            falseList.push(
+              `${f.replace(/\.xml$/, '')} ${sol.classe} bound ${sol.lowerBound} € (probe ${b} €)`,
+            );
+          }
           if (b !== undefined && b < sol.cout) {
             beaten++;
             beatenList.push(
@@ -369,7 +384,7 @@ export async function runSearchBench() {
     );
     if (PROBE > 0)
       console.log(
-        `  random probe: ${probes} combinations (${PROBE} per DPE, seeded); scenarios a probe reaches for less: ${beaten}${beatenList.length ? ` (${beatenList.slice(0, 10).join('; ')}${beatenList.length > 10 ? '; …' : ''})` : ''}`,
+        `  random probe: ${probes} combinations (${PROBE} per DPE, seeded); scenarios a probe reaches for less: ${beaten}${beatenList.length ? ` (${beatenList.slice(0, 10).join('; ')}${beatenList.length > 10 ? '; …' : ''})` : ''}; bounds a probe falls below (a false proof): ${falseBounds}${falseList.length ? ` (${falseList.slice(0, 10).join('; ')})` : ''}`,
       );
     if (PROBE > 0) {
       const few = (l) =>
@@ -423,7 +438,11 @@ export async function runSearchBench() {
     );
     if (air) assumptions.air.dpes++;
     const s0 = criteriaOf(airtightnessAfter(engine, p, [], opts.costs));
-    measureAssumptions(groups, figs, f, states, air, s0);
+    const inertiaMoves = helpers.inertiaMovesIn(
+      new Evaluator(engine, p, { ...opts, thresholds: p.thresholds }, Infinity),
+      groups,
+    );
+    measureAssumptions(groups, figs, f, states, air, s0, inertiaMoves);
     {
       const ev = new Evaluator(engine, p, { ...opts, thresholds: p.thresholds }, Infinity);
       const factors = helpers.heatingFactors(ev, groups);
