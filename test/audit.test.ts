@@ -387,8 +387,8 @@ describe.skipIf(!HAS_CORPUS)('the corpus', () => {
 describe.skipIf(!HAS_CORPUS)('the exchange pass in the audit (AUDIT_EXCHANGE_RUNS)', () => {
   // (2491E3206857H until the proofs' master branched dearest first: its proof now finds the
   // exchange's answer itself, 25,449 €)
-  it('2287E1490206A: the path in one step cheaper than without it, every rule still met, its class reached', async () => {
-    const p = await prep(path.join(CORPUS, '2287E1490206A.xml'));
+  it('2593E3377930D: the path in one step cheaper than without it, every rule still met, its class reached', async () => {
+    const p = await prep(path.join(CORPUS, '2593E3377930D.xml'));
     const opts = { coef: 'activated' as const, forceNormalization: false, costs, version: 't' };
     const single = (a: AuditResponse) => a.proposals.find((x) => x.kind === 'single');
     const without = single(auditDpe(engine, p, { ...opts, exchangeRuns: 0 }));
