@@ -1471,10 +1471,15 @@ export function comparedIn(
 /** Internal insulation (a wall lined inside, a roof insulated under its rafters): lightens inertia. */
 export function isInternal(c: Candidate | null): boolean {
   if (!c) return false;
-  const ref = parseReferenceId(c.change.referenceId);
-  const row = ref && findOption(ref.category, c.change.editableKey, c.change.editableValue);
-  return !!row && isInternalInsulation(row.recipe);
+  let v = internal.get(c);
+  if (v === undefined) {
+    const ref = parseReferenceId(c.change.referenceId);
+    const row = ref && findOption(ref.category, c.change.editableKey, c.change.editableValue);
+    internal.set(c, (v = !!row && isInternalInsulation(row.recipe)));
+  }
+  return v;
 }
+const internal = new WeakMap<Candidate, boolean>();
 
 /**
  * Whether internal insulation can change the inertia class the DPE declares in this search: with
@@ -1718,25 +1723,38 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
     relationsDiffer
       ? a === b || (steerCompared(g, a, b) && aloneOf(g, a, f) <= aloneOf(g, b, f))
       : atLeastAsStrong(g, a, b, f);
+  /**
+   * The choices of group g a cut from a point choosing `yg` leaves (bit k + 1: choice k, −1 none),
+   * per relation: made once per group, choice, figure and relation (a search learns thousands of
+   * cuts over the same few choices).
+   */
+  const maskTables = new Map<string, Map<Candidate | null, number>[]>();
+  const maskOf = (g: number, yg: Candidate | null, f: Figure | null, relation: string): number => {
+    const name = `${f}|${relation}`;
+    let table = maskTables.get(name);
+    if (!table) maskTables.set(name, (table = opts.map(() => new Map())));
+    const byChoice = table[g] as Map<Candidate | null, number>;
+    let m = byChoice.get(yg);
+    if (m === undefined) {
+      m = 0;
+      const list = opts[g] as Candidate[];
+      for (let k = -1; k < list.length; k++) {
+        const c = k < 0 ? null : (list[k] as Candidate);
+        // f null: a no-good (the point itself only)
+        const covered = !f
+          ? yg === c
+          : relation === 'steer'
+            ? steersAbove(g, yg, c, f)
+            : atLeastAsStrong(g, yg, c, f, relation === 'same');
+        if (!covered) m |= 1 << (k + 1);
+      }
+      byChoice.set(yg, m);
+    }
+    return m;
+  };
   const cutOf = (y: Point, f: Figure | null, steering = false): Cut => {
-    const same = !steering && f !== null && keepsInertia(y);
-    return {
-      masks: opts.map((list, g) => {
-        let m = 0;
-        const yg = y[g] ?? null;
-        for (let k = -1; k < list.length; k++) {
-          const c = k < 0 ? null : (list[k] as Candidate);
-          // f null: a no-good (the point itself only)
-          const covered = !f
-            ? yg === c
-            : steering
-              ? steersAbove(g, yg, c, f)
-              : atLeastAsStrong(g, yg, c, f, same);
-          if (!covered) m |= 1 << (k + 1);
-        }
-        return m;
-      }),
-    };
+    const relation = steering ? 'steer' : f !== null && keepsInertia(y) ? 'same' : 'plain';
+    return { masks: opts.map((_, g) => maskOf(g, y[g] ?? null, f, relation)) };
   };
   // the proof's cuts, and the steering's (the same list where the relations agree)
   const cuts: Cut[] = [];
