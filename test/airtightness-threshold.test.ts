@@ -5,14 +5,9 @@
  * savings alone (assumption S) cannot see: the cut search once "proved" bounds above a
  * combination that reaches the class. These tests run the engine on corpus DPEs where it did.
  */
-import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { classIndex, type ClassLetter } from '../src/contract/classes.js';
 import type { EditableChange } from '../src/contract/schemas.js';
-import { readDpeFile } from '../src/dpe/source.js';
 import { loadEngine, type Engine } from '../src/engine/engine.js';
-import { outcome } from '../src/simulation/calc.js';
-import { prepare, type PreparedDpe } from '../src/simulation/prepared.js';
 import { generatorPairs, SUBADDITIVITY_MARGIN } from '../src/simulation/proof.js';
 import { candidatesOf, searchScenarios } from '../src/simulation/scenarios.js';
 import { Evaluator } from '../src/simulation/search.js';
@@ -23,22 +18,14 @@ import {
   runWorks,
 } from '../src/simulation/runs.js';
 import { criteriaOf } from '../src/works/airtightness.js';
-import { defaultCosts } from '../src/works/costs.js';
+import { corpusDpe, costs, frame, reaches, worksFigures } from './corpus-engine.js';
 import { CORPUS, HAS_CORPUS } from './helpers.js';
 
-const costs = defaultCosts();
-const frame = { coef: 'activated' as const, forceNormalization: false };
 let engine: Engine;
 
 beforeAll(async () => {
   engine = await loadEngine();
 });
-
-async function prepared(id: string): Promise<PreparedDpe> {
-  const p = prepare(engine, await readDpeFile(path.join(CORPUS, `${id}.xml`)));
-  if (!p.ok) throw new Error(`${id} blocked`);
-  return p.dpe;
-}
 
 const insulate = (ref: string, value: string): EditableChange => ({
   referenceId: ref,
@@ -46,19 +33,12 @@ const insulate = (ref: string, value: string): EditableChange => ({
   editableValue: value,
 });
 
-function figures(prep: PreparedDpe, changes: EditableChange[]) {
-  const run = runWorks(engine, prep, changes, costs);
-  return { cout: run.cout, o: outcome(prep, figuresOf(run, frame.coef), frame.coef, false) };
-}
-
-const reaches = (c: ClassLetter, target: ClassLetter) => classIndex(c) <= classIndex(target);
-
 if (!HAS_CORPUS)
   console.warn(`\n⚠ Q4Pa,conv threshold corpus tests SKIPPED: no corpus at ${CORPUS}\n`);
 
 describe.skipIf(!HAS_CORPUS)('the Q4Pa,conv insulated-area majority', () => {
   it('2287E1429874O: the third of three options tips the majority, S fails, and E is no longer "proved" above them', async () => {
-    const prep = await prepared('2287E1429874O');
+    const prep = await corpusDpe(engine, '2287E1429874O');
     const three = [
       insulate('mur:1', 'IMurITI30'),
       insulate('mur:3', 'IMurITI30'),
@@ -68,9 +48,12 @@ describe.skipIf(!HAS_CORPUS)('the Q4Pa,conv insulated-area majority', () => {
     expect(criteriaOf(airtightnessAfter(engine, prep, [], costs)).isolation).toBe('0');
     expect(criteriaOf(airtightnessAfter(engine, prep, three, costs)).isolation).toBe('1');
     // the three together save more primary energy than S allows from what each saves alone
-    const base = figures(prep, []).o.after.ep;
-    const alone = three.reduce((s, c) => s + (base - figures(prep, [c]).o.after.ep), 0);
-    const all = figures(prep, three);
+    const base = worksFigures(engine, prep, []).o.after.ep;
+    const alone = three.reduce(
+      (s, c) => s + (base - worksFigures(engine, prep, [c]).o.after.ep),
+      0,
+    );
+    const all = worksFigures(engine, prep, three);
     expect(base - all.o.after.ep).toBeGreaterThan((1 + (SUBADDITIVITY_MARGIN.ep ?? 0)) * alone);
     expect(reaches(all.o.classesAfter.dpe, 'E')).toBe(true);
     // forcing the DPE's own row changes nothing; forcing the insulated row saves energy
@@ -89,15 +72,15 @@ describe.skipIf(!HAS_CORPUS)('the Q4Pa,conv insulated-area majority', () => {
     expect(e).toBeDefined();
     expect(e?.lowerBound).toBeLessThanOrEqual(all.cout);
     expect(e?.cout).toBeLessThanOrEqual(all.cout);
-    const again = figures(prep, e?.editables ?? []);
+    const again = worksFigures(engine, prep, e?.editables ?? []);
     expect(again.cout).toBe(e?.cout);
     expect(reaches(again.o.classesAfter.dpe, 'E')).toBe(true);
   });
 
   it('2387E0837391U: three walls lined inside reach F below the bound the search once proved (11,738 €)', async () => {
-    const prep = await prepared('2387E0837391U');
+    const prep = await corpusDpe(engine, '2387E0837391U');
     const walls = ['mur:0', 'mur:1', 'mur:2'].map((r) => insulate(r, 'IMurITI30'));
-    const all = figures(prep, walls);
+    const all = worksFigures(engine, prep, walls);
     expect(reaches(all.o.classesAfter.dpe, 'F')).toBe(true);
     expect(all.cout).toBeLessThan(11_738);
     const f = searchScenarios(engine, prep, { ...frame, costs }).solutions.find(
@@ -110,7 +93,7 @@ describe.skipIf(!HAS_CORPUS)('the Q4Pa,conv insulated-area majority', () => {
 
 describe.skipIf(!HAS_CORPUS)('S counted by generator pairs', () => {
   it('2395E2052253O: a heat pump and a heat-pump water heater replacing one boiler save more together than S allows alone; the pair gain covers it', async () => {
-    const prep = await prepared('2395E2052253O');
+    const prep = await corpusDpe(engine, '2395E2052253O');
     const groups = [...candidatesOf(engine, prep, { ...frame, costs }).values()];
     const all = groups.flat();
     const pick = (ref: string, value: string) => {
@@ -121,8 +104,8 @@ describe.skipIf(!HAS_CORPUS)('S counted by generator pairs', () => {
     const pac = pick('installation_chauffage:0', 'PACAirEau');
     const cet = pick('installation_ecs:0', 'CET');
     const alone = (c: typeof pac) => c.single.before.ep - c.single.after.ep;
-    const base = figures(prep, []).o.after.ep;
-    const both = base - figures(prep, [pac.change, cet.change]).o.after.ep;
+    const base = worksFigures(engine, prep, []).o.after.ep;
+    const both = base - worksFigures(engine, prep, [pac.change, cet.change]).o.after.ep;
     // S alone fails here by far more than its margin
     expect(both).toBeGreaterThan((1 + (SUBADDITIVITY_MARGIN.ep ?? 0)) * (alone(pac) + alone(cet)));
     // the heat pump's gain, counted by its pairs, covers what the pair saves

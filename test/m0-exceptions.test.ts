@@ -5,47 +5,29 @@
  * option that saves alone made a combination worse, so "no works is weaker than this option" cut
  * off the cheaper answer. These tests run the engine on the corpus DPEs where it happened.
  */
-import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { classIndex, type ClassLetter } from '../src/contract/classes.js';
+import type { ClassLetter } from '../src/contract/classes.js';
 import type { EditableChange } from '../src/contract/schemas.js';
-import { readDpeFile } from '../src/dpe/source.js';
 import { loadEngine, type Engine } from '../src/engine/engine.js';
-import { outcome } from '../src/simulation/calc.js';
-import { prepare, type PreparedDpe } from '../src/simulation/prepared.js';
+import type { PreparedDpe } from '../src/simulation/prepared.js';
 import { comparedIn, inertiaMovesIn } from '../src/simulation/proof.js';
-import { figuresOf, inertiaAfter, runWorks } from '../src/simulation/runs.js';
+import { inertiaAfter } from '../src/simulation/runs.js';
 import { candidatesOf, searchScenarios } from '../src/simulation/scenarios.js';
 import { Evaluator } from '../src/simulation/search.js';
-import { defaultCosts } from '../src/works/costs.js';
+import { corpusDpe, costs, frame, reaches, worksFigures } from './corpus-engine.js';
 import { CORPUS, HAS_CORPUS } from './helpers.js';
 
-const costs = defaultCosts();
-const frame = { coef: 'activated' as const, forceNormalization: false };
 let engine: Engine;
 
 beforeAll(async () => {
   engine = await loadEngine();
 });
 
-async function prepared(id: string): Promise<PreparedDpe> {
-  const p = prepare(engine, await readDpeFile(path.join(CORPUS, `${id}.xml`)));
-  if (!p.ok) throw new Error(`${id} blocked`);
-  return p.dpe;
-}
-
 const works = (ref: string, key: string, value: string): EditableChange => ({
   referenceId: ref,
   editableKey: key,
   editableValue: value,
 });
-
-function figures(prep: PreparedDpe, changes: EditableChange[]) {
-  const run = runWorks(engine, prep, changes, costs);
-  return { cout: run.cout, o: outcome(prep, figuresOf(run, frame.coef), frame.coef, false) };
-}
-
-const reaches = (c: ClassLetter, target: ClassLetter) => classIndex(c) <= classIndex(target);
 
 /** the scenario for `target`: its bound never above `cout`, and no dearer when said proved */
 function scenarioWithin(prep: PreparedDpe, target: ClassLetter, cout: number) {
@@ -56,7 +38,7 @@ function scenarioWithin(prep: PreparedDpe, target: ClassLetter, cout: number) {
   expect(s?.lowerBound).toBeLessThanOrEqual(cout);
   if (s?.exact) expect(s.cout).toBeLessThanOrEqual(cout);
   // what it says it reaches, at what it says it costs
-  const again = figures(prep, s?.editables ?? []);
+  const again = worksFigures(engine, prep, s?.editables ?? []);
   expect(again.cout).toBe(s?.cout);
   expect(reaches(again.o.classesAfter.dpe, target)).toBe(true);
 }
@@ -65,20 +47,20 @@ if (!HAS_CORPUS) console.warn(`\n⚠ M0 exceptions corpus tests SKIPPED: no corp
 
 describe.skipIf(!HAS_CORPUS)("M0's pairs the cut search does not compare", () => {
   it('2287E1473669Z: an electric water heater saves alone, but undoes a dual-service heat pump’s hot water; D is not "bounded" above the heat pump and two walls', async () => {
-    const prep = await prepared('2287E1473669Z');
+    const prep = await corpusDpe(engine, '2287E1473669Z');
     const answer = [
       works('installation_chauffage:0', 'ReplaceGEN', 'PACAirEauECS'),
       works('mur:0', 'ISOLATION', 'IMurITI37'),
       works('mur:2', 'ISOLATION', 'IMurITI30'),
     ];
     const heater = works('installation_ecs:0', 'ReplaceGEN', 'BallonElectrique');
-    const x = figures(prep, answer);
+    const x = worksFigures(engine, prep, answer);
     expect(reaches(x.o.classesAfter.dpe, 'D')).toBe(true);
     expect(Math.round(x.cout)).toBe(17_420);
     // the heater alone saves primary energy; with the heat pump it costs some, and D is missed
-    const base = figures(prep, []).o.after.ep;
-    expect(figures(prep, [heater]).o.after.ep).toBeLessThan(base);
-    const y = figures(prep, [...answer, heater]);
+    const base = worksFigures(engine, prep, []).o.after.ep;
+    expect(worksFigures(engine, prep, [heater]).o.after.ep).toBeLessThan(base);
+    const y = worksFigures(engine, prep, [...answer, heater]);
     expect(y.o.after.ep).toBeGreaterThan(x.o.after.ep);
     expect(reaches(y.o.classesAfter.dpe, 'D')).toBe(false);
     // so M0 compares no hot-water generator with none where a heating generator may be replaced
@@ -94,7 +76,7 @@ describe.skipIf(!HAS_CORPUS)("M0's pairs the cut search does not compare", () =>
   });
 
   it('2378E0897918K: one more wall lined inside tips the inertia class lighter and takes C away; C is not "proved" above the cheaper answer', async () => {
-    const prep = await prepared('2378E0897918K');
+    const prep = await corpusDpe(engine, '2378E0897918K');
     const answer = [
       works('installation_chauffage:0', 'REGULATION', 'RobinetsThermostatiques'),
       works('installation_ecs:0', 'CALORIFUGEAGE', 'CalorifugeageECS'),
@@ -105,13 +87,13 @@ describe.skipIf(!HAS_CORPUS)("M0's pairs the cut search does not compare", () =>
       works('ventilation:0', 'VMC', 'VMCHygroB'),
     ];
     const lined = works('mur:1', 'ISOLATION', 'IMurITI30');
-    const x = figures(prep, answer);
+    const x = worksFigures(engine, prep, answer);
     expect(reaches(x.o.classesAfter.dpe, 'C')).toBe(true);
     expect(Math.round(x.cout)).toBe(4_041);
     // the wall alone saves GES; with the others lined inside, it makes the inertia lighter
-    const base = figures(prep, []).o.after.ges;
-    expect(figures(prep, [lined]).o.after.ges).toBeLessThan(base);
-    const y = figures(prep, [...answer, lined]);
+    const base = worksFigures(engine, prep, []).o.after.ges;
+    expect(worksFigures(engine, prep, [lined]).o.after.ges).toBeLessThan(base);
+    const y = worksFigures(engine, prep, [...answer, lined]);
     expect(y.o.after.ges).toBeGreaterThan(x.o.after.ges);
     expect(reaches(y.o.classesAfter.dpe, 'C')).toBe(false);
     expect(inertiaAfter(engine, prep, [...answer, lined], costs)).toBeGreaterThan(

@@ -1,0 +1,33 @@
+/**
+ * What the tests that run the engine on a registry corpus DPE share: the DPE prepared as `initial`
+ * prepares it, and the figures and class a set of works gives it (`test/m0-exceptions.test.ts`,
+ * `test/airtightness-threshold.test.ts`).
+ */
+import path from 'node:path';
+import { classIndex, type ClassLetter } from '../src/contract/classes.js';
+import type { EditableChange } from '../src/contract/schemas.js';
+import { readDpeFile } from '../src/dpe/source.js';
+import type { Engine } from '../src/engine/engine.js';
+import { outcome } from '../src/simulation/calc.js';
+import { prepare, type PreparedDpe } from '../src/simulation/prepared.js';
+import { figuresOf, runWorks } from '../src/simulation/runs.js';
+import { defaultCosts } from '../src/works/costs.js';
+import { CORPUS } from './helpers.js';
+
+export const costs = defaultCosts();
+export const frame = { coef: 'activated' as const, forceNormalization: false };
+
+/** the corpus DPE `id`, prepared (throws when the input gate blocks it) */
+export async function corpusDpe(engine: Engine, id: string): Promise<PreparedDpe> {
+  const p = prepare(engine, await readDpeFile(path.join(CORPUS, `${id}.xml`)));
+  if (!p.ok) throw new Error(`${id} blocked`);
+  return p.dpe;
+}
+
+/** the works' cost and the outcome (figures and classes after) of one engine run */
+export function worksFigures(engine: Engine, prep: PreparedDpe, changes: EditableChange[]) {
+  const run = runWorks(engine, prep, changes, costs);
+  return { cout: run.cout, o: outcome(prep, figuresOf(run, frame.coef), frame.coef, false) };
+}
+
+export const reaches = (c: ClassLetter, target: ClassLetter) => classIndex(c) <= classIndex(target);
