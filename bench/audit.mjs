@@ -51,6 +51,7 @@ function signerChecks(a) {
     tokenItems: [],
     belowLevel: [],
     singleDearer: [],
+    oneStepDearer: [],
     primaryBelowFinal: [],
     flatSteps: [],
   };
@@ -120,6 +121,19 @@ function signerChecks(a) {
     );
   if (steps && single && stepsMeetsSingle && single.cost > steps.cost + 0.5)
     bad.singleDearer.push(`${single.cost} € > ${steps.cost} €`);
+  // a path in steps of one step has the path in one step's rules and its own: never dearer than
+  // that path's answer when it meets them and reaches at least its class
+  const cls = (p) => p.steps.at(-1)?.after.classe ?? 'G';
+  const firstRules = ['first-step-gain', 'first-step-insulation'];
+  if (
+    steps?.steps.length === 1 &&
+    single &&
+    steps.cost > single.cost + 0.5 &&
+    cls(single) <= cls(steps) &&
+    single.rules.every((r) => r.pass || r.id === 'final-class') &&
+    steps.rules.filter((r) => firstRules.includes(r.id)).every((r) => r.pass)
+  )
+    bad.oneStepDearer.push(`${steps.cost} € > ${single.cost} € for ${cls(single)}`);
   return bad;
 }
 
@@ -138,6 +152,7 @@ async function corpusCounts() {
     tokenItems: 0,
     belowLevel: 0,
     singleDearer: 0,
+    oneStepDearer: 0,
     primaryBelowFinal: 0,
     flatSteps: 0,
   };
@@ -251,6 +266,9 @@ async function corpusCounts() {
     `  envelope works below the aids' levels (or on an element already at its level): ${totals.belowLevel}`,
   );
   console.log(`  one-step paths dearer than the path in steps: ${totals.singleDearer}`);
+  console.log(
+    `  paths in steps of one step dearer than the path in one step: ${totals.oneStepDearer}`,
+  );
   console.log(`  figures with primary below final (no production): ${totals.primaryBelowFinal}`);
   console.log(`  steps without a class gained: ${totals.flatSteps}`);
   for (const [kind, t] of Object.entries(proofs)) {

@@ -384,6 +384,35 @@ describe.skipIf(!HAS_CORPUS)('the corpus', () => {
   });
 });
 
+describe.skipIf(!HAS_CORPUS)('a path in steps of one step', () => {
+  // its rules are the path in one step's and step 1's: the path in one step's answer serves when
+  // cheaper (before: 2593E3377930D 30,207 € with the heuristic's pair of items, 2321E1081706Z
+  // 18,105 € for C, each against the path in one step's answer for the same class)
+  it('is never dearer than the path in one step reaching its class: 2593E3377930D (B reached by step 1), 2321E1081706Z (B out of reach)', async () => {
+    for (const [id, reached] of [
+      ['2593E3377930D', 'B'],
+      ['2321E1081706Z', 'C'],
+    ] as const) {
+      const a = audit(await prep(path.join(CORPUS, `${id}.xml`)));
+      const steps = proposal(a, 'steps');
+      const single = proposal(a, 'single');
+      expect(steps.steps, id).toHaveLength(1);
+      expect(steps.steps[0]?.after.classe, id).toBe(reached);
+      expect(single.steps[0]?.after.classe, id).toBe(reached);
+      expect(steps.cost, id).toBe(single.cost);
+      expect(steps.steps[0]?.exact, id).toBe(single.steps[0]?.exact);
+      expect(steps.steps[0]?.lowerBound, id).toBe(single.steps[0]?.lowerBound);
+      // step 1's own rules hold on it, and the final class fails only where it is out of reach
+      expect(rule(a, 'steps', 'first-step-gain').pass, id).toBe(true);
+      expect(rule(a, 'steps', 'first-step-insulation').pass, id).toBe(true);
+      expect(
+        steps.rules.filter((r) => !r.pass).map((r) => r.id),
+        id,
+      ).toEqual(reached === 'B' ? [] : ['final-class']);
+    }
+  });
+});
+
 describe.skipIf(!HAS_CORPUS)('the exchange pass in the audit (AUDIT_EXCHANGE_RUNS)', () => {
   // (2491E3206857H until the proofs' master branched dearest first: its proof now finds the
   // exchange's answer itself, 25,449 €)

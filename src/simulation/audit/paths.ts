@@ -696,20 +696,24 @@ export function searchPaths(frame: PathFrame, items: Items, target: ClassLetter)
     0,
     reaches(single.o, provedClass) && single === (best ?? fallback),
   );
-  // a path in steps folded into one step: its rules are the path in one step's (every
-  // requirement, the class), so that proof bounds it too
-  if (stepProofs[0] === null && steps.length === 1) {
+  // a path in steps of one step (folded, or step 1 meeting every requirement and the class): its
+  // rules are the path in one step's (every requirement, the class) and step 1's (two classes, two
+  // insulation items), so the path in one step's proof bounds it, and that path's answer serves
+  // when it is cheaper, meets every requirement (and so treats any pair of insulation items) and
+  // reaches at least the class the step reaches (and so gains at least its classes): never two
+  // different answers to one question (2438E1338967I: 39,492 € folded against 33,949 € proved;
+  // 2593E3377930D, step 1 with the heuristic's pair: 30,207 € against 19,240 € for the same B;
+  // 2321E1081706Z, B out of reach: 18,105 € against 8,934 € for the same C)
+  if (steps.length === 1) {
     const only = steps[0] as Evaluated;
-    // the same rules, so the path in one step's answer when it is cheaper and also meets the
-    // path in steps' own (its step gains two classes at least): never two different answers to
-    // one question (2438E1338967I: 39,492 € folded against 33,949 € proved)
-    const twoClasses = (e: Evaluated) =>
-      initialIdx - classIndex(e.o.classesAfter.dpe) >= 2 && reaches(e.o, target);
-    if (best && best.cout < only.cout && meetsAll(best.combo, all) && twoClasses(best)) {
-      steps = [best];
+    const answer = best ?? (reaches(single.o, provedClass) ? single : undefined);
+    const atLeast = (e: Evaluated) =>
+      classIndex(e.o.classesAfter.dpe) <= classIndex(only.o.classesAfter.dpe);
+    if (answer && answer.cout < only.cout && meetsAll(answer.combo, all) && atLeast(answer)) {
+      steps = [answer];
       stepProofs = [singleProof];
-      stepsReached = true;
-    } else
+      stepsReached = reaches(answer.o, target);
+    } else if (stepProofs[0] === null)
       stepProofs = [
         proofOf(pS, only, 0, reaches(only.o, provedClass) && meetsAll(only.combo, all)),
       ];
