@@ -155,7 +155,8 @@ function scenariosForPacks(
     forceNormalization: opts.forceNormalization,
     costs: opts.costs,
     runBudget: PACK_SEARCH_RUN_BUDGET,
-    // a good scenario serves the comparison: no proof sought, no predicted search, no last drops
+    // a good scenario serves the comparison: no proof sought, no predicted search, no last drops,
+    // no final pass
     proofBudget: 0,
     predictBudget: 0,
     crossingBudget: 0,
@@ -163,6 +164,7 @@ function scenariosForPacks(
     swapBudget: 0,
     exchangeBudget: 0,
     secondCutBudget: 0,
+    finalPass: false,
   }).solutions.map((s) => ({
     cout: s.cout,
     classe: classFromIndex(s.result.classe_bilan_dpe.value),

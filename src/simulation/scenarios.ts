@@ -147,6 +147,18 @@ export const SECOND_MASTER_NODES = 10_000;
  * scenario's cost.
  */
 export const SECOND_POLISH_BUDGET = 60;
+/**
+ * Change sets per DPE the final pass's exchanges may evaluate (half of what is left per target,
+ * all of it for the last), on its own evaluator, which answers every combination the searches ran
+ * without a run: every answer still unproved after every search loses the options it does not
+ * need and has each swapped for a cheaper one of its group until neither helps (those sweeps
+ * without a budget: each runs at most one change set per option and per cheaper option of its
+ * group, and only one that lowers the cost is followed by another), then gets the exchange pass,
+ * and again. The passes before it are each budgeted once, in turn, so an answer could keep an
+ * option a single drop removes (an independent probe found `2387E0112514X` B with an insulated
+ * door it does not need). It can only lower a scenario's cost.
+ */
+export const FINAL_POLISH_BUDGET = 600;
 /** Bounds of the slack within which a predicted combination is worth an engine run. */
 export const SLACK_MIN = 0.08;
 export const SLACK_MAX = 0.25;
@@ -199,6 +211,10 @@ export interface ScenarioOptions {
   exchangeBudget?: number;
   /** change sets the second cut search may evaluate, all targets together (SECOND_CUT_BUDGET) */
   secondCutBudget?: number;
+  /** change sets the final pass's exchanges may evaluate, all targets together (FINAL_POLISH_BUDGET) */
+  finalPolishBudget?: number;
+  /** the final pass (default on; tests measuring another pass alone turn it off) */
+  finalPass?: boolean;
 }
 
 export interface ScenarioSearch {
@@ -628,6 +644,52 @@ export function searchScenarios(
           best.set(target, next);
         }
       }
+      // the final pass, after every search (nothing above changes): each answer still unproved
+      // without the options it does not need, then each swapped for a cheaper one of its group,
+      // again until neither lowers it (no budget: each sweep runs at most one change set per
+      // option and per cheaper option of its group, and a sweep that lowers the cost is the only
+      // one followed by another), then, while its budget lasts, the exchange pass, and again
+      // (what any search ran is answered without a run)
+      const finishing = new Evaluator(engine, prep, evaluator.frame, Infinity);
+      const finalBudget = opts.finalPolishBudget ?? FINAL_POLISH_BUDGET;
+      if (strategy === 'best-first' && opts.finalPass !== false) {
+        for (const e of [
+          evaluator,
+          proving,
+          predicting,
+          dropping,
+          crossing,
+          swapping,
+          exchanging,
+          second,
+          polishing,
+        ])
+          finishing.remember(e.evaluated);
+        const open = targets.filter((t) => best.get(t)?.exact === false);
+        let exchangesLeft = finalBudget;
+        for (const [i, target] of open.entries()) {
+          const share = i === open.length - 1 ? exchangesLeft : Math.floor(exchangesLeft / 2);
+          const reachesTarget = (o: Outcome) => reaches(o, target);
+          let f = best.get(target) as Found;
+          let spent = 0;
+          for (;;) {
+            const was = f.ev.cout;
+            finishing.budget = Infinity;
+            f = cheaperOf(f, withoutUnneeded(finishing, f.ev, reachesTarget));
+            f = cheaperOf(f, withCheaperSwaps(finishing, f.ev, reachesTarget, elements));
+            if (f.ev.cout < was) continue;
+            // (one strong option in, those it makes redundant out: when no drop nor swap helps)
+            if (spent >= share) break;
+            const before = finishing.count;
+            finishing.budget = before + share - spent;
+            f = cheaperOf(f, withExchanges(finishing, f.ev, reachesTarget, elements));
+            spent += finishing.count - before;
+            if (f.ev.cout >= was) break;
+          }
+          exchangesLeft -= spent;
+          best.set(target, f);
+        }
+      }
       evaluations =
         evaluator.count +
         proving.count +
@@ -637,7 +699,8 @@ export function searchScenarios(
         swapping.count +
         exchanging.count +
         second.count +
-        polishing.count;
+        polishing.count +
+        finishing.count;
     }
   }
   // a scenario for a better class that is cheaper serves the worse target too (never when the

@@ -321,6 +321,20 @@ export class Evaluator {
     return this.seen.size;
   }
 
+  /** combinations other evaluators ran, answered from here without a run, a count or a listing */
+  private readonly known = new Map<string, Evaluated>();
+
+  remember(evs: Iterable<Evaluated>): void {
+    for (const ev of evs)
+      this.known.set(
+        ev.changes
+          .map((c) => changeId(c))
+          .sort()
+          .join(';'),
+        ev,
+      );
+  }
+
   get left(): number {
     return Math.max(0, this.budget - this.seen.size);
   }
@@ -336,7 +350,7 @@ export class Evaluator {
     for (let i = 0; i < items.length; i++)
       ids[fixed.length + i] = changeId((items[i] as Candidate).change);
     const key = ids.sort().join(';');
-    const hit = this.seen.get(key);
+    const hit = this.seen.get(key) ?? this.known.get(key);
     if (hit) return hit;
     const all = [...fixed, ...items];
     const changes = all.map((c) => c.change);
