@@ -13,6 +13,7 @@ import { readDpeFile } from '../src/dpe/source.js';
 import { loadEngine, type Engine } from '../src/engine/engine.js';
 import { prepare, type PreparedDpe } from '../src/simulation/prepared.js';
 import {
+  BitsetMemo,
   cheapestProved,
   FACTOR_MARGIN,
   heatingFactors,
@@ -1084,5 +1085,34 @@ describe('the master on problems that keep thousands of nodes (its typed node st
           solve(j, 10_000_000);
           expect(solve(i, cap)).toBe(alone[i]![c]);
         }
+  });
+});
+
+describe('BitsetMemo (the master bound’s memo of sums by open rows)', () => {
+  it('answers what a Map keyed by the same bits answers, through its growth, for keys of 1 to 3 words', () => {
+    let seed = 7;
+    const next = () => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return seed;
+    };
+    for (const width of [1, 2, 3]) {
+      const memo = new BitsetMemo(width);
+      const ref = new Map<string, number>();
+      for (let i = 0; i < 5_000; i++) {
+        // (few distinct words, so that keys repeat and collide)
+        for (let w = 0; w < width; w++) memo.key[w] = (next() % 97) << (next() % 24);
+        const k = [...memo.key].join(',');
+        const got = memo.get();
+        if (ref.has(k)) expect(got).toBe(ref.get(k));
+        else {
+          expect(Number.isNaN(got)).toBe(true);
+          const v = (next() % 100_000) / 7 - 5_000;
+          memo.set(v);
+          ref.set(k, v);
+        }
+      }
+      expect(memo.size).toBe(ref.size);
+      expect(ref.size).toBeGreaterThan(1_000);
+    }
   });
 });

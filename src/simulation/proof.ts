@@ -368,8 +368,81 @@ class NodeHeap {
 const sharedStore = new NodeStore();
 const sharedHeap = new NodeHeap(sharedStore);
 
-/** Sums of the Lagrangian bound's group terms by open rows, 30 rows a level. */
-type SuffixMemo = Map<number, number | SuffixMemo>;
+/**
+ * Figures by a set of rows, the set given as `width` words of 30 bits: open addressing in typed
+ * arrays, so that an entry allocates nothing (the master's bound reads and writes millions of
+ * them on the slowest DPEs: a `Map` per 30 rows, or boxed sums, kept the collector busy).
+ */
+export class BitsetMemo {
+  private keys: Int32Array;
+  private vals: Float64Array;
+  private used: Uint8Array;
+  private mask: number;
+  private count = 0;
+  /** the key being looked up or stored (`width` words; the caller fills it) */
+  readonly key: Int32Array;
+  constructor(readonly width: number) {
+    const cap = 64;
+    this.keys = new Int32Array(cap * width);
+    this.vals = new Float64Array(cap);
+    this.used = new Uint8Array(cap);
+    this.mask = cap - 1;
+    this.key = new Int32Array(width);
+  }
+  private slot(key: Int32Array): number {
+    const w = this.width;
+    let h = 0x811c9dc5;
+    for (let i = 0; i < w; i++) h = Math.imul(h ^ (key[i] as number), 0x01000193);
+    h ^= h >>> 15;
+    h = Math.imul(h, 0x2c1b3c6d);
+    h ^= h >>> 12;
+    for (let s = h & this.mask; ; s = (s + 1) & this.mask) {
+      if (!this.used[s]) return s;
+      let same = true;
+      for (let i = 0, at = s * w; i < w; i++)
+        if (this.keys[at + i] !== key[i]) {
+          same = false;
+          break;
+        }
+      if (same) return s;
+    }
+  }
+  /** the figure stored for `this.key`, or NaN (never stored: the figures are numbers) */
+  get(): number {
+    const s = this.slot(this.key);
+    return this.used[s] ? (this.vals[s] as number) : NaN;
+  }
+  /** stores `value` for `this.key` (not already stored) */
+  set(value: number): void {
+    if (2 * (this.count + 1) > this.mask + 1) this.grow();
+    const s = this.slot(this.key);
+    this.used[s] = 1;
+    this.keys.set(this.key, s * this.width);
+    this.vals[s] = value;
+    this.count++;
+  }
+  private grow(): void {
+    const { keys, vals, used, width } = this;
+    const cap = 2 * (this.mask + 1);
+    this.keys = new Int32Array(cap * width);
+    this.vals = new Float64Array(cap);
+    this.used = new Uint8Array(cap);
+    this.mask = cap - 1;
+    const key = new Int32Array(width);
+    for (let s = 0; s < used.length; s++) {
+      if (!used[s]) continue;
+      for (let i = 0; i < width; i++) key[i] = keys[s * width + i] as number;
+      const t = this.slot(key);
+      this.used[t] = 1;
+      this.keys.set(key, t * width);
+      this.vals[t] = vals[s] as number;
+    }
+  }
+  /** entries stored */
+  get size(): number {
+    return this.count;
+  }
+}
 
 /** What the master's bound reads of a node: its depth and where its arrays sit. */
 interface NodeView {
@@ -631,8 +704,12 @@ export function branchOrder(
   return [...first, ...free, ...priced];
 }
 
-/** A cut with its groups in a branching order (`order`: the order's groups, comma-joined). */
-const permuted = new WeakMap<Cut, { order: string; cut: Cut }>();
+/**
+ * A cut with its groups in each branching order it was solved in (by the order's groups,
+ * comma-joined): a search alternates masters of two or three orders (the steering, the proof's,
+ * the second cut search's), and each keeps its own permuted cut, whose row is built once.
+ */
+const permuted = new WeakMap<Cut, Map<string, Cut>>();
 
 /**
  * The master's answer with its groups branched on in `branchOrder(costs, first)`: the same problem
@@ -662,10 +739,10 @@ export function solveMaster(
     take(costs),
     cuts.map((c) => {
       // (the same permuted cut every solve: its row of the Lagrangian bound is built once)
-      const known = permuted.get(c);
-      if (known?.order === order) return known.cut;
-      const cut = { masks: take(c.masks) };
-      permuted.set(c, { order, cut });
+      let byOrder = permuted.get(c);
+      if (!byOrder) permuted.set(c, (byOrder = new Map()));
+      let cut = byOrder.get(order);
+      if (!cut) byOrder.set(order, (cut = { masks: take(c.masks) }));
       return cut;
     }),
     coverings.map((cv) => ({ ok: take(cv.ok), atLeast: cv.atLeast })),
@@ -825,11 +902,13 @@ function branchAndBound(
     for (const e of per) for (const r of e.r) set.add(r);
     return Int32Array.from([...set].sort((a, b) => a - b));
   });
-  // (a table for up to 12 rows, NaN where not computed yet; a map beyond)
+  // (a table for up to 12 rows, NaN where not computed yet; a `BitsetMemo` beyond)
   const termTable: (Float64Array | null)[] = touch.map((tr) =>
     tr.length <= 12 ? new Float64Array(1 << tr.length).fill(NaN) : null,
   );
-  const termMemo: Map<number, number>[] = costs.map(() => new Map());
+  const termMemo: (BitsetMemo | null)[] = touch.map((tr) =>
+    tr.length <= 12 ? null : new BitsetMemo(Math.ceil(tr.length / 30)),
+  );
   // the sum of those terms from a depth on depends only on which of the active rows the groups
   // from that depth count for are open (`touchFrom`): kept per depth by that open set (bit i:
   // touchFrom[depth][i] open)
@@ -842,7 +921,9 @@ function branchAndBound(
       touchFrom[g] = Int32Array.from([...set].sort((a, b) => a - b));
     }
   }
-  const suffixMemo: SuffixMemo[] = Array.from({ length: G + 1 }, () => new Map());
+  const suffixMemo: BitsetMemo[] = touchFrom.map(
+    (from) => new BitsetMemo(Math.max(1, Math.ceil(from.length / 30))),
+  );
   /** L(u) on the groups from n's depth on, over the rows n does not meet yet (a valid bound) */
   // the active rows laid out for lagBound: kind (0 cut, 1 covering, 2 knapsack), its index, its
   // multiplier, and for a covering or knapsack its right-hand side
@@ -853,6 +934,8 @@ function branchAndBound(
     return kind === 'cut' ? 0 : kind === 'cover' ? 1 : 2;
   });
   const aI = Int32Array.from(active, (r) => (rowKind[r] as (typeof rowKind)[number]).i);
+  let cutsActive = 0;
+  while (cutsActive < A && aKind[cutsActive] === 0) cutsActive++;
   const aU = Float64Array.from(active, (r) => u[r] as number);
   const aRhs = Float64Array.from(active, (r) => {
     const rk = rowKind[r] as (typeof rowKind)[number];
@@ -864,7 +947,7 @@ function branchAndBound(
   });
   // per depth with at most 30 such rows (most), each active row's bit in that depth's key (0 when
   // the groups from there do not count for it): the key is or-ed as the rows are read; the sums
-  // by key in a table of NaN (not computed yet) up to 10 rows, a map beyond
+  // by key in a table of NaN (not computed yet) up to 10 rows, a `BitsetMemo` beyond
   const SHORT = 30;
   const bitAt = new Int32Array((G + 1) * A);
   {
@@ -879,16 +962,56 @@ function branchAndBound(
   const sumTable: (Float64Array | null)[] = touchFrom.map((from) =>
     from.length <= 10 ? new Float64Array(1 << from.length).fill(NaN) : null,
   );
+  // the active cuts by word of a node's cuts met, and each one's place among the active rows
+  const activeCuts = new Uint32Array(words);
+  const aOfCut = new Int32Array(Math.max(1, C));
+  for (let a = 0; a < cutsActive; a++) {
+    const c = aI[a] as number;
+    activeCuts[c >> 5]! |= 1 << (c & 31);
+    aOfCut[c] = a;
+  }
+  /** `open` for the active cuts' rows, from a node's cuts met */
+  const openCuts = (sat: Uint32Array, so: number): void => {
+    for (let a = 0; a < cutsActive; a++) {
+      const i = aI[a] as number;
+      open[aRow[a] as number] = (sat[so + (i >> 5)] as number) & (1 << (i & 31)) ? 0 : 1;
+    }
+  };
+  /** which of `rows` `open` marks, as words of 30 bits into `out` */
+  const openBits = (rows: Int32Array, out: Int32Array): void => {
+    for (let w = 0, i = 0; w < out.length; w++) {
+      let word = 0;
+      const end = Math.min(rows.length, i + 30);
+      for (let bit = 1; i < end; i++, bit <<= 1) if (open[rows[i] as number]) word |= bit;
+      out[w] = word;
+    }
+  };
   const lagBound = (n: NodeView): number => {
     if (!A) return 0;
     let l = 0;
     let key = 0;
     const dA = n.depth * A;
-    for (let a = 0; a < A; a++) {
+    // the cuts' rows first (the rows are the cuts, then the coverings, then the knapsacks): an
+    // open cut adds u·1, its multiplier, as the general term below would
+    // (the open ones only, word by word of the node's cuts met, in the cuts' order; `open` is
+    // written for them only where a sum is computed, `openCuts`)
+    const sat = n.sat;
+    const so = n.so;
+    for (let w = 0; w < words; w++) {
+      let m = ~(sat[so + w] as number) & (activeCuts[w] as number);
+      while (m !== 0) {
+        const low = m & -m;
+        m ^= low;
+        const a = aOfCut[(w << 5) + 31 - Math.clz32(low)] as number;
+        l += aU[a] as number;
+        key |= bitAt[dA + a] as number;
+      }
+    }
+    for (let a = cutsActive; a < A; a++) {
       const kind = aKind[a] as number;
       const i = aI[a] as number;
       let res: number;
-      if (kind === 0) res = (n.sat[n.so + (i >> 5)] as number) & (1 << (i & 31)) ? 0 : 1;
+      if (kind === 0) res = (sat[so + (i >> 5)] as number) & (1 << (i & 31)) ? 0 : 1;
       else if (kind === 1) res = (aRhs[a] as number) - (n.cover[n.co + i] as number);
       else {
         const need = aRhs[a] as number;
@@ -905,35 +1028,25 @@ function branchAndBound(
     const table = sumTable[n.depth];
     if (table) {
       let sum = table[key] as number;
-      if (Number.isNaN(sum)) table[key] = sum = groupTerms(n.depth);
-      l += sum;
-    } else if (from.length <= SHORT) {
-      const memo = suffixMemo[n.depth] as SuffixMemo;
-      let sum = memo.get(key) as number | undefined;
-      if (sum === undefined) memo.set(key, (sum = groupTerms(n.depth)));
+      if (Number.isNaN(sum)) {
+        openCuts(sat, so);
+        table[key] = sum = groupTerms(n.depth);
+      }
       l += sum;
     } else {
-      // (the open set as 30 bits a level, small integers: a map per level)
-      let memo = suffixMemo[n.depth] as SuffixMemo;
-      for (let i = 0; ;) {
-        key = 0;
-        let bit = 1;
-        const end = Math.min(from.length, i + SHORT);
-        for (; i < end; i++) {
-          if (open[from[i] as number]) key += bit;
-          bit *= 2;
-        }
-        if (i < from.length) {
-          let next = memo.get(key) as SuffixMemo | undefined;
-          if (!next) memo.set(key, (next = new Map()));
-          memo = next;
-          continue;
-        }
-        let sum = memo.get(key) as number | undefined;
-        if (sum === undefined) memo.set(key, (sum = groupTerms(n.depth)));
-        l += sum;
-        break;
+      // (the open set as words of 30 bits: the key or-ed above, or read from `open`)
+      const memo = suffixMemo[n.depth] as BitsetMemo;
+      if (from.length <= SHORT) memo.key[0] = key;
+      else {
+        openCuts(sat, so);
+        openBits(from, memo.key);
       }
+      let sum = memo.get();
+      if (Number.isNaN(sum)) {
+        if (from.length <= SHORT) openCuts(sat, so);
+        memo.set((sum = groupTerms(n.depth)));
+      }
+      l += sum;
     }
     // (less a hair: rounding must never lift the bound over the optimum)
     return l - 1e-9 * (Math.abs(l) + 1);
@@ -943,19 +1056,21 @@ function branchAndBound(
     let l = 0;
     for (let g = depth; g < G; g++) {
       const tr = touch[g] as Int32Array;
-      let key = -1;
-      if (tr.length <= 52) {
-        key = 0;
-        let bit = 1;
-        for (let i = 0; i < tr.length; i++) {
-          if (open[tr[i] as number]) key += bit;
-          bit *= 2;
+      const table = termTable[g];
+      const memo = termMemo[g] as BitsetMemo | null;
+      let key = 0;
+      if (table) {
+        for (let i = 0, bit = 1; i < tr.length; i++, bit <<= 1)
+          if (open[tr[i] as number]) key |= bit;
+        const known = table[key] as number;
+        if (!Number.isNaN(known)) {
+          l += known;
+          continue;
         }
-        const table = termTable[g];
-        const known = table
-          ? (table[key] as number)
-          : (termMemo[g] as Map<number, number>).get(key);
-        if (known !== undefined && !Number.isNaN(known)) {
+      } else if (memo) {
+        openBits(tr, memo.key);
+        const known = memo.get();
+        if (!Number.isNaN(known)) {
           l += known;
           continue;
         }
@@ -969,22 +1084,27 @@ function branchAndBound(
         for (let i = 0; i < e.r.length; i++) if (open[e.r[i] as number]) v -= e.w[i] as number;
         if (v < least) least = v;
       }
-      if (key >= 0) {
-        const table = termTable[g];
-        if (table) table[key] = least;
-        else (termMemo[g] as Map<number, number>).set(key, least);
-      }
+      if (table) table[key] = least;
+      else if (memo) memo.set(least);
       l += least;
     }
     return l;
   };
   const bound = (n: NodeView): number => {
-    let h = Math.max(0, lagBound(n));
     const d = n.depth;
-    // the cuts not met yet, word by word (the largest of their least costs, in any order; none
-    // can lift the bound over the largest there is, and one no choice left meets ends it)
+    // a node no completion can make meet every row ends here, before its Lagrangian bound is
+    // computed (over half the children on the slowest corpus DPEs): a cut no choice left meets,
+    // or a knapsack whose free groups cannot gain what it still needs
     for (let w = 0; w < words; w++)
       if ((~(n.sat[n.so + w] as number) & (deadAt[d * words + w] as number)) !== 0) return Infinity;
+    for (let i = 0; i < knap.length; i++) {
+      const ks = knap[i] as (typeof knap)[number];
+      const need = ks.need - (n.gained[n.go + i] as number);
+      if (need > 1e-9 && (ks.suffix[d] as number) < need - 1e-9) return Infinity;
+    }
+    let h = Math.max(0, lagBound(n));
+    // the cuts not met yet, word by word (the largest of their least costs, in any order; none
+    // can lift the bound over the largest there is)
     if (h < (mostFree[d] as number))
       for (let w = 0; w < words; w++) {
         let m = ~(n.sat[n.so + w] as number) & (lastWord[w] as number);
@@ -1001,7 +1121,6 @@ function branchAndBound(
       const ks = knap[i] as (typeof knap)[number];
       let need = ks.need - (n.gained[n.go + i] as number);
       if (need <= 1e-9) continue;
-      if ((ks.suffix[d] as number) < need - 1e-9) return Infinity;
       let s = 0;
       for (const g of ks.order) {
         if (g < d) continue;
