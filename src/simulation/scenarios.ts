@@ -652,7 +652,11 @@ export function searchScenarios(
       // (what any search ran is answered without a run)
       const finishing = new Evaluator(engine, prep, evaluator.frame, Infinity);
       const finalBudget = opts.finalPolishBudget ?? FINAL_POLISH_BUDGET;
-      if (strategy === 'best-first' && opts.finalPass !== false) {
+      const open =
+        strategy === 'best-first' && opts.finalPass !== false
+          ? targets.filter((t) => best.get(t)?.exact === false)
+          : [];
+      if (open.length > 0) {
         for (const e of [
           evaluator,
           proving,
@@ -665,7 +669,6 @@ export function searchScenarios(
           polishing,
         ])
           finishing.remember(e.evaluated);
-        const open = targets.filter((t) => best.get(t)?.exact === false);
         let exchangesLeft = finalBudget;
         for (const [i, target] of open.entries()) {
           const share = i === open.length - 1 ? exchangesLeft : Math.floor(exchangesLeft / 2);
