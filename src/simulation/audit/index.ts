@@ -102,6 +102,8 @@ export interface AuditOptions {
   engineFigures?: boolean;
   /** engine runs of the exchange pass per unproved answer (AUDIT_EXCHANGE_RUNS; 0: none) */
   exchangeRuns?: number;
+  /** the final drops and swaps on the answers left unproved (default true; tests compare) */
+  finalPass?: boolean;
 }
 
 // ---------------------------------------------------------------- the loss breakdown
@@ -166,6 +168,7 @@ export function auditDpe(engine: Engine, prep: PreparedDpe, opts: AuditOptions):
     thresholds,
     groups: new Map(),
     ...(opts.exchangeRuns !== undefined ? { exchangeRuns: opts.exchangeRuns } : {}),
+    ...(opts.finalPass !== undefined ? { finalPass: opts.finalPass } : {}),
   };
   // ---- the gate, before any figure
   const shownBase = judge(frame, baseFigures(prep, opts.coef));

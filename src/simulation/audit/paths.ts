@@ -78,6 +78,8 @@ export interface PathFrame {
   groups: Map<string, Candidate[]>;
   /** engine runs of the exchange pass per unproved answer (default AUDIT_EXCHANGE_RUNS) */
   exchangeRuns?: number;
+  /** the final drops and swaps on the answers left unproved (`polished`; default true) */
+  finalPass?: boolean;
 }
 
 /**
@@ -530,6 +532,59 @@ function trimmed(ctx: Ctx, ev: Evaluated, kept: Combo, reqs: readonly Requiremen
   return out;
 }
 
+/**
+ * The final pass (scenarios.ts `FINAL_POLISH_BUDGET`'s drops and swaps) with the audit's rules, on
+ * an answer to a goal the proof left unproved: each of its own options (not `goal.fixed`'s;
+ * costliest first, then by key) dropped, then each swapped for the cheapest option of its group
+ * (cheapest first) with which the combination still meets every requirement and reaches the class,
+ * kept when cheaper; sweeps again while one lowered the cost. No budget: a sweep runs at most one
+ * combination per own option and per cheaper option of its group, and only a sweep that lowered
+ * the cost is followed by another. Counted as the proofs' runs (the heuristic's budgets are spent
+ * as without the pass).
+ */
+function polished(ctx: Ctx, ev: Evaluated, goal: Goal): Evaluated {
+  const start = ctx.seen.size;
+  const fits = (c: Combo) => meetsAll(c, goal.requirements);
+  const own = (e: Evaluated) =>
+    [...e.combo.entries()]
+      .filter(([g]) => !goal.fixed.has(g))
+      .sort((a, b) => b[1].cout - a[1].cout || (a[0] < b[0] ? -1 : 1));
+  const cheaper = (e: Evaluated, out: Evaluated) => reaches(e.o, goal.target) && e.cout < out.cout;
+  let out = ev;
+  for (let improved = true; improved;) {
+    improved = false;
+    for (const [g] of own(out)) {
+      const without = new Map(out.combo);
+      without.delete(g);
+      if (!fits(without)) continue;
+      const e = evaluate(ctx, without);
+      if (cheaper(e, out)) {
+        out = e;
+        improved = true;
+      }
+    }
+    for (const [g, c] of own(out)) {
+      const alternatives = (ctx.groups.get(g) ?? [])
+        .filter((d) => d !== c && d.cout < c.cout)
+        .sort((a, b) => a.cout - b.cout || (changeKey(a.change) < changeKey(b.change) ? -1 : 1));
+      for (const d of alternatives) {
+        if (out.combo.get(g) !== c) break;
+        const swapped = new Map(out.combo);
+        swapped.set(g, d);
+        if (!fits(swapped)) continue;
+        const e = evaluate(ctx, swapped);
+        if (cheaper(e, out)) {
+          out = e;
+          improved = true;
+          break;
+        }
+      }
+    }
+  }
+  ctx.proofRuns += ctx.seen.size - start;
+  return out;
+}
+
 /** Both paths. */
 export function searchPaths(frame: PathFrame, items: Items, target: ClassLetter): Paths {
   const all = allRequirements(items);
@@ -610,7 +665,7 @@ export function searchPaths(frame: PathFrame, items: Items, target: ClassLetter)
   const complete = (one: Found, heuristic: Found | undefined) => {
     const rest = all.filter((r) => !satisfied(one.best.combo, r));
     if (rest.length === 0 && reaches(one.best.o, target))
-      return { next: undefined, proof2: null, total: one.best.cout };
+      return { next: undefined, proof2: null, total: one.best.cout, p2: null, goal2: null };
     let next =
       heuristic ??
       cheapestReaching(ctx, {
@@ -635,10 +690,15 @@ export function searchPaths(frame: PathFrame, items: Items, target: ClassLetter)
       next: next as Found | undefined,
       proof2,
       total: next.reached ? next.best.cout : Infinity,
+      p2: p2 as Proved | null,
+      goal2: goal2 as Goal | null,
     };
   };
   let proof1 = proofOf(p1, first.best, 0, first.reached);
-  let { next, proof2 } = complete(first, first === picked.first ? picked.next : undefined);
+  let { next, proof2, p2, goal2 } = complete(
+    first,
+    first === picked.first ? picked.next : undefined,
+  );
   if (first !== picked.first && picked.first.reached) {
     // a cheaper step 1 may make a dearer path: the heuristic's step 1 is kept when its path costs
     // less in all (step 1 then bounded by the proof, not proved)
@@ -647,20 +707,26 @@ export function searchPaths(frame: PathFrame, items: Items, target: ClassLetter)
     if (kept.total < total) {
       first = picked.first;
       proof1 = proofOf(p1, first.best, 0, true);
-      ({ next, proof2 } = kept);
+      ({ next, proof2, p2, goal2 } = kept);
     }
   }
-  let steps: Evaluated[] = [first.best];
-  let stepProofs: (StepProof | null)[] = [proof1];
-  let stepsReached = first.reached && reaches(first.best.o, target);
-  if (next) {
-    const s2 = next.best;
-    const gain = classIndex(first.best.o.classesAfter.dpe) - classIndex(s2.o.classesAfter.dpe);
-    // a step that gains no class is no step: its works join step 1 (proved as neither)
-    steps = gain >= 1 ? [first.best, s2] : [s2];
-    stepProofs = gain >= 1 ? [proof1, proof2] : [null];
-    stepsReached = reaches(s2.o, target);
-  }
+  let steps: Evaluated[] = [];
+  let stepProofs: (StepProof | null)[] = [];
+  let stepsReached = false;
+  const arrange = () => {
+    steps = [first.best];
+    stepProofs = [proof1];
+    stepsReached = first.reached && reaches(first.best.o, target);
+    if (next) {
+      const s2 = next.best;
+      const gain = classIndex(first.best.o.classesAfter.dpe) - classIndex(s2.o.classesAfter.dpe);
+      // a step that gains no class is no step: its works join step 1 (proved as neither)
+      steps = gain >= 1 ? [first.best, s2] : [s2];
+      stepProofs = gain >= 1 ? [proof1, proof2] : [null];
+      stepsReached = reaches(s2.o, target);
+    }
+  };
+  arrange();
   // the path in one step: the heuristic's, then proved; the cheapest meeting its rules of all the
   // audit ran (the path in steps' works and every proof's runs included)
   const own = cheapestReaching(ctx, { fixed: new Map(), requirements: all, target });
@@ -681,6 +747,49 @@ export function searchPaths(frame: PathFrame, items: Items, target: ClassLetter)
   // the path in one step's candidates; the proof's bound stands)
   if (ctx.single.best && provedClass === target && !proofOf(pS, ctx.single.best, 0, true).exact)
     exchanged(ctx, ctx.single.best, { fixed: new Map(), requirements: all, target }, exchangeRuns);
+  // the final pass on each answer still unproved, after every search (so that its runs change no
+  // heuristic's budget): the path in one step (its runs join its candidates), then step 1 of the
+  // path in steps, then step 2
+  const finalPass = frame.finalPass ?? true;
+  if (
+    finalPass &&
+    ctx.single.best &&
+    provedClass === target &&
+    !proofOf(pS, ctx.single.best, 0, true).exact
+  )
+    polished(ctx, ctx.single.best, { fixed: new Map(), requirements: all, target });
+  if (finalPass && steps.length === 2 && first.reached && next?.reached && !stepProofs[0]?.exact) {
+    // a cheaper step 1 (its rules, its class): step 2's own works on it as the completion's
+    // incumbent, proved again (step 2's rules and bound depend on step 1's works); kept when the
+    // path costs less in all, as the heuristic's step 1 above
+    const s1 = polished(ctx, first.best, goal1);
+    if (s1 !== first.best) {
+      const combo = new Map(s1.combo);
+      for (const [g, c] of next.best.combo) if (!first.best.combo.has(g)) combo.set(g, c);
+      const rest = all.filter((r) => !satisfied(s1.combo, r));
+      const size = ctx.seen.size;
+      const e = evaluate(ctx, combo);
+      ctx.proofRuns += ctx.seen.size - size;
+      const alt = complete(
+        { best: s1, reached: true },
+        meetsAll(combo, rest) ? { best: e, reached: reaches(e.o, stepTargetAfter(s1)) } : undefined,
+      );
+      if (alt.total < next.best.cout) {
+        first = { best: s1, reached: true };
+        proof1 = proofOf(p1, s1, 0, true);
+        ({ next, proof2, p2, goal2 } = alt);
+        arrange();
+      }
+    }
+  }
+  if (finalPass && steps.length === 2 && next?.reached && p2 && goal2 && !stepProofs[1]?.exact) {
+    const s2 = polished(ctx, next.best, goal2);
+    if (s2 !== next.best) {
+      next = { best: s2, reached: true };
+      proof2 = proofOf(p2, s2, first.best.cout, true);
+      arrange();
+    }
+  }
   const best = ctx.single.best;
   // none reaches the final class: the best class reached with every requirement met, the
   // cheapest of those (never dearer than the path in steps' works reaching the same class)
