@@ -190,6 +190,33 @@ describe('the rules', () => {
     expect(studio.ok).toBe(true);
   });
 
+  it('two proposals that are one path say so (the studio: one step D → A); the house’s two paths do not', async () => {
+    const studio = audit(await prep(STUDIO));
+    const works = (kind: 'steps' | 'single') =>
+      proposal(studio, kind)
+        .steps.flatMap((st) => st.works.map((w) => `${w.referenceId}|${w.editableValue}`))
+        .sort();
+    expect(proposal(studio, 'steps').steps).toHaveLength(1);
+    expect(works('steps')).toEqual(works('single'));
+    expect(proposal(studio, 'steps').samePath).toBe(
+      'One step, with the same works as the path in one step: the two proposals are one path.',
+    );
+    expect(proposal(studio, 'single').samePath ?? null).toBeNull();
+    const house = audit(await prep(HOUSE));
+    expect(proposal(house, 'steps').steps).toHaveLength(2);
+    expect(proposal(house, 'steps').samePath).toBeNull();
+    // the built bin prints it under the path in steps' heading, once
+    const dir = tempDir('dpe-sim-audit-cli-');
+    const res = await runCli(['audit', STUDIO], { dataDir: dir });
+    expect(res.code).toBe(0);
+    const lines = stripVTControlCharacters(res.stdout).split('\n');
+    const at = lines.findIndex((l) => l.startsWith('Path in steps:'));
+    expect(lines[at + 1]?.trim()).toBe(
+      'One step, with the same works as the path in one step: the two proposals are one path.',
+    );
+    expect(res.stdout.split('the two proposals are one path').length - 1).toBe(1);
+  });
+
   it('only one insulation item can take works: the path in steps fails that rule and says why', async () => {
     const a = audit(await prep(flatWithGoodOpenings()));
     const windows = a.items.find((i) => i.key === 'windowsDoors');

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import stringWidth from 'string-width';
 import { describe, expect, it } from 'vitest';
-import { BIN, CORPUS, HAS_CORPUS, HOUSE, runCli, tempDir } from './helpers.js';
+import { BIN, CORPUS, HAS_CORPUS, HOUSE, runCli, STUDIO, tempDir } from './helpers.js';
 
 const HAS_SCRIPT = existsSync('/usr/bin/script');
 if (!HAS_SCRIPT) console.warn('*** terminal width tests SKIPPED: /usr/bin/script not found ***');
@@ -85,6 +85,26 @@ async function checkFits(dpe: string, dataDir: string): Promise<void> {
 describe.skipIf(!HAS_SCRIPT)('output fits the terminal', () => {
   it('on a house, at 80 and 100 columns', async () => {
     await checkFits(HOUSE, tempDir());
+  });
+
+  it('the audit of the studio, at 80 and 100 columns: within the width, the lines under a proposal indented under it', async () => {
+    const dir = tempDir();
+    for (const cols of [80, 100]) {
+      const { code, screen } = await inPty(['audit', STUDIO], cols, dir);
+      expect(code, screen).toBe(0);
+      const w = widest(screen);
+      expect(w.width, `audit at ${cols} columns: ${w.line}`).toBeLessThanOrEqual(cols);
+      const lines = stripVTControlCharacters(screen).split(/\r?\n/);
+      // (before, a wrapped line lost its indentation in a terminal: "After:" and "Aids" sat at
+      // the left margin under the step's table)
+      const starts = (text: string) => lines.filter((l) => l.trimStart().startsWith(text));
+      for (const l of starts('After: class')) expect(l, `${cols}`).toMatch(/^ {4}After: /);
+      for (const l of starts('Aids (informative')) expect(l, `${cols}`).toMatch(/^ {2}Aids /);
+      const same = starts('One step, with the same works');
+      expect(same, `${cols}`).toHaveLength(1);
+      expect(same[0]).toMatch(/^ {2}One step/);
+      expect(starts('After: class').length, `${cols}`).toBe(2);
+    }
   });
 
   it.skipIf(!HAS_CORPUS)('on a whole building (2535E0426429Q), at 80 and 100 columns', async () => {

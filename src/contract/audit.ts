@@ -297,6 +297,8 @@ export const AuditProposal = Type.Object({
   aids: Type.Optional(AuditAids),
   /** why the final class is out of reach, when it is (0.2) */
   justification: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  /** the path in steps, when it is one step with the path in one step's works: a sentence saying so */
+  samePath: Type.Optional(Type.Union([Type.String(), Type.Null()])),
 });
 export type AuditProposal = Type.Static<typeof AuditProposal>;
 

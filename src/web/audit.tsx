@@ -115,6 +115,7 @@ function ProposalView({ p, index }: { p: Proposal; index: number }) {
         {p.title}: {p.ok ? 'meets the rules' : 'does not meet every rule'} · {euros(p.cost)}
         {perDwellingText(p, euros)}
       </h4>
+      {p.samePath && <p class="small">{p.samePath}</p>}
       <div class="scroll" tabIndex={0} role="region" aria-label={`${p.title}: steps`}>
         <table>
           <caption class="sr-only">{p.title}: its steps</caption>

@@ -166,6 +166,7 @@ function proposalPdf(doc: Doc, p: AuditProposal) {
     `${p.title}: ${euros(p.cost)}${perDwellingText(p, euros)} · ${p.ok ? 'every rule met' : 'some rules not met'}`,
     9.5,
   );
+  if (p.samePath) para(doc, p.samePath);
   for (const s of p.steps) stepPdf(doc, s);
   table(
     doc,

@@ -9,8 +9,14 @@ export function wrap(
   width: number | undefined = terminalWidth(),
 ): string {
   if (width === undefined) return text;
-  return wrapAnsi(text, width - indent.length, { hard: false, trim: true })
+  // (the first line keeps its own leading spaces, which wrap-ansi's trim would drop: the caller's
+  // indentation of a line under a heading; every line fits the width with its indentation)
+  const lead = /^ */.exec(text)?.[0] ?? '';
+  return wrapAnsi(text.slice(lead.length), width - Math.max(indent.length, lead.length), {
+    hard: false,
+    trim: true,
+  })
     .split('\n')
-    .map((l, i) => (i === 0 ? l : indent + l))
+    .map((l, i) => (i === 0 ? lead + l : indent + l))
     .join('\n');
 }
