@@ -37,7 +37,7 @@ import { heatingEnergy } from '../../works/generators.js';
 import type { Outcome } from '../calc.js';
 import { round2 } from '../comparison.js';
 import type { PreparedDpe } from '../prepared.js';
-import { runWorks } from '../runs.js';
+import { changeKey, runWorks } from '../runs.js';
 import { candidatesOf, maxAbovePercent, type Candidate } from '../scenarios.js';
 import { costPerDwelling } from '../cost-ceiling.js';
 import {
@@ -279,11 +279,7 @@ export function auditDpe(engine: Engine, prep: PreparedDpe, opts: AuditOptions):
       ),
     );
     // (30 of the corpus's 141 audits: a reader comparing two identical proposals is told so)
-    const worksOf = (st: AuditStep) =>
-      st.works
-        .map((w) => `${w.referenceId}|${w.editableKey}|${w.editableValue}`)
-        .sort()
-        .join(';');
+    const worksOf = (st: AuditStep) => st.works.map(changeKey).sort().join(';');
     (proposals[0] as AuditProposal).samePath =
       stepsList.length === 1 &&
       worksOf(stepsList[0] as AuditStep) === worksOf(single[0] as AuditStep)
