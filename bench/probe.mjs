@@ -11,13 +11,19 @@
 // scenario's proven lower bound, or beating a scenario said proved cheapest, is a false proof
 // (must be 0). Prints both, and the combinations run (a combination drawn twice runs once).
 //   npm run build && node bench/probe.mjs    (BENCH_PROBE_FILES=every:4 or =NAME,NAME: a subset)
+//   (BENCH_DPE_DIR=DIR: other DPEs than the corpus, such as `node bench/variants.mjs 194 DIR`'s)
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { corpusSubset, seeded } from './search.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const CORPUS = path.resolve(ROOT, '..', 'shared', 'corpus', 'dpe');
+// BENCH_DPE_DIR: another folder of DPE XMLs (the variants of bench/variants.mjs: DPEs the search
+// was never tuned on).
+const CORPUS = process.env.BENCH_DPE_DIR
+  ? path.resolve(process.env.BENCH_DPE_DIR)
+  : path.resolve(ROOT, '..', 'shared', 'corpus', 'dpe');
+const WHAT = process.env.BENCH_DPE_DIR ? CORPUS : 'the corpus';
 const dist = (p) => import(pathToFileURL(path.join(ROOT, 'dist', p)).href);
 
 export async function runProbeBench() {
@@ -140,7 +146,7 @@ export async function runProbeBench() {
     }
   }
   console.log(
-    `independent probe over ${subset ? `a subset of the corpus (${subset})` : 'every corpus DPE'} (${files.length} files, ${N} draws each, seed "${SEED}"): ${scenarios} scenarios, ${combinations} combinations of offered options run`,
+    `independent probe over ${subset ? `a subset of ${WHAT} (${subset})` : `every DPE of ${WHAT}`} (${files.length} files, ${N} draws each, seed "${SEED}"): ${scenarios} scenarios, ${combinations} combinations of offered options run`,
   );
   console.log(
     `  scenarios a combination reaches for less: ${beaten.length}${beaten.length ? `\n    ${beaten.join('\n    ')}` : ''}`,

@@ -11,13 +11,19 @@
 // heuristic alone (as before the best-first search) and with both (median, max): counts, not
 // seconds, so the figures hold on a loaded machine.
 //   npm run build && node bench/search.mjs        (BENCH_SEARCH_MAX=n to change the limit;
-//   BENCH_SEARCH_FILES=every:8 or =NAME,NAME for a subset of the corpus)
+//   BENCH_SEARCH_FILES=every:8 or =NAME,NAME for a subset of the corpus; BENCH_DPE_DIR=DIR for
+//   other DPEs, such as `node bench/variants.mjs 194 DIR`'s, which the search was never tuned on)
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const CORPUS = path.resolve(ROOT, '..', 'shared', 'corpus', 'dpe');
+// BENCH_DPE_DIR: another folder of DPE XMLs (the variants of bench/variants.mjs: DPEs the search
+// was never tuned on).
+const CORPUS = process.env.BENCH_DPE_DIR
+  ? path.resolve(process.env.BENCH_DPE_DIR)
+  : path.resolve(ROOT, '..', 'shared', 'corpus', 'dpe');
+const WHAT = process.env.BENCH_DPE_DIR ? CORPUS : 'the corpus';
 const MAX = Number(process.env.BENCH_SEARCH_MAX ?? 3000);
 
 /** A deterministic generator of numbers in [0, 1) seeded by a name (mulberry32 on its hash). */
@@ -377,7 +383,7 @@ export async function runSearchBench() {
     }
     const pct = (a, b) => `${((100 * a) / Math.max(b, 1)).toFixed(1)}%`;
     console.log(
-      `search over ${subset ? `a subset of the corpus (${subset})` : 'every corpus DPE'} (${files.length} files): ${scenarios} recommended scenarios, proved cheapest ${proved} (${pct(proved, scenarios)}; goal ≥ 90%)`,
+      `search over ${subset ? `a subset of ${WHAT} (${subset})` : `every DPE of ${WHAT}`} (${files.length} files): ${scenarios} recommended scenarios, proved cheapest ${proved} (${pct(proved, scenarios)}; goal ≥ 90%)`,
     );
     console.log(
       `  the others: ${ratios.length + noBound}; cost ÷ proven lower bound: median ${median(ratios).toFixed(3)}, largest ${ratios.length ? Math.max(...ratios).toFixed(3) : '–'} (${worstDpe}; goal ≤ 1.10); within 10%: ${within10}; no bound above 0 €: ${noBound}`,
@@ -387,8 +393,10 @@ export async function runSearchBench() {
         `  random probe: ${probes} combinations (${PROBE} per DPE, seeded); scenarios a probe reaches for less: ${beaten}${beatenList.length ? ` (${beatenList.slice(0, 10).join('; ')}${beatenList.length > 10 ? '; …' : ''})` : ''}; bounds a probe falls below (a false proof): ${falseBounds}${falseList.length ? ` (${falseList.slice(0, 10).join('; ')})` : ''}`,
       );
     if (PROBE > 0) {
+      // (the worst first: each entry's figure follows its DPE)
+      const worst = (l) => [...l].sort((a, b) => Number(b.split(' ')[1]) - Number(a.split(' ')[1]));
       const few = (l) =>
-        l.length ? ` (${l.slice(0, 8).join('; ')}${l.length > 8 ? '; …' : ''})` : '';
+        l.length ? ` (${worst(l).slice(0, 8).join('; ')}${l.length > 8 ? '; …' : ''})` : '';
       console.log(
         `  the probe's combinations, primary energy: S (saved ≤ (1 + ${helpers.SUBADDITIVITY_MARGIN.ep}) × Σ saved alone, heating generators by their pairs with hot-water ones) on ${probeSub.combos} crossing no Q4Pa,conv threshold: ${probeSub.viol} over${few(probeSub.list)}, largest ratio ${probeSub.max.toFixed(3)}; across a threshold, ${probeAir.combos}: ${probeAir.viol} saving more than S + what crossing saves at most${few(probeAir.list)}, largest share of that allowance taken ${probeAir.max.toFixed(3)}`,
       );
