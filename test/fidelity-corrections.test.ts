@@ -14,7 +14,7 @@ import { sourcePatchHooks, sourcePatches } from '../src/engine/source-patches.js
 import { parseDpeXml } from '../src/dpe/xml.js';
 import { copyRaw, type Fields, type RawDpe } from '../src/dpe/raw.js';
 import { followAirtightness } from '../src/works/airtightness.js';
-import { followDeclaredInputs } from '../src/works/declared-inputs.js';
+import { followDeclaredInputs, keepDeclaredGaps } from '../src/works/declared-inputs.js';
 import { CORPUS, HAS_CORPUS, ROOT, runCli } from './helpers.js';
 
 const run = promisify(execFile);
@@ -997,6 +997,75 @@ describe('engine corrections', () => {
       const two = engine.run(corpusDpe('2292E0765245C')).output.logement?.sortie
         ?.ef_conso as Fields;
       expect(two.conso_auxiliaire_distribution_ch as number).toBeCloseTo(173.76, 2);
+    },
+  );
+
+  it.skipIf(!HAS_CORPUS)(
+    'deperdition-ecart-declare: works keep the declared bridges total’s difference (2463E3164679Z: 327.64 W/K)',
+    () => {
+      // the XML declares 948.416 W/K of thermal bridges where its bridges' l × k add up to
+      // 620.772; the engine keeps the declared total while every bridge is the declared one
+      const raw = corpusDpe('2463E3164679Z');
+      const base = engine.run(raw).output;
+      const bridgesOf = (d: RawDpe) =>
+        [d.logement?.enveloppe?.pont_thermique_collection?.pont_thermique ?? []].flat();
+      const sumOf = (d: RawDpe) =>
+        bridgesOf(d).reduce(
+          (t, pt) =>
+            t +
+            Number(pt.donnee_entree.l) *
+              Number(pt.donnee_intermediaire?.k) *
+              (Number(pt.donnee_entree.pourcentage_valeur_pont_thermique) || 1),
+          0,
+        );
+      const total = (d: RawDpe) =>
+        (d.logement?.sortie?.deperdition as Fields).deperdition_pont_thermique as number;
+      expect(total(base)).toBeCloseTo(948.416, 3);
+      expect(sumOf(base)).toBeCloseTo(620.772, 3);
+      // every wall insulated outside: the bridges joining them take other rows
+      const works = copyRaw(raw);
+      for (const m of [works.logement?.enveloppe?.mur_collection?.mur ?? []].flat())
+        m.donnee_entree.enum_type_isolation_id = '4';
+      followDeclaredInputs(raw, works);
+      const bare = engine.run(copyRaw(works)).output;
+      // without the difference kept: the total is the sum, 327.64 W/K less than the DPE's
+      expect(total(bare)).toBeCloseTo(sumOf(bare), 6);
+      keepDeclaredGaps(base, works);
+      const kept = engine.run(works).output;
+      expect(sumOf(kept)).toBeCloseTo(sumOf(bare), 6);
+      expect(total(kept)).toBeCloseTo(sumOf(kept) + 948.416 - 620.772, 2);
+      // a DPE whose totals are its sums gets nothing to keep (the bundled house)
+      const house = parseDpeXml(
+        readFileSync(path.join(ROOT, 'fixtures', '0000E0000001H.xml'), 'utf8'),
+      );
+      const houseWorks = copyRaw(house);
+      const sortie = houseWorks.logement?.sortie;
+      keepDeclaredGaps(engine.run(house).output, houseWorks);
+      expect(houseWorks.logement?.sortie).toBe(sortie);
+    },
+  );
+
+  it.skipIf(!HAS_CORPUS)(
+    'deperdition-ecart-declare: one window no longer takes 2463E3164679Z from D to C',
+    async () => {
+      // its windows' works dropped the bridges' declared total: one window (678 €) "saved"
+      // 1 441 kWh/yr of primary energy and moved the class; its own gain is 39 kWh/yr
+      const r = await runCli([
+        'calc',
+        path.join(CORPUS, '2463E3164679Z.xml'),
+        '--work',
+        'baie_vitree:0=FENETRE:PVC',
+        '--json',
+      ]);
+      expect(r.code, r.stderr).toBe(0);
+      const body = JSON.parse(r.stdout) as {
+        simulation: { initialGrade: string; currentGrade: string };
+        calculation: { result: { ep_conso_5_usages: { value: number; VInit: number } } };
+      };
+      expect(body.simulation).toMatchObject({ initialGrade: 'D', currentGrade: 'D' });
+      const ep = body.calculation.result.ep_conso_5_usages;
+      expect(ep.VInit - ep.value).toBeGreaterThan(0);
+      expect(ep.VInit - ep.value).toBeLessThan(100);
     },
   );
 

@@ -3,13 +3,22 @@
  * pairs the cut search does not compare"): combinations drawn from every offered option, at random
  * and around each scenario, reached two classes below bounds the search had proved. In both, an
  * option that saves alone made a combination worse, so "no works is weaker than this option" cut
- * off the cheaper answer. These tests run the engine on the corpus DPEs where it happened.
+ * off the cheaper answer. These tests run the engine on the corpus DPEs where it happened, and on
+ * the variant of a corpus DPE (bench/variants.mjs) where the same probe found a third: an
+ * option that only looked like a saving alone (src/engine/corrections.ts,
+ * `deperdition-ecart-declare`).
  */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+// @ts-expect-error plain ESM bench script without declarations
+import { variantXml } from '../bench/variants.mjs';
 import type { ClassLetter } from '../src/contract/classes.js';
 import type { EditableChange } from '../src/contract/schemas.js';
 import { loadEngine, type Engine } from '../src/engine/engine.js';
-import type { PreparedDpe } from '../src/simulation/prepared.js';
+import { prepare, type PreparedDpe } from '../src/simulation/prepared.js';
+import { readDpeFile } from '../src/dpe/source.js';
 import { comparedIn, inertiaMovesIn } from '../src/simulation/proof.js';
 import { inertiaAfter } from '../src/simulation/runs.js';
 import { candidatesOf, searchScenarios } from '../src/simulation/scenarios.js';
@@ -115,5 +124,42 @@ describe.skipIf(!HAS_CORPUS)("M0's pairs the cut search does not compare", () =>
     expect(comparedIn(groups, [], true)(g, null, ite)).toBe(true);
     expect(comparedIn(groups, [], false)(g, null, iti)).toBe(true);
     scenarioWithin(prep, 'C', x.cout);
+  });
+
+  it('a DPE whose walls are not its stored total (2421E0125604W’s walls × 0.906, bench/variants.mjs’s variant 156): an insulation that adds losses is not taken for one that saves, and A is not "proved" above the cheaper answer', async () => {
+    // the engine keeps a declared wall total while every wall is the declared one: scaled walls
+    // keep the original's 16.674 W/K where they add up to 15.11, and the first works on any wall
+    // dropped the difference. mur:3 (0.81 m² on an unheated space, b 0.05 → 0.35 once insulated)
+    // then "saved" alone; with the other walls insulated it adds losses and A is lost, and its
+    // cut had removed the cheaper answer below (A "proved" at 12,307 €)
+    const xml = readFileSync(path.join(CORPUS, '2421E0125604W.xml'), 'utf8');
+    const dir = mkdtempSync(path.join(tmpdir(), 'dpe-sim-variant-'));
+    const file = path.join(dir, '9999E0000156W.xml');
+    writeFileSync(file, variantXml(xml, 156));
+    const p = prepare(engine, await readDpeFile(file));
+    if (!p.ok) throw new Error('variant blocked');
+    const prep = p.dpe;
+    const cheaper = [
+      works('mur:1', 'ISOLATION', 'IMurITE37'),
+      works('mur:2', 'ISOLATION', 'IMurITI37'),
+      works('installation_ecs:0', 'ReplaceGEN', 'CET'),
+      works('ventilation:0', 'VMC', 'VMCDoubleFlux'),
+    ];
+    const mur3 = works('mur:3', 'ISOLATION', 'IMurITI30');
+    // alone, the wall's insulation adds losses: it is not offered
+    const base = worksFigures(engine, prep, []).o.after;
+    const alone = worksFigures(engine, prep, [mur3]).o.after;
+    expect(alone.ep).toBeGreaterThan(base.ep);
+    const groups = [...candidatesOf(engine, prep, { ...frame, costs }).values()];
+    expect(groups.flat().some((c) => c.change.referenceId === 'mur:3')).toBe(false);
+    // and every scenario is within what the cheaper combination reaches for
+    const x = worksFigures(engine, prep, cheaper);
+    const target = x.o.classesAfter.dpe;
+    const s = searchScenarios(engine, prep, { ...frame, costs }).solutions.find(
+      (y) => y.classe === target,
+    );
+    expect(s).toBeDefined();
+    expect(s?.lowerBound).toBeLessThanOrEqual(x.cout);
+    if (s?.exact) expect(s.cout).toBeLessThanOrEqual(x.cout);
   });
 });

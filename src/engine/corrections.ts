@@ -187,6 +187,41 @@ export const CORRECTIONS: Correction[] = [
     ],
   },
   {
+    id: 'deperdition-ecart-declare',
+    module: '3_deperdition.js',
+    fault:
+      'where the DPE declares a total of wall (thermal-bridge) losses that is not the sum of its ' +
+      'elements, the engine keeps that total while every element equals the declared one and ' +
+      'drops it as soon as one changes: a works simulation credits (or charges) the whole ' +
+      'difference to the first works that touch a wall (a bridge), up to half the envelope’s ' +
+      'losses on the corpus (2221E0006033X: bridges declared 20.1 W/K, their sum 79.1)',
+    section:
+      '§3 (déperditions: DP = Σ b × U × A + Σ l × k; the totals are the sums of the elements)',
+    upstream:
+      'none found (the engine’s own message, "Le total déclaré est conservé"): a works ' +
+      'simulation’s concern, the caller passes the difference the DPE as it is kept',
+    replace: [
+      [
+        `  return calculatedDeperditionPT;
+}`,
+        `  // a works simulation: the difference the unchanged DPE kept (ecartTotalDeclare)
+  return sameValues
+    ? calculatedDeperditionPT
+    : calculatedDeperditionPT + ecartTotalDeclare(dpe, 'pont_thermique');
+}`,
+      ],
+      [
+        `  return calculatedDeperditionMur;
+}`,
+        `  // a works simulation: the difference the unchanged DPE kept (ecartTotalDeclare)
+  return sameValues
+    ? calculatedDeperditionMur
+    : calculatedDeperditionMur + ecartTotalDeclare(dpe, 'mur');
+}`,
+      ],
+    ],
+  },
+  {
     id: 'pont-thermique-declared',
     module: '3.4_pont_thermique.js',
     fault:

@@ -10,7 +10,7 @@ import { copyRaw, num } from '../dpe/raw.js';
 import type { Engine } from '../engine/engine.js';
 import { CATALOGUE, optionsFor, type WorksOptionRow } from './catalogue.js';
 import { followAirtightness } from './airtightness.js';
-import { followDeclaredInputs } from './declared-inputs.js';
+import { followDeclaredInputs, keepDeclaredGaps } from './declared-inputs.js';
 import { computedOf, makeWorksContext } from './context.js';
 import { frozenOriginal, isFrozenWrite, worksCopy } from './works-copy.js';
 import type { CostTable } from './costs.js';
@@ -485,6 +485,7 @@ export function applyWorksOn(
   followAirtightness(prep.raw, raw, prep.base.output, engine.q4paConvRows());
   // (against the frozen copy of the original: the elements the works copy shares are its own)
   followDeclaredInputs(frozenOriginal(prep.raw), raw);
+  keepDeclaredGaps(prep.base.output, raw);
   return {
     raw,
     applied,

@@ -14,7 +14,7 @@
  * `plancher-bas-ue-declared` the engine uses the Ue the DPE declares (`donnee_entree.ue`). A
  * floor the works change has its Ue dropped, so that the engine computes it from the new Upb.
  */
-import type { RawDpe, RawElement } from '../dpe/raw.js';
+import type { Fields, RawDpe, RawElement, RawSortie } from '../dpe/raw.js';
 import { cleanRef, envelopeList, type EnvelopeKind } from './context.js';
 import { editShared } from './frozen-copy.js';
 import { isFrozenOriginal } from './works-copy.js';
@@ -212,4 +212,68 @@ export function followDeclaredInputs(original: RawDpe, dpe: RawDpe): void {
         delete pt.donnee_entree.tv_pont_thermique_id;
       });
   });
+}
+
+/**
+ * The difference between a declared total of losses the engine kept for the DPE as it is and
+ * its elements' sum (the engine's own sums: `Umur`, `Upt` of `3_deperdition.js`, in its order),
+ * read from that run's output; 0 where the run's total is the sum.
+ */
+function keptGaps(base: RawDpe): { mur: number; pont_thermique: number } {
+  let out = gaps.get(base);
+  if (!out) {
+    const dep = base.logement?.sortie?.deperdition as Fields | undefined;
+    const walls = envelopeList(base, 'mur');
+    const bridges = envelopeList(base, 'pont_thermique');
+    const n = (v: unknown) => Number(v);
+    const wallSum = walls.reduce(
+      (acc, m) =>
+        acc +
+          n(m.donnee_entree?.surface_paroi_opaque) *
+            n(m.donnee_intermediaire?.umur) *
+            n(m.donnee_intermediaire?.b) || 0,
+      0,
+    );
+    const bridgeSum = bridges.reduce(
+      (acc, pt) =>
+        acc +
+          n(pt.donnee_entree?.l) *
+            n(pt.donnee_intermediaire?.k) *
+            (n(pt.donnee_entree?.pourcentage_valeur_pont_thermique) || 1) || 0,
+      0,
+    );
+    const gap = (total: unknown, sum: number) => {
+      const g = n(total) - sum;
+      return Number.isFinite(g) ? g : 0;
+    };
+    out = {
+      mur: gap(dep?.deperdition_mur, wallSum),
+      pont_thermique: gap(dep?.deperdition_pont_thermique, bridgeSum),
+    };
+    gaps.set(base, out);
+  }
+  return out;
+}
+const gaps = new WeakMap<RawDpe, { mur: number; pont_thermique: number }>();
+
+/**
+ * Where the engine kept a declared total of wall (thermal-bridge) losses that is not the sum of
+ * the DPE's elements, the works copy asks the total computed from its changed elements to keep
+ * that difference (the correction `deperdition-ecart-declare`, src/engine/corrections.ts):
+ * otherwise the whole difference goes to the first works that touch a wall or a bridge (on
+ * 2221E0006033X the bridges' declared 20.1 W/K against their sum of 79.1: any works on a wall
+ * added 59 W/K of losses). `base` is the engine's output for the DPE as it is.
+ */
+export function keepDeclaredGaps(base: RawDpe, dpe: RawDpe): void {
+  const g = keptGaps(base);
+  const lg = dpe.logement;
+  if ((g.mur === 0 && g.pont_thermique === 0) || !lg) return;
+  // (own objects: the works copy shares the original's `sortie`, frozen)
+  const sortie: RawSortie = { ...lg.sortie };
+  sortie.deperdition = {
+    ...(sortie.deperdition as Fields | undefined),
+    ...(g.mur !== 0 ? { ecart_total_declare_mur: g.mur } : {}),
+    ...(g.pont_thermique !== 0 ? { ecart_total_declare_pont_thermique: g.pont_thermique } : {}),
+  };
+  lg.sortie = sortie;
 }
