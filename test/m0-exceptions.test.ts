@@ -19,7 +19,12 @@ import type { EditableChange } from '../src/contract/schemas.js';
 import { loadEngine, type Engine } from '../src/engine/engine.js';
 import { prepare, type PreparedDpe } from '../src/simulation/prepared.js';
 import { readDpeFile } from '../src/dpe/source.js';
-import { comparedIn, inertiaMovesIn } from '../src/simulation/proof.js';
+import {
+  comparedIn,
+  inertiaAllowance,
+  inertiaMovesIn,
+  SUBADDITIVITY_MARGIN,
+} from '../src/simulation/proof.js';
 import { inertiaAfter } from '../src/simulation/runs.js';
 import { candidatesOf, searchScenarios } from '../src/simulation/scenarios.js';
 import { Evaluator } from '../src/simulation/search.js';
@@ -161,5 +166,36 @@ describe.skipIf(!HAS_CORPUS)("M0's pairs the cut search does not compare", () =>
     expect(s).toBeDefined();
     expect(s?.lowerBound).toBeLessThanOrEqual(x.cout);
     if (s?.exact) expect(s.cout).toBeLessThanOrEqual(x.cout);
+  });
+});
+
+describe.skipIf(!HAS_CORPUS)('S and the inertia class (proof.ts inertiaAllowance)', () => {
+  it('2336E3121993D: two walls lined inside make the inertia lighter and save 2.5 times what they save alone; the knapsack allows it', async () => {
+    const prep = await corpusDpe(engine, '2336E3121993D');
+    const a = works('mur:5', 'ISOLATION', 'IMurITI30');
+    const b = works('mur:6', 'ISOLATION', 'IMurITI30');
+    const base = worksFigures(engine, prep, []).o.after.ep;
+    const alone = [a, b].map((w) => base - worksFigures(engine, prep, [w]).o.after.ep);
+    const saved = base - worksFigures(engine, prep, [a, b]).o.after.ep;
+    const sum = (alone[0] as number) + (alone[1] as number);
+    expect(inertiaAfter(engine, prep, [a, b], costs)).toBeGreaterThan(
+      inertiaAfter(engine, prep, [a], costs),
+    );
+    // beyond S's margin: the intermittence of a lighter class (§8) on the whole heating
+    const margin = SUBADDITIVITY_MARGIN.ep ?? 0;
+    expect(saved).toBeGreaterThan(2 * sum);
+    expect(saved).toBeGreaterThan((1 + margin) * sum);
+    const groups = [...candidatesOf(engine, prep, { ...frame, costs }).values()];
+    const evaluator = new Evaluator(
+      engine,
+      prep,
+      { ...frame, costs, thresholds: prep.thresholds },
+      Infinity,
+    );
+    expect(inertiaMovesIn(evaluator, groups)).toBe(true);
+    const most = inertiaAllowance(evaluator, [], true);
+    expect(saved).toBeLessThanOrEqual((1 + margin) * sum + most.ep);
+    // none where the class cannot move
+    expect(inertiaAllowance(evaluator, [], false)).toEqual({ ep: 0, ges: 0 });
   });
 });

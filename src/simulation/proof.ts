@@ -1620,6 +1620,37 @@ export function inertiaMovesIn(
 }
 
 /**
+ * What a lighter inertia class can save at most, per figure, on top of what the options save
+ * alone: where lining walls inside moves the class the DPE declares (`inertiaMovesIn`), the
+ * intermittence factor follows it (§8: I0 by inertia class), and on 26 corpus DPEs a lighter
+ * class lowers the heating consumption (up to 2.9% of `2287E1730921H`'s primary energy): two
+ * walls lined inside on `2336E3121993D` save 2.5 times the sum of what each saves alone
+ * (`bench/search.mjs`'s probe on its variant), beyond S's margin. Measured on `fixed` (the
+ * most heating consumption a combination keeps) with the class forced to each lighter one
+ * (`Evaluator.withInertiaClass`, uncounted), the most saved, × (1 + AIR_MARGIN). 0 where the class
+ * cannot move, where a lighter class saves nothing, or where the evaluator cannot say (a test's).
+ */
+export function inertiaAllowance(
+  evaluator: Evaluator,
+  fixed: readonly Candidate[],
+  moves: boolean,
+): Record<Figure, number> {
+  const out = { ep: 0, ges: 0 };
+  if (!moves || typeof evaluator.withInertiaClass !== 'function') return out;
+  const cls = evaluator.inertia?.(fixed);
+  if (!(typeof cls === 'number' && cls >= 1)) return out;
+  const at = evaluator.measure(fixed).after;
+  for (let c = cls + 1; c <= 4; c++) {
+    const o = evaluator.withInertiaClass(fixed, c).after;
+    for (const f of ['ep', 'ges'] as const) {
+      const saved = at[f] - o[f];
+      if (Number.isFinite(saved)) out[f] = Math.max(out[f], saved * (1 + AIR_MARGIN));
+    }
+  }
+  return out;
+}
+
+/**
  * S counted by generator pairs: a heating generator and a hot-water generator replaced together
  * can save far more than each alone (on `2395E2052253O`, an air-water heat pump and a heat-pump
  * water heater: 3,706 kWh/yr of primary energy against 2,327 alone, the boiler they replace did
@@ -2019,6 +2050,10 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
   // sub-additivity (S): what a combination saves on a figure is at most (1 + SUBADDITIVITY_MARGIN)
   // times the sum of what its options save alone; so reaching needs that sum above this
   const base0 = sample ? sample.single.before : undefined;
+  // (what a lighter inertia class may save beyond S, for the proof's knapsacks)
+  const inertiaMost = query.predict
+    ? { ep: 0, ges: 0 }
+    : inertiaAllowance(evaluator, fixed, inertiaMoves);
   const plainPredict = query.predict && query.thresholds === false;
   const pairs = plainPredict
     ? new Map<Candidate, Record<Figure, number>>()
@@ -2143,7 +2178,7 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
   // the knapsacks: the proof's (S with its checked margin, generator pairs, thresholds), the
   // steering master's (`plain`: S at STEER_MARGIN alone, as before pairs and thresholds were
   // known), the predicted search's (no margin)
-  const knapsacks = (plain = false, ges = false): Knapsack[] => {
+  const knapsacks = (plain = false, ges = false, final = false): Knapsack[] => {
     const out: Knapsack[] = [];
     if (!base0) return out;
     const checkedMargins = query.predict || plain ? null : margins();
@@ -2165,7 +2200,9 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
       const exempt = f === 'ges' && !!checkedMargins;
       if (exempt && (gesFixedExempt || !ges)) continue;
       const fixedGain = fixed.reduce((s, c) => s + gainOf(c, f, plain), 0);
-      const need = (base0[f] - missAt[f]) / (1 + margin) - fixedGain;
+      // (the final solve's: what a lighter inertia class may save on top, `inertiaAllowance`)
+      const lighter = final && checkedMargins ? inertiaMost[f] : 0;
+      const need = (base0[f] - missAt[f] - lighter) / (1 + margin) - fixedGain;
       if (need <= 0) continue;
       const gain = opts.map((list) =>
         list.map((c) => (exempt && gesExempt(c) ? need : gainOf(c, f, plain))),
@@ -2192,7 +2229,8 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
         if (!at || at.k < 0 || rho >= 1) continue;
         const scaled = (c: Candidate) => (isEnvelope(c) ? rho : 1) * gainOf(c, f);
         const needF =
-          (base0[f] - missAt[f]) / (1 + margin) - fixed.reduce((s, c) => s + scaled(c), 0);
+          (base0[f] - missAt[f] - lighter) / (1 + margin) -
+          fixed.reduce((s, c) => s + scaled(c), 0);
         if (needF <= 0) continue;
         const gainF = opts.map((list, g) =>
           g === at.g
@@ -2237,13 +2275,19 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
             .filter((g): g is number => g !== undefined),
         ),
       ].sort((a, b) => a - b);
-  const master = (cap: number, target: number, ges = false, list = cuts): MasterResult => {
+  const master = (
+    cap: number,
+    target: number,
+    ges = false,
+    list = cuts,
+    final = false,
+  ): MasterResult => {
     if (!air)
       return solveMaster(
         costs,
         list,
         masterCoverings,
-        knapsacks(false, ges),
+        knapsacks(false, ges, final),
         cap,
         target,
         heatGroups,
@@ -2257,7 +2301,7 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
         return v;
       }),
       airCoverings,
-      knapsacks(false, ges),
+      knapsacks(false, ges, final),
       cap,
       target,
       heatGroups.map((g) => g + 1),
@@ -2297,11 +2341,38 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
   /** stops: exact when the best answer is at most the proven bound */
   const stop = () => {
     lastSolve();
-    return answer(
+    return final(
       !!best && (best as Evaluated).cout <= bestLb,
       best ? Math.min(bestLb, (best as Evaluated).cout) : bestLb,
     );
   };
+  // (a lighter inertia class may save beyond S on this DPE: the bound of the last solve counts it)
+  const lighterMatters = inertiaMost.ep > 0 || inertiaMost.ges > 0;
+  /**
+   * What the search ends with, where a lighter inertia class may save beyond S (`inertiaAllowance`):
+   * one last solve of the proof's master with every cut learned and the knapsacks less that
+   * allowance (S on GES as in `lastSolve`), whose optimum (or least open key) bounds the answer.
+   * The search ran with the knapsacks as before (every run as before: no scenario changes); only
+   * the bound falls, and `exact` with it. Its nodes are not counted in `masterNodes`.
+   */
+  function final(exact: boolean, lb: number): ProofAnswer {
+    if (!lighterMatters) return answer(exact, lb);
+    const found = best as Evaluated | null;
+    const ges = missAt.ges !== Infinity && !gesFixedExempt && gesTrusted;
+    const m = master(perSolve, found ? found.cout - fixedCost : Infinity, ges, cuts, true);
+    const weak =
+      m.kind === 'infeasible'
+        ? found
+          ? found.cout
+          : Infinity
+        : (m.kind === 'capped' ? m.lowerBound : m.cost) + fixedCost;
+    const bound = Math.min(lb, weak);
+    // (no answer: proved unreachable only while the last solve finds nothing either)
+    return answer(
+      found ? found.cout <= bound : exact && bound === Infinity,
+      found ? Math.min(bound, found.cout) : bound,
+    );
+  }
   /**
    * S on GES in one last solve of the proof's master, once the search is done: its runs are those
    * made without it (every scenario as before), only the bound rises. Its nodes (at most a solve's)
@@ -2351,7 +2422,7 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
     iterations++;
     masterNodes += m.nodes;
     const found = best as Evaluated | null;
-    if (sound.kind === 'infeasible') return answer(true, found ? found.cout : Infinity);
+    if (sound.kind === 'infeasible') return final(true, found ? found.cout : Infinity);
     bestLb = Math.max(
       bestLb,
       (sound.kind === 'capped' ? sound.lowerBound : sound.cost) + fixedCost,
@@ -2389,7 +2460,7 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
       // meets the coverings (the master's), and nothing cheaper meets the cuts (with thresholds:
       // nothing cheaper meets the master without them; exact when the bound says so)
       if (!steer && !relationsDiffer)
-        return answer(true, (best as Evaluated | null)?.cout ?? ev.cout);
+        return final(true, (best as Evaluated | null)?.cout ?? ev.cout);
       if (proveOn(sound)) continue;
       return stop();
     }

@@ -246,6 +246,41 @@ export function inertiaAfter(
   return Number(raw.logement?.enveloppe?.inertie?.enum_classe_inertie_id ?? NaN);
 }
 
+const inertiaMemo = new WeakMap<PreparedDpe, Map<string, WorksRun>>();
+
+/**
+ * The figures of `changes` with the inertia class the DPE declares forced to `cls` (1 très lourde
+ * … 4 légère): a probe for the search's bound (what lining walls inside can save through the
+ * intermittence, `inertiaAllowance` in proof.ts), never memoised with the works runs.
+ */
+export function runWithInertia(
+  engine: Engine,
+  prep: PreparedDpe,
+  changes: readonly EditableChange[],
+  costs: CostTable,
+  cls: number,
+): WorksRun {
+  const resolved = resolveChanges(prep, changes);
+  const memo = entryOf(inertiaMemo, prep, () => new Map<string, WorksRun>());
+  return entryOf(memo, `${cls};${runKey(resolved)}`, () => {
+    // (the envelope's container is the works copy's own: works-copy.ts; with no works, applyWorks
+    // gives the original itself, so a whole copy then)
+    const works = resolved.length
+      ? applyWorks(engine, prep, resolved, costs)
+      : applyWorksOn(engine, prep, resolved, costs, copyRaw(prep.raw));
+    const env = works.raw.logement?.enveloppe;
+    if (env) env.inertie = { ...env.inertie, enum_classe_inertie_id: String(cls) };
+    const result = engine.run(works.raw, { owned: true });
+    return {
+      mode2026: result.mode2026,
+      mode2025: result.mode2025,
+      applied: works.applied,
+      cout: works.cout,
+      perteSurface: works.perteSurface,
+    };
+  });
+}
+
 /** The areas and the forced runs per prepared DPE and works (and criteria): each made once. */
 const areasMemo = new WeakMap<PreparedDpe, Map<string, Q4paAreas>>();
 const forcedMemo = new WeakMap<PreparedDpe, Map<string, WorksRun | null>>();

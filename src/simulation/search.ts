@@ -29,6 +29,7 @@ import {
   figuresOf,
   inertiaAfter,
   runWithAirtightness,
+  runWithInertia,
   runWorks,
 } from './runs.js';
 
@@ -448,6 +449,21 @@ export class Evaluator {
       criteria,
     );
     return run && this.outcomeOf(figuresOf(run, this.frame.coef));
+  }
+
+  /**
+   * The outcome of these works with the inertia class the DPE declares forced to `cls` (a probe,
+   * not a works run: not counted, not memoised with them).
+   */
+  withInertiaClass(items: readonly Candidate[], cls: number): Outcome {
+    const run = runWithInertia(
+      this.engine,
+      this.prep,
+      items.map((c) => c.change),
+      this.frame.costs,
+      cls,
+    );
+    return this.outcomeOf(figuresOf(run, this.frame.coef));
   }
 
   outcomeOf(figures: EngineFigures): Outcome {
