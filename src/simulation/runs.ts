@@ -4,7 +4,7 @@
  */
 import type { CoefMode, EditableChange } from '../contract/schemas.js';
 import type { Engine, EngineFigures } from '../engine/engine.js';
-import { copyRaw } from '../dpe/raw.js';
+import { copyRaw, type RawDpe } from '../dpe/raw.js';
 import { entryOf } from '../works/memo.js';
 import {
   forceAirtightness,
@@ -246,7 +246,7 @@ export function inertiaAfter(
   return Number(raw.logement?.enveloppe?.inertie?.enum_classe_inertie_id ?? NaN);
 }
 
-const inertiaMemo = new WeakMap<PreparedDpe, Map<string, WorksRun>>();
+const inertiaMemo = new WeakMap<PreparedDpe, Map<string, WorksRun | null>>();
 
 /**
  * The figures of `changes` with the inertia class the DPE declares forced to `cls` (1 très lourde
@@ -261,24 +261,45 @@ export function runWithInertia(
   cls: number,
 ): WorksRun {
   const resolved = resolveChanges(prep, changes);
-  const memo = entryOf(inertiaMemo, prep, () => new Map<string, WorksRun>());
-  return entryOf(memo, `${cls};${runKey(resolved)}`, () => {
-    // (the envelope's container is the works copy's own: works-copy.ts; with no works, applyWorks
-    // gives the original itself, so a whole copy then)
-    const works = resolved.length
-      ? applyWorks(engine, prep, resolved, costs)
-      : applyWorksOn(engine, prep, resolved, costs, copyRaw(prep.raw));
-    const env = works.raw.logement?.enveloppe;
-    if (env) env.inertie = { ...env.inertie, enum_classe_inertie_id: String(cls) };
-    const result = engine.run(works.raw, { owned: true });
-    return {
-      mode2026: result.mode2026,
-      mode2025: result.mode2025,
-      applied: works.applied,
-      cout: works.cout,
-      perteSurface: works.perteSurface,
-    };
-  });
+  const memo = entryOf(inertiaMemo, prep, () => new Map<string, WorksRun | null>());
+  const run = entryOf(memo, `${cls};${runKey(resolved)}`, () =>
+    // (the envelope's container is the works copy's own: works-copy.ts)
+    forcedRun(engine, prep, resolved, costs, (raw) => {
+      const env = raw.logement?.enveloppe;
+      if (env) env.inertie = { ...env.inertie, enum_classe_inertie_id: String(cls) };
+      return true;
+    }),
+  );
+  // (never null: the class is always set)
+  return run as WorksRun;
+}
+
+/**
+ * The works run of `resolved` with `force` applied to its copy before the engine runs (a probe:
+ * the caller memoises it apart from the works runs); null when `force` says it changes nothing.
+ * The copy is a works copy (works-copy.ts: its containers and what the works write are its own,
+ * the rest shared with the frozen original, which the engine's memos know); with no works,
+ * applyWorks gives the original itself, so a whole copy then.
+ */
+function forcedRun(
+  engine: Engine,
+  prep: PreparedDpe,
+  resolved: readonly Resolved[],
+  costs: CostTable,
+  force: (raw: RawDpe) => boolean,
+): WorksRun | null {
+  const works = resolved.length
+    ? applyWorks(engine, prep, resolved, costs)
+    : applyWorksOn(engine, prep, resolved, costs, copyRaw(prep.raw));
+  if (!force(works.raw)) return null;
+  const result = engine.run(works.raw, { owned: true });
+  return {
+    mode2026: result.mode2026,
+    mode2025: result.mode2025,
+    applied: works.applied,
+    cout: works.cout,
+    perteSurface: works.perteSurface,
+  };
 }
 
 /** The areas and the forced runs per prepared DPE and works (and criteria): each made once. */
@@ -299,22 +320,10 @@ export function runWithAirtightness(
 ): WorksRun | null {
   const resolved = resolveChanges(prep, changes);
   const memo = entryOf(forcedMemo, prep, () => new Map<string, WorksRun | null>());
-  return entryOf(memo, `${criteria.isolation}${criteria.joints};${runKey(resolved)}`, () => {
-    // the ventilations are written into: a works copy owns them (works-copy.ts), so the run
-    // shares the rest with the frozen original as any works run (the engine's memos know it); with
-    // no works, applyWorks gives the original itself, so a whole copy then
-    const works = resolved.length
-      ? applyWorks(engine, prep, resolved, costs)
-      : applyWorksOn(engine, prep, resolved, costs, copyRaw(prep.raw));
-    const rows = engine.q4paConvRows();
-    if (!forceAirtightness(prep.raw, works.raw, prep.base.output, rows, criteria)) return null;
-    const result = engine.run(works.raw, { owned: true });
-    return {
-      mode2026: result.mode2026,
-      mode2025: result.mode2025,
-      applied: works.applied,
-      cout: works.cout,
-      perteSurface: works.perteSurface,
-    };
-  });
+  return entryOf(memo, `${criteria.isolation}${criteria.joints};${runKey(resolved)}`, () =>
+    // the ventilations are written into: a works copy owns them (works-copy.ts)
+    forcedRun(engine, prep, resolved, costs, (raw) =>
+      Boolean(forceAirtightness(prep.raw, raw, prep.base.output, engine.q4paConvRows(), criteria)),
+    ),
+  );
 }
