@@ -73,13 +73,13 @@ function costBody(init: InitialResponse): CostBody {
  * junction, and no floor option raises consumption: checked below.)
  */
 const KNOWN_RISES: string[] = [
-  '2444E2616926V mur:4 ISOLATION:IMurITI30 -97.71 kWh/yr',
+  '2444E2616926V mur:4 ISOLATION:IMurITI30 -97.72 kWh/yr',
   '2444E2616926V mur:4 ISOLATION:IMurITI37 -94.61 kWh/yr',
-  '2444E2616926V mur:5 ISOLATION:IMurITI30 -97.71 kWh/yr',
+  '2444E2616926V mur:5 ISOLATION:IMurITI30 -97.72 kWh/yr',
   '2444E2616926V mur:5 ISOLATION:IMurITI37 -94.61 kWh/yr',
-  '2444E2616926V mur:6 ISOLATION:IMurITI30 -97.71 kWh/yr',
+  '2444E2616926V mur:6 ISOLATION:IMurITI30 -97.72 kWh/yr',
   '2444E2616926V mur:6 ISOLATION:IMurITI37 -94.61 kWh/yr',
-  '2444E2616926V mur:7 ISOLATION:IMurITI30 -97.71 kWh/yr',
+  '2444E2616926V mur:7 ISOLATION:IMurITI30 -97.72 kWh/yr',
   '2444E2616926V mur:7 ISOLATION:IMurITI37 -94.61 kWh/yr',
 ];
 
