@@ -11,6 +11,8 @@ import type { Engine } from '../src/engine/engine.js';
 import { outcome } from '../src/simulation/calc.js';
 import { prepare, type PreparedDpe } from '../src/simulation/prepared.js';
 import { figuresOf, runWorks } from '../src/simulation/runs.js';
+import { candidatesOf } from '../src/simulation/scenarios.js';
+import { Evaluator } from '../src/simulation/search.js';
 import { defaultCosts } from '../src/works/costs.js';
 import { CORPUS } from './helpers.js';
 
@@ -28,6 +30,19 @@ export async function corpusDpe(engine: Engine, id: string): Promise<PreparedDpe
 export function worksFigures(engine: Engine, prep: PreparedDpe, changes: EditableChange[]) {
   const run = runWorks(engine, prep, changes, costs);
   return { cout: run.cout, o: outcome(prep, figuresOf(run, frame.coef), frame.coef, false) };
+}
+
+/** the groups of options `initial` offers on `prep`, and an evaluator without a budget */
+export function searchOn(engine: Engine, prep: PreparedDpe) {
+  return {
+    groups: [...candidatesOf(engine, prep, { ...frame, costs }).values()],
+    evaluator: new Evaluator(
+      engine,
+      prep,
+      { ...frame, costs, thresholds: prep.thresholds },
+      Infinity,
+    ),
+  };
 }
 
 export const reaches = (c: ClassLetter, target: ClassLetter) => classIndex(c) <= classIndex(target);

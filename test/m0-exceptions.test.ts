@@ -23,13 +23,14 @@ import {
   comparedIn,
   inertiaAllowance,
   inertiaMovesIn,
+  inertiaStep,
+  isInternal,
   SUBADDITIVITY_MARGIN,
 } from '../src/simulation/proof.js';
 import { inertiaAfter } from '../src/simulation/runs.js';
 import { candidatesOf, searchScenarios } from '../src/simulation/scenarios.js';
-import { Evaluator } from '../src/simulation/search.js';
-import { corpusDpe, costs, frame, reaches, worksFigures } from './corpus-engine.js';
-import { CORPUS, HAS_CORPUS } from './helpers.js';
+import { corpusDpe, costs, frame, reaches, searchOn, worksFigures } from './corpus-engine.js';
+import { CORPUS, HAS_CORPUS, HOUSE } from './helpers.js';
 
 let engine: Engine;
 
@@ -114,13 +115,7 @@ describe.skipIf(!HAS_CORPUS)("M0's pairs the cut search does not compare", () =>
       inertiaAfter(engine, prep, answer, costs),
     );
     // so, where lining the walls can move the inertia class, M0 does not compare it with none
-    const groups = [...candidatesOf(engine, prep, { ...frame, costs }).values()];
-    const evaluator = new Evaluator(
-      engine,
-      prep,
-      { ...frame, costs, thresholds: prep.thresholds },
-      Infinity,
-    );
+    const { groups, evaluator } = searchOn(engine, prep);
     expect(inertiaMovesIn(evaluator, groups)).toBe(true);
     const g = groups.findIndex((l) => l[0]?.change.referenceId === 'mur:1');
     const iti = groups[g]?.find((c) => c.change.editableValue === 'IMurITI30') ?? null;
@@ -185,17 +180,37 @@ describe.skipIf(!HAS_CORPUS)('S and the inertia class (proof.ts inertiaAllowance
     const margin = SUBADDITIVITY_MARGIN.ep ?? 0;
     expect(saved).toBeGreaterThan(2 * sum);
     expect(saved).toBeGreaterThan((1 + margin) * sum);
-    const groups = [...candidatesOf(engine, prep, { ...frame, costs }).values()];
-    const evaluator = new Evaluator(
-      engine,
-      prep,
-      { ...frame, costs, thresholds: prep.thresholds },
-      Infinity,
-    );
+    const { groups, evaluator } = searchOn(engine, prep);
     expect(inertiaMovesIn(evaluator, groups)).toBe(true);
     const most = inertiaAllowance(evaluator, [], true);
     expect(saved).toBeLessThanOrEqual((1 + margin) * sum + most.ep);
     // none where the class cannot move
     expect(inertiaAllowance(evaluator, [], false)).toEqual({ ep: 0, ges: 0 });
+  });
+});
+
+describe('the lighter class needs enough walls lined (proof.ts inertiaStep)', () => {
+  it('the bundled house: no wall lined inside alone moves its inertia class, two do; the allowance goes to combinations of two', async () => {
+    const p = prepare(engine, await readDpeFile(HOUSE));
+    if (!p.ok) throw new Error('the bundled house is blocked');
+    const prep = p.dpe;
+    const { groups, evaluator } = searchOn(engine, prep);
+    expect(inertiaMovesIn(evaluator, groups)).toBe(true);
+    expect(inertiaAllowance(evaluator, [], true).ep).toBeGreaterThan(0);
+    const internal = groups.map((l) => l.filter(isInternal)).filter((l) => l.length > 0);
+    expect(internal.length).toBe(5);
+    // by the works copies themselves: each internal option alone keeps the class the DPE declares
+    const declared = inertiaAfter(engine, prep, [], costs);
+    for (const l of internal)
+      for (const c of l) expect(inertiaAfter(engine, prep, [c.change], costs)).toBe(declared);
+    const pairs = internal.flatMap((a, i) =>
+      internal.slice(i + 1).map((b) => [a[0]!.change, b[0]!.change]),
+    );
+    const lighter = pairs.filter((pair) => inertiaAfter(engine, prep, pair, costs) > declared);
+    expect(lighter.length).toBeGreaterThan(0);
+    expect(inertiaStep(evaluator, groups, [])).toBe(2);
+    // with one wall already lined (fixed), one more moves it
+    const wall = internal[0]![0]!;
+    expect(inertiaStep(evaluator, groups.slice(1), [wall])).toBe(1);
   });
 });

@@ -446,6 +446,68 @@ describe('the master problem and its Lagrangian bound, against brute force (rand
   });
 });
 
+describe('the master with an "at most m of these options" row (minus one each, need −m: the final solve\'s fewer internal options)', () => {
+  it('solved: the optimum by brute force; cut short: a bound no higher (200 random problems)', () => {
+    const rand = rng(54);
+    let binding = 0;
+    for (let trial = 0; trial < 200; trial++) {
+      const G = 3 + Math.floor(rand() * 4);
+      const costs = Array.from({ length: G }, () =>
+        Array.from({ length: 1 + Math.floor(rand() * 3) }, () => Math.round(100 + rand() * 900)),
+      );
+      const marked = costs.map((list) => list.map(() => rand() < 0.5));
+      const atMost = Math.floor(rand() * 3);
+      const gain = costs.map((list) => list.map(() => Math.round(rand() * 100)));
+      const need = Math.round(50 + rand() * 150);
+      const knapsacks = [
+        { gain, need },
+        { gain: marked.map((list) => list.map((m) => (m ? -1 : 0))), need: -atMost },
+      ];
+      const cuts = randomCuts(rand, costs, Math.floor(rand() * 4), 0.3);
+      let optimum = Infinity;
+      let free = Infinity;
+      const walk = (g: number, x: number[]): void => {
+        if (g === G) {
+          const gained = x.reduce((s, k, h) => s + (k >= 0 ? (gain[h]![k] as number) : 0), 0);
+          const count = x.filter((k, h) => k >= 0 && marked[h]![k]).length;
+          const cost = x.reduce((s, k, h) => s + (k >= 0 ? (costs[h]![k] as number) : 0), 0);
+          const cutsMet = cuts.every((c) =>
+            x.some((k, h) => (c.masks[h] as number) & (1 << (k + 1))),
+          );
+          if (cutsMet && gained >= need) {
+            free = Math.min(free, cost);
+            if (count <= atMost) optimum = Math.min(optimum, cost);
+          }
+          return;
+        }
+        for (let k = -1; k < (costs[g] as number[]).length; k++) walk(g + 1, [...x, k]);
+      };
+      walk(0, []);
+      if (optimum > free) binding++;
+      const max = costs.reduce((t, l) => t + Math.max(...l), 0);
+      const m = solveMaster(costs, cuts, [], knapsacks, 1_000_000, max);
+      if (optimum === Infinity) expect(m.kind).toBe('infeasible');
+      else {
+        expect(m.kind).toBe('solution');
+        if (m.kind === 'solution') {
+          expect(m.cost).toBe(optimum);
+          expect(m.choice.filter((k, h) => k >= 0 && marked[h]![k]).length).toBeLessThanOrEqual(
+            atMost,
+          );
+        }
+      }
+      for (const cap of [0, 1, 3]) {
+        const c = solveMaster(costs, cuts, [], knapsacks, cap, max);
+        if (c.kind === 'capped') expect(c.lowerBound).toBeLessThanOrEqual(optimum + 1e-6);
+        else if (c.kind === 'solution') expect(c.cost).toBe(optimum);
+        else expect(optimum).toBe(Infinity);
+      }
+    }
+    // the row changes the optimum on many of them (not a vacuous check)
+    expect(binding).toBeGreaterThan(30);
+  });
+});
+
 describe('the master branches on its dearest groups first', () => {
   it('solves in a few nodes what the groups in their order leave capped, the same optimum (brute force, 6 random problems)', () => {
     const rand = rng(41);

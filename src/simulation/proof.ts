@@ -1650,6 +1650,57 @@ export function inertiaAllowance(
   return out;
 }
 
+/** The most inertia classes `inertiaStep` reads (no engine run each: the works copy's class). */
+export const INERTIA_STEP_CHECKS = 2_000;
+
+/**
+ * The fewest internal options (`isInternal`, of distinct groups of `opts`) that, added to
+ * `fixed`, move the inertia class `fixed` declares: a combination with fewer keeps `fixed`'s
+ * class, and so gets no lighter class's saving (`inertiaAllowance`, counted in the final solve
+ * only on the combinations with at least this many). Read by trying every set of one group's
+ * internal option, then every set of two, … (each class read on a works copy, no engine run): the
+ * first size where a set moves the class is the least, since every smaller set was tried. The
+ * groups' internal options (ITI of several thicknesses) must each give the same class alone, else
+ * 1. After `INERTIA_STEP_CHECKS` classes read: the size being tried (every smaller one was tried
+ * whole). 2 on the bundled house; on the 26 corpus DPEs where a lighter class saves, 1 on 5, 2
+ * on 9, 3 on 11, 4 on 1.
+ */
+export function inertiaStep(
+  evaluator: Evaluator,
+  opts: readonly (readonly Candidate[])[],
+  fixed: readonly Candidate[],
+): number {
+  if (typeof evaluator.inertia !== 'function') return 1;
+  const inertia = evaluator.inertia.bind(evaluator);
+  const key = (cls: number) => (Number.isNaN(cls) ? 'NaN' : String(cls));
+  const at = key(inertia([...fixed]));
+  const reps: Candidate[] = [];
+  for (const list of opts) {
+    const internal = list.filter(isInternal);
+    if (!internal.length) continue;
+    const alone = new Set(internal.map((c) => key(inertia([...fixed, c]))));
+    if (alone.size > 1) return 1;
+    reps.push(internal[0] as Candidate);
+  }
+  const n = reps.length;
+  let checks = 0;
+  for (let k = 1; k <= n; k++) {
+    // the k-sets of `reps` in lexicographic order of their indices
+    const idx = Array.from({ length: k }, (_, i) => i);
+    for (;;) {
+      if (checks++ >= INERTIA_STEP_CHECKS) return k;
+      if (key(inertia([...fixed, ...idx.map((i) => reps[i] as Candidate)])) !== at) return k;
+      let j = k - 1;
+      while (j >= 0 && idx[j] === n - k + j) j--;
+      if (j < 0) break;
+      idx[j] = (idx[j] as number) + 1;
+      for (let q = j + 1; q < k; q++) idx[q] = (idx[q - 1] as number) + 1;
+    }
+  }
+  // (no set moves it: the allowance is never reached)
+  return n + 1;
+}
+
 /**
  * S counted by generator pairs: a heating generator and a hot-water generator replaced together
  * can save far more than each alone (on `2395E2052253O`, an air-water heat pump and a heat-pump
@@ -2275,19 +2326,34 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
             .filter((g): g is number => g !== undefined),
         ),
       ].sort((a, b) => a - b);
+  // (the final solve's two halves, `final`: at least `inertiaStep` internal options, with the
+  // lighter class's allowance; fewer, without it: a row "minus one per internal option" at least
+  // minus one less than the step)
+  const internalOk = opts.map((list) => list.map((c) => isInternal(c)));
+  const fewerInternal = (atMost: number): Knapsack => ({
+    gain: [
+      ...(air ? [air.choices.map(() => 0)] : []),
+      ...opts.map((list) => list.map((c) => (isInternal(c) ? -1 : 0))),
+    ],
+    need: -atMost,
+  });
   const master = (
     cap: number,
     target: number,
     ges = false,
     list = cuts,
     final = false,
+    internal?: { atLeast: number } | { atMost: number },
   ): MasterResult => {
+    const knaps = knapsacks(false, ges, final);
+    if (internal && 'atMost' in internal) knaps.push(fewerInternal(internal.atMost));
+    const some = internal && 'atLeast' in internal ? internal.atLeast : 0;
     if (!air)
       return solveMaster(
         costs,
         list,
-        masterCoverings,
-        knapsacks(false, ges, final),
+        some > 0 ? [...masterCoverings, { ok: internalOk, atLeast: some }] : masterCoverings,
+        knaps,
         cap,
         target,
         heatGroups,
@@ -2300,8 +2366,10 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
         if (!v) withAir.set(c, (v = { masks: [0, ...c.masks] }));
         return v;
       }),
-      airCoverings,
-      knapsacks(false, ges, final),
+      some > 0
+        ? [...airCoverings, { ok: [air.choices.map(() => false), ...internalOk], atLeast: some }]
+        : airCoverings,
+      knaps,
       cap,
       target,
       heatGroups.map((g) => g + 1),
@@ -2359,14 +2427,20 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
     if (!lighterMatters) return answer(exact, lb);
     const found = best as Evaluated | null;
     const ges = missAt.ges !== Infinity && !gesFixedExempt && gesTrusted;
-    const m = master(perSolve, found ? found.cout - fixedCost : Infinity, ges, cuts, true);
-    const weak =
+    const goal = found ? found.cout - fixedCost : Infinity;
+    // (only works that line a wall or a roof inside move the class, works/apply.ts
+    // `withInertia`: the combinations with one of them are allowed the lighter class's saving,
+    // those without keep `fixed`'s class and S as in every solve)
+    const weakOf = (m: MasterResult): number =>
       m.kind === 'infeasible'
         ? found
           ? found.cout
           : Infinity
         : (m.kind === 'capped' ? m.lowerBound : m.cost) + fixedCost;
-    const bound = Math.min(lb, weak);
+    const step = inertiaStep(evaluator, opts, fixed);
+    const some = weakOf(master(perSolve, goal, ges, cuts, true, { atLeast: step }));
+    const fewer = weakOf(master(perSolve, goal, ges, cuts, false, { atMost: step - 1 }));
+    const bound = Math.min(lb, some, fewer);
     // (no answer: proved unreachable only while the last solve finds nothing either)
     return answer(
       found ? found.cout <= bound : exact && bound === Infinity,
