@@ -563,6 +563,41 @@ describe('the final pass (FINAL_POLISH_BUDGET): after every search, drops and sw
   );
 });
 
+describe("the descent (DESCENT_BUDGET): an unproved answer against what a stricter class's answer holds", () => {
+  it('house, flat, studio: never dearer, a proved scenario unchanged, the bound unchanged', () => {
+    for (const file of [HOUSE, FLAT, STUDIO]) {
+      const prep = prepared.get(file) as PreparedDpe;
+      const without = searchScenarios(engine, prep, { ...frame, costs, descentBudget: 0 });
+      const withIt = searchScenarios(engine, prep, { ...frame, costs });
+      expect(withIt.solutions.map((s) => s.classe)).toEqual(without.solutions.map((s) => s.classe));
+      for (const s of withIt.solutions) {
+        const b = without.solutions.find((x) => x.classe === s.classe);
+        const what = `${file} ${s.classe}`;
+        expect(s.cout, what).toBeLessThanOrEqual(b?.cout ?? 0);
+        expect(s.lowerBound, what).toBe(Math.min(b?.lowerBound ?? 0, s.cout));
+        if (b?.exact) expect(s, what).toEqual(b);
+      }
+    }
+  });
+
+  it.skipIf(!HAS_CORPUS)(
+    "2387E1742056P E: B's walls, roof and ventilation without its heat pump, windows, door and water heater reach E for less than a heat pump alone",
+    async () => {
+      const p = prepare(engine, await readDpeFile(path.join(CORPUS, '2387E1742056P.xml')));
+      if (!p.ok) throw new Error('blocked');
+      const { before, after } = cheaperWith(p.dpe, 'E', {}, { descentBudget: 0 });
+      const values = (x: { editables: EditableChange[] } | undefined) =>
+        (x?.editables ?? []).map((e) => `${e.referenceId}=${e.editableValue}`).sort();
+      // (12,000 €: the air-water heat pump alone; 10,694 €: four walls lined inside, the roof,
+      // the ventilation, each of them in B's answer)
+      expect(values(before)).toEqual(['installation_chauffage:0=PACAirEau']);
+      expect(values(after)).toContain('plancher_haut:0=IComblesR7');
+      expect(values(after)).not.toContain('installation_chauffage:0=PACAirEau');
+      expect(after?.cout).toBeLessThanOrEqual(10_694);
+    },
+  );
+});
+
 describe('the second cut search (SECOND_CUT_BUDGET): after every target, never dearer, bounds no lower', () => {
   it('house, flat, studio: every scenario as cheap and its bound as high; the flat’s B proved', () => {
     let improved = 0;

@@ -159,6 +159,15 @@ export const SECOND_POLISH_BUDGET = 60;
  * door it does not need). It can only lower a scenario's cost.
  */
 export const FINAL_POLISH_BUDGET = 600;
+/**
+ * Change sets per DPE the descent may evaluate, after the final pass (on its evaluator: what any
+ * search ran is answered without a run): each answer still unproved, against the answer of each
+ * stricter class that costs more (nearest first; it reaches this class too), without the
+ * options this class does not need, then each swapped for a cheaper one of its group. Each
+ * target searches on its own: a stricter target's answer can hold a cheaper way to a nearer class
+ * than the nearer target found (`2387E1742056P` E). It can only lower a scenario's cost.
+ */
+export const DESCENT_BUDGET = 200;
 /** Bounds of the slack within which a predicted combination is worth an engine run. */
 export const SLACK_MIN = 0.08;
 export const SLACK_MAX = 0.25;
@@ -215,6 +224,8 @@ export interface ScenarioOptions {
   finalPolishBudget?: number;
   /** the final pass (default on; tests measuring another pass alone turn it off) */
   finalPass?: boolean;
+  /** change sets the descent from stricter classes' answers may evaluate (DESCENT_BUDGET) */
+  descentBudget?: number;
 }
 
 export interface ScenarioSearch {
@@ -691,6 +702,33 @@ export function searchScenarios(
           }
           exchangesLeft -= spent;
           best.set(target, f);
+        }
+      }
+      // the descent, after the final pass (nothing above changes): each answer still unproved,
+      // nearest first, against the dearer answer of each stricter class (nearest first), which
+      // reaches it too: without what this class does not need, then swapped, while its runs last
+      const descentBudget = opts.descentBudget ?? DESCENT_BUDGET;
+      if (strategy === 'best-first' && opts.finalPass !== false && descentBudget > 0) {
+        if (open.length === 0)
+          for (const e of [evaluator, proving, predicting, dropping, crossing, swapping])
+            finishing.remember(e.evaluated);
+        const stop = finishing.count + descentBudget;
+        for (const [i, target] of targets.entries()) {
+          let f = best.get(target);
+          if (f?.exact) continue;
+          const reachesTarget = (o: Outcome) => reaches(o, target);
+          for (const stricter of targets.slice(i + 1)) {
+            const from = best.get(stricter);
+            if (!from || (f && from.ev.cout <= f.ev.cout)) continue;
+            finishing.budget = stop;
+            if (finishing.left <= 0) break;
+            const dropped = withoutUnneeded(finishing, from.ev, reachesTarget);
+            if (!reachesTarget(dropped.o)) continue;
+            const ev = withCheaperSwaps(finishing, dropped, reachesTarget, elements);
+            // (a target the searches found nothing for: no bound either)
+            f = f ? cheaperOf(f, ev) : { ev, exact: false, lowerBound: 0 };
+          }
+          if (f) best.set(target, f);
         }
       }
       evaluations =
