@@ -23,11 +23,13 @@ import {
   comparedIn,
   inertiaAllowance,
   inertiaMovesIn,
+  inertiaShare,
   inertiaStep,
+  lighterAtMost,
   isInternal,
   SUBADDITIVITY_MARGIN,
 } from '../src/simulation/proof.js';
-import { inertiaAfter } from '../src/simulation/runs.js';
+import { figuresOf, inertiaAfter, runWithInertia } from '../src/simulation/runs.js';
 import { candidatesOf, searchScenarios } from '../src/simulation/scenarios.js';
 import { corpusDpe, costs, frame, reaches, searchOn, worksFigures } from './corpus-engine.js';
 import { CORPUS, HAS_CORPUS, HOUSE } from './helpers.js';
@@ -212,5 +214,43 @@ describe('the lighter class needs enough walls lined (proof.ts inertiaStep)', ()
     // with one wall already lined (fixed), one more moves it
     const wall = internal[0]![0]!;
     expect(inertiaStep(evaluator, groups.slice(1), [wall])).toBe(1);
+  });
+
+  it('the bundled house: a lighter class saves at most its share of what is left (inertiaShare), on every set of walls lined inside, with and without a heat pump and the attic', async () => {
+    const p = prepare(engine, await readDpeFile(HOUSE));
+    if (!p.ok) throw new Error('the bundled house is blocked');
+    const prep = p.dpe;
+    const { groups, evaluator } = searchOn(engine, prep);
+    const share = inertiaShare(evaluator, [], true);
+    // (the I0s of the class's rows: a few points)
+    expect(share).toBeGreaterThan(0.005);
+    expect(share).toBeLessThan(0.1);
+    const walls = groups.map((l) => l.find(isInternal)).filter((c) => c !== undefined);
+    const pick = (ref: string, value: RegExp) =>
+      groups.flat().find((c) => c.change.referenceId === ref && value.test(c.change.editableValue));
+    const extras = [pick('installation_chauffage:0', /^PAC/), pick('plancher_haut:0', /./)];
+    expect(extras.every((c) => c !== undefined)).toBe(true);
+    const declared = inertiaAfter(engine, prep, [], costs);
+    let lighter = 0;
+    let worstRatio = 0;
+    for (let mask = 1; mask < 1 << walls.length; mask++)
+      for (const extra of [[], [extras[0]!], [extras[1]!], [extras[0]!, extras[1]!]]) {
+        const items = [...walls.filter((_, i) => mask & (1 << i)), ...extra];
+        const changes = items.map((c) => c!.change);
+        if (!(inertiaAfter(engine, prep, changes, costs) > declared)) continue;
+        lighter++;
+        // the works as they run (the class lighter) against the same works with the DPE's class
+        const own = worksFigures(engine, prep, changes).o.after.ep;
+        const kept = evaluator.outcomeOf(
+          figuresOf(runWithInertia(engine, prep, changes, costs, declared), frame.coef),
+        ).after.ep;
+        worstRatio = Math.max(worstRatio, (kept - own) / lighterAtMost(own, share));
+        expect(kept - own, changes.map((c) => c.referenceId).join(' ')).toBeLessThanOrEqual(
+          lighterAtMost(own, share),
+        );
+      }
+    expect(lighter).toBeGreaterThan(40);
+    // (the bound is not vacuous: the heating is most of what is left, the need rises a little)
+    expect(worstRatio).toBeGreaterThan(0.2);
   });
 });

@@ -45,6 +45,7 @@ export interface RawSortie {
   ef_conso?: Fields;
   emission_ges?: Fields;
   cout?: Fields;
+  apport_et_besoin?: Fields;
   [key: string]: unknown;
 }
 

@@ -1702,6 +1702,43 @@ export function inertiaStep(
 }
 
 /**
+ * What share of a combination's heating a lighter inertia class can save at most. The heating
+ * consumption is the need times the intermittence factor over the efficiencies (§9), the
+ * intermittence factor I0 (by inertia class, emitter and regulation, §8) over a term of GV: a
+ * lighter class scales the heating per kWh of need by the ratio of the I0s, whatever the works;
+ * its need can only rise (its gains are used less, §6's α), so it saves at most that share of the
+ * heating. Measured on `fixed` with each lighter class forced (the engine's heating final energy
+ * per kWh of need; the same uncounted runs as `inertiaAllowance`), the most, × (1 + AIR_MARGIN)
+ * for an efficiency that follows the load or an option that changes I0's row. A combination below
+ * `limit` with a lighter class has its heating, and so everything, below `limit ÷ (1 − share)`
+ * with its own: the lighter class saves at most `limit × share ÷ (1 − share)` (`lighterAtMost`).
+ * Infinity where it cannot be measured.
+ */
+export function inertiaShare(
+  evaluator: Evaluator,
+  fixed: readonly Candidate[],
+  moves: boolean,
+): number {
+  if (!moves || typeof evaluator.heatingPerNeedWithInertiaClass !== 'function') return Infinity;
+  const cls = evaluator.inertia?.(fixed);
+  if (!(typeof cls === 'number' && cls >= 1)) return Infinity;
+  const at = evaluator.heatingPerNeedWithInertiaClass(fixed, cls);
+  if (!(Number.isFinite(at) && at > 0)) return Infinity;
+  let most = 0;
+  for (let c = cls + 1; c <= 4; c++) {
+    const lighter = evaluator.heatingPerNeedWithInertiaClass(fixed, c);
+    if (!Number.isFinite(lighter)) return Infinity;
+    most = Math.max(most, 1 - lighter / at);
+  }
+  return most * (1 + AIR_MARGIN);
+}
+
+/** The most a lighter class saves on a combination that gets below `limit`: see `inertiaShare`. */
+export function lighterAtMost(limit: number, share: number): number {
+  return share < 1 && Number.isFinite(limit) ? (limit * share) / (1 - share) : Infinity;
+}
+
+/**
  * S counted by generator pairs: a heating generator and a hot-water generator replaced together
  * can save far more than each alone (on `2395E2052253O`, an air-water heat pump and a heat-pump
  * water heater: 3,706 kWh/yr of primary energy against 2,327 alone, the boiler they replace did
@@ -2105,6 +2142,13 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
   const inertiaMost = query.predict
     ? { ep: 0, ges: 0 }
     : inertiaAllowance(evaluator, fixed, inertiaMoves);
+  // (what share of the heating it may save: measured once, for the final solve)
+  let shareKept: number | undefined;
+  const lighterShare = (): number =>
+    (shareKept ??=
+      inertiaMost.ep > 0 || inertiaMost.ges > 0
+        ? inertiaShare(evaluator, fixed, inertiaMoves)
+        : Infinity);
   const plainPredict = query.predict && query.thresholds === false;
   const pairs = plainPredict
     ? new Map<Candidate, Record<Figure, number>>()
@@ -2252,7 +2296,12 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
       if (exempt && (gesFixedExempt || !ges)) continue;
       const fixedGain = fixed.reduce((s, c) => s + gainOf(c, f, plain), 0);
       // (the final solve's: what a lighter inertia class may save on top, `inertiaAllowance`)
-      const lighter = final && checkedMargins ? inertiaMost[f] : 0;
+      // (and at most what it saves on the heating left below the figure the class needs,
+      // `inertiaShare`)
+      const lighter =
+        final && checkedMargins
+          ? Math.min(inertiaMost[f], lighterAtMost(missAt[f], lighterShare()))
+          : 0;
       const need = (base0[f] - missAt[f] - lighter) / (1 + margin) - fixedGain;
       if (need <= 0) continue;
       const gain = opts.map((list) =>

@@ -4,7 +4,7 @@
  */
 import type { CoefMode, EditableChange } from '../contract/schemas.js';
 import type { Engine, EngineFigures } from '../engine/engine.js';
-import { copyRaw, type RawDpe } from '../dpe/raw.js';
+import { copyRaw, num, type RawDpe } from '../dpe/raw.js';
 import { entryOf } from '../works/memo.js';
 import {
   forceAirtightness,
@@ -246,7 +246,7 @@ export function inertiaAfter(
   return Number(raw.logement?.enveloppe?.inertie?.enum_classe_inertie_id ?? NaN);
 }
 
-const inertiaMemo = new WeakMap<PreparedDpe, Map<string, WorksRun | null>>();
+const inertiaMemo = new WeakMap<PreparedDpe, Map<string, ForcedRun | null>>();
 
 /**
  * The figures of `changes` with the inertia class the DPE declares forced to `cls` (1 très lourde
@@ -259,9 +259,9 @@ export function runWithInertia(
   changes: readonly EditableChange[],
   costs: CostTable,
   cls: number,
-): WorksRun {
+): ForcedRun {
   const resolved = resolveChanges(prep, changes);
-  const memo = entryOf(inertiaMemo, prep, () => new Map<string, WorksRun | null>());
+  const memo = entryOf(inertiaMemo, prep, () => new Map<string, ForcedRun | null>());
   const run = entryOf(memo, `${cls};${runKey(resolved)}`, () =>
     // (the envelope's container is the works copy's own: works-copy.ts)
     forcedRun(engine, prep, resolved, costs, (raw) => {
@@ -271,7 +271,13 @@ export function runWithInertia(
     }),
   );
   // (never null: the class is always set)
-  return run as WorksRun;
+  return run as ForcedRun;
+}
+
+/** A probe's run: its figures, and the heating's final energy and need the engine computed (kWh/yr). */
+export interface ForcedRun extends WorksRun {
+  heatingFinal: number;
+  heatingNeed: number;
 }
 
 /**
@@ -287,7 +293,7 @@ function forcedRun(
   resolved: readonly Resolved[],
   costs: CostTable,
   force: (raw: RawDpe) => boolean,
-): WorksRun | null {
+): ForcedRun | null {
   const works = resolved.length
     ? applyWorks(engine, prep, resolved, costs)
     : applyWorksOn(engine, prep, resolved, costs, copyRaw(prep.raw));
@@ -299,6 +305,8 @@ function forcedRun(
     applied: works.applied,
     cout: works.cout,
     perteSurface: works.perteSurface,
+    heatingFinal: num(result.output.logement?.sortie?.ef_conso?.conso_ch) ?? Number.NaN,
+    heatingNeed: num(result.output.logement?.sortie?.apport_et_besoin?.besoin_ch) ?? Number.NaN,
   };
 }
 

@@ -466,6 +466,22 @@ export class Evaluator {
     return this.outcomeOf(figuresOf(run, this.frame.coef));
   }
 
+  /**
+   * The heating's final energy per kWh of heating need of these works with the inertia class
+   * forced to `cls` (the same probe as `withInertiaClass`, memoised with it); NaN where the engine
+   * gives none.
+   */
+  heatingPerNeedWithInertiaClass(items: readonly Candidate[], cls: number): number {
+    const run = runWithInertia(
+      this.engine,
+      this.prep,
+      items.map((c) => c.change),
+      this.frame.costs,
+      cls,
+    );
+    return run.heatingNeed > 0 ? run.heatingFinal / run.heatingNeed : Number.NaN;
+  }
+
   outcomeOf(figures: EngineFigures): Outcome {
     const f = this.frame;
     return outcome(this.prep, figures, f.coef, f.forceNormalization, f.thresholds);
