@@ -456,14 +456,7 @@ export class Evaluator {
    * not a works run: not counted, not memoised with them).
    */
   withInertiaClass(items: readonly Candidate[], cls: number): Outcome {
-    const run = runWithInertia(
-      this.engine,
-      this.prep,
-      items.map((c) => c.change),
-      this.frame.costs,
-      cls,
-    );
-    return this.outcomeOf(figuresOf(run, this.frame.coef));
+    return this.outcomeOf(figuresOf(this.inertiaRun(items, cls), this.frame.coef));
   }
 
   /**
@@ -472,14 +465,18 @@ export class Evaluator {
    * gives none.
    */
   heatingPerNeedWithInertiaClass(items: readonly Candidate[], cls: number): number {
-    const run = runWithInertia(
+    const run = this.inertiaRun(items, cls);
+    return run.heatingNeed > 0 ? run.heatingFinal / run.heatingNeed : Number.NaN;
+  }
+
+  private inertiaRun(items: readonly Candidate[], cls: number) {
+    return runWithInertia(
       this.engine,
       this.prep,
       items.map((c) => c.change),
       this.frame.costs,
       cls,
     );
-    return run.heatingNeed > 0 ? run.heatingFinal / run.heatingNeed : Number.NaN;
   }
 
   outcomeOf(figures: EngineFigures): Outcome {
