@@ -188,6 +188,10 @@ describe('the generators the aids accept, read from their 3CL labels', () => {
       'chaudière gaz à condensation après 2015',
       'pac air/eau installée après 2015',
       'chaudière granulés après 2019',
+      // wood appliances named without "bois", with the Flamme Verte label
+      'foyer fermé installé installé de 2007 à 2017 avec label flamme verte',
+      'insert installé installé à partir de 2018 avec label flamme verte',
+      'poêle à granulés flamme verte installé à partir de 2020',
     ])
       expect(acceptedExisting(yes), yes).toBe(true);
     for (const no of [
@@ -195,6 +199,11 @@ describe('the generators the aids accept, read from their 3CL labels', () => {
       'chaudière fioul à condensation après 2015',
       'chaudière charbon installée avant 1978',
       'chaudière gaz standard 2001-2015',
+      // the labels of appliances without Flamme Verte name it too
+      'poêle bûche installé à partir de 2005 sans label flamme verte',
+      'poêle à granulés installée avant 2012 ou sans label flamme verte',
+      'insert installé avant 1990',
+      'poêle fioul ou gpl ou charbon',
     ])
       expect(acceptedExisting(no), no).toBe(false);
   });
@@ -443,6 +452,42 @@ describe.skipIf(!HAS_CORPUS)('the rules where they bind on the corpus', () => {
       expect(e.reason).toMatch(/^already insulated: U 0\.33/);
     for (const kind of ['steps', 'single'] as const)
       for (const w of worksOf(a, kind)) expect(insulated).not.toContain(w.referenceId);
+  });
+
+  it('an item whose elements part says which needs works it cannot get and which is at its level (2314E4481144I, a flat from building data)', async () => {
+    const a = audit(await prep(corpus('2314E4481144I')));
+    const floors = a.items.find((i) => i.key === 'lowFloors');
+    const status = Object.fromEntries(
+      (floors?.elements ?? []).map((e) => [e.referenceId, e.status]),
+    );
+    expect(status).toEqual({
+      'plancher_bas:0': 'at-level',
+      'plancher_bas:1': 'at-level',
+      'plancher_bas:2': 'cannot',
+    });
+    expect(floors?.needed).toBe(true);
+    expect(floors?.reason).toBe(
+      'plancher_bas:2: cannot be treated: floor insulation from underneath needs an accessible space below; ' +
+        'plancher_bas:0, plancher_bas:1: already insulated: U 0.23 W/(m²·K), R 4.14 (the RT for existing buildings asks R ≥ 2 of insulated low floor)',
+    );
+  });
+
+  it('a heating whose main generator is at the aids’ level is, beside an old back-up; a fuel-oil back-up keeps it open (2387E0992815Q, 2464E1799476F)', async () => {
+    const heating = (a: AuditResponse) =>
+      a.items
+        .find((i) => i.key === 'heatingHotWater')
+        ?.elements.find((e) => e.referenceId === 'installation_chauffage:0');
+    // a heat pump after 2017 with an insert before 1990 in appoint
+    const pac = heating(audit(await prep(corpus('2387E0992815Q'))));
+    expect(pac?.performance).toBe('pac air/eau installée après 2017 + insert installé avant 1990');
+    expect(pac?.status).toBe('at-level');
+    expect(pac?.reason).toMatch(
+      /^already a generator the aids accept \(pac air\/eau installée après 2017\); its back-up \(insert installé avant 1990\) is not at the aids’ level/,
+    );
+    // an old heat pump with a fuel-oil boiler taking over
+    const oil = heating(audit(await prep(corpus('2464E1799476F'))));
+    expect(oil?.performance).toMatch(/^pac air\/eau installée avant 2008 \+ chaudière fioul/);
+    expect(oil?.status).toBe('needs-works');
   });
 
   it('a step short of its class holds no works that add nothing: new valved radiators make the valves alone redundant (2378E0897918K, E → C where B is out of reach)', async () => {

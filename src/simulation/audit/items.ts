@@ -119,6 +119,24 @@ function generatorsOf(category: Category, el: RawElement): RawElement[] {
     : (h.generateur_ecs_collection?.generateur_ecs ?? []);
 }
 
+/**
+ * Whether a heating generator backs up its installation's main one: an appoint (a wood stove or
+ * insert, the bathroom's electric heater: `enum_lien_generateur_emetteur_id` 2 or 3), or the
+ * boiler of an installation whose boiler takes over from a heat pump (`enum_cfg_installation_ch_id`
+ * 8 and 9). The heating is at the aids' level when its main generators are.
+ */
+function isBackUp(category: Category, el: RawElement, g: RawElement, label: string): boolean {
+  if (category !== 'installation_chauffage') return false;
+  const lien = str(g.donnee_entree.enum_lien_generateur_emetteur_id);
+  if (lien === '2' || lien === '3') return true;
+  const cfg = str(el.donnee_entree.enum_cfg_installation_ch_id);
+  return (
+    (cfg === '8' || cfg === '9') &&
+    /chaudière/.test(label) &&
+    !/pompe à chaleur|\bpac\b/.test(label)
+  );
+}
+
 function generatorLabel(engine: Engine, category: Category, g: RawElement): string {
   const d = g.donnee_entree;
   const label =
@@ -213,7 +231,13 @@ export function judgeItems(
   for (const category of ['installation_chauffage', 'installation_ecs'] as const) {
     elementsOf(prep.raw, category).forEach((el, index) => {
       const ref = referenceId(category, index);
-      const labels = generatorsOf(category, el).map((g) => generatorLabel(engine, category, g));
+      const gens = generatorsOf(category, el).map((g) => ({
+        label: generatorLabel(engine, category, g),
+        backUp: isBackUp(category, el, g, generatorLabel(engine, category, g)),
+      }));
+      const labels = gens.map((g) => g.label);
+      const main = gens.some((g) => !g.backUp) ? gens.filter((g) => !g.backUp) : gens;
+      const backUps = gens.filter((g) => g.backUp && !main.includes(g));
       const base = {
         item: 'heatingHotWater' as const,
         referenceId: ref,
@@ -222,11 +246,18 @@ export function judgeItems(
         performance: labels.join(' + ') || 'no generator',
         level: levelText(category, el),
       };
-      if (labels.length && labels.every(acceptedExisting)) {
+      // a fuel-oil or coal back-up (a boiler taking over from a heat pump) keeps the item open
+      const fossilBackUp = backUps.some((g) => /fioul|charbon/i.test(g.label));
+      if (main.length && main.every((g) => acceptedExisting(g.label)) && !fossilBackUp) {
+        const below = backUps.filter((g) => !acceptedExisting(g.label)).map((g) => g.label);
         push({
           ...base,
           status: 'at-level',
-          reason: `already a generator the aids accept (${labels.join(', ')})`,
+          reason:
+            `already a generator the aids accept (${main.map((g) => g.label).join(', ')})` +
+            (below.length
+              ? `; its back-up (${below.join(', ')}) is not at the aids’ level, and replacing it is left to the auditor`
+              : ''),
         });
         return;
       }
@@ -315,10 +346,7 @@ export function judgeItems(
     const needed = mine.some((e) => e.status === 'needs-works' || e.status === 'cannot');
     let reason: string | null = null;
     if (!present.has(key)) reason = 'none in this DPE';
-    else if (!mine.some((e) => e.status === 'needs-works')) {
-      const why = [...new Set(mine.filter((e) => e.reason).map((e) => e.reason as string))];
-      reason = why.length ? why.slice(0, 3).join('; ') : 'no works needed';
-    }
+    else if (!mine.some((e) => e.status === 'needs-works')) reason = itemReason(mine);
     return {
       key,
       label: ITEM_LABELS[key],
@@ -373,4 +401,32 @@ function atLevel(
     return u <= DOOR_LEVEL.ud ? `already at the level (U ${fmt(u)} ≤ ${DOOR_LEVEL.ud})` : undefined;
   }
   return undefined;
+}
+
+/**
+ * Why an item needs no works, or none the catalogue can do: its elements' one reason, or, when
+ * they part (a floor already insulated beside one that cannot be reached from below), each
+ * reason after the elements it concerns, those that cannot be treated first, so that "works
+ * needed: yes" is read beside the reason it is not done.
+ */
+function itemReason(
+  mine: readonly { referenceId: string; status: string; reason: string | null }[],
+): string {
+  const byReason = new Map<string, { refs: string[]; cannot: boolean }>();
+  for (const e of mine) {
+    if (!e.reason) continue;
+    const entry = byReason.get(e.reason) ?? { refs: [], cannot: e.status === 'cannot' };
+    entry.refs.push(e.referenceId);
+    byReason.set(e.reason, entry);
+  }
+  if (byReason.size === 0) return 'no works needed';
+  if (byReason.size === 1) return [...byReason.keys()][0] as string;
+  return [...byReason]
+    .sort(([, a], [, b]) => Number(b.cannot) - Number(a.cannot))
+    .slice(0, 3)
+    .map(
+      ([why, { refs, cannot }]) =>
+        `${refs.join(', ')}: ${cannot ? 'cannot be treated: ' : ''}${why}`,
+    )
+    .join('; ');
 }

@@ -84,11 +84,14 @@ export function acceptedExisting(label: string): boolean {
   if (/fioul|charbon/.test(l)) return false;
   if (/pompe à chaleur|\bpac\b|thermodynamique|solaire|réseau de chaleur|condensation/.test(l))
     return true;
-  // wood: pellets, or a recent log/wood-chip boiler (after 2012 in the 3CL tables)
+  // wood: pellets, a recent log or wood-chip boiler (after 2012 in the 3CL tables), a stove,
+  // insert, closed hearth or cooker with the Flamme Verte label; the 3CL labels of appliances
+  // without it ("à partir de 2005 sans label flamme verte", "poêle à granulés installée avant
+  // 2012 ou sans label flamme verte") name the label too, and are not what the aids pay for
+  if (/sans label flamme verte/.test(l)) return false;
   if (/granul/.test(l)) return true;
-  if (/bois|biomasse|bûche|plaquette/.test(l) && /(20(1[3-9]|2\d))|après 2019|flamme verte/.test(l))
-    return true;
-  return false;
+  const wood = /bois|biomasse|bûche|plaquette|cuisinière|foyer fermé|insert|poêle/;
+  return wood.test(l) && /(20(1[3-9]|2\d))|après 2019|flamme verte/.test(l);
 }
 
 /** The opaque kind of an element (walls, a roof's variant, floors), or undefined. */
