@@ -13,7 +13,8 @@ import { pathToFileURL } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditResponse } from '../src/contract/audit.js';
-import { euros, eurosPerYear, num, withUnit } from '../src/cli/format.js';
+import { billChangeText } from '../src/contract/number-text.js';
+import { euros, num, withUnit } from '../src/cli/format.js';
 import { groupIdentical } from '../src/cli/render/audit-groups.js';
 import { CORPUS, HAS_CORPUS, HOUSE, runCli, tempDir } from './helpers.js';
 
@@ -40,7 +41,7 @@ function figuresOf(a: AuditResponse): string[] {
       fig(s.before);
       fig(s.after);
       f.push(euros(s.cost), euros(s.cumulativeCost));
-      if (s.billSaved !== undefined) f.push(eurosPerYear(s.billSaved));
+      if (s.billSaved !== undefined) f.push(billChangeText(s.billSaved));
       if (s.summerComfort) f.push(s.summerComfort.indicator);
       // identical elements grouped: the group's quantity and cost
       for (const { work: w } of groupIdentical(s.works))

@@ -476,7 +476,7 @@ describe.skipIf(!HAS_CORPUS)('the rules where they bind on the corpus', () => {
     const heating = (a: AuditResponse) =>
       a.items
         .find((i) => i.key === 'heatingHotWater')
-        ?.elements.find((e) => e.referenceId === 'installation_chauffage:0');
+        ?.elements?.find((e) => e.referenceId === 'installation_chauffage:0');
     // a heat pump after 2017 with an insert before 1990 in appoint
     const pac = heating(audit(await prep(corpus('2387E0992815Q'))));
     expect(pac?.performance).toBe('pac air/eau installée après 2017 + insert installé avant 1990');

@@ -6,9 +6,10 @@
  * ("36,353"). Beyond these screens, every CLI run of the test suite is checked the same way by
  * test/helpers.ts (startCli): a human line with such a number fails the test that ran it.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { billChangeText } from '../src/contract/number-text.js';
 import { CORPUS, FLAT, HAS_CORPUS, HOUSE, STUDIO, runCli, tempDir } from './helpers.js';
 
 const KINDS: Record<string, string> = {
@@ -59,4 +60,31 @@ describe('one number format', () => {
       expect(hits, `${kind} ${id}`).toEqual([]);
     });
   }
+});
+
+describe('a bill change has one sign', () => {
+  it('a saving is a minus, a rise a plus, never a minus before a negative saving', () => {
+    expect(billChangeText(1359.4)).toBe('−1\u202f359\u00a0€/yr');
+    expect(billChangeText(-441.6)).toBe('+442\u00a0€/yr');
+    expect(billChangeText(0.2)).toBe('0\u00a0€/yr');
+    expect(billChangeText(undefined)).toBe('–');
+  });
+
+  // a house on fuel oil and wood whose first step's heat pump raises the bill (wood is cheap)
+  const risen = path.join(CORPUS, '2359E2800645M.xml');
+  it.skipIf(!HAS_CORPUS || !existsSync(risen))(
+    'the audit of a house whose first step raises its bill says "+", in the terminal and the report (2359E2800645M)',
+    async () => {
+      const dir = tempDir();
+      const report = path.join(dir, 'a.html');
+      const r = await runCli(['audit', risen, '--report', report], { dataDir: dir });
+      expect(r.code, r.stderr).toBe(0);
+      const step1 = r.stdout.split('\n').find((l) => /Step 1: G → /.test(l)) ?? '';
+      expect(step1).toMatch(/bill \+\d+\u00a0€\/yr\)/);
+      expect(r.stdout).not.toMatch(/−−|-−|−-/);
+      const html = readFileSync(report, 'utf8');
+      expect(html).toMatch(/Step 1: G → [A-G] · [^<]* · bill \+\d+\u00a0€\/yr/);
+      expect(html).not.toMatch(/bill saved/);
+    },
+  );
 });

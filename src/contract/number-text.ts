@@ -43,6 +43,16 @@ export function percentText(x: number, digits = 0, signed = false): string {
 }
 
 /**
+ * A step's bill change, from what it saves: "−1 359 €/yr" when the bill falls, "+442 €/yr" when
+ * it rises (a heat pump's electricity in place of cheap wood, 2359E2800645M), "0 €/yr": one sign
+ * everywhere, never a saving of "−442" printed after a minus. "–" when there is none.
+ */
+export function billChangeText(saved: number | null | undefined): string {
+  if (saved === null || saved === undefined || !Number.isFinite(saved)) return '–';
+  return `${numberText(-Math.round(saved), 0, true)}\u00a0€/yr`;
+}
+
+/**
  * The saving shown beside the bills before and after: when `economieAnnuelle` is their difference
  * (to rounding), the difference of the bills as shown, so the table adds up (3 711 − 1 752 =
  * 1 959, where 3 710.80 − 1 752.42 rounds to 1 958); a service's other figure as it is.

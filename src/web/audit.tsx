@@ -9,6 +9,7 @@
  */
 import type { AuditResponse } from '../contract/audit.js';
 import { perDwellingText, synthesisAids } from '../contract/audit-text.js';
+import { billChangeText } from '../contract/number-text.js';
 import { euros, num } from './format.js';
 
 type Proposal = AuditResponse['proposals'][number];
@@ -45,7 +46,7 @@ function Synthesis({ rows }: { rows: NonNullable<AuditResponse['synthesis']> }) 
             <th scope="col">kWh/m²/yr</th>
             <th scope="col">kg CO2e/m²/yr</th>
             <th scope="col">Bill</th>
-            <th scope="col">Saved</th>
+            <th scope="col">Bill change</th>
             <th scope="col">Cost</th>
             <th scope="col">MaPrimeRénov’</th>
           </tr>
@@ -61,7 +62,7 @@ function Synthesis({ rows }: { rows: NonNullable<AuditResponse['synthesis']> }) 
               <td>{num(r.epM2)}</td>
               <td>{num(r.gesM2)}</td>
               <td>{perYear(r.bill)}</td>
-              <td>{perYear(r.billSaved)}</td>
+              <td>{billChangeText(r.billSaved)}</td>
               <td>{euros(r.cost)}</td>
               <td>{synthesisAids(r, euros).join('; ') || 'not eligible'}</td>
             </tr>
@@ -153,7 +154,7 @@ function ProposalView({ p, index }: { p: Proposal; index: number }) {
                 <td>
                   {perYear(s.after?.bill)}
                   {s.billSaved != null && (
-                    <span class="small muted"> (−{perYear(s.billSaved)})</span>
+                    <span class="small muted"> ({billChangeText(s.billSaved)})</span>
                   )}
                 </td>
                 <td>

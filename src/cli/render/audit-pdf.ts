@@ -12,6 +12,7 @@ import PDFDocument from 'pdfkit';
 import type { AuditProposal, AuditResponse, AuditStep } from '../../contract/audit.js';
 import { euros, eurosPerYear, num, withUnit } from '../format.js';
 import { perDwellingText, synthesisAids } from '../../contract/audit-text.js';
+import { billChangeText } from '../../contract/number-text.js';
 import { groupIdentical, proofText } from './audit-groups.js';
 import { CLASS_COLOURS } from './style.js';
 
@@ -122,7 +123,7 @@ function stepPdf(doc: Doc, step: AuditStep) {
     .fontSize(8)
     .text(
       winAnsi(
-        `Step ${step.n}: ${euros(step.cost)} (cumulative ${euros(step.cumulativeCost)})${step.billSaved !== undefined ? ` · bill saved ${eurosPerYear(step.billSaved)}` : ''}${proofText(step) ? ` · ${proofText(step)}` : ''}`,
+        `Step ${step.n}: ${euros(step.cost)} (cumulative ${euros(step.cumulativeCost)})${step.billSaved !== undefined ? ` · bill ${billChangeText(step.billSaved)}` : ''}${proofText(step) ? ` · ${proofText(step)}` : ''}`,
       ),
       M + 46,
       y + 1.5,
@@ -272,7 +273,7 @@ export function auditReportPdf(a: AuditResponse, generatedAt = new Date()): Prom
         'kWh/m²/yr',
         'kg CO2e/m²',
         'Bill /yr',
-        'Saved /yr',
+        'Bill change',
         'Cost incl. VAT',
         'MaPrimeRénov’',
       ],
@@ -283,7 +284,7 @@ export function auditReportPdf(a: AuditResponse, generatedAt = new Date()): Prom
         num(r.epM2),
         num(r.gesM2),
         euros(r.bill),
-        euros(r.billSaved),
+        billChangeText(r.billSaved),
         euros(r.cost),
         synthesisAids(r, euros, ' – ').join('; '),
       ]),

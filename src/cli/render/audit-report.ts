@@ -13,6 +13,7 @@ import type {
 } from '../../contract/audit.js';
 import { euros, eurosPerYear, num, withUnit } from '../format.js';
 import { perDwellingText, synthesisAids } from '../../contract/audit-text.js';
+import { billChangeText } from '../../contract/number-text.js';
 import { groupIdentical, proofText } from './audit-groups.js';
 import { CLASS_COLOURS } from './style.js';
 
@@ -103,7 +104,7 @@ function stepHtml(step: AuditStep): string {
   const comfort = step.summerComfort
     ? `<p class="small">Summer comfort after the step: <b>${esc(step.summerComfort.indicator)}</b> (${step.summerComfort.criteria.map((c) => `${esc(c.label)} ${c.met ? 'yes' : 'no'}`).join(', ')})</p>`
     : '';
-  return `<div class="step"><div class="stepbody"><h4>Step ${step.n}: ${step.before.classe} → ${step.after.classe} · ${euros(step.cost)} (cumulative ${euros(step.cumulativeCost)})${step.billSaved !== undefined ? ` · bill saved ${eurosPerYear(step.billSaved)}` : ''}${proofText(step) ? ` · ${proofText(step)}` : ''}</h4>
+  return `<div class="step"><div class="stepbody"><h4>Step ${step.n}: ${step.before.classe} → ${step.after.classe} · ${euros(step.cost)} (cumulative ${euros(step.cumulativeCost)})${step.billSaved !== undefined ? ` · bill ${billChangeText(step.billSaved)}` : ''}${proofText(step) ? ` · ${proofText(step)}` : ''}</h4>
 <table><thead><tr><th>Element</th><th>Works</th><th>Performance</th><th>Quantity</th><th>Cost incl. VAT</th></tr></thead><tbody>${works || '<tr><td colspan="5">no works</td></tr>'}</tbody></table>
 <table class="fig"><thead><tr><th></th><th>Class</th><th>kWh/m²/yr (primary)</th><th>kg CO2e/m²/yr</th><th>Final energy kWh/yr</th><th>kWh/m²/yr (final)</th><th>Bill €/yr</th></tr></thead><tbody><tr><th>Before</th>${figuresCells(step.before)}</tr><tr><th>After</th>${figuresCells(step.after)}</tr></tbody></table>${comfort}</div></div>`;
 }
@@ -154,10 +155,10 @@ function synthesisHtml(a: AuditResponse): string {
   const rows = a.synthesis
     .map(
       (r) =>
-        `<tr><td>${r.proposal === 'steps' ? 'In steps' : 'In one step'}</td><td>${r.step}</td><td class="c">${r.classe}</td><td>${num(r.epM2)}</td><td>${num(r.gesM2)}</td><td>${eurosPerYear(r.bill)}</td><td>${eurosPerYear(r.billSaved)}</td><td>${euros(r.cost)}</td><td>${synthesisAids(r, euros, ' – ').join('<br>')}</td></tr>`,
+        `<tr><td>${r.proposal === 'steps' ? 'In steps' : 'In one step'}</td><td>${r.step}</td><td class="c">${r.classe}</td><td>${num(r.epM2)}</td><td>${num(r.gesM2)}</td><td>${eurosPerYear(r.bill)}</td><td>${billChangeText(r.billSaved)}</td><td>${euros(r.cost)}</td><td>${synthesisAids(r, euros, ' – ').join('<br>')}</td></tr>`,
     )
     .join('');
-  return `<h2>Synthesis</h2><table class="fig"><thead><tr><th>Path</th><th>Step</th><th>Class</th><th>kWh/m²/yr</th><th>kg CO2e/m²/yr</th><th>Bill</th><th>Bill saved</th><th>Cost incl. VAT</th><th>MaPrimeRénov’ (by income)</th></tr></thead><tbody>${rows}</tbody></table>
+  return `<h2>Synthesis</h2><table class="fig"><thead><tr><th>Path</th><th>Step</th><th>Class</th><th>kWh/m²/yr</th><th>kg CO2e/m²/yr</th><th>Bill</th><th>Bill change</th><th>Cost incl. VAT</th><th>MaPrimeRénov’ (by income)</th></tr></thead><tbody>${rows}</tbody></table>
 <p class="small">Bills at ${esc(a.prices?.source ?? 'the engine’s prices')} (${esc(a.prices?.date ?? '')}).</p>`;
 }
 

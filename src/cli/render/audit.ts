@@ -6,6 +6,7 @@
 import type { AuditProposal, AuditResponse, AuditStep, AuditWork } from '../../contract/audit.js';
 import { euros, eurosPerYear, kwh, NBSP, num, percent, withUnit } from '../format.js';
 import { perDwellingText, synthesisAids } from '../../contract/audit-text.js';
+import { billChangeText } from '../../contract/number-text.js';
 import { proofText } from './audit-groups.js';
 import type { Style } from './style.js';
 import { table, terminalLayout, terminalWidth } from './table.js';
@@ -135,7 +136,7 @@ function costText(w: AuditWork): string {
 }
 
 function renderStep(step: AuditStep, s: Style): string {
-  const saved = step.billSaved !== undefined ? `, bill −${eurosPerYear(step.billSaved)}` : '';
+  const saved = step.billSaved !== undefined ? `, bill ${billChangeText(step.billSaved)}` : '';
   const proof = proofText(step);
   const cols = terminalWidth();
   const head = `  ${wrap(
@@ -246,7 +247,7 @@ export function renderAudit(a: AuditResponse, dpeArg: string, s: Style): string 
     out.push('', s.c.bold('Synthesis'));
     out.push(
       table(
-        ['Path', 'Step', 'Class', 'kWh/m²', 'CO2', 'Bill', 'Saved', 'Cost', 'MaPrimeRénov’'],
+        ['Path', 'Step', 'Class', 'kWh/m²', 'CO2', 'Bill', 'Change', 'Cost', 'MaPrimeRénov’'],
         a.synthesis.map((r) => [
           r.proposal === 'steps' ? 'steps' : 'one step',
           String(r.step),
@@ -254,7 +255,7 @@ export function renderAudit(a: AuditResponse, dpeArg: string, s: Style): string 
           num(r.epM2),
           num(r.gesM2),
           eurosPerYear(r.bill),
-          eurosPerYear(r.billSaved),
+          billChangeText(r.billSaved),
           euros(r.cost),
           synthesisAids(r, euros).join('\n'),
         ]),
