@@ -70,7 +70,7 @@ describe('a bill change has one sign', () => {
     expect(billChangeText(undefined)).toBe('–');
   });
 
-  // a house on fuel oil and wood whose first step's heat pump raises the bill (wood is cheap)
+  // a house heated with coal whose first step’s heat pump raises the bill (coal is cheap per kWh)
   const risen = path.join(CORPUS, '2359E2800645M.xml');
   it.skipIf(!HAS_CORPUS || !existsSync(risen))(
     'the audit of a house whose first step raises its bill says "+", in the terminal and the report (2359E2800645M)',

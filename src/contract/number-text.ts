@@ -44,7 +44,7 @@ export function percentText(x: number, digits = 0, signed = false): string {
 
 /**
  * A step's bill change, from what it saves: "−1 359 €/yr" when the bill falls, "+442 €/yr" when
- * it rises (a heat pump's electricity in place of cheap wood, 2359E2800645M), "0 €/yr": one sign
+ * it rises (a heat pump's electricity in place of coal, 2359E2800645M), "0 €/yr": one sign
  * everywhere, never a saving of "−442" printed after a minus. "–" when there is none.
  */
 export function billChangeText(saved: number | null | undefined): string {
