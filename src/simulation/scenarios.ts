@@ -684,24 +684,15 @@ export function searchScenarios(
         for (const [i, target] of open.entries()) {
           const share = i === open.length - 1 ? exchangesLeft : Math.floor(exchangesLeft / 2);
           const reachesTarget = (o: Outcome) => reaches(o, target);
-          let f = best.get(target) as Found;
-          let spent = 0;
-          for (;;) {
-            const was = f.ev.cout;
-            finishing.budget = Infinity;
-            f = cheaperOf(f, withoutUnneeded(finishing, f.ev, reachesTarget));
-            f = cheaperOf(f, withCheaperSwaps(finishing, f.ev, reachesTarget, elements));
-            if (f.ev.cout < was) continue;
-            // (one strong option in, those it makes redundant out: when no drop nor swap helps)
-            if (spent >= share) break;
-            const before = finishing.count;
-            finishing.budget = before + share - spent;
-            f = cheaperOf(f, withExchanges(finishing, f.ev, reachesTarget, elements));
-            spent += finishing.count - before;
-            if (f.ev.cout >= was) break;
-          }
+          const { found, spent } = polished(
+            finishing,
+            best.get(target) as Found,
+            reachesTarget,
+            elements,
+            share,
+          );
           exchangesLeft -= spent;
-          best.set(target, f);
+          best.set(target, found);
         }
       }
       // the descent, after the final pass (nothing above changes): each answer still unproved,
@@ -728,6 +719,13 @@ export function searchScenarios(
             // (a target the searches found nothing for: no bound either)
             f = f ? cheaperOf(f, ev) : { ev, exact: false, lowerBound: 0 };
           }
+          // an answer the descent lowered has not had the final pass's exchanges: it gets them,
+          // within what is left of the descent's runs (2187E1039187C B: two options out for one
+          // stronger wall in, 109 € less, found by the independent probe)
+          const was = best.get(target);
+          finishing.budget = stop;
+          if (f && f !== was && finishing.left > 0)
+            f = polished(finishing, f, reachesTarget, elements, finishing.left, true).found;
           if (f) best.set(target, f);
         }
       }
@@ -766,6 +764,42 @@ export function searchScenarios(
 }
 
 /**
+ * The final pass on one answer: without the options it does not need, then each swapped for a
+ * cheaper one of its group, again until neither lowers it (no budget: each sweep runs at most one
+ * change set per option and per cheaper option of its group, and only a sweep that lowers the cost
+ * is followed by another), then, while `share` change sets last, the exchange pass, and again.
+ * Only a cheaper answer is kept; `spent` counts the exchanges' change sets.
+ */
+function polished(
+  finishing: Evaluator,
+  start: Found,
+  reachesTarget: (o: Outcome) => boolean,
+  elements: ReadonlyMap<string, readonly Candidate[]>,
+  share: number,
+  inLast = false,
+): { found: Found; spent: number } {
+  let f = start;
+  let spent = 0;
+  const stop = finishing.budget;
+  for (;;) {
+    const was = f.ev.cout;
+    finishing.budget = Infinity;
+    f = cheaperOf(f, withoutUnneeded(finishing, f.ev, reachesTarget));
+    f = cheaperOf(f, withCheaperSwaps(finishing, f.ev, reachesTarget, elements));
+    if (f.ev.cout < was) continue;
+    // (one strong option in, those it makes redundant out: when no drop nor swap helps)
+    if (spent >= share) break;
+    const before = finishing.count;
+    finishing.budget = before + share - spent;
+    f = cheaperOf(f, withExchanges(finishing, f.ev, reachesTarget, elements, inLast));
+    spent += finishing.count - before;
+    if (f.ev.cout >= was) break;
+  }
+  finishing.budget = stop;
+  return { found: f, spent };
+}
+
+/**
  * `ev` without the options the goal does not need: each (costliest first, then by change) dropped
  * when the combination without it still reaches, one engine run each while the evaluator's budget
  * lasts.
@@ -774,9 +808,14 @@ function withoutUnneeded(
   evaluator: Evaluator,
   ev: Evaluated,
   reachesGoal: (o: Outcome) => boolean,
+  last?: Candidate,
 ): Evaluated {
   let out = ev;
-  for (const c of costliestFirst(ev.items)) {
+  const order = costliestFirst(ev.items);
+  // (an option tried last: the one an exchange brought in, so that those it makes redundant go
+  // before it can)
+  if (last && order.includes(last)) order.push(...order.splice(order.indexOf(last), 1));
+  for (const c of order) {
     if (evaluator.left <= 0) break;
     const rest = out.items.filter((x) => x !== c);
     const next = evaluator.evaluate(rest);
@@ -823,6 +862,7 @@ function withExchanges(
   ev: Evaluated,
   reachesGoal: (o: Outcome) => boolean,
   elements: ReadonlyMap<string, readonly Candidate[]>,
+  inLast = false,
 ): Evaluated {
   const mine = new Set(ev.items);
   const bySlot = new Map(ev.items.map((c) => [slotOf(c), c]));
@@ -836,7 +876,7 @@ function withExchanges(
     const items = [...ev.items.filter((x) => x !== own), g];
     const next = evaluator.evaluate(items);
     if (!reachesGoal(next.o)) continue;
-    const trimmed = withoutUnneeded(evaluator, next, reachesGoal);
+    const trimmed = withoutUnneeded(evaluator, next, reachesGoal, inLast ? g : undefined);
     if (reachesGoal(trimmed.o) && trimmed.cout < out.cout) out = trimmed;
   }
   return out;
