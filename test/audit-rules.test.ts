@@ -14,6 +14,7 @@ import { readDpeFile } from '../src/dpe/source.js';
 import { loadEngine, type Engine } from '../src/engine/engine.js';
 import { aidsOf, builtOf } from '../src/simulation/audit/content.js';
 import { auditDpe } from '../src/simulation/audit/index.js';
+import { refsText } from '../src/simulation/audit/items.js';
 import { acceptedExisting } from '../src/simulation/audit/levels.js';
 import { prepare, type PreparedDpe } from '../src/simulation/prepared.js';
 import { figuresOf, runWorks } from '../src/simulation/runs.js';
@@ -179,6 +180,23 @@ describe('the rules on the fixtures', () => {
     const flat = audit(await prep(FLAT));
     expect(flat.scope?.regulatory).toBe(false);
     expect(flat.scope?.text).toMatch(/not the regulatory audit’s case/);
+  });
+});
+
+describe('element references in a reason, short', () => {
+  it('three or more consecutive indexes as a range, by category, in order', () => {
+    expect(refsText(['plancher_bas:0', 'plancher_bas:1'])).toBe('plancher_bas:0, plancher_bas:1');
+    expect(
+      refsText([
+        'baie_vitree:4',
+        'baie_vitree:0',
+        'baie_vitree:1',
+        'baie_vitree:2',
+        'baie_vitree:3',
+        'baie_vitree:7',
+        'mur:2',
+      ]),
+    ).toBe('baie_vitree:0…4, baie_vitree:7, mur:2');
   });
 });
 

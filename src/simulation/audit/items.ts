@@ -426,7 +426,35 @@ function itemReason(
     .slice(0, 3)
     .map(
       ([why, { refs, cannot }]) =>
-        `${refs.join(', ')}: ${cannot ? 'cannot be treated: ' : ''}${why}`,
+        `${refsText(refs)}: ${cannot ? 'cannot be treated: ' : ''}${why}`,
     )
     .join('; ');
+}
+
+/**
+ * Element references, short: by category, three or more consecutive indexes as a range
+ * ("baie_vitree:0…4, baie_vitree:7, mur:0, mur:1"), so that a building's 62 windows do not fill
+ * the reason.
+ */
+export function refsText(refs: readonly string[]): string {
+  const byCategory = new Map<string, number[]>();
+  const other: string[] = [];
+  for (const r of refs) {
+    const [category, index] = r.split(':');
+    const i = Number(index);
+    if (category === undefined || index === undefined || !Number.isInteger(i)) other.push(r);
+    else byCategory.set(category, [...(byCategory.get(category) ?? []), i]);
+  }
+  const out: string[] = [];
+  for (const [category, list] of byCategory) {
+    const sorted = [...new Set(list)].sort((a, b) => a - b);
+    for (let k = 0; k < sorted.length;) {
+      let end = k;
+      while (end + 1 < sorted.length && sorted[end + 1] === (sorted[end] as number) + 1) end++;
+      if (end - k >= 2) out.push(`${category}:${sorted[k]}…${sorted[end]}`);
+      else for (let j = k; j <= end; j++) out.push(`${category}:${sorted[j]}`);
+      k = end + 1;
+    }
+  }
+  return [...out, ...other].join(', ');
 }
