@@ -18,6 +18,8 @@ import type { PreparedDpe } from '../prepared.js';
 import type { Candidate } from '../scenarios.js';
 import {
   acceptedExisting,
+  burnsOilOrCoal,
+  isHeatPump,
   isRoofWindow,
   levelText,
   OPAQUE_LEVELS,
@@ -130,11 +132,7 @@ function isBackUp(category: Category, el: RawElement, g: RawElement, label: stri
   const lien = str(g.donnee_entree.enum_lien_generateur_emetteur_id);
   if (lien === '2' || lien === '3') return true;
   const cfg = str(el.donnee_entree.enum_cfg_installation_ch_id);
-  return (
-    (cfg === '8' || cfg === '9') &&
-    /chaudière/.test(label) &&
-    !/pompe à chaleur|\bpac\b/.test(label)
-  );
+  return (cfg === '8' || cfg === '9') && /chaudière/.test(label) && !isHeatPump(label);
 }
 
 function generatorLabel(engine: Engine, category: Category, g: RawElement): string {
@@ -231,10 +229,10 @@ export function judgeItems(
   for (const category of ['installation_chauffage', 'installation_ecs'] as const) {
     elementsOf(prep.raw, category).forEach((el, index) => {
       const ref = referenceId(category, index);
-      const gens = generatorsOf(category, el).map((g) => ({
-        label: generatorLabel(engine, category, g),
-        backUp: isBackUp(category, el, g, generatorLabel(engine, category, g)),
-      }));
+      const gens = generatorsOf(category, el).map((g) => {
+        const label = generatorLabel(engine, category, g);
+        return { label, backUp: isBackUp(category, el, g, label) };
+      });
       const labels = gens.map((g) => g.label);
       const main = gens.some((g) => !g.backUp) ? gens.filter((g) => !g.backUp) : gens;
       const backUps = gens.filter((g) => g.backUp && !main.includes(g));
@@ -247,7 +245,7 @@ export function judgeItems(
         level: levelText(category, el),
       };
       // a fuel-oil or coal back-up (a boiler taking over from a heat pump) keeps the item open
-      const fossilBackUp = backUps.some((g) => /fioul|charbon/i.test(g.label));
+      const fossilBackUp = backUps.some((g) => burnsOilOrCoal(g.label));
       if (main.length && main.every((g) => acceptedExisting(g.label)) && !fossilBackUp) {
         const below = backUps.filter((g) => !acceptedExisting(g.label)).map((g) => g.label);
         push({

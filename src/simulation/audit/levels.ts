@@ -76,13 +76,24 @@ export const ACCEPTED_GENERATORS: Readonly<Record<string, string>> = {
   CESI: 'BAR-TH-101',
 };
 
+/**
+ * A generator burning fuel oil or coal, by its 3CL label: condensing or not, no aid pays for it and
+ * no new one may be installed (décret 2022-8: 300 g CO2e/kWh PCI at most).
+ */
+export function burnsOilOrCoal(label: string): boolean {
+  return /fioul|charbon/i.test(label);
+}
+
+/** A heat pump, by its 3CL label. */
+export function isHeatPump(label: string): boolean {
+  return /pompe à chaleur|\bpac\b/i.test(label);
+}
+
 /** An existing generator already at a performance the aids accept, by its 3CL label. */
 export function acceptedExisting(label: string): boolean {
   const l = label.toLowerCase();
-  // fuel oil and coal, condensing or not: no aid pays for them and no new one may be installed
-  // (décret 2022-8: 300 g CO2e/kWh PCI at most), so they are not what the aids accept
-  if (/fioul|charbon/.test(l)) return false;
-  if (/pompe à chaleur|\bpac\b|thermodynamique|solaire|réseau de chaleur|condensation/.test(l))
+  if (burnsOilOrCoal(l)) return false;
+  if (isHeatPump(l) || /thermodynamique|solaire|réseau de chaleur|condensation/.test(l))
     return true;
   // wood: pellets, a recent log or wood-chip boiler (after 2012 in the 3CL tables), a stove,
   // insert, closed hearth or cooker with the Flamme Verte label; the 3CL labels of appliances
