@@ -313,7 +313,7 @@ describe('dpe-sim audit (the built CLI)', () => {
   );
 
   it.skipIf(!HAS_SCRIPT || !HAS_CORPUS)(
-    'a DPE the input gate stops (2262E1839422L): exit 3 naming the figure, with --engine-figures the banner; a whole building (2535E0426429Q) audited; in 80 and 100 columns',
+    'a DPE the input gate stops (2262E1839422L): exit 3 naming the figure, with --engine-figures the banner; a whole building (2535E0426429Q) and a generated flat (2463E3164679Z) audited; in 80 and 100 columns',
     async () => {
       const dir = tempDir('dpe-sim-audit-cli-');
       for (const cols of [80, 100]) {
@@ -351,6 +351,13 @@ describe('dpe-sim audit (the built CLI)', () => {
           expect(m, `${title} at ${cols} columns`).not.toBeNull();
           expect(digits(m?.[2] ?? '')).toBe(Math.round(digits(m?.[1] ?? '') / 28));
         }
+        // a flat generated from building data: its works at its share, the building's amount
+        // beside each, within the columns (the cost cell wraps before "(share of …)")
+        const flat = await inPty(['audit', path.join(CORPUS, '2463E3164679Z.xml')], cols, dir);
+        expect(flat.code, flat.screen).toBe(0);
+        const fw = widest(flat.screen);
+        expect(fw.width, `${cols} columns: ${fw.line}`).toBeLessThanOrEqual(cols);
+        expect(stripVTControlCharacters(flat.screen)).toMatch(/\(share\s+of/);
       }
       const stopped = await runCli(['audit', path.join(CORPUS, '2262E1839422L.xml')], {
         dataDir: dir,

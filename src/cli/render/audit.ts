@@ -131,7 +131,7 @@ function quantityText(w: AuditWork): string {
 
 function costText(w: AuditWork): string {
   return w.buildingCost !== undefined
-    ? `${euros(w.cost)} (share of ${euros(w.buildingCost)})`
+    ? `${euros(w.cost)}\n(share of ${euros(w.buildingCost)})`
     : euros(w.cost);
 }
 
@@ -152,7 +152,7 @@ function renderStep(step: AuditStep, s: Style): string {
     costText(w),
   ]);
   const works = rows.length
-    ? indented(['Element', 'Works', 'Performance', 'Quantity', 'Cost'], rows, [2, 4], [2])
+    ? indented(['Element', 'Works', 'Performance', 'Quantity', 'Cost'], rows, [2], [2])
     : '    (no works)';
   const comfort = step.summerComfort ? ` · summer comfort ${step.summerComfort.indicator}` : '';
   return [head, works, wrap(`    After: ${figuresLine(step.after)}${comfort}`, '      ')].join(
