@@ -4,7 +4,7 @@
  * dwelling they stand for), prices that follow performance (R, Uw), the cost-per-m² ceiling.
  * Corpus DPEs named in each test; skipped with a warning when ../shared/corpus is absent.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Category } from '../src/contract/constants.js';
@@ -12,6 +12,7 @@ import { COST_CEILING } from '../src/contract/cost-ceiling.js';
 import type { AutoSolution } from '../src/contract/schemas.js';
 import {
   GENERATED_FLAT,
+  buildingAreaSlip,
   dwellingsServed,
   isCollective,
   scopeOf,
@@ -26,7 +27,7 @@ import { offeredOptions, priceOn } from '../src/works/apply.js';
 import { findOption } from '../src/works/catalogue.js';
 import { defaultCosts, priceOf } from '../src/works/costs.js';
 import { areaOf, performanceOf } from '../src/works/pricing.js';
-import { CORPUS, HAS_CORPUS, runCli } from './helpers.js';
+import { CORPUS, FLAT, HAS_CORPUS, runCli, tempDir } from './helpers.js';
 
 if (!HAS_CORPUS)
   console.warn('*** scope tests on corpus DPEs SKIPPED: ../shared/corpus absent ***');
@@ -296,4 +297,90 @@ describe('the cost-per-m² ceiling', () => {
     expect(w?.content).toContain(`above ${COST_CEILING.eurPerM2} €/m²`);
     expect(w?.content).toContain('EDF R&D (2024)');
   });
+});
+
+describe('a building area that is a unit slip is set aside (2213E0696993Z: 87 120 m² for a 87.12 m² flat)', () => {
+  it('a thousand times the flat, or more, to the XML’s rounding, is a slip; ten or a hundred times is not', () => {
+    expect(buildingAreaSlip(87.12, 87120)).toBe(1000);
+    expect(buildingAreaSlip(45.2, 452000)).toBe(10000);
+    expect(buildingAreaSlip(68.11000061035156, 68110)).toBe(1000);
+    // a building of ten or two hundred flats of one area is plausible (2395E2435060X: 200 ×)
+    expect(buildingAreaSlip(87.12, 871.2)).toBeUndefined();
+    expect(buildingAreaSlip(42.72, 8544)).toBeUndefined();
+    // near a thousand times is a building, not a slip
+    expect(buildingAreaSlip(87.12, 87000)).toBeUndefined();
+    expect(buildingAreaSlip(87.12, undefined)).toBeUndefined();
+    expect(buildingAreaSlip(undefined, 87120)).toBeUndefined();
+  });
+
+  /** The bundled flat with the building area the test gives it. */
+  function flatWithBuilding(area: string): string {
+    const xml = readFileSync(FLAT, 'utf8');
+    const marked = xml.replace(
+      /(<surface_habitable_logement>[^<]*<\/surface_habitable_logement>)/,
+      `$1<surface_habitable_immeuble>${area}</surface_habitable_immeuble>`,
+    );
+    expect(marked).not.toBe(xml);
+    const file = path.join(tempDir(), path.basename(FLAT));
+    writeFileSync(file, marked);
+    return file;
+  }
+
+  it('the bundled flat with a building of 45 200 m²: pre names the figure, the audit sets it aside', async () => {
+    const file = flatWithBuilding('45200');
+    const pre = await runCli(['pre', file, '--json']);
+    expect(pre.code).toBe(0);
+    const alert = (
+      JSON.parse(pre.stdout) as { warnings: { id: string; content: string }[] }
+    ).warnings.find((w) => w.id === 'warning.dpe-inconsistent');
+    expect(alert?.content).toContain(
+      "the building's living area (surface_habitable_immeuble 45\u202f200 m²) is 1\u202f000 × the flat's (45.2 m²): a unit slip",
+    );
+    const audit = await runCli(['audit', file]);
+    expect(audit.stdout).toContain(
+      'A flat (45 m²; the building’s living area it declares, 45\u202f200 m², is 1\u202f000 × the flat’s: a unit slip, set aside)',
+    );
+    expect(audit.stdout).not.toContain('45\u202f200 m² building');
+    const initial = await runCli(['initial', file, '--json']);
+    const scope = (JSON.parse(initial.stdout) as { dpe: { scope: object } }).dpe.scope;
+    expect(scope).toMatchObject({ surface: 45.2, buildingSurface: 45.2, share: 1 });
+  });
+
+  it('the same flat in a building of 452 m² (ten times): a building, its share 10 %', async () => {
+    const file = flatWithBuilding('452');
+    const pre = await runCli(['pre', file, '--json']);
+    expect(pre.stdout).not.toContain('unit slip');
+    const audit = await runCli(['audit', file]);
+    expect(audit.stdout).toContain('A flat (45 m² of a 452 m² building)');
+    expect(audit.stdout).toContain('the flat’s share (10 %)');
+  });
+
+  it('a flat whose DPE gives no building area is not said to be its own building (the bundled flat)', async () => {
+    const audit = await runCli(['audit', FLAT]);
+    expect(audit.stdout).toContain(
+      'A flat (45 m²; the DPE does not give its building’s living area): not the regulatory audit’s case',
+    );
+    expect(audit.stdout).not.toContain('of a 45 m² building');
+  });
+
+  it.skipIf(!HAS_CORPUS)(
+    '2213E0696993Z: no boiler room of 11 326 kW at 0.1 %; the heating item says why nothing is offered',
+    async () => {
+      const file = path.join(CORPUS, '2213E0696993Z.xml');
+      const p = await prep('2213E0696993Z');
+      expect(scopeOf(p.raw)).toMatchObject({
+        buildingSurface: 87.12,
+        buildingSurfaceKnown: false,
+        buildingSurfaceSlip: { declared: 87120, factor: 1000 },
+      });
+      const json = await runCli(['initial', file, '--json']);
+      expect(json.code).toBe(0);
+      expect(json.stdout).not.toContain('boiler room');
+      expect(json.stdout).not.toContain('× share 87.1 / 87\u202f120 m²');
+      const audit = await runCli(['audit', file]);
+      expect(audit.stdout).toMatch(
+        /Heating and hot water\tyes\t.*a collective installation without the building's living area \(the DPE's 87\u202f120 m² is 1\u202f000 × the flat's: a unit slip\)/,
+      );
+    },
+  );
 });

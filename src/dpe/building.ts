@@ -103,6 +103,11 @@ export interface Scope {
   buildingSurface: number;
   /** whether the DPE gives the building's living area (a flat's share is then known) */
   buildingSurfaceKnown: boolean;
+  /**
+   * a flat's building area the DPE declares that is a unit slip (`buildingAreaSlip`), set aside:
+   * the area it gives and how many times the flat's it is (2213E0696993Z: 87 120 m², 1 000)
+   */
+  buildingSurfaceSlip?: { declared: number; factor: number };
   /** the DPE's share of the building: surface / building surface (1 for a house or a building) */
   share: number;
   /**
@@ -130,7 +135,10 @@ export function scopeOf(dpe: RawDpe): Scope {
     coverage === 'appartement' && GENERATED_FLAT.has(method) ? 'appartement-genere' : coverage;
   const flats = Math.max(1, Math.round(num(cg.nombre_appartement) ?? 1));
   const logement = num(cg.surface_habitable_logement);
-  const immeuble = num(cg.surface_habitable_immeuble);
+  const declaredImmeuble = num(cg.surface_habitable_immeuble);
+  const slip =
+    coverage === 'appartement' ? buildingAreaSlip(logement, declaredImmeuble) : undefined;
+  const immeuble = slip ? undefined : declaredImmeuble;
   const surface = (coverage === 'immeuble' ? (immeuble ?? logement) : (logement ?? immeuble)) ?? 0;
   const buildingSurface = coverage === 'maison' ? surface : Math.max(surface, immeuble ?? surface);
   const share =
@@ -145,12 +153,32 @@ export function scopeOf(dpe: RawDpe): Scope {
     surface,
     buildingSurface,
     buildingSurfaceKnown: coverage === 'maison' || (immeuble !== undefined && immeuble > 0),
+    ...(slip ? { buildingSurfaceSlip: { declared: declaredImmeuble!, factor: slip } } : {}),
     share,
     envelopeShare: kind === 'appartement-genere' ? share : 1,
     heating,
     hotWater,
     periodeId: str(cg.enum_periode_construction_id),
   };
+}
+
+/**
+ * A flat's building area that is exactly a thousand (or ten thousand…) times the flat's own, to
+ * the XML's rounding: a unit slip, not a building (2213E0696993Z declares 87 120 m² for its 87.12
+ * m² flat). The factor, or undefined. Ten or a hundred times is left alone: a building of ten
+ * flats of one area is plausible, and its area is sometimes estimated so (2395E2435060X: 200 ×).
+ */
+export function buildingAreaSlip(
+  flat: number | undefined,
+  building: number | undefined,
+): number | undefined {
+  if (flat === undefined || building === undefined || !(flat > 0) || !(building > flat))
+    return undefined;
+  const ratio = building / flat;
+  const k = Math.round(Math.log10(ratio));
+  if (k < 3) return undefined;
+  const factor = 10 ** k;
+  return Math.abs(ratio / factor - 1) < 1e-4 ? factor : undefined;
 }
 
 export function isCollective(inst: RawElement): boolean {

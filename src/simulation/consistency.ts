@@ -9,6 +9,8 @@
  *   and what is credited to it would cover other dwellings;
  * - a registry total (primary energy, emissions) that is not its own per-m² figure times the
  *   area (a unit slip: the per-m² figure, or the final energy, stored as the total);
+ * - a flat's building area that is a thousand times (or more, a power of ten) the flat's (a unit
+ *   slip, `buildingAreaSlip`: dpe-sim then prices no collective works for the flat);
  * - the engine and the registry more than 30% apart on primary energy or emissions (the bill is
  *   compared in `npm run fidelity`, `billComparison` below, not here: the 2024 price table is
  *   read back from the registry's bills, not from the arrêté's text, docs/bills.md).
@@ -27,6 +29,7 @@ import { numberText, percentText } from '../contract/number-text.js';
 import { ALERT_IDS, info } from './alerts.js';
 import { percentGap, registryTotal, type Comparison } from './comparison.js';
 import type { PreparedDpe } from './prepared.js';
+import { scopeOf } from '../dpe/building.js';
 
 /** enum_methode_application_dpe_log of the flats generated from a building's DPE. */
 export const GENERATED_FLAT_METHODS = [10, 11, 12, 13, 33, 34, 38, 39, 40];
@@ -117,6 +120,12 @@ export function inconsistencies(dpe: PreparedDpe, cmp: Comparison): Inconsistenc
         figure,
         text: `the registry's total ${what} (${figure} ${numberText(total, 2)} ${unit}/yr) is not its per-m² figure times the area (${numberText(perM2, 2)} ${unit}/m²/yr × ${numberText(area, 2)} m²): the comparison reads the per-m² figure`,
       });
+  const slip = scopeOf(dpe.raw).buildingSurfaceSlip;
+  if (slip)
+    out.push({
+      figure: 'surface_habitable_immeuble',
+      text: `the building's living area (surface_habitable_immeuble ${numberText(slip.declared, 2)} m²) is ${numberText(slip.factor)} × the flat's (${numberText(area, 2)} m²): a unit slip; collective works are not apportioned to the flat`,
+    });
   out.push(...installationMismatches(dpe.raw, dpe.base.output, dpe));
   out.push(...unknownInputs(dpe));
   out.push(...generatorMismatches(dpe.raw));

@@ -72,7 +72,7 @@ export function scopeRefusal(scope: Scope, category: Category, el: RawElement): 
   const kind = systemKind(category);
   if (ENVELOPE.has(category)) {
     if (scope.kind === 'appartement-genere' && !scope.buildingSurfaceKnown)
-      return "the DPE carries its building's envelope without the building's living area: the flat's share is unknown";
+      return `the DPE carries its building's envelope without ${unknownArea(scope)}: the flat's share is unknown`;
     return undefined;
   }
   if (!kind || kind === 'vent' || scope.coverage === 'maison') return undefined;
@@ -80,7 +80,7 @@ export function scopeRefusal(scope: Scope, category: Category, el: RawElement): 
   if (t === undefined || t === null || t === '')
     return 'the installation does not say whether it is individual or collective';
   if (isCollective(el) && scope.coverage === 'appartement' && !scope.buildingSurfaceKnown)
-    return "a collective installation without the building's living area: the flat's share is unknown";
+    return `a collective installation without ${unknownArea(scope)}: the flat's share is unknown`;
   if (!isCollective(el) && scope.coverage === 'immeuble') {
     const n = scope.buildingDwellings;
     const given = el.donnee_entree.nombre_logement;
@@ -88,6 +88,14 @@ export function scopeRefusal(scope: Scope, category: Category, el: RawElement): 
       return 'an individual installation of a building whose number of dwellings is not given';
   }
   return undefined;
+}
+
+/** "the building's living area", or why the one the DPE declares is set aside */
+function unknownArea(scope: Scope): string {
+  const slip = scope.buildingSurfaceSlip;
+  return slip
+    ? `the building's living area (the DPE's ${numberText(slip.declared)} m² is ${numberText(slip.factor)} × the flat's: a unit slip)`
+    : "the building's living area";
 }
 
 /** "4 770 €": the one number format (contract/number-text.ts) */

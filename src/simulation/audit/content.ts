@@ -342,10 +342,22 @@ export function scopeText(
       share: 1,
       dwellings: scope.dwellings,
     };
+  const notRegulatory = 'not the regulatory audit’s case (houses and single-owner buildings)';
+  if (!scope.buildingSurfaceKnown) {
+    const slip = scope.buildingSurfaceSlip;
+    const why = slip
+      ? `the building’s living area it declares, ${numberText(slip.declared)} m², is ${numberText(slip.factor)} × the flat’s: a unit slip, set aside`
+      : 'the DPE does not give its building’s living area';
+    return {
+      regulatory: false,
+      text: `A flat (${Math.round(scope.surface)} m²; ${why}): ${notRegulatory}; the flat’s own works are proposed, and no collective or building works, since the flat’s share of them is unknown.`,
+      share: 1,
+    };
+  }
   const pct = Math.round(scope.share * 1000) / 10;
   return {
     regulatory: false,
-    text: `A flat (${Math.round(scope.surface)} m² of a ${Math.round(scope.buildingSurface)} m² building): not the regulatory audit’s case (houses and single-owner buildings); the flat’s own works are proposed, and collective or building works appear as the flat’s share (${pct} %), with the building’s quantity and amount beside it.`,
+    text: `A flat (${Math.round(scope.surface)} m² of a ${Math.round(scope.buildingSurface)} m² building): ${notRegulatory}; the flat’s own works are proposed, and collective or building works appear as the flat’s share (${pct} %), with the building’s quantity and amount beside it.`,
     share: scope.share,
   };
 }
