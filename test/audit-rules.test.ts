@@ -8,6 +8,7 @@
  */
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { indexRanges } from '../src/cli/render/audit.js';
 import type { AuditResponse } from '../src/contract/audit.js';
 import { DpeSimError } from '../src/contract/errors.js';
 import { readDpeFile } from '../src/dpe/source.js';
@@ -19,7 +20,7 @@ import { acceptedExisting } from '../src/simulation/audit/levels.js';
 import { prepare, type PreparedDpe } from '../src/simulation/prepared.js';
 import { figuresOf, runWorks } from '../src/simulation/runs.js';
 import { defaultCosts } from '../src/works/costs.js';
-import { CORPUS, FLAT, HAS_CORPUS, HOUSE, STUDIO } from './helpers.js';
+import { CORPUS, FLAT, HAS_CORPUS, HOUSE, STUDIO, runCli } from './helpers.js';
 
 let engine: Engine;
 const costs = defaultCosts();
@@ -198,6 +199,22 @@ describe('element references in a reason, short', () => {
       ]),
     ).toBe('baie_vitree:0…4, baie_vitree:7, mur:2');
   });
+
+  it('a works line grouping many elements names the ones it holds, not the span (the terminal)', () => {
+    expect(indexRanges([0, 1, 2, 6, 7, 8, 10, 11, 12, 13])).toBe('0…2, 6…8, 10…13');
+    expect(indexRanges([3, 1, 0, 2, 5])).toBe('0…3, 5');
+    expect(indexRanges([4, 6])).toBe('4, 6');
+  });
+
+  it.skipIf(!HAS_CORPUS)(
+    '2387E0992815Q: its ten new windows are "10 × baie_vitree:0…2, 6…8, 10…13", not "…0…13"',
+    async () => {
+      const out = await runCli(['audit', corpus('2387E0992815Q')]);
+      expect(out.code).toBe(0);
+      expect(out.stdout).toContain('10 × baie_vitree:0…2, 6…8, 10…13\t');
+      expect(out.stdout).not.toContain('baie_vitree:0…13');
+    },
+  );
 });
 
 describe('the generators the aids accept, read from their 3CL labels', () => {

@@ -75,6 +75,23 @@ function shortPerformance(p: string): string {
   return p.replace(' = ', NBSP);
 }
 
+/**
+ * Element indexes, three or more consecutive ones as a range: "0…4, 7, 9…12" (the ten windows
+ * of 2387E0992815Q's step, not "0…13", which would claim fourteen).
+ */
+export function indexRanges(indexes: readonly number[]): string {
+  const sorted = [...new Set(indexes)].sort((a, b) => a - b);
+  const out: string[] = [];
+  for (let k = 0; k < sorted.length;) {
+    let end = k;
+    while (end + 1 < sorted.length && sorted[end + 1] === (sorted[end] as number) + 1) end++;
+    if (end - k >= 2) out.push(`${sorted[k]}…${sorted[end]}`);
+    else for (let j = k; j <= end; j++) out.push(String(sorted[j]));
+    k = end + 1;
+  }
+  return out.join(', ');
+}
+
 /** Works of one option on many elements of a category (62 windows) as one line, summed. */
 export const GROUP_FROM = 4;
 function groupedWorks(works: readonly AuditWork[]): AuditWork[] {
@@ -91,10 +108,11 @@ function groupedWorks(works: readonly AuditWork[]): AuditWork[] {
       out.push(...list.map((w) => ({ ...w, element: shortElement(w.element) })));
       continue;
     }
-    const last = list[list.length - 1] as AuditWork;
+    const category = first.referenceId.split(':')[0] ?? '';
+    const indexes = list.map((w) => Number(w.referenceId.split(':')[1]));
     out.push({
       ...first,
-      element: `${list.length} × ${first.referenceId}…${last.referenceId.split(':')[1] ?? ''}`,
+      element: `${list.length} × ${category}:${indexRanges(indexes)}`,
       quantity: list.reduce((a, w) => a + w.quantity, 0),
       cost: list.reduce((a, w) => a + w.cost, 0),
       ...(first.buildingQuantity !== undefined
