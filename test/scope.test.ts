@@ -376,6 +376,11 @@ describe('a building area that is a unit slip is set aside (2213E0696993Z: 87 12
       const json = await runCli(['initial', file, '--json']);
       expect(json.code).toBe(0);
       expect(json.stdout).not.toContain('boiler room');
+      // in C, the flat's own works reach no better class: said so, not blamed on the catalogue
+      const screen = await runCli(['initial', file]);
+      expect(screen.stdout.replace(/\s+/g, ' ')).toContain(
+        'No recommended scenario: no combination of the works options offered on this DPE reaches a better class',
+      );
       expect(json.stdout).not.toContain('× share 87.1 / 87\u202f120 m²');
       const audit = await runCli(['audit', file]);
       expect(audit.stdout).toMatch(

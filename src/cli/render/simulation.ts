@@ -384,9 +384,14 @@ export function renderSolutions(
   solutions: readonly SpecAutoSolution[],
   s: Style,
   detail = true,
+  initialGrade?: string,
 ): string {
   if (solutions.length === 0) {
-    return s.c.dim('No recommended scenario (the catalogue cannot improve the class).');
+    return s.c.dim(
+      initialGrade === 'A'
+        ? 'No recommended scenario: the DPE is in class A.'
+        : 'No recommended scenario: no combination of the works options offered on this DPE reaches a better class (--show elements lists them).',
+    );
   }
   return table(
     [
@@ -636,7 +641,12 @@ export function renderInitial(
           'Recommended scenarios, the cheapest per class (proved: the cheapest; ≤ N %: at most N % above it; ≥ X €: a proven bound)',
         ),
       ),
-      renderSolutions(body.autoSolutions, s, on('elements')),
+      renderSolutions(
+        body.autoSolutions,
+        s,
+        on('elements'),
+        body.simulation.initialGrade ?? undefined,
+      ),
     );
     const scope = scopeLine(body.dpe);
     if (scope) parts.push(wrap(s.c.dim(scope), '  '));
