@@ -276,6 +276,13 @@ describe('dpe-sim audit (the built CLI)', () => {
         expect(digits(bills?.[1])).toBe(a.initial.bill);
         expect(digits(bills?.[2])).toBe(step.after.bill);
         expect(digits(saved?.[1]), screen.stdout).toBe(a.initial.bill - step.after.bill);
+        // the energy saved is primary energy, and says so: before less after, to the rounding
+        const ep = /^Primary energy \(kWh\/yr\)\t([^\t]+)\t([^\t]+)$/m.exec(screen.stdout);
+        const epSaved = /^Primary energy saved\t([^(]+)\(/m.exec(screen.stdout);
+        expect(epSaved, screen.stdout).not.toBeNull();
+        expect(
+          Math.abs(digits(epSaved?.[1]) - (digits(ep?.[1]) - digits(ep?.[2]))),
+        ).toBeLessThanOrEqual(1);
       }
     }
   });

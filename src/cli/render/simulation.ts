@@ -189,7 +189,7 @@ export function renderCalculation(calc: SpecCalculation, s: Style): string {
               'Annual saving (energy bill)',
               eurosPerYear(billSavedShown(r.cout_5_usages, h.economieAnnuelle)),
             ],
-            ['Energy saved', `${kwh(h.gainTotal)} (${kwh(h.gainM2, 'kWh/m²/yr', 1)})`],
+            ['Primary energy saved', `${kwh(h.gainTotal)} (${kwh(h.gainM2, 'kWh/m²/yr', 1)})`],
             ['Emissions avoided', withUnit(h.gainGESM2, 'kg CO2e/m²/yr', 1)],
             [
               'Payback',
