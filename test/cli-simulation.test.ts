@@ -57,7 +57,7 @@ describe('dpe-sim initial', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('DPE 0000E0000001H: class F');
     // by default: the best option of each element by € per kWh/yr saved, five of them
-    expect(r.stdout).toMatch(/^Best options by € per kWh\/yr saved/m);
+    expect(r.stdout).toMatch(/^Best options by € per primary kWh\/yr saved/m);
     // ITI R 3.0 priced by its R: 91 €/m² at R 3.7 − 0.7 × 7 €/m² per m²·K/W = 86 €/m²
     expect(r.stdout).toMatch(/^mur:3 Mur 4 Ouest\tISOLATION:IMurITI30\t819\u00a0€\t/m);
     expect(r.stdout).not.toContain('ISOLATION:IMurITE37'); // every option: --all

@@ -576,7 +576,7 @@ function renderBestOptions(dpe: SpecDpeStructure, count: number, s: Style): stri
   return [
     wrap(
       s.c.bold(
-        `Best options by € per kWh/yr saved (each element's best; --show elements lists all ${all.length})`,
+        `Best options by € per primary kWh/yr saved (each element's best; --show elements lists all ${all.length})`,
       ),
     ),
     table(
