@@ -489,6 +489,17 @@ describe.skipIf(!HAS_CORPUS)('the rules where they bind on the corpus', () => {
       for (const w of worksOf(a, kind)) expect(insulated).not.toContain(w.referenceId);
   });
 
+  it('an insulated element between the RT of 2007 and that of 2018 is left to the auditor, and said so (the bundled house’s low floor, R 2.52)', async () => {
+    const a = audit(await prep(HOUSE));
+    const floor = a.items
+      .find((i) => i.key === 'lowFloors')
+      ?.elements.find((e) => e.referenceId === 'plancher_bas:0');
+    expect(floor?.status).toBe('at-level');
+    expect(floor?.reason).toBe(
+      'already insulated: U 0.37 W/(m²·K), R 2.52 (at least the R 2 the RT for existing buildings asked of the insulation of a low floor from 2007; works since 2018 must reach R 2.7: left to the auditor)',
+    );
+  });
+
   it('an item whose elements part says which needs works it cannot get and which is at its level (2314E4481144I, a flat from building data)', async () => {
     const a = audit(await prep(corpus('2314E4481144I')));
     const floors = a.items.find((i) => i.key === 'lowFloors');
@@ -503,7 +514,7 @@ describe.skipIf(!HAS_CORPUS)('the rules where they bind on the corpus', () => {
     expect(floors?.needed).toBe(true);
     expect(floors?.reason).toBe(
       'plancher_bas:2: cannot be treated: floor insulation from underneath needs an accessible space below; ' +
-        'plancher_bas:0, plancher_bas:1: already insulated: U 0.23 W/(m²·K), R 4.14 (the RT for existing buildings asks R ≥ 2 of insulated low floor)',
+        'plancher_bas:0, plancher_bas:1: already insulated: U 0.23 W/(m²·K), R 4.14 (at least the R 2.7 the RT for existing buildings has asked of insulation works on a low floor since 2018)',
     );
   });
 

@@ -26,6 +26,7 @@ import {
   opaqueKind,
   optionTreats,
   ownResistance,
+  rt2018Level,
   performanceOfElement,
   windowMeets,
   windowNeedsNoWorks,
@@ -204,7 +205,7 @@ export function judgeItems(
         });
         return;
       }
-      const at = atLevel(category, el, di);
+      const at = atLevel(category, el, di, prep.site);
       if (at) {
         push({ ...base, status: 'at-level', reason: at });
         return;
@@ -362,11 +363,15 @@ export function judgeItems(
   };
 }
 
+/** "walls", "roof slopes"; "a low floor", "a lost attic", "a roof terrace" */
+const withArticle = (label: string) => (label.endsWith('s') ? label : `a ${label}`);
+
 /** Why an envelope element is already at the aids' level, or undefined. */
 function atLevel(
   category: Category,
   el: RawElement,
   di: Record<string, unknown>,
+  site: { zone: string; altitudeId: string },
 ): string | undefined {
   const kind = opaqueKind(category, el);
   if (kind) {
@@ -379,9 +384,11 @@ function atLevel(
     if (u === undefined) return undefined;
     const r = ownResistance(u, kind);
     const lv = OPAQUE_LEVELS[kind];
-    return r >= lv.existingR
-      ? `already insulated: U ${fmt(u)} W/(m²·K), R ${fmt(r)} (the RT for existing buildings asks R ≥ ${lv.existingR} of insulated ${lv.label})`
-      : undefined;
+    if (r < lv.existingR) return undefined;
+    const today = rt2018Level(kind, site);
+    return r >= today
+      ? `already insulated: U ${fmt(u)} W/(m²·K), R ${fmt(r)} (at least the R ${today} the RT for existing buildings has asked of insulation works on ${withArticle(lv.label)} since 2018)`
+      : `already insulated: U ${fmt(u)} W/(m²·K), R ${fmt(r)} (at least the R ${lv.existingR} the RT for existing buildings asked of the insulation of ${withArticle(lv.label)} from 2007; works since 2018 must reach R ${today}: left to the auditor)`;
   }
   if (category === 'baie_vitree') {
     const uw = num(di.uw);

@@ -20,22 +20,67 @@ export interface OpaqueLevel {
   r: number;
   /**
    * an existing element whose own resistance (1/U − the surface resistances) is at least this
-   * needs no works: the level the RT "existant élément par élément" has asked of an insulated
-   * element since 2007 (arrêté du 3 mai 2007, article 3): walls 2.3, lost attics 4.5, slopes 4,
-   * terraces 2.5, low floors 2
+   * needs no works: the level the RT "existant élément par élément" asked of an insulated element
+   * from 2007 (arrêté du 3 mai 2007, article 3): walls 2.3, lost attics 4.5, slopes 4, terraces
+   * 2.5, low floors 2
    */
   existingR: number;
+  /**
+   * what the same RT has asked of insulation works since 1 January 2018 (arrêté du 22 mars 2017)
+   * in zones H1, H2 and H3 above 800 m: walls 2.9, lost attics 4.8, slopes 4.4, terraces 3.3, low
+   * floors 2.7; said beside the reason, the threshold stays `existingR` (docs/audit.md)
+   */
+  rt2018: number;
+  /** ... in zone H3 below 800 m, where the arrêté asks less of walls (2.2) and low floors (2.1) */
+  rt2018H3?: number;
   /** Rsi + Rse of the element (NF EN ISO 6946): walls 0.17, roofs 0.14, floors 0.21 */
   surfaces: number;
   label: string;
 }
 
 export const OPAQUE_LEVELS = {
-  wall: { sheet: 'BAR-EN-102', r: 3.7, existingR: 2.3, surfaces: 0.17, label: 'walls' },
-  combles: { sheet: 'BAR-EN-101', r: 7, existingR: 4.5, surfaces: 0.14, label: 'lost attic' },
-  rampants: { sheet: 'BAR-EN-101', r: 6, existingR: 4, surfaces: 0.14, label: 'roof slopes' },
-  terrasse: { sheet: 'BAR-EN-105', r: 4.5, existingR: 2.5, surfaces: 0.14, label: 'roof terrace' },
-  floor: { sheet: 'BAR-EN-103', r: 3, existingR: 2, surfaces: 0.21, label: 'low floor' },
+  wall: {
+    sheet: 'BAR-EN-102',
+    r: 3.7,
+    existingR: 2.3,
+    rt2018: 2.9,
+    rt2018H3: 2.2,
+    surfaces: 0.17,
+    label: 'walls',
+  },
+  combles: {
+    sheet: 'BAR-EN-101',
+    r: 7,
+    existingR: 4.5,
+    rt2018: 4.8,
+    surfaces: 0.14,
+    label: 'lost attic',
+  },
+  rampants: {
+    sheet: 'BAR-EN-101',
+    r: 6,
+    existingR: 4,
+    rt2018: 4.4,
+    surfaces: 0.14,
+    label: 'roof slopes',
+  },
+  terrasse: {
+    sheet: 'BAR-EN-105',
+    r: 4.5,
+    existingR: 2.5,
+    rt2018: 3.3,
+    surfaces: 0.14,
+    label: 'roof terrace',
+  },
+  floor: {
+    sheet: 'BAR-EN-103',
+    r: 3,
+    existingR: 2,
+    rt2018: 2.7,
+    rt2018H3: 2.1,
+    surfaces: 0.21,
+    label: 'low floor',
+  },
 } as const satisfies Record<string, OpaqueLevel>;
 export type OpaqueKind = keyof typeof OPAQUE_LEVELS;
 
@@ -178,6 +223,16 @@ export function optionTreats(row: WorksOptionRow): boolean {
   if (r.kind === 'heating' || r.kind === 'hot-water') return row.code in ACCEPTED_GENERATORS;
   if (r.kind === 'distribution') return false;
   return true;
+}
+
+/**
+ * What the RT for existing buildings has asked of insulation works on such an element since 2018,
+ * at the DPE's site (zone H3 below 800 m asks less of walls and low floors).
+ */
+export function rt2018Level(kind: OpaqueKind, site: { zone: string; altitudeId: string }): number {
+  const lv: OpaqueLevel = OPAQUE_LEVELS[kind];
+  const lowH3 = site.zone.toLowerCase() === 'h3' && site.altitudeId !== '3';
+  return lowH3 && lv.rt2018H3 !== undefined ? lv.rt2018H3 : lv.rt2018;
 }
 
 /** The element's own thermal resistance from its U, m²·K/W. */
