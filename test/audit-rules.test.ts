@@ -8,7 +8,7 @@
  */
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { indexRanges } from '../src/cli/render/audit.js';
+import { indexRanges } from '../src/contract/number-text.js';
 import type { AuditResponse } from '../src/contract/audit.js';
 import { DpeSimError } from '../src/contract/errors.js';
 import { readDpeFile } from '../src/dpe/source.js';

@@ -69,3 +69,21 @@ export function billSavedShown(
     ? Math.round(before) - Math.round(after)
     : economieAnnuelle;
 }
+
+/**
+ * Element indexes, three or more consecutive ones as a range: "0…2, 6…8, 10…13" (ten windows,
+ * not "0…13", which would claim fourteen). The audit's reasons (`refsText`) and the terminal's
+ * grouped works lines both write them so.
+ */
+export function indexRanges(indexes: readonly number[]): string {
+  const sorted = [...new Set(indexes)].sort((a, b) => a - b);
+  const out: string[] = [];
+  for (let k = 0; k < sorted.length;) {
+    let end = k;
+    while (end + 1 < sorted.length && sorted[end + 1] === (sorted[end] as number) + 1) end++;
+    if (end - k >= 2) out.push(`${sorted[k]}…${sorted[end]}`);
+    else for (let j = k; j <= end; j++) out.push(String(sorted[j]));
+    k = end + 1;
+  }
+  return out.join(', ');
+}

@@ -6,7 +6,7 @@
 import type { AuditProposal, AuditResponse, AuditStep, AuditWork } from '../../contract/audit.js';
 import { euros, eurosPerYear, kwh, NBSP, num, percent, withUnit } from '../format.js';
 import { perDwellingText, synthesisAids } from '../../contract/audit-text.js';
-import { billChangeText } from '../../contract/number-text.js';
+import { billChangeText, indexRanges } from '../../contract/number-text.js';
 import { proofText } from './audit-groups.js';
 import type { Style } from './style.js';
 import { table, terminalLayout, terminalWidth } from './table.js';
@@ -73,23 +73,6 @@ function shortPerformance(p: string): string {
   if (p.startsWith('humidity')) return 'hygro B';
   if (p.startsWith('double flow')) return 'double flow';
   return p.replace(' = ', NBSP);
-}
-
-/**
- * Element indexes, three or more consecutive ones as a range: "0…4, 7, 9…12" (the ten windows
- * of 2387E0992815Q's step, not "0…13", which would claim fourteen).
- */
-export function indexRanges(indexes: readonly number[]): string {
-  const sorted = [...new Set(indexes)].sort((a, b) => a - b);
-  const out: string[] = [];
-  for (let k = 0; k < sorted.length;) {
-    let end = k;
-    while (end + 1 < sorted.length && sorted[end + 1] === (sorted[end] as number) + 1) end++;
-    if (end - k >= 2) out.push(`${sorted[k]}…${sorted[end]}`);
-    else for (let j = k; j <= end; j++) out.push(String(sorted[j]));
-    k = end + 1;
-  }
-  return out.join(', ');
 }
 
 /** Works of one option on many elements of a category (62 windows) as one line, summed. */

@@ -6,6 +6,7 @@
  * distribution works add to the item, they do not treat it.
  */
 import type { ElementNeed, ItemKey, ItemState } from '../../contract/audit.js';
+import { indexRanges } from '../../contract/number-text.js';
 import type { Category } from '../../contract/schemas.js';
 import { scopeOf } from '../../dpe/building.js';
 import { descriptionOf, elementsOf, referenceId } from '../../dpe/elements.js';
@@ -450,16 +451,10 @@ export function refsText(refs: readonly string[]): string {
     if (category === undefined || index === undefined || !Number.isInteger(i)) other.push(r);
     else byCategory.set(category, [...(byCategory.get(category) ?? []), i]);
   }
-  const out: string[] = [];
-  for (const [category, list] of byCategory) {
-    const sorted = [...new Set(list)].sort((a, b) => a - b);
-    for (let k = 0; k < sorted.length;) {
-      let end = k;
-      while (end + 1 < sorted.length && sorted[end + 1] === (sorted[end] as number) + 1) end++;
-      if (end - k >= 2) out.push(`${category}:${sorted[k]}…${sorted[end]}`);
-      else for (let j = k; j <= end; j++) out.push(`${category}:${sorted[j]}`);
-      k = end + 1;
-    }
-  }
+  const out = [...byCategory].flatMap(([category, list]) =>
+    indexRanges(list)
+      .split(', ')
+      .map((part) => `${category}:${part}`),
+  );
   return [...out, ...other].join(', ');
 }
