@@ -239,7 +239,9 @@ describe.skipIf(!HAS_CHROMIUM || !HAS_BUNDLE)('the workbench in headless Chromiu
     await page.waitForSelector(
       `#record-note:has-text("Recorded: class F → ${all.simulation.currentGrade}")`,
     );
-    await page.waitForFunction("document.querySelectorAll('#history-table tbody tr').length >= 4");
+    // at least four rows: the fourth appears (a locator, not a string predicate, which the page's
+    // CSP refuses to eval when the first check is false, as on a loaded machine)
+    await page.locator('#history-table tbody tr').nth(3).waitFor();
     expect(await page.textContent('#history-table tbody tr:first-child')).toContain('calc');
 
     // apply scenario 1, then edit it
