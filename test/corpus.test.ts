@@ -199,7 +199,9 @@ function expectScope(dpeId: string, init: InitialResponse): void {
         for (const [code, o] of Object.entries(ed.options)) {
           expect(o.coutBatiment, `${dpeId} ${el.referenceId} ${code}`).toBeDefined();
           expect(
-            Math.abs(o.cout - ((o.coutBatiment ?? NaN) * scope.surface) / scope.buildingSurface),
+            Math.abs(
+              o.cout - ((o.coutBatiment ?? NaN) * scope.surface) / (scope.buildingSurface ?? NaN),
+            ),
             `${dpeId} ${el.referenceId} ${code}`,
           ).toBeLessThanOrEqual(1);
         }

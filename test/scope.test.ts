@@ -343,7 +343,10 @@ describe('a building area that is a unit slip is set aside (2213E0696993Z: 87 12
     expect(audit.stdout).not.toContain('45\u202f200 m² building');
     const initial = await runCli(['initial', file, '--json']);
     const scope = (JSON.parse(initial.stdout) as { dpe: { scope: object } }).dpe.scope;
-    expect(scope).toMatchObject({ surface: 45.2, buildingSurface: 45.2, share: 1 });
+    // the building's area is unknown, not the flat's own: no share to read
+    expect(scope).toMatchObject({ surface: 45.2, buildingSurface: null, share: null });
+    const auditJson = await runCli(['audit', file, '--json']);
+    expect((JSON.parse(auditJson.stdout) as { scope: { share: unknown } }).scope.share).toBeNull();
   });
 
   it('the same flat in a building of 452 m² (ten times): a building, its share 10 %', async () => {
@@ -353,6 +356,9 @@ describe('a building area that is a unit slip is set aside (2213E0696993Z: 87 12
     const audit = await runCli(['audit', file]);
     expect(audit.stdout).toContain('A flat (45 m² of a 452 m² building)');
     expect(audit.stdout).toContain('the flat’s share (10 %)');
+    const initial = await runCli(['initial', file, '--json']);
+    const scope = (JSON.parse(initial.stdout) as { dpe: { scope: object } }).dpe.scope;
+    expect(scope).toMatchObject({ surface: 45.2, buildingSurface: 452, share: 0.1 });
   });
 
   it('a flat whose DPE gives no building area is not said to be its own building (the bundled flat)', async () => {
@@ -382,6 +388,14 @@ describe('a building area that is a unit slip is set aside (2213E0696993Z: 87 12
         'No recommended scenario: no combination of the works options offered on this DPE reaches a better class',
       );
       expect(json.stdout).not.toContain('× share 87.1 / 87\u202f120 m²');
+      expect(screen.stdout.replace(/\s+/g, ' ')).toContain(
+        "The building's living area is unknown: collective works are not offered",
+      );
+      expect((JSON.parse(json.stdout) as { dpe: { scope: object } }).dpe.scope).toMatchObject({
+        surface: 87.12,
+        buildingSurface: null,
+        share: null,
+      });
       const audit = await runCli(['audit', file]);
       expect(audit.stdout).toMatch(
         /Heating and hot water\tyes\t.*a collective installation without the building's living area \(the DPE's 87\u202f120 m² is 1\u202f000 × the flat's: a unit slip\)/,

@@ -374,8 +374,11 @@ export const AuditResponse = Type.Object({
     Type.Object({
       regulatory: Type.Boolean(),
       text: Type.String(),
-      /** the share of the building's collective works the dwelling pays (1: all) */
-      share: Type.Number(),
+      /**
+       * the share of the building's collective works the dwelling pays (1: all); null for a flat
+       * whose building's living area is unknown (no collective works are then proposed)
+       */
+      share: Type.Union([Type.Number(), Type.Null()]),
       /** a whole building: its dwellings, which its costs and aids are shared by */
       dwellings: Type.Optional(Type.Integer({ minimum: 1 })),
     }),

@@ -341,10 +341,13 @@ export const ScopeInfo = Type.Object({
   buildingDwellings: Type.Integer(),
   /** living area the DPE covers, m² */
   surface: Type.Number(),
-  /** living area of the building, m² */
-  buildingSurface: Type.Number(),
-  /** surface / buildingSurface: the share of collective works a flat pays */
-  share: Type.Number(),
+  /**
+   * living area of the building, m²; null when the DPE does not give it (a flat's method-2 DPE)
+   * or gives a unit slip (`buildingAreaSlip`): collective works are then not offered
+   */
+  buildingSurface: Type.Union([Type.Number(), Type.Null()]),
+  /** surface / buildingSurface: the share of collective works a flat pays; null when unknown */
+  share: Type.Union([Type.Number(), Type.Null()]),
   /** the share of envelope works the DPE pays (a generated flat's `share`, else 1) */
   envelopeShare: Type.Number(),
   heating: Type.Union([

@@ -31,13 +31,15 @@ import { figuresOf, runWorks } from './runs.js';
 
 /** The DPE's Scope as the contract gives it (`dpe.scope`). */
 export function scopeInfo(s: Scope): ScopeInfo {
+  // a flat whose building's area is unknown has no share: null, not the flat's own area
+  const known = s.coverage !== 'appartement' || s.buildingSurfaceKnown;
   return {
     kind: s.kind,
     dwellings: s.dwellings,
     buildingDwellings: s.buildingDwellings,
     surface: round2(s.surface),
-    buildingSurface: round2(s.buildingSurface),
-    share: Math.round(s.share * 10000) / 10000,
+    buildingSurface: known ? round2(s.buildingSurface) : null,
+    share: known ? Math.round(s.share * 10000) / 10000 : null,
     envelopeShare: Math.round(s.envelopeShare * 10000) / 10000,
     heating: s.heating,
     hotWater: s.hotWater,

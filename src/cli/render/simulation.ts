@@ -339,6 +339,13 @@ function overCeiling(sol: SpecAutoSolution, s: Style): string {
 export function scopeLine(dpe: SpecDpeStructure): string | undefined {
   const sc = (dpe as { scope?: ScopeInfo }).scope;
   if (!sc) return undefined;
+  if (sc.buildingSurface === null || sc.share === null) {
+    if (sc.kind === 'appartement-genere')
+      return "Flat generated from its building's DPE, without the building's living area: envelope and collective works are not offered (the flat's share of them is unknown)";
+    if (sc.heating !== 'individuel' || sc.hotWater !== 'individuel')
+      return "The building's living area is unknown: collective works are not offered (the flat's share of them is unknown)";
+    return undefined;
+  }
   const share = `${numberText(sc.surface, 1)} / ${numberText(sc.buildingSurface, 1)} m²`;
   if (sc.kind === 'appartement-genere')
     return `Flat generated from its building's DPE: envelope and collective works are priced at the flat's share of the building's works: ${share} (the building's amounts: coutDetail, --json coutBatiment)`;

@@ -351,7 +351,7 @@ export function scopeText(
     return {
       regulatory: false,
       text: `A flat (${Math.round(scope.surface)} m²; ${why}): ${notRegulatory}; the flat’s own works are proposed, and no collective or building works, since the flat’s share of them is unknown.`,
-      share: 1,
+      share: null,
     };
   }
   const pct = Math.round(scope.share * 1000) / 10;
