@@ -219,6 +219,22 @@ describe('inputs the 3CL tables do not know', () => {
     );
   });
 
+  it('a DPE without its living area: block.engine-failure names the field (exit 3)', async () => {
+    const dir = tempDir('dpe-sim-enum-');
+    const xml = readFileSync(HOUSE, 'utf8');
+    const cut = xml.replace(/<surface_habitable_logement>[^<]*<\/surface_habitable_logement>/, '');
+    expect(cut).not.toBe(xml);
+    const file = path.join(dir, 'no-area.xml');
+    writeFileSync(file, cut);
+    const r = await runCli(['pre', file, '--json'], { dataDir: dir });
+    expect(r.code).toBe(3);
+    const body = JSON.parse(r.stdout) as { warnings: { id: string; content: string }[] };
+    const block = body.warnings.find((w) => w.id === 'block.engine-failure');
+    expect(block?.content).toContain(
+      "the XML does not give surface_habitable_logement (the dwelling's living area)",
+    );
+  });
+
   it('one the engine computes silently: pre says the figures are not the method’s, the audit’s gate stops', async () => {
     const dir = tempDir('dpe-sim-enum-');
     // the hot-water generator's energy: 99 is no energy of the method

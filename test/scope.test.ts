@@ -19,9 +19,11 @@ import {
   type Scope,
 } from '../src/dpe/building.js';
 import { elementsOf } from '../src/dpe/elements.js';
+import { parseDpeXml } from '../src/dpe/xml.js';
 import { readDpeFile } from '../src/dpe/source.js';
 import { loadEngine, type Engine } from '../src/engine/engine.js';
 import { ceilingWarnings } from '../src/simulation/cost-ceiling.js';
+import { scopeInfo } from '../src/simulation/structure.js';
 import { prepare, type PreparedDpe } from '../src/simulation/prepared.js';
 import { offeredOptions, priceOn } from '../src/works/apply.js';
 import { findOption } from '../src/works/catalogue.js';
@@ -150,6 +152,30 @@ describe.skipIf(!HAS_CORPUS)('a generated flat pays its share of its building’
     expect(item?.coutDetail).toContain('× share 40 / 9\u202f231 m²');
     const screen = await runCli(['initial', file]);
     expect(screen.stdout).toContain("share of the building's works: 40 / 9\u202f231 m²");
+  });
+
+  it('the same flat without its building’s area: no share (null), and pre blocks naming the field', async () => {
+    const xml = readFileSync(path.join(CORPUS, '2375E2294683A.xml'), 'utf8');
+    const cut = xml.replace(/<surface_habitable_immeuble>[^<]*<\/surface_habitable_immeuble>/, '');
+    expect(cut).not.toBe(xml);
+    expect(scopeInfo(scopeOf(parseDpeXml(cut)))).toMatchObject({
+      kind: 'appartement-genere',
+      surface: 40,
+      buildingSurface: null,
+      share: null,
+      envelopeShare: null,
+    });
+    // the engine cannot apportion the flat without it (its figures are NaN): the block says why
+    const file = path.join(tempDir(), '2375E2294683A.xml');
+    writeFileSync(file, cut);
+    const pre = await runCli(['pre', file, '--json']);
+    expect(pre.code).toBe(3);
+    const alert = (
+      JSON.parse(pre.stdout) as { warnings: { id: string; content: string }[] }
+    ).warnings.find((w) => w.id === 'block.engine-failure');
+    expect(alert?.content).toContain(
+      "the XML does not give surface_habitable_immeuble (the building's living area, which a flat generated from its building's data is apportioned by)",
+    );
   });
 });
 

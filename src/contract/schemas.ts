@@ -348,8 +348,8 @@ export const ScopeInfo = Type.Object({
   buildingSurface: Type.Union([Type.Number(), Type.Null()]),
   /** surface / buildingSurface: the share of collective works a flat pays; null when unknown */
   share: Type.Union([Type.Number(), Type.Null()]),
-  /** the share of envelope works the DPE pays (a generated flat's `share`, else 1) */
-  envelopeShare: Type.Number(),
+  /** the share of envelope works the DPE pays (a generated flat's `share`, else 1; null: unknown) */
+  envelopeShare: Type.Union([Type.Number(), Type.Null()]),
   heating: Type.Union([
     Type.Literal('individuel'),
     Type.Literal('collectif'),

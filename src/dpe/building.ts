@@ -163,6 +163,32 @@ export function scopeOf(dpe: RawDpe): Scope {
 }
 
 /**
+ * The living areas the DPE's method needs that its XML does not give (absent, or not above 0),
+ * as "field (what it is)": every DPE the dwelling's or the building's own, a flat generated from
+ * its building's data also the building's, which the engine apportions it by (without it the
+ * engine's figures are NaN: the likely cause of its failure, named by `prepare`).
+ */
+export function missingAreas(dpe: RawDpe): string[] {
+  const cg = dpe.logement?.caracteristique_generale ?? {};
+  const method = str(cg.enum_methode_application_dpe_log_id) ?? '';
+  const building = IMMEUBLE.has(method) || STUDY_IMMEUBLE.has(method);
+  const given = (v: unknown) => {
+    const n = num(v);
+    return n !== undefined && n > 0;
+  };
+  const out: string[] = [];
+  if (!building && !given(cg.surface_habitable_logement))
+    out.push("surface_habitable_logement (the dwelling's living area)");
+  if ((building || GENERATED_FLAT.has(method)) && !given(cg.surface_habitable_immeuble))
+    out.push(
+      building
+        ? "surface_habitable_immeuble (the building's living area)"
+        : "surface_habitable_immeuble (the building's living area, which a flat generated from its building's data is apportioned by)",
+    );
+  return out;
+}
+
+/**
  * A flat's building area that is exactly a thousand (or ten thousand…) times the flat's own, to
  * the XML's rounding: a unit slip, not a building (2213E0696993Z declares 87 120 m² for its 87.12
  * m² flat). The factor, or undefined. Ten or a hundred times is left alone: a building of ten

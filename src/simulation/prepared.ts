@@ -4,6 +4,7 @@
  */
 import type { Thresholds, Warning } from '../contract/schemas.js';
 import { thresholdsFor, today, type ClassSite } from '../contract/classes.js';
+import { missingAreas } from '../dpe/building.js';
 import { factsOf, MODELE_3CL_LOGEMENT, type DpeFacts } from '../dpe/facts.js';
 import type { RawDpe } from '../dpe/raw.js';
 import type { DpeText } from '../dpe/source.js';
@@ -87,9 +88,13 @@ export function prepare(engine: Engine, text: DpeText): Preparation {
   } catch (err) {
     if (err instanceof EngineFailure) {
       // the inputs the engine's tables do not know, if any: the likely cause, named
-      const cause = unknownEnums.length
-        ? `; the XML's inputs the engine cannot read: ${unknownEnums.slice(0, 5).map(unknownEnumText).join(', ')}${unknownEnums.length > 5 ? ` and ${unknownEnums.length - 5} more` : ''}`
-        : '';
+      // and the living areas the method needs that the XML does not give
+      const missing = missingAreas(raw);
+      const cause =
+        (missing.length ? `; the XML does not give ${missing.join(' nor ')}` : '') +
+        (unknownEnums.length
+          ? `; the XML's inputs the engine cannot read: ${unknownEnums.slice(0, 5).map(unknownEnumText).join(', ')}${unknownEnums.length > 5 ? ` and ${unknownEnums.length - 5} more` : ''}`
+          : '');
       return blocked(
         block(
           ALERT_IDS.engineFailed,

@@ -40,7 +40,8 @@ export function scopeInfo(s: Scope): ScopeInfo {
     surface: round2(s.surface),
     buildingSurface: known ? round2(s.buildingSurface) : null,
     share: known ? Math.round(s.share * 10000) / 10000 : null,
-    envelopeShare: Math.round(s.envelopeShare * 10000) / 10000,
+    envelopeShare:
+      known || s.kind !== 'appartement-genere' ? Math.round(s.envelopeShare * 10000) / 10000 : null,
     heating: s.heating,
     hotWater: s.hotWater,
   };
