@@ -231,7 +231,44 @@ describe('inputs the 3CL tables do not know', () => {
     const body = JSON.parse(r.stdout) as { warnings: { id: string; content: string }[] };
     const block = body.warnings.find((w) => w.id === 'block.engine-failure');
     expect(block?.content).toContain(
-      "the XML does not give surface_habitable_logement (the dwelling's living area)",
+      'the XML does not give surface_habitable_logement (the dwelling’s living area)',
+    );
+  });
+
+  it('a DPE without its ceiling height: block.engine-failure names the field (exit 3)', async () => {
+    const dir = tempDir('dpe-sim-enum-');
+    const file = path.join(dir, 'no-hsp.xml');
+    writeFileSync(file, readFileSync(HOUSE, 'utf8').replace(/<hsp>[^<]*<\/hsp>/, ''));
+    const r = await runCli(['pre', file, '--json'], { dataDir: dir });
+    expect(r.code).toBe(3);
+    const body = JSON.parse(r.stdout) as { warnings: { id: string; content: string }[] };
+    expect(body.warnings.find((w) => w.id === 'block.engine-failure')?.content).toContain(
+      'the XML does not give hsp (the ceiling height)',
+    );
+  });
+
+  it('a DPE without its construction period, which the engine computes silently: pre says so, the audit’s gate stops', async () => {
+    const dir = tempDir('dpe-sim-enum-');
+    const xml = readFileSync(HOUSE, 'utf8');
+    const cut = xml.replace(
+      /<enum_periode_construction_id>[^<]*<\/enum_periode_construction_id>/,
+      '',
+    );
+    expect(cut).not.toBe(xml);
+    const file = path.join(dir, 'no-period.xml');
+    writeFileSync(file, cut);
+    const pre = await runCli(['pre', file, '--json'], { dataDir: dir });
+    expect(pre.code, pre.stderr).toBe(0);
+    const body = JSON.parse(pre.stdout) as { warnings: { id: string; content: string }[] };
+    expect(body.warnings.find((w) => w.id === 'warning.dpe-inconsistent')?.content).toContain(
+      'the XML does not give the construction period (enum_periode_construction_id), which the 3CL method reads',
+    );
+    const clean = await runCli(['pre', HOUSE, '--json'], { dataDir: dir });
+    expect(clean.stdout).not.toContain('the XML does not give');
+    const audit = await runCli(['audit', file], { dataDir: dir });
+    expect(audit.code).toBe(3);
+    expect(audit.stderr).toContain(
+      'input gate failed: inputs the method reads are given: no (caracteristique_generale.enum_periode_construction_id',
     );
   });
 

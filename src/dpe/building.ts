@@ -41,6 +41,8 @@ export const STUDY_BASED_METHODS = new Set([
 ]);
 const MAISON = new Set(['1', '14', '18']);
 const STUDY_IMMEUBLE = new Set(['17', '21']);
+/** every whole-building method, survey or study */
+export const IMMEUBLE_METHODS: ReadonlySet<string> = new Set([...IMMEUBLE, ...STUDY_IMMEUBLE]);
 
 /**
  * Heating and hot-water modes by method (the labels' "chauffage X ecs Y"); houses and study-based
@@ -160,32 +162,6 @@ export function scopeOf(dpe: RawDpe): Scope {
     hotWater,
     periodeId: str(cg.enum_periode_construction_id),
   };
-}
-
-/**
- * The living areas the DPE's method needs that its XML does not give (absent, or not above 0),
- * as "field (what it is)": every DPE the dwelling's or the building's own, a flat generated from
- * its building's data also the building's, which the engine apportions it by (without it the
- * engine's figures are NaN: the likely cause of its failure, named by `prepare`).
- */
-export function missingAreas(dpe: RawDpe): string[] {
-  const cg = dpe.logement?.caracteristique_generale ?? {};
-  const method = str(cg.enum_methode_application_dpe_log_id) ?? '';
-  const building = IMMEUBLE.has(method) || STUDY_IMMEUBLE.has(method);
-  const given = (v: unknown) => {
-    const n = num(v);
-    return n !== undefined && n > 0;
-  };
-  const out: string[] = [];
-  if (!building && !given(cg.surface_habitable_logement))
-    out.push("surface_habitable_logement (the dwelling's living area)");
-  if ((building || GENERATED_FLAT.has(method)) && !given(cg.surface_habitable_immeuble))
-    out.push(
-      building
-        ? "surface_habitable_immeuble (the building's living area)"
-        : "surface_habitable_immeuble (the building's living area, which a flat generated from its building's data is apportioned by)",
-    );
-  return out;
 }
 
 /**

@@ -30,6 +30,7 @@ import { ALERT_IDS, info } from './alerts.js';
 import { percentGap, registryTotal, type Comparison } from './comparison.js';
 import type { PreparedDpe } from './prepared.js';
 import { scopeOf } from '../dpe/building.js';
+import { missingInputs } from '../dpe/required.js';
 
 /** enum_methode_application_dpe_log of the flats generated from a building's DPE. */
 export const GENERATED_FLAT_METHODS = [10, 11, 12, 13, 33, 34, 38, 39, 40];
@@ -127,6 +128,7 @@ export function inconsistencies(dpe: PreparedDpe, cmp: Comparison): Inconsistenc
       text: `the building's living area (surface_habitable_immeuble ${numberText(slip.declared, 2)} m²) is ${numberText(slip.factor)} × the flat's (${numberText(area, 2)} m²): a unit slip; collective works are not apportioned to the flat`,
     });
   out.push(...installationMismatches(dpe.raw, dpe.base.output, dpe));
+  out.push(...missingInputsFound(dpe.raw));
   out.push(...unknownInputs(dpe));
   out.push(...generatorMismatches(dpe.raw));
   out.push(...panelMismatches(dpe.raw));
@@ -348,6 +350,17 @@ export function unknownInputs(dpe: Pick<PreparedDpe, 'unknownEnums'>): Inconsist
   return (dpe.unknownEnums ?? []).map((u) => ({
     figure: `${u.where ? `${u.where}.` : ''}${u.key}`,
     text: `the input ${u.key} is "${u.value}", not a value of the 3CL table ${u.table}: the engine's figures for it are not the method's`,
+  }));
+}
+
+/**
+ * Inputs the method reads for every DPE that the XML does not give (`missingInputs`): where the
+ * engine computed anyway, it did so with another value (the construction period) or a default.
+ */
+export function missingInputsFound(raw: RawDpe): Inconsistency[] {
+  return missingInputs(raw).map((m) => ({
+    figure: m.figure,
+    text: `the XML does not give ${m.what} (${m.figure.slice(m.figure.lastIndexOf('.') + 1)}), which the 3CL method reads: the engine's figures without it are not the method's`,
   }));
 }
 

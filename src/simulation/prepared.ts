@@ -4,10 +4,10 @@
  */
 import type { Thresholds, Warning } from '../contract/schemas.js';
 import { thresholdsFor, today, type ClassSite } from '../contract/classes.js';
-import { missingAreas } from '../dpe/building.js';
 import { factsOf, MODELE_3CL_LOGEMENT, type DpeFacts } from '../dpe/facts.js';
 import type { RawDpe } from '../dpe/raw.js';
 import type { DpeText } from '../dpe/source.js';
+import { missingInputs, missingInputText } from '../dpe/required.js';
 import { parseDpeXml } from '../dpe/xml.js';
 import {
   EngineFailure,
@@ -88,10 +88,12 @@ export function prepare(engine: Engine, text: DpeText): Preparation {
   } catch (err) {
     if (err instanceof EngineFailure) {
       // the inputs the engine's tables do not know, if any: the likely cause, named
-      // and the living areas the method needs that the XML does not give
-      const missing = missingAreas(raw);
+      // and the inputs the method reads that the XML does not give
+      const missing = missingInputs(raw);
       const cause =
-        (missing.length ? `; the XML does not give ${missing.join(' nor ')}` : '') +
+        (missing.length
+          ? `; the XML does not give ${missing.map(missingInputText).join(' nor ')}`
+          : '') +
         (unknownEnums.length
           ? `; the XML's inputs the engine cannot read: ${unknownEnums.slice(0, 5).map(unknownEnumText).join(', ')}${unknownEnums.length > 5 ? ` and ${unknownEnums.length - 5} more` : ''}`
           : '');

@@ -20,6 +20,7 @@ import {
   GENERATED_FLAT_METHODS,
   generatorMismatches,
   installationMismatches,
+  missingInputsFound,
   unknownInputs,
   type Inconsistency,
 } from '../consistency.js';
@@ -101,6 +102,12 @@ export function inputGate(prep: PreparedDpe, coef: CoefMode, shown: Outcome): Ch
         : `every installation within the ${where} the engine simulates`,
   });
   checks.push(
+    fromInconsistencies(
+      'given-inputs',
+      'Inputs the method reads are given',
+      missingInputsFound(prep.raw),
+      'the method, construction period, ceiling height, living areas, climate zone and altitude class',
+    ),
     fromInconsistencies(
       'known-inputs',
       'Inputs are values of the 3CL tables',
