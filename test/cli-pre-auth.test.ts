@@ -231,7 +231,7 @@ describe('inputs the 3CL tables do not know', () => {
     const body = JSON.parse(r.stdout) as { warnings: { id: string; content: string }[] };
     const block = body.warnings.find((w) => w.id === 'block.engine-failure');
     expect(block?.content).toContain(
-      'the XML does not give surface_habitable_logement (the dwelling’s living area)',
+      "the XML does not give surface_habitable_logement (the dwelling's living area)",
     );
   });
 
@@ -269,6 +269,20 @@ describe('inputs the 3CL tables do not know', () => {
     expect(audit.code).toBe(3);
     expect(audit.stderr).toContain(
       'input gate failed: inputs the method reads are given: no (caracteristique_generale.enum_periode_construction_id',
+    );
+  });
+
+  it('a wall without its area, which the engine computes as 0 m² silently: pre names it', async () => {
+    const dir = tempDir('dpe-sim-enum-');
+    const xml = readFileSync(HOUSE, 'utf8');
+    const file = path.join(dir, 'no-wall-area.xml');
+    // the house's first wall: its opaque area is the XML's first surface_paroi_opaque
+    writeFileSync(file, xml.replace(/<surface_paroi_opaque>[^<]*<\/surface_paroi_opaque>/, ''));
+    const pre = await runCli(['pre', file, '--json'], { dataDir: dir });
+    expect(pre.code, pre.stderr).toBe(0);
+    const body = JSON.parse(pre.stdout) as { warnings: { id: string; content: string }[] };
+    expect(body.warnings.find((w) => w.id === 'warning.dpe-inconsistent')?.content).toContain(
+      "the XML does not give wall 0's area (surface_paroi_opaque), which the 3CL method reads: the engine's figures without it are not the method's (XML: mur[0] surface_paroi_opaque)",
     );
   });
 

@@ -174,7 +174,7 @@ describe.skipIf(!HAS_CORPUS)('a generated flat pays its share of its building’
       JSON.parse(pre.stdout) as { warnings: { id: string; content: string }[] }
     ).warnings.find((w) => w.id === 'block.engine-failure');
     expect(alert?.content).toContain(
-      'the XML does not give surface_habitable_immeuble (the building’s living area, which a flat generated from its building’s data is apportioned by)',
+      "the XML does not give surface_habitable_immeuble (the building's living area, which a flat generated from its building's data is apportioned by)",
     );
   });
 });
