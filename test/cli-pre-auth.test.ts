@@ -272,6 +272,21 @@ describe('inputs the 3CL tables do not know', () => {
     );
   });
 
+  it('a generator without its type: block.engine-failure names the element’s input (exit 3)', async () => {
+    const dir = tempDir('dpe-sim-enum-');
+    const xml = readFileSync(HOUSE, 'utf8');
+    const cut = xml.replace(/<enum_type_generateur_ch_id>[^<]*<\/enum_type_generateur_ch_id>/, '');
+    expect(cut).not.toBe(xml);
+    const file = path.join(dir, 'no-generator-type.xml');
+    writeFileSync(file, cut);
+    const r = await runCli(['pre', file, '--json'], { dataDir: dir });
+    expect(r.code).toBe(3);
+    const body = JSON.parse(r.stdout) as { warnings: { id: string; content: string }[] };
+    expect(body.warnings.find((w) => w.id === 'block.engine-failure')?.content).toContain(
+      'inputs its elements lack: installation_chauffage[0].generateur_chauffage[0].enum_type_generateur_ch_id',
+    );
+  });
+
   it('a wall without its area, which the engine computes as 0 m² silently: pre names it', async () => {
     const dir = tempDir('dpe-sim-enum-');
     const xml = readFileSync(HOUSE, 'utf8');

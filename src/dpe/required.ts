@@ -10,7 +10,7 @@
  */
 import { GENERATED_FLAT, IMMEUBLE_METHODS } from './building.js';
 import { elementsOf } from './elements.js';
-import { num, str, type RawDpe } from './raw.js';
+import { num, str, type RawDpe, type RawElement, type RawGeneratorHolder } from './raw.js';
 
 export interface MissingInput {
   /** the XML's path of the field (`caracteristique_generale.hsp`) */
@@ -82,4 +82,62 @@ export function missingInputs(dpe: RawDpe): MissingInput[] {
 /** "hsp (the ceiling height)" */
 export function missingInputText(m: MissingInput): string {
   return `${m.figure.slice(m.figure.lastIndexOf('.') + 1)} (${m.what})`;
+}
+
+/** inputs every element of a kind gives (the XML's name of the element's place, the fields) */
+const ELEMENT_INPUTS: readonly [string, (dpe: RawDpe) => RawElement[], readonly string[]][] = [
+  ['mur', (d) => elementsOf(d, 'mur'), ['enum_type_adjacence_id', 'enum_type_isolation_id']],
+  ['plancher_bas', (d) => elementsOf(d, 'plancher_bas'), ['enum_type_adjacence_id']],
+  ['plancher_haut', (d) => elementsOf(d, 'plancher_haut'), ['enum_type_adjacence_id']],
+  [
+    'baie_vitree',
+    (d) => elementsOf(d, 'baie_vitree'),
+    ['enum_type_adjacence_id', 'enum_orientation_id'],
+  ],
+  ['porte', (d) => elementsOf(d, 'porte'), ['enum_type_adjacence_id']],
+  ['ventilation', (d) => elementsOf(d, 'ventilation'), ['enum_type_ventilation_id']],
+  [
+    'installation_chauffage',
+    (d) => elementsOf(d, 'installation_chauffage'),
+    ['surface_chauffee', 'enum_cfg_installation_ch_id'],
+  ],
+];
+
+/**
+ * When the engine failed: the inputs of the DPE's elements that every element of its kind gives
+ * and this XML does not (a wall without its adjacency, a generator without its type or energy),
+ * as "mur[2].enum_type_adjacence_id". Only named as a likely cause of the failure: some of them
+ * the engine computes without, silently, and a DPE that computes is not judged by this list.
+ */
+export function missingElementInputs(dpe: RawDpe): string[] {
+  const out: string[] = [];
+  const check = (where: string, el: RawElement, fields: readonly string[]) => {
+    for (const f of fields)
+      if ((str(el.donnee_entree?.[f]) ?? '') === '') out.push(`${where}.${f}`);
+  };
+  for (const [name, list, fields] of ELEMENT_INPUTS)
+    list(dpe).forEach((el, i) => check(`${name}[${i}]`, el, fields));
+  (elementsOf(dpe, 'installation_chauffage') as RawGeneratorHolder[]).forEach((inst, i) => {
+    (inst.generateur_chauffage_collection?.generateur_chauffage ?? []).forEach((g, j) =>
+      check(`installation_chauffage[${i}].generateur_chauffage[${j}]`, g, [
+        'enum_type_generateur_ch_id',
+        'enum_usage_generateur_id',
+        'enum_type_energie_id',
+      ]),
+    );
+    (inst.emetteur_chauffage_collection?.emetteur_chauffage ?? []).forEach((e, j) =>
+      check(`installation_chauffage[${i}].emetteur_chauffage[${j}]`, e, [
+        'enum_type_emission_distribution_id',
+      ]),
+    );
+  });
+  (elementsOf(dpe, 'installation_ecs') as RawGeneratorHolder[]).forEach((inst, i) =>
+    (inst.generateur_ecs_collection?.generateur_ecs ?? []).forEach((g, j) =>
+      check(`installation_ecs[${i}].generateur_ecs[${j}]`, g, [
+        'enum_type_generateur_ecs_id',
+        'enum_type_energie_id',
+      ]),
+    ),
+  );
+  return out;
 }

@@ -7,7 +7,7 @@ import { thresholdsFor, today, type ClassSite } from '../contract/classes.js';
 import { factsOf, MODELE_3CL_LOGEMENT, type DpeFacts } from '../dpe/facts.js';
 import type { RawDpe } from '../dpe/raw.js';
 import type { DpeText } from '../dpe/source.js';
-import { missingInputs, missingInputText } from '../dpe/required.js';
+import { missingElementInputs, missingInputs, missingInputText } from '../dpe/required.js';
 import { parseDpeXml } from '../dpe/xml.js';
 import {
   EngineFailure,
@@ -90,9 +90,13 @@ export function prepare(engine: Engine, text: DpeText): Preparation {
       // the inputs the engine's tables do not know, if any: the likely cause, named
       // and the inputs the method reads that the XML does not give
       const missing = missingInputs(raw);
+      const lacking = missingElementInputs(raw);
       const cause =
         (missing.length
           ? `; the XML does not give ${missing.map(missingInputText).join(' nor ')}`
+          : '') +
+        (lacking.length
+          ? `; inputs its elements lack: ${lacking.slice(0, 5).join(', ')}${lacking.length > 5 ? ` and ${lacking.length - 5} more` : ''}`
           : '') +
         (unknownEnums.length
           ? `; the XML's inputs the engine cannot read: ${unknownEnums.slice(0, 5).map(unknownEnumText).join(', ')}${unknownEnums.length > 5 ? ` and ${unknownEnums.length - 5} more` : ''}`
