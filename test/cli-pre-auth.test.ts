@@ -219,85 +219,57 @@ describe('inputs the 3CL tables do not know', () => {
     );
   });
 
-  it('a DPE without its living area: block.engine-failure names the field (exit 3)', async () => {
+  // the bundled house without one input (its first occurrence): pre's exit code and alert
+  const without = async (tag: string) => {
     const dir = tempDir('dpe-sim-enum-');
     const xml = readFileSync(HOUSE, 'utf8');
-    const cut = xml.replace(/<surface_habitable_logement>[^<]*<\/surface_habitable_logement>/, '');
-    expect(cut).not.toBe(xml);
-    const file = path.join(dir, 'no-area.xml');
+    const cut = xml.replace(new RegExp(`<${tag}>[^<]*</${tag}>`), '');
+    expect(cut, tag).not.toBe(xml);
+    const file = path.join(dir, `no-${tag}.xml`);
     writeFileSync(file, cut);
     const r = await runCli(['pre', file, '--json'], { dataDir: dir });
-    expect(r.code).toBe(3);
     const body = JSON.parse(r.stdout) as { warnings: { id: string; content: string }[] };
-    const block = body.warnings.find((w) => w.id === 'block.engine-failure');
-    expect(block?.content).toContain(
+    const alert = (id: string) => body.warnings.find((w) => w.id === id)?.content;
+    return { dir, file, code: r.code, alert };
+  };
+
+  it.each([
+    [
+      'surface_habitable_logement',
       "the XML does not give surface_habitable_logement (the dwelling's living area)",
-    );
+    ],
+    ['hsp', 'the XML does not give hsp (the ceiling height)'],
+    [
+      'enum_type_generateur_ch_id',
+      'inputs its elements lack: installation_chauffage[0].generateur_chauffage[0].enum_type_generateur_ch_id',
+    ],
+  ])('a DPE without %s: block.engine-failure names it (exit 3)', async (tag, text) => {
+    const r = await without(tag);
+    expect(r.code).toBe(3);
+    expect(r.alert('block.engine-failure')).toContain(text);
   });
 
-  it('a DPE without its ceiling height: block.engine-failure names the field (exit 3)', async () => {
-    const dir = tempDir('dpe-sim-enum-');
-    const file = path.join(dir, 'no-hsp.xml');
-    writeFileSync(file, readFileSync(HOUSE, 'utf8').replace(/<hsp>[^<]*<\/hsp>/, ''));
-    const r = await runCli(['pre', file, '--json'], { dataDir: dir });
-    expect(r.code).toBe(3);
-    const body = JSON.parse(r.stdout) as { warnings: { id: string; content: string }[] };
-    expect(body.warnings.find((w) => w.id === 'block.engine-failure')?.content).toContain(
-      'the XML does not give hsp (the ceiling height)',
+  it('a wall without its area, which the engine computes as 0 m² silently: pre names it', async () => {
+    // the house's first wall: its opaque area is the XML's first surface_paroi_opaque
+    const r = await without('surface_paroi_opaque');
+    expect(r.code).toBe(0);
+    expect(r.alert('warning.dpe-inconsistent')).toContain(
+      "the XML does not give wall 0's area (surface_paroi_opaque), which the 3CL method reads: the engine's figures without it are not the method's (XML: mur[0] surface_paroi_opaque)",
     );
   });
 
   it('a DPE without its construction period, which the engine computes silently: pre says so, the audit’s gate stops', async () => {
-    const dir = tempDir('dpe-sim-enum-');
-    const xml = readFileSync(HOUSE, 'utf8');
-    const cut = xml.replace(
-      /<enum_periode_construction_id>[^<]*<\/enum_periode_construction_id>/,
-      '',
-    );
-    expect(cut).not.toBe(xml);
-    const file = path.join(dir, 'no-period.xml');
-    writeFileSync(file, cut);
-    const pre = await runCli(['pre', file, '--json'], { dataDir: dir });
-    expect(pre.code, pre.stderr).toBe(0);
-    const body = JSON.parse(pre.stdout) as { warnings: { id: string; content: string }[] };
-    expect(body.warnings.find((w) => w.id === 'warning.dpe-inconsistent')?.content).toContain(
+    const r = await without('enum_periode_construction_id');
+    expect(r.code).toBe(0);
+    expect(r.alert('warning.dpe-inconsistent')).toContain(
       'the XML does not give the construction period (enum_periode_construction_id), which the 3CL method reads',
     );
-    const clean = await runCli(['pre', HOUSE, '--json'], { dataDir: dir });
+    const clean = await runCli(['pre', HOUSE, '--json'], { dataDir: r.dir });
     expect(clean.stdout).not.toContain('the XML does not give');
-    const audit = await runCli(['audit', file], { dataDir: dir });
+    const audit = await runCli(['audit', r.file], { dataDir: r.dir });
     expect(audit.code).toBe(3);
     expect(audit.stderr).toContain(
       'input gate failed: inputs the method reads are given: no (caracteristique_generale.enum_periode_construction_id',
-    );
-  });
-
-  it('a generator without its type: block.engine-failure names the element’s input (exit 3)', async () => {
-    const dir = tempDir('dpe-sim-enum-');
-    const xml = readFileSync(HOUSE, 'utf8');
-    const cut = xml.replace(/<enum_type_generateur_ch_id>[^<]*<\/enum_type_generateur_ch_id>/, '');
-    expect(cut).not.toBe(xml);
-    const file = path.join(dir, 'no-generator-type.xml');
-    writeFileSync(file, cut);
-    const r = await runCli(['pre', file, '--json'], { dataDir: dir });
-    expect(r.code).toBe(3);
-    const body = JSON.parse(r.stdout) as { warnings: { id: string; content: string }[] };
-    expect(body.warnings.find((w) => w.id === 'block.engine-failure')?.content).toContain(
-      'inputs its elements lack: installation_chauffage[0].generateur_chauffage[0].enum_type_generateur_ch_id',
-    );
-  });
-
-  it('a wall without its area, which the engine computes as 0 m² silently: pre names it', async () => {
-    const dir = tempDir('dpe-sim-enum-');
-    const xml = readFileSync(HOUSE, 'utf8');
-    const file = path.join(dir, 'no-wall-area.xml');
-    // the house's first wall: its opaque area is the XML's first surface_paroi_opaque
-    writeFileSync(file, xml.replace(/<surface_paroi_opaque>[^<]*<\/surface_paroi_opaque>/, ''));
-    const pre = await runCli(['pre', file, '--json'], { dataDir: dir });
-    expect(pre.code, pre.stderr).toBe(0);
-    const body = JSON.parse(pre.stdout) as { warnings: { id: string; content: string }[] };
-    expect(body.warnings.find((w) => w.id === 'warning.dpe-inconsistent')?.content).toContain(
-      "the XML does not give wall 0's area (surface_paroi_opaque), which the 3CL method reads: the engine's figures without it are not the method's (XML: mur[0] surface_paroi_opaque)",
     );
   });
 
