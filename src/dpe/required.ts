@@ -13,7 +13,7 @@ import { elementsOf } from './elements.js';
 import { num, str, type RawDpe, type RawElement, type RawGeneratorHolder } from './raw.js';
 
 export interface MissingInput {
-  /** the XML's path of the field (`caracteristique_generale.hsp`) */
+  /** the field as the XML names it (`hsp`; an element's: `mur[2].surface_paroi_opaque`) */
   figure: string;
   /** what it is, in a few words ("the ceiling height") */
   what: string;
@@ -44,25 +44,25 @@ export function missingInputs(dpe: RawDpe): MissingInput[] {
   };
   need(
     given(cg.enum_methode_application_dpe_log_id),
-    'caracteristique_generale.enum_methode_application_dpe_log_id',
+    'enum_methode_application_dpe_log_id',
     "the DPE's method: house, flat or building",
   );
   need(
     given(cg.enum_periode_construction_id),
-    'caracteristique_generale.enum_periode_construction_id',
+    'enum_periode_construction_id',
     'the construction period',
   );
-  need(area(cg.hsp), 'caracteristique_generale.hsp', 'the ceiling height');
+  need(area(cg.hsp), 'hsp', 'the ceiling height');
   if (!building)
     need(
       area(cg.surface_habitable_logement),
-      'caracteristique_generale.surface_habitable_logement',
+      'surface_habitable_logement',
       "the dwelling's living area",
     );
   if (building || GENERATED_FLAT.has(method))
     need(
       area(cg.surface_habitable_immeuble),
-      'caracteristique_generale.surface_habitable_immeuble',
+      'surface_habitable_immeuble',
       building
         ? "the building's living area"
         : "the building's living area, which a flat generated from its building's data is apportioned by",
@@ -74,8 +74,8 @@ export function missingInputs(dpe: RawDpe): MissingInput[] {
       if (!given(el.donnee_entree?.[field]))
         out.push({ figure: `${category}[${i}].${field}`, what: `${what} ${i}'s area` });
     });
-  need(given(meteo.enum_zone_climatique_id), 'meteo.enum_zone_climatique_id', 'the climate zone');
-  need(given(meteo.enum_classe_altitude_id), 'meteo.enum_classe_altitude_id', 'the altitude class');
+  need(given(meteo.enum_zone_climatique_id), 'enum_zone_climatique_id', 'the climate zone');
+  need(given(meteo.enum_classe_altitude_id), 'enum_classe_altitude_id', 'the altitude class');
   return out;
 }
 
@@ -106,34 +106,34 @@ const ELEMENT_INPUTS: readonly [string, (dpe: RawDpe) => RawElement[], readonly 
 /**
  * When the engine failed: the inputs of the DPE's elements that every element of its kind gives
  * and this XML does not (a wall without its adjacency, a generator without its type or energy),
- * as "mur[2].enum_type_adjacence_id". Only named as a likely cause of the failure: some of them
+ * as "mur[2] enum_type_adjacence_id" (a space where a narrow terminal may wrap). Only named as a likely cause of the failure: some of them
  * the engine computes without, silently, and a DPE that computes is not judged by this list.
  */
 export function missingElementInputs(dpe: RawDpe): string[] {
   const out: string[] = [];
   const check = (where: string, el: RawElement, fields: readonly string[]) => {
     for (const f of fields)
-      if ((str(el.donnee_entree?.[f]) ?? '') === '') out.push(`${where}.${f}`);
+      if ((str(el.donnee_entree?.[f]) ?? '') === '') out.push(`${where} ${f}`);
   };
   for (const [name, list, fields] of ELEMENT_INPUTS)
     list(dpe).forEach((el, i) => check(`${name}[${i}]`, el, fields));
   (elementsOf(dpe, 'installation_chauffage') as RawGeneratorHolder[]).forEach((inst, i) => {
     (inst.generateur_chauffage_collection?.generateur_chauffage ?? []).forEach((g, j) =>
-      check(`installation_chauffage[${i}].generateur_chauffage[${j}]`, g, [
+      check(`installation_chauffage[${i}] generateur_chauffage[${j}]`, g, [
         'enum_type_generateur_ch_id',
         'enum_usage_generateur_id',
         'enum_type_energie_id',
       ]),
     );
     (inst.emetteur_chauffage_collection?.emetteur_chauffage ?? []).forEach((e, j) =>
-      check(`installation_chauffage[${i}].emetteur_chauffage[${j}]`, e, [
+      check(`installation_chauffage[${i}] emetteur_chauffage[${j}]`, e, [
         'enum_type_emission_distribution_id',
       ]),
     );
   });
   (elementsOf(dpe, 'installation_ecs') as RawGeneratorHolder[]).forEach((inst, i) =>
     (inst.generateur_ecs_collection?.generateur_ecs ?? []).forEach((g, j) =>
-      check(`installation_ecs[${i}].generateur_ecs[${j}]`, g, [
+      check(`installation_ecs[${i}] generateur_ecs[${j}]`, g, [
         'enum_type_generateur_ecs_id',
         'enum_type_energie_id',
       ]),
