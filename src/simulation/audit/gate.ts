@@ -106,7 +106,7 @@ export function inputGate(prep: PreparedDpe, coef: CoefMode, shown: Outcome): Ch
       'given-inputs',
       'Inputs the method reads are given',
       missingInputsFound(prep.raw),
-      'the method, construction period, ceiling height, living areas, climate zone and altitude class',
+      'the method, construction period, ceiling height, living areas, climate zone, altitude class and every envelope element’s area',
     ),
     fromInconsistencies(
       'known-inputs',
