@@ -1,13 +1,14 @@
 /**
  * The inputs of `caracteristique_generale` and `meteo` that the 3CL method reads for every DPE,
  * and the area of every envelope element, when the XML does not give them (absent, empty, or a
- * living area not above 0). Without them the engine
- * fails (the method, the climate zone, the altitude class), gives NaN (the ceiling height, the
- * living areas), or computes silently with another value (the construction period: the bundled
- * house without it gives 383 kWh/m²/yr instead of 381). `prepare` names them as the likely cause of
+ * living area not above 0). Without them the engine fails (the method, the climate zone, the
+ * altitude class), gives NaN (the ceiling height, the living areas), or computes silently with
+ * another value (the construction period: the bundled house without it gives 383 kWh/m²/yr
+ * instead of 381). `prepare` names them as the likely cause of
  * an engine failure; `pre`'s `warning.dpe-inconsistent` and the audit's input gate name them when
  * the engine computed anyway.
  */
+import type { Category } from '../contract/constants.js';
 import { GENERATED_FLAT, IMMEUBLE_METHODS } from './building.js';
 import { elementsOf } from './elements.js';
 import { num, str, type RawDpe, type RawElement, type RawGeneratorHolder } from './raw.js';
@@ -17,6 +18,11 @@ export interface MissingInput {
   figure: string;
   /** what it is, in a few words ("the ceiling height") */
   what: string;
+}
+
+/** a value the XML gives: neither absent nor empty */
+function given(v: unknown): boolean {
+  return (str(v) ?? '') !== '';
 }
 
 /** the envelope's elements and the field of their area the engine reads */
@@ -33,7 +39,6 @@ export function missingInputs(dpe: RawDpe): MissingInput[] {
   const meteo = dpe.logement?.meteo ?? {};
   const method = str(cg.enum_methode_application_dpe_log_id) ?? '';
   const building = IMMEUBLE_METHODS.has(method);
-  const given = (v: unknown) => (str(v) ?? '') !== '';
   const area = (v: unknown) => {
     const n = num(v);
     return n !== undefined && n > 0;
@@ -79,44 +84,41 @@ export function missingInputs(dpe: RawDpe): MissingInput[] {
   return out;
 }
 
-/** "hsp (the ceiling height)" */
-export function missingInputText(m: MissingInput): string {
-  return `${m.figure.slice(m.figure.lastIndexOf('.') + 1)} (${m.what})`;
+/** the field's own name (`surface_paroi_opaque` for `mur[2].surface_paroi_opaque`) */
+export function fieldOf(m: MissingInput): string {
+  return m.figure.slice(m.figure.lastIndexOf('.') + 1);
 }
 
-/** inputs every element of a kind gives (the XML's name of the element's place, the fields) */
-const ELEMENT_INPUTS: readonly [string, (dpe: RawDpe) => RawElement[], readonly string[]][] = [
-  ['mur', (d) => elementsOf(d, 'mur'), ['enum_type_adjacence_id', 'enum_type_isolation_id']],
-  ['plancher_bas', (d) => elementsOf(d, 'plancher_bas'), ['enum_type_adjacence_id']],
-  ['plancher_haut', (d) => elementsOf(d, 'plancher_haut'), ['enum_type_adjacence_id']],
-  [
-    'baie_vitree',
-    (d) => elementsOf(d, 'baie_vitree'),
-    ['enum_type_adjacence_id', 'enum_orientation_id'],
-  ],
-  ['porte', (d) => elementsOf(d, 'porte'), ['enum_type_adjacence_id']],
-  ['ventilation', (d) => elementsOf(d, 'ventilation'), ['enum_type_ventilation_id']],
-  [
-    'installation_chauffage',
-    (d) => elementsOf(d, 'installation_chauffage'),
-    ['surface_chauffee', 'enum_cfg_installation_ch_id'],
-  ],
+/** "hsp (the ceiling height)" */
+export function missingInputText(m: MissingInput): string {
+  return `${fieldOf(m)} (${m.what})`;
+}
+
+/** inputs every element of a kind gives */
+const ELEMENT_INPUTS: readonly [Category, readonly string[]][] = [
+  ['mur', ['enum_type_adjacence_id', 'enum_type_isolation_id']],
+  ['plancher_bas', ['enum_type_adjacence_id']],
+  ['plancher_haut', ['enum_type_adjacence_id']],
+  ['baie_vitree', ['enum_type_adjacence_id', 'enum_orientation_id']],
+  ['porte', ['enum_type_adjacence_id']],
+  ['ventilation', ['enum_type_ventilation_id']],
+  ['installation_chauffage', ['surface_chauffee', 'enum_cfg_installation_ch_id']],
 ];
 
 /**
  * When the engine failed: the inputs of the DPE's elements that every element of its kind gives
  * and this XML does not (a wall without its adjacency, a generator without its type or energy),
- * as "mur[2] enum_type_adjacence_id" (a space where a narrow terminal may wrap). Only named as a likely cause of the failure: some of them
- * the engine computes without, silently, and a DPE that computes is not judged by this list.
+ * as "mur[2] enum_type_adjacence_id" (a space where a narrow terminal may wrap). Only named as a
+ * likely cause of the failure: some of them the engine computes without, silently, and a DPE
+ * that computes is not judged by this list.
  */
 export function missingElementInputs(dpe: RawDpe): string[] {
   const out: string[] = [];
   const check = (where: string, el: RawElement, fields: readonly string[]) => {
-    for (const f of fields)
-      if ((str(el.donnee_entree?.[f]) ?? '') === '') out.push(`${where} ${f}`);
+    for (const f of fields) if (!given(el.donnee_entree?.[f])) out.push(`${where} ${f}`);
   };
-  for (const [name, list, fields] of ELEMENT_INPUTS)
-    list(dpe).forEach((el, i) => check(`${name}[${i}]`, el, fields));
+  for (const [category, fields] of ELEMENT_INPUTS)
+    elementsOf(dpe, category).forEach((el, i) => check(`${category}[${i}]`, el, fields));
   (elementsOf(dpe, 'installation_chauffage') as RawGeneratorHolder[]).forEach((inst, i) => {
     (inst.generateur_chauffage_collection?.generateur_chauffage ?? []).forEach((g, j) =>
       check(`installation_chauffage[${i}] generateur_chauffage[${j}]`, g, [

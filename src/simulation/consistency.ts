@@ -30,7 +30,7 @@ import { ALERT_IDS, info } from './alerts.js';
 import { percentGap, registryTotal, type Comparison } from './comparison.js';
 import type { PreparedDpe } from './prepared.js';
 import { scopeOf } from '../dpe/building.js';
-import { missingInputs } from '../dpe/required.js';
+import { fieldOf, missingInputs } from '../dpe/required.js';
 
 /** enum_methode_application_dpe_log of the flats generated from a building's DPE. */
 export const GENERATED_FLAT_METHODS = [10, 11, 12, 13, 33, 34, 38, 39, 40];
@@ -360,7 +360,7 @@ export function unknownInputs(dpe: Pick<PreparedDpe, 'unknownEnums'>): Inconsist
 export function missingInputsFound(raw: RawDpe): Inconsistency[] {
   return missingInputs(raw).map((m) => ({
     figure: m.figure,
-    text: `the XML does not give ${m.what} (${m.figure.slice(m.figure.lastIndexOf('.') + 1)}), which the 3CL method reads: the engine's figures without it are not the method's`,
+    text: `the XML does not give ${m.what} (${fieldOf(m)}), which the 3CL method reads: the engine's figures without it are not the method's`,
   }));
 }
 

@@ -44,6 +44,13 @@ export type Preparation =
   | { ok: true; dpe: PreparedDpe }
   | { ok: false; key: string; file: string; alert: Warning; facts: DpeFacts | undefined };
 
+/** "; what: a, b, c, d, e and 2 more", or nothing for an empty list */
+function firstFive(what: string, items: readonly string[]): string {
+  if (!items.length) return '';
+  const more = items.length > 5 ? ` and ${items.length - 5} more` : '';
+  return `; ${what}: ${items.slice(0, 5).join(', ')}${more}`;
+}
+
 export function prepare(engine: Engine, text: DpeText): Preparation {
   const blocked = (alert: Warning, facts?: DpeFacts): Preparation => ({
     ok: false,
@@ -87,20 +94,15 @@ export function prepare(engine: Engine, text: DpeText): Preparation {
     base = engine.run(raw);
   } catch (err) {
     if (err instanceof EngineFailure) {
-      // the inputs the engine's tables do not know, if any: the likely cause, named
-      // and the inputs the method reads that the XML does not give
+      // the likely cause, named: the inputs the method reads that the XML does not give, and
+      // those the engine's tables do not know
       const missing = missingInputs(raw);
-      const lacking = missingElementInputs(raw);
       const cause =
         (missing.length
           ? `; the XML does not give ${missing.map(missingInputText).join(' nor ')}`
           : '') +
-        (lacking.length
-          ? `; inputs its elements lack: ${lacking.slice(0, 5).join(', ')}${lacking.length > 5 ? ` and ${lacking.length - 5} more` : ''}`
-          : '') +
-        (unknownEnums.length
-          ? `; the XML's inputs the engine cannot read: ${unknownEnums.slice(0, 5).map(unknownEnumText).join(', ')}${unknownEnums.length > 5 ? ` and ${unknownEnums.length - 5} more` : ''}`
-          : '');
+        firstFive('inputs its elements lack', missingElementInputs(raw)) +
+        firstFive("the XML's inputs the engine cannot read", unknownEnums.map(unknownEnumText));
       return blocked(
         block(
           ALERT_IDS.engineFailed,
