@@ -494,50 +494,57 @@ export function lagrangian(
   const u = new Float64Array(R);
   let bestU: Float64Array;
   const choose = new Int32Array(G);
-  // the rows' non-zero entries by group and choice, rows ascending: every sum below adds the
-  // same terms in the same order as a dense loop over the rows would (a zero term adds nothing
-  // exactly), so the bound is bit for bit the dense one's, at a fraction of the work
-  const colRows: Int32Array[][] = [];
-  const colA: Float64Array[][] = [];
-  for (let g = 0; g < G; g++) {
-    const K = (costs[g] as readonly number[]).length + 1;
-    const rs: number[][] = Array.from({ length: K }, () => []);
-    const as: number[][] = Array.from({ length: K }, () => []);
-    for (let r = 0; r < R; r++) {
-      const ag = (rows[r] as Row).a[g] as Float64Array;
-      for (let j = 0; j < K; j++) {
+  // every row's entries laid flat, a row after the other (`colAt[g]` + k + 1 in a row): the
+  // dense reads below take one load instead of three
+  const { at: colAt, width } = choiceOffsets(costs);
+  flatRows = room(flatRows, R * width);
+  const flat = flatRows;
+  // the rows' non-zero entries by choice (column), rows ascending: every sum below adds the same
+  // terms in the same order as a dense loop over the rows would (a zero term adds nothing
+  // exactly), so the bound is bit for bit the dense one's, at a fraction of the work. Column c's
+  // entries sit at [colStart[c], colStart[c + 1]) of `colRow` (the row) and `colVal` (a).
+  colStarts = room(colStarts, width + 1);
+  const colStart = colStarts;
+  colStart.fill(0, 0, width + 1);
+  for (let r = 0; r < R; r++) {
+    const row = rows[r] as Row;
+    const base = r * width;
+    for (let g = 0; g < G; g++) {
+      const ag = row.a[g] as Float64Array;
+      const o = colAt[g] as number;
+      for (let j = 0; j < ag.length; j++) {
         const a = ag[j] as number;
-        if (a !== 0) {
-          (rs[j] as number[]).push(r);
-          (as[j] as number[]).push(a);
-        }
+        flat[base + o + j] = a;
+        if (a !== 0) colStart[o + j + 1]!++;
       }
     }
-    colRows.push(rs.map((x) => Int32Array.from(x)));
-    colA.push(as.map((x) => Float64Array.from(x)));
+  }
+  for (let c = 0; c < width; c++) colStart[c + 1]! += colStart[c] as number;
+  const entries = colStart[width] as number;
+  colRows = room(colRows, entries);
+  colVals = room(colVals, entries);
+  const colRow = colRows;
+  const colVal = colVals;
+  colFills = room(colFills, width);
+  const fill = colFills;
+  fill.set(colStart.subarray(0, width));
+  for (let r = 0; r < R; r++) {
+    const base = r * width;
+    for (let c = 0; c < width; c++) {
+      const a = flat[base + c] as number;
+      if (a !== 0) {
+        const e = fill[c]!++;
+        colRow[e] = r;
+        colVal[e] = a;
+      }
+    }
   }
   // the rows whose multiplier is not 0, ascending: a choice's value subtracts u_r·a for these
   // rows only where a ≠ 0, in the order of the sparse loop (which skips u_r = 0 and a = 0), so
   // it may read the dense rows of the few multipliers in play instead of every entry of the choice
   const live = new Int32Array(R);
   let nLive = 0;
-  let choices = 0;
-  let entries = 0;
-  for (let g = 0; g < G; g++)
-    for (const rk of colRows[g] as Int32Array[]) {
-      choices++;
-      entries += rk.length;
-    }
-  // every row's entries laid flat, a row after the other (`colAt[g]` + k + 1 in a row): the
-  // dense reads below take one load instead of three
-  const { at: colAt, width } = choiceOffsets(costs);
-  flatRows = room(flatRows, R * width);
-  const flat = flatRows;
-  for (let r = 0; r < R; r++) {
-    const row = rows[r] as Row;
-    for (let g = 0; g < G; g++)
-      flat.set(row.a[g] as Float64Array, r * width + (colAt[g] as number));
-  }
+  const choices = width;
   const evalAt = (): number => {
     let l = 0;
     nLive = 0;
@@ -562,11 +569,10 @@ export function lagrangian(
             if (a !== 0) v -= (u[r] as number) * a;
           }
         } else {
-          const rk = (colRows[g] as Int32Array[])[k + 1] as Int32Array;
-          const ak = (colA[g] as Float64Array[])[k + 1] as Float64Array;
-          for (let i = 0; i < rk.length; i++) {
-            const ur = u[rk[i] as number] as number;
-            if (ur !== 0) v -= ur * (ak[i] as number);
+          const col = (colAt[g] as number) + k + 1;
+          for (let e = colStart[col] as number, end = colStart[col + 1] as number; e < end; e++) {
+            const ur = u[colRow[e] as number] as number;
+            if (ur !== 0) v -= ur * (colVal[e] as number);
           }
         }
         if (v < least) {
@@ -590,10 +596,9 @@ export function lagrangian(
   for (let i = 0; i < steps; i++) {
     lhs.fill(0);
     for (let g = 0; g < G; g++) {
-      const j = (choose[g] as number) + 1;
-      const rk = (colRows[g] as Int32Array[])[j] as Int32Array;
-      const ak = (colA[g] as Float64Array[])[j] as Float64Array;
-      for (let e = 0; e < rk.length; e++) lhs[rk[e] as number]! += ak[e] as number;
+      const col = (colAt[g] as number) + (choose[g] as number) + 1;
+      for (let e = colStart[col] as number, end = colStart[col + 1] as number; e < end; e++)
+        lhs[colRow[e] as number]! += colVal[e] as number;
     }
     let norm = 0;
     for (let r = 0; r < R; r++) {
@@ -633,8 +638,15 @@ function choiceOffsets(costs: readonly (readonly number[])[]): { at: Int32Array;
   return { at, width };
 }
 
-/** The Lagrangian bound's rows laid flat, one array for every solve in turn (grown as needed). */
+/**
+ * The Lagrangian bound's rows laid flat, and their non-zero entries by column (start, row, value),
+ * one set of arrays for every solve in turn (grown as needed).
+ */
 let flatRows = new Float64Array(1 << 14);
+let colStarts = new Int32Array(1 << 8);
+let colFills = new Int32Array(1 << 8);
+let colRows = new Int32Array(1 << 14);
+let colVals = new Float64Array(1 << 14);
 
 /** A candidate's change as one string (element, works key, value), made once per candidate. */
 const changeKeys = new WeakMap<Candidate, string>();
