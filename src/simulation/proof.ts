@@ -544,7 +544,6 @@ export function lagrangian(
   // it may read the dense rows of the few multipliers in play instead of every entry of the choice
   const live = new Int32Array(R);
   let nLive = 0;
-  const choices = width;
   const evalAt = (): number => {
     let l = 0;
     nLive = 0;
@@ -553,8 +552,9 @@ export function lagrangian(
       l += ur * (rows[r] as Row).rhs;
       if (ur !== 0) live[nLive++] = r;
     }
-    // (whichever reads fewer entries: the same terms in the same order either way)
-    const dense = nLive * choices < entries;
+    // (whichever reads fewer entries, `width` choices of the live rows or every entry: the same
+    // terms in the same order either way)
+    const dense = nLive * width < entries;
     for (let g = 0; g < G; g++) {
       const list = costs[g] as readonly number[];
       let least = Infinity;
