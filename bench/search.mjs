@@ -46,6 +46,10 @@ const assumptions = {
   // combinations whose works cross a Q4Pa,conv threshold: what they save beyond S, against what
   // the search allows for crossing (proof.ts airThresholds)
   air: { dpes: 0, combos: 0, viol: 0, max: 0 },
+  // the runs' rows (proof.ts, docs "The runs' rows"): for every two combinations Y and X, what X
+  // saves beyond Y (less what crossing a Q4Pa,conv threshold saves at most) against the savings
+  // alone of X's choices Y's do not cover
+  rows: { pairs: 0, viol: 0, max: 0, list: [] },
 };
 let helpers;
 
@@ -176,6 +180,53 @@ function measureAssumptions(groups, figs, file, states, air, s0, inertiaMoves) {
         }
     }
   }
+  measureRows(groups, figs, file, states, air, s0, alone, comparable);
+}
+
+/**
+ * The runs' rows' assumption over every pair of combinations (Y, X) of a brute-forced DPE, on
+ * primary energy: `saved(X) − saved(Y) − bonus(X) ≤ (1 + S's margin) × Σ saved alone by X's
+ * choices Y's does not cover` (M0's relation, as the cuts; the savings alone plain, without the
+ * generator pairs the search counts: a stricter test).
+ */
+function measureRows(groups, figs, file, states, air, s0, alone, comparable) {
+  const { SUBADDITIVITY_MARGIN: SUB } = helpers;
+  const G = groups.length;
+  const entries = [...figs].map(([key, F]) => {
+    const idx = key.split(',').map(Number);
+    const st = states.get(key);
+    const ch =
+      air && st && (st.isolation !== s0.isolation || st.joints !== s0.joints)
+        ? air.choices.find(
+            (c) =>
+              c.isoFree === (st.isolation === s0.isolation) &&
+              c.jointFree === (st.joints === s0.joints),
+          )
+        : null;
+    return { idx, ep: F.ep, bonus: ch ? ch.bonus.ep : 0 };
+  });
+  const e0 = (g) => alone(g, -1, 'ep');
+  const gainAlone = (g, k) => (k < 0 ? 0 : Math.max(0, e0(g) - alone(g, k, 'ep')));
+  const covers = (g, a, b) =>
+    a === b || (comparable(g, a, b) && alone(g, a, 'ep') <= alone(g, b, 'ep'));
+  const r = assumptions.rows;
+  let worst = 0;
+  for (const Y of entries)
+    for (const X of entries) {
+      const over = Y.ep - X.ep - X.bonus;
+      if (!(over > 0)) continue;
+      r.pairs++;
+      let sum = 0;
+      for (let g = 0; g < G; g++) {
+        const k = X.idx[g];
+        if (!covers(g, Y.idx[g], k)) sum += gainAlone(g, k);
+      }
+      const ratio = sum > 0 ? over / sum : Infinity;
+      if (ratio > 1 + SUB.ep) r.viol++;
+      worst = Math.max(worst, ratio);
+    }
+  r.max = Math.max(r.max, worst);
+  if (worst > 1 + SUB.ep) r.list.push(`${file.replace(/\.xml$/, '')} ${worst.toFixed(3)}`);
 }
 
 /**
@@ -517,6 +568,10 @@ export async function runSearchBench() {
   }
   console.log(
     `  F (with a heating generator h: saved ≤ (1 + ${helpers.SUBADDITIVITY_MARGIN.ep}) × (h's saving + ρ_h × (1 + ${helpers.FACTOR_MARGIN}) × Σ envelope saved alone + Σ the others'), crossing no Q4Pa,conv threshold), the brute force's and the probe's combinations: ${factorCheck.combos} with a factor, ${factorCheck.viol} over${factorCheck.list.length ? ` (${factorCheck.list.slice(0, 8).join('; ')}${factorCheck.list.length > 8 ? '; …' : ''})` : ''}, largest factor needed ÷ ρ_h ${factorCheck.max.toFixed(3)}`,
+  );
+  const rw = assumptions.rows;
+  console.log(
+    `  the runs' rows (saved(X) − saved(Y) ≤ (1 + ${helpers.SUBADDITIVITY_MARGIN.ep}) × Σ saved alone by X's choices Y's does not cover, + what crossing saves at most): ${rw.pairs} pairs where X saves more, ${rw.viol} over${rw.list.length ? ` (${rw.list.slice(0, 8).join('; ')}${rw.list.length > 8 ? '; …' : ''})` : ''}, largest ratio ${rw.max.toFixed(3)}`,
   );
   const a = assumptions.air;
   console.log(

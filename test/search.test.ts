@@ -610,7 +610,7 @@ describe("the descent (DESCENT_BUDGET): an unproved answer against what a strict
 });
 
 describe('the second cut search (SECOND_CUT_BUDGET): after every target, never dearer, bounds no lower', () => {
-  it('house, flat, studio: every scenario as cheap and its bound as high; the flat’s B proved', () => {
+  it('house, flat, studio: every scenario as cheap and its bound as high, some lifted; the flat’s B proved', () => {
     let improved = 0;
     for (const file of [HOUSE, FLAT, STUDIO]) {
       const prep = prepared.get(file) as PreparedDpe;
@@ -631,10 +631,10 @@ describe('the second cut search (SECOND_CUT_BUDGET): after every target, never d
         if (s.cout < b.cout || (s.lowerBound ?? 0) > (b.lowerBound ?? 0)) improved++;
       }
       if (file === FLAT) {
-        // the flat's B: its answer (unchanged) proved cheapest by the second search's cuts
+        // the flat's B: its answer (unchanged) proved cheapest (by the second search's cuts until
+        // the runs' rows, which prove it after the first search: docs/scenario-search.md)
         const b = without.solutions.find((s) => s.classe === 'B');
         const a = withIt.solutions.find((s) => s.classe === 'B');
-        expect(b?.exact).toBe(false);
         expect(a?.exact).toBe(true);
         expect(a?.cout).toBe(b?.cout);
       }

@@ -162,6 +162,8 @@ export interface ProofQuery {
    * (docs/scenario-search.md, "M0's pairs the cut search does not compare").
    */
   tunedSteering?: boolean;
+  /** the runs' rows' rounds in the last solve (default `Y_ROUNDS`; 0: none) */
+  runsRows?: number;
 }
 
 export interface ProofAnswer {
@@ -1798,6 +1800,13 @@ export const isEnvelope = (c: Candidate): boolean =>
 export const FACTOR_MARGIN = 0.1;
 
 /**
+ * The runs' rows' solves (docs "The runs' rows"): at most this many more solves of the proof's
+ * master in a last solve, each with the `Y_PER_ROUND` rows its answer violates most added.
+ */
+export const Y_ROUNDS = 8;
+export const Y_PER_ROUND = 10;
+
+/**
  * F, the factored knapsack's factors: for each option h of each replaceable heating generator
  * (an installation's), ρ_h = what the strongest envelope package saves on primary energy once
  * h is in place (the other installations keeping theirs), ÷ what it saves with the DPE's own
@@ -2282,10 +2291,103 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
     }
     return { s: sMargin, air: airScale, rho, sGes, airGes };
   };
+  /**
+   * The runs' rows (docs "The runs' rows"): a run Y that misses on energy, and per group the
+   * gain alone of each choice Y's choice does not cover (M0's relation, as Y's cut; 0 for those
+   * it covers). A combination X saves at most what Y saves plus (1 + margin) × the gains alone of
+   * its choices Y's do not cover (plus the thresholds' allowance): so reaching asks of those
+   * gains `(ep(Y) − missAt.ep − lighter) ÷ (1 + margin)`. `margin` is S's, raised where a run the
+   * search has seen shows more against this Y (then plus CHECK_SLACK; Infinity: no row).
+   */
+  interface YRow {
+    epY: number;
+    y: Point;
+    /** per group, the cut's mask of Y's choice (bit k + 1: choice k not covered) */
+    masks: number[];
+    gain: number[][];
+    margin: number;
+    checkedAt: number;
+  }
+  const yRounds = query.runsRows ?? Y_ROUNDS;
+  const yRowsKept: YRow[] = [];
+  let yRowsAt = 0;
+  let yChosen: readonly YRow[] = [];
+  /**
+   * what X's choice c of group g counts in Y's row: its gain alone where Y's does not cover it (the
+   * row's mask; a choice outside the allowed options compared directly)
+   */
+  const yGain = (r: YRow, g: number, c: Candidate): number => {
+    const k = where.get(c)?.k ?? -1;
+    const covered =
+      k >= 0
+        ? ((r.masks[g] as number) & (1 << (k + 1))) === 0
+        : atLeastAsStrong(g, r.y[g] ?? null, c, 'ep', keepsInertia(r.y));
+    return covered ? 0 : Math.max(0, gainOf(c, 'ep'));
+  };
+  /**
+   * per run seen: its primary energy less what crossing the threshold it reaches saves at most,
+   * and its choices (group, option), read once for every row's check
+   */
+  const seenRuns: { ep: number; at: { g: number; c: Candidate }[]; airMost: number }[] = [];
+  const seenRun = (i: number) => {
+    for (let j = seenRuns.length; j <= i; j++) {
+      const { items, ev } = observed[j] as (typeof observed)[number];
+      const st = air ? criteriaOf(evaluator.airtightness([...fixed, ...items])) : null;
+      const choice = st && air?.choices.find((ch) => sameCriteria(ch.criteria, st));
+      const at: { g: number; c: Candidate }[] = [];
+      for (const c of items) {
+        const w = where.get(c);
+        if (w) at.push({ g: w.g, c });
+      }
+      seenRuns.push({ ep: ev.o.after.ep, at, airMost: choice ? choice.most.ep : 0 });
+    }
+    return seenRuns[i] as (typeof seenRuns)[number];
+  };
+  /** a row's margin checked on every run seen since it was last checked */
+  const checkYRow = (r: YRow): void => {
+    if (!base0) return;
+    const airScale = margins().air;
+    for (; r.checkedAt < observed.length && r.margin !== Infinity; r.checkedAt++) {
+      const x = seenRun(r.checkedAt);
+      const over = r.epY - x.ep - x.airMost * airScale;
+      if (!(over > 0)) continue;
+      let sum = 0;
+      for (const { g, c } of x.at) sum += yGain(r, g, c);
+      const needed = sum > 0 ? over / sum - 1 : Infinity;
+      if (needed > r.margin) r.margin = needed + CHECK_SLACK;
+    }
+  };
+  /** the runs' rows of every run seen that misses on energy, each checked on every run seen */
+  const yRows = (): YRow[] => {
+    if (!base0) return [];
+    const s = margins().s;
+    for (; yRowsAt < observed.length; yRowsAt++) {
+      const { items, ev } = observed[yRowsAt] as (typeof observed)[number];
+      if (!misses(ev, 'ep')) continue;
+      const y: Point = new Array<Candidate | null>(G).fill(null);
+      for (const c of items) {
+        const at = where.get(c);
+        if (at) y[at.g] = c;
+      }
+      const relation = keepsInertia(y) ? 'same' : 'plain';
+      const masks = opts.map((_, g) => maskOf(g, y[g] ?? null, 'ep', relation));
+      const gain = opts.map((list, g) =>
+        list.map((c, k) =>
+          (masks[g] as number) & (1 << (k + 1)) ? Math.max(0, gainOf(c, 'ep')) : 0,
+        ),
+      );
+      yRowsKept.push({ epY: ev.o.after.ep, y, masks, gain, margin: s, checkedAt: 0 });
+    }
+    for (const r of yRowsKept) if (r.margin < s) r.margin = s;
+    return yRowsKept;
+  };
+  /** a row's need, with what a lighter inertia class may save */
+  const yNeed = (r: YRow, lighter: number): number =>
+    (r.epY - missAt.ep - lighter) / (1 + r.margin);
   // the knapsacks: the proof's (S with its checked margin, generator pairs, thresholds), the
   // steering master's (`plain`: S at STEER_MARGIN alone, as before pairs and thresholds were
   // known), the predicted search's (no margin)
-  const knapsacks = (plain = false, ges = false, final = false): Knapsack[] => {
+  const knapsacks = (plain = false, ges = false, final = false, withY = false): Knapsack[] => {
     const out: Knapsack[] = [];
     if (!base0) return out;
     const checkedMargins = query.predict || plain ? null : margins();
@@ -2354,6 +2456,22 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
         const none = opts.map((_, g) => (g === at.g ? needF : 0));
         out.push(withAir({ gain: gainF, need: needF, none }));
       }
+      // Y: from each run Y that misses on energy, a combination X saves at most what Y saves
+      // plus (1 + m) × the gains alone of its choices Y's do not cover (docs "The runs' rows")
+      if (withY)
+        for (const r of yChosen) {
+          const need = yNeed(r, lighter);
+          // (its thresholds' allowance at its own margin, as `withAir` at S's)
+          if (need > 0)
+            out.push(
+              air && !plain
+                ? {
+                    gain: [air.choices.map((ch) => allowance(ch) / (1 + r.margin)), ...r.gain],
+                    need,
+                  }
+                : { gain: r.gain, need },
+            );
+        }
     }
     if (air && !plain)
       for (const row of air.rows)
@@ -2405,8 +2523,9 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
     list = cuts,
     final = false,
     internal?: { atLeast: number } | { atMost: number },
+    withY = false,
   ): MasterResult => {
-    const knaps = knapsacks(false, ges, final);
+    const knaps = knapsacks(false, ges, final, withY);
     if (internal && 'atMost' in internal) knaps.push(fewerInternal(internal.atMost));
     const some = internal && 'atLeast' in internal ? internal.atLeast : 0;
     if (!air)
@@ -2470,6 +2589,7 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
   /** stops: exact when the best answer is at most the proven bound */
   const stop = () => {
     lastSolve();
+    ySolve();
     return final(
       !!best && (best as Evaluated).cout <= bestLb,
       best ? Math.min(bestLb, (best as Evaluated).cout) : bestLb,
@@ -2499,8 +2619,17 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
           : Infinity
         : (m.kind === 'capped' ? m.lowerBound : m.cost) + fixedCost;
     const step = inertiaStep(evaluator, opts, fixed);
-    const some = weakOf(master(perSolve, goal, ges, cuts, true, { atLeast: step }));
-    const fewer = weakOf(master(perSolve, goal, ges, cuts, false, { atMost: step - 1 }));
+    const lighterY = Math.min(inertiaMost.ep, lighterAtMost(missAt.ep, lighterShare()));
+    const some = weakOf(
+      withYRows(lighterY, goal, () =>
+        master(perSolve, goal, ges, cuts, true, { atLeast: step }, true),
+      ),
+    );
+    const fewer = weakOf(
+      withYRows(0, goal, () =>
+        master(perSolve, goal, ges, cuts, false, { atMost: step - 1 }, true),
+      ),
+    );
     const bound = Math.min(lb, some, fewer);
     // (no answer: proved unreachable only while the last solve finds nothing either)
     return answer(
@@ -2528,6 +2657,65 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
       sum += gainOf(c, 'ges');
     }
     return sum >= need;
+  }
+  /**
+   * A solve of the proof's master with the runs' rows its answer does not meet, added round by
+   * round (at most `Y_ROUNDS` more solves, `Y_PER_ROUND` rows each, the most violated first),
+   * each row's margin checked on every run seen first.
+   */
+  function withYRows(lighter: number, goal: number, solve: () => MasterResult): MasterResult {
+    let m = solve();
+    if (yRounds <= 0 || missAt.ep === Infinity) return m;
+    const all = yRows();
+    const chosen: YRow[] = [];
+    // (until its answer meets every row, or costs the best answer: proved)
+    for (let round = 0; round < yRounds && m.kind === 'solution' && m.cost < goal - 1e-9; round++) {
+      const choice = m.choice;
+      const violated: { r: YRow; sum: number; by: number }[] = [];
+      for (const r of all) {
+        if (chosen.includes(r)) continue;
+        let sum = 0;
+        for (let g = 0; g < G; g++) {
+          const k = choice[g] as number;
+          if (k >= 0) sum += r.gain[g]![k] as number;
+        }
+        const by = yNeed(r, lighter) - sum;
+        if (by > 0) violated.push({ r, sum, by });
+      }
+      // the most violated first, each checked on the runs seen (a wider margin asks less)
+      violated.sort((a, b) => b.by - a.by);
+      let added = 0;
+      for (const v of violated) {
+        if (added >= Y_PER_ROUND) break;
+        checkYRow(v.r);
+        if (yNeed(v.r, lighter) - v.sum <= 0) continue;
+        chosen.push(v.r);
+        added++;
+      }
+      if (!added) break;
+      yChosen = chosen;
+      try {
+        m = solve();
+      } finally {
+        yChosen = [];
+      }
+    }
+    return m;
+  }
+  /**
+   * The runs' rows in one more solve of the proof's master once the search is done (where a
+   * lighter inertia class may save, in `final`'s two solves instead): the runs are those made
+   * without them (every scenario as before), only the bound rises. Its nodes are not counted.
+   */
+  function ySolve(): void {
+    const found = best as Evaluated | null;
+    if (yRounds <= 0 || lighterMatters || !found || found.cout <= bestLb || !base0) return;
+    const ges = missAt.ges !== Infinity && !gesFixedExempt && gesTrusted;
+    const m = withYRows(0, found.cout - fixedCost, () =>
+      master(perSolve, found.cout - fixedCost, ges, cuts, false, undefined, true),
+    );
+    if (m.kind !== 'infeasible')
+      bestLb = Math.max(bestLb, (m.kind === 'capped' ? m.lowerBound : m.cost) + fixedCost);
   }
   function lastSolve(): void {
     const found = best as Evaluated | null;
