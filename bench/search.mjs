@@ -215,12 +215,17 @@ function measureRows(groups, figs, file, states, air, s0, alone, comparable) {
     for (const X of entries) {
       const over = Y.ep - X.ep - X.bonus;
       if (!(over > 0)) continue;
-      r.pairs++;
       let sum = 0;
+      let met = false;
       for (let g = 0; g < G; g++) {
         const k = X.idx[g];
-        if (!covers(g, Y.idx[g], k)) sum += gainAlone(g, k);
+        if (covers(g, Y.idx[g], k)) continue;
+        // (Y's choice not compared with none: a choice it does not cover meets the row)
+        if (!covers(g, Y.idx[g], -1)) met = true;
+        sum += gainAlone(g, k);
       }
+      if (met) continue;
+      r.pairs++;
       const ratio = sum > 0 ? over / sum : Infinity;
       if (ratio > 1 + SUB.ep) r.viol++;
       worst = Math.max(worst, ratio);

@@ -1072,6 +1072,44 @@ describe("the runs' rows: what a combination saves beyond a run that misses", ()
     expect(lifted).toBeGreaterThan(15);
   });
 
+  it('a choice not compared with none (a ventilation): a combination without it escapes the row', () => {
+    // v: a ventilation (50 € and 50 kWh alone; M0 does not compare it with none), a and b (100 €,
+    // 140 kWh alone), d (1,000 €, 300), e (500 €, 279: the least missing figure 721)
+    const v = {
+      ...option(0, 0, 50, 50),
+      change: {
+        referenceId: 'ventilation:0',
+        editableKey: 'synthetic',
+        editableValue: '0',
+      } as EditableChange,
+    };
+    const a = option(1, 0, 100, 140);
+    const b = option(2, 0, 100, 140);
+    const d = option(3, 0, 1000, 300);
+    const e = option(4, 0, 500, 279);
+    const groups = [[v], [a], [b], [d], [e]] as Candidate[][];
+    // with a, the ventilation loses: va saves 120, less than a alone; ab saves 280 and reaches
+    const table: Record<string, number> = { '': 0, av: 120, ab: 280 };
+    const saves = (all: readonly Candidate[]) => {
+      const key = all
+        .map((x) => 'vabde'[[v, a, b, d, e].indexOf(x)])
+        .sort()
+        .join('');
+      return table[key] ?? diminishing(all);
+    };
+    const limit = E0 - 280;
+    const known = fakeEvaluator((all) => outcomeOf(limit, E0 - saves(all)), Infinity);
+    for (const items of [[v], [e], [v, a], [d]]) known.evaluate(items);
+    const r = cheapestProved(
+      fakeEvaluator((all) => outcomeOf(limit, E0 - saves(all)), 0),
+      { groups, target: 'D', known: [...known.evaluated] },
+    );
+    // va's row would ask b for (880 − 721) ÷ 1.1 = 145 kWh beyond va and cut ab off; ab leaves the
+    // ventilation out, which va's row cannot speak for
+    expect(r.best?.cout).toBe(1000);
+    expect(r.lowerBound).toBe(200);
+  });
+
   it("a run that saves more beyond another than its gains alone allow widens that run's row", () => {
     // options a, b, c (100 € each, 100 kWh alone), d (1,000 €, 300), e (500 €, 279)
     const a = option(0, 0, 100, 100);

@@ -2305,6 +2305,14 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
     /** per group, the cut's mask of Y's choice (bit k + 1: choice k not covered) */
     masks: number[];
     gain: number[][];
+    /**
+     * per group, the gain of choosing none: 0, or where Y's choice is not compared with none (a
+     * ventilation, a hot-water generator: M0 does not say removing it saves no more) what meets
+     * the row, as does every choice there Y's does not cover
+     */
+    none: number[];
+    /** that gain (more than the row can ask: ep(Y) + 1) */
+    meets: number;
     margin: number;
     checkedAt: number;
   }
@@ -2322,7 +2330,8 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
       k >= 0
         ? ((r.masks[g] as number) & (1 << (k + 1))) === 0
         : atLeastAsStrong(g, r.y[g] ?? null, c, 'ep', keepsInertia(r.y));
-    return covered ? 0 : Math.max(0, gainOf(c, 'ep'));
+    if (covered) return 0;
+    return (r.none[g] as number) > 0 ? r.meets : Math.max(0, gainOf(c, 'ep'));
   };
   /**
    * per run seen: its primary energy less what crossing the threshold it reaches saves at most,
@@ -2353,6 +2362,8 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
       if (!(over > 0)) continue;
       let sum = 0;
       for (const { g, c } of x.at) sum += yGain(r, g, c);
+      for (let g = 0; g < G; g++)
+        if ((r.none[g] as number) > 0 && !x.at.some((a) => a.g === g)) sum += r.meets;
       const needed = sum > 0 ? over / sum - 1 : Infinity;
       if (needed > r.margin) r.margin = needed + CHECK_SLACK;
     }
@@ -2371,12 +2382,29 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
       }
       const relation = keepsInertia(y) ? 'same' : 'plain';
       const masks = opts.map((_, g) => maskOf(g, y[g] ?? null, 'ep', relation));
+      const meetsRow = ev.o.after.ep + 1;
+      // (Y's choice does not cover none: removing it may save more, M0 does not say)
+      const kept = masks.map((m) => (m & 1) !== 0);
       const gain = opts.map((list, g) =>
         list.map((c, k) =>
-          (masks[g] as number) & (1 << (k + 1)) ? Math.max(0, gainOf(c, 'ep')) : 0,
+          (masks[g] as number) & (1 << (k + 1))
+            ? kept[g]
+              ? meetsRow
+              : Math.max(0, gainOf(c, 'ep'))
+            : 0,
         ),
       );
-      yRowsKept.push({ epY: ev.o.after.ep, y, masks, gain, margin: s, checkedAt: 0 });
+      const none = kept.map((k) => (k ? meetsRow : 0));
+      yRowsKept.push({
+        epY: ev.o.after.ep,
+        y,
+        masks,
+        gain,
+        none,
+        meets: meetsRow,
+        margin: s,
+        checkedAt: 0,
+      });
     }
     for (const r of yRowsKept) if (r.margin < s) r.margin = s;
     return yRowsKept;
@@ -2468,8 +2496,9 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
                 ? {
                     gain: [air.choices.map((ch) => allowance(ch) / (1 + r.margin)), ...r.gain],
                     need,
+                    none: [0, ...r.none],
                   }
-                : { gain: r.gain, need },
+                : { gain: r.gain, need, none: r.none },
             );
         }
     }
@@ -2677,7 +2706,7 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
         let sum = 0;
         for (let g = 0; g < G; g++) {
           const k = choice[g] as number;
-          if (k >= 0) sum += r.gain[g]![k] as number;
+          sum += k >= 0 ? (r.gain[g]![k] as number) : (r.none[g] as number);
         }
         const by = yNeed(r, lighter) - sum;
         if (by > 0) violated.push({ r, sum, by });
