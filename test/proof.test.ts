@@ -1009,6 +1009,34 @@ describe("the runs' rows: what a combination saves beyond a run that misses", ()
     const largest = Math.max(0, ...gains);
     return largest + 0.75 * (gains.reduce((t, x) => t + x, 0) - largest);
   };
+  /**
+   * The search with no run of its own, one group per option, the class at 280 kWh saved, these
+   * runs known: what each combination saves read from `table` by the options' letters
+   * (`diminishing` elsewhere)
+   */
+  const searchKnown = (
+    letters: string,
+    options: Candidate[],
+    table: Record<string, number>,
+    runs: Candidate[][],
+  ) => {
+    const saves = (all: readonly Candidate[]) =>
+      table[
+        all
+          .map((x) => letters[options.indexOf(x)])
+          .sort()
+          .join('')
+      ] ?? diminishing(all);
+    const evaluator = (budget: number) =>
+      fakeEvaluator((all) => outcomeOf(E0 - 280, E0 - saves(all)), budget);
+    const known = evaluator(Infinity);
+    for (const items of runs) known.evaluate(items);
+    return cheapestProved(evaluator(0), {
+      groups: options.map((o) => [o]),
+      target: 'D',
+      known: [...known.evaluated],
+    });
+  };
 
   it('lift bounds the cuts and S leave low, and never above the optimum (200 random problems)', () => {
     const saves = diminishing;
@@ -1087,23 +1115,13 @@ describe("the runs' rows: what a combination saves beyond a run that misses", ()
     const b = option(2, 0, 100, 140);
     const d = option(3, 0, 1000, 300);
     const e = option(4, 0, 500, 279);
-    const groups = [[v], [a], [b], [d], [e]] as Candidate[][];
     // with a, the ventilation loses: va saves 120, less than a alone; ab saves 280 and reaches
-    const table: Record<string, number> = { '': 0, av: 120, ab: 280 };
-    const saves = (all: readonly Candidate[]) => {
-      const key = all
-        .map((x) => 'vabde'[[v, a, b, d, e].indexOf(x)])
-        .sort()
-        .join('');
-      return table[key] ?? diminishing(all);
-    };
-    const limit = E0 - 280;
-    const known = fakeEvaluator((all) => outcomeOf(limit, E0 - saves(all)), Infinity);
-    for (const items of [[v], [e], [v, a], [d]]) known.evaluate(items);
-    const r = cheapestProved(
-      fakeEvaluator((all) => outcomeOf(limit, E0 - saves(all)), 0),
-      { groups, target: 'D', known: [...known.evaluated] },
-    );
+    const r = searchKnown('vabde', [v, a, b, d, e], { '': 0, av: 120, ab: 280 }, [
+      [v],
+      [e],
+      [v, a],
+      [d],
+    ]);
     // va's row would ask b for (880 − 721) ÷ 1.1 = 145 kWh beyond va and cut ab off; ab leaves the
     // ventilation out, which va's row cannot speak for
     expect(r.best?.cout).toBe(1000);
@@ -1117,24 +1135,14 @@ describe("the runs' rows: what a combination saves beyond a run that misses", ()
     const c = option(2, 0, 100, 100);
     const d = option(3, 0, 1000, 300);
     const e = option(4, 0, 500, 279);
-    const groups = [[a], [b], [c], [d], [e]] as Candidate[][];
     // ab saves 150; beyond it, c saves 140 (abc: 290, the cheapest reaching, 300 €) and d 420
     // (abd: 570, the answer known): more than their 100 and 300 alone, where S holds with a
     // margin the runs raise to 19% (abd: 570 against 500 alone)
-    const table: Record<string, number> = { '': 0, ab: 150, abc: 290, abd: 570, abcd: 600 };
-    const saves = (all: readonly Candidate[]) => {
-      const key = all
-        .map((x) => 'abcde'[[a, b, c, d, e].indexOf(x)])
-        .sort()
-        .join('');
-      return table[key] ?? diminishing(all);
-    };
-    const limit = E0 - 280;
-    const known = fakeEvaluator((all) => outcomeOf(limit, E0 - saves(all)), Infinity);
-    for (const items of [[a], [b], [c], [e], [a, b], [a, b, d]]) known.evaluate(items);
-    const r = cheapestProved(
-      fakeEvaluator((all) => outcomeOf(limit, E0 - saves(all)), 0),
-      { groups, target: 'D', known: [...known.evaluated] },
+    const r = searchKnown(
+      'abcde',
+      [a, b, c, d, e],
+      { '': 0, ab: 150, abc: 290, abd: 570, abcd: 600 },
+      [[a], [b], [c], [e], [a, b], [a, b, d]],
     );
     // ab's row at S's margin would ask c for (850 − 721) ÷ 1.19 = 108 kWh beyond ab and cut abc
     // off (the bound would be 600 €, ae's cost); abd's run widens it to what it shows (570 − 150 = 420

@@ -2415,7 +2415,7 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
   // the knapsacks: the proof's (S with its checked margin, generator pairs, thresholds), the
   // steering master's (`plain`: S at STEER_MARGIN alone, as before pairs and thresholds were
   // known), the predicted search's (no margin)
-  const knapsacks = (plain = false, ges = false, final = false, withY = false): Knapsack[] => {
+  const knapsacks = (plain = false, ges = false, final = false): Knapsack[] => {
     const out: Knapsack[] = [];
     if (!base0) return out;
     const checkedMargins = query.predict || plain ? null : margins();
@@ -2486,21 +2486,21 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
       }
       // Y: from each run Y that misses on energy, a combination X saves at most what Y saves
       // plus (1 + m) × the gains alone of its choices Y's do not cover (docs "The runs' rows")
-      if (withY)
-        for (const r of yChosen) {
-          const need = yNeed(r, lighter);
-          // (its thresholds' allowance at its own margin, as `withAir` at S's)
-          if (need > 0)
-            out.push(
-              air && !plain
-                ? {
-                    gain: [air.choices.map((ch) => allowance(ch) / (1 + r.margin)), ...r.gain],
-                    need,
-                    none: [0, ...r.none],
-                  }
-                : { gain: r.gain, need, none: r.none },
-            );
-        }
+      // (only within `withYRows`'s solves of the proof's master)
+      for (const r of yChosen) {
+        const need = yNeed(r, lighter);
+        // (its thresholds' allowance at its own margin, as `withAir` at S's)
+        if (need > 0)
+          out.push(
+            air && !plain
+              ? {
+                  gain: [air.choices.map((ch) => allowance(ch) / (1 + r.margin)), ...r.gain],
+                  need,
+                  none: [0, ...r.none],
+                }
+              : { gain: r.gain, need, none: r.none },
+          );
+      }
     }
     if (air && !plain)
       for (const row of air.rows)
@@ -2552,9 +2552,8 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
     list = cuts,
     final = false,
     internal?: { atLeast: number } | { atMost: number },
-    withY = false,
   ): MasterResult => {
-    const knaps = knapsacks(false, ges, final, withY);
+    const knaps = knapsacks(false, ges, final);
     if (internal && 'atMost' in internal) knaps.push(fewerInternal(internal.atMost));
     const some = internal && 'atLeast' in internal ? internal.atLeast : 0;
     if (!air)
@@ -2650,14 +2649,10 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
     const step = inertiaStep(evaluator, opts, fixed);
     const lighterY = Math.min(inertiaMost.ep, lighterAtMost(missAt.ep, lighterShare()));
     const some = weakOf(
-      withYRows(lighterY, goal, () =>
-        master(perSolve, goal, ges, cuts, true, { atLeast: step }, true),
-      ),
+      withYRows(lighterY, goal, () => master(perSolve, goal, ges, cuts, true, { atLeast: step })),
     );
     const fewer = weakOf(
-      withYRows(0, goal, () =>
-        master(perSolve, goal, ges, cuts, false, { atMost: step - 1 }, true),
-      ),
+      withYRows(0, goal, () => master(perSolve, goal, ges, cuts, false, { atMost: step - 1 })),
     );
     const bound = Math.min(lb, some, fewer);
     // (no answer: proved unreachable only while the last solve finds nothing either)
@@ -2741,7 +2736,7 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
     if (yRounds <= 0 || lighterMatters || !found || found.cout <= bestLb || !base0) return;
     const ges = missAt.ges !== Infinity && !gesFixedExempt && gesTrusted;
     const m = withYRows(0, found.cout - fixedCost, () =>
-      master(perSolve, found.cout - fixedCost, ges, cuts, false, undefined, true),
+      master(perSolve, found.cout - fixedCost, ges),
     );
     if (m.kind !== 'infeasible')
       bestLb = Math.max(bestLb, (m.kind === 'capped' ? m.lowerBound : m.cost) + fixedCost);
