@@ -691,7 +691,14 @@ const MAX_ITERATIONS = 1_000;
 export const LAGRANGIAN_STEPS = 60;
 
 type MasterResult =
-  | { kind: 'solution'; choice: number[]; cost: number; nodes: number }
+  | {
+      kind: 'solution';
+      choice: number[];
+      cost: number;
+      nodes: number;
+      /** with the Q4Pa,conv thresholds: the state the answer reaches (its index in their choices) */
+      airAt?: number;
+    }
   | { kind: 'infeasible'; nodes: number }
   | { kind: 'capped'; lowerBound: number; nodes: number; point?: number[]; pointCost?: number };
 
@@ -2223,6 +2230,14 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
     }
   // (checks that show S on GES broken by more than GES_DISTRUST: no GES row on this DPE)
   const gesTrusted = worstSGes <= GES_DISTRUST;
+  // (the runs' rows on GES only where those checks hold S on GES and the thresholds' allowance at
+  // their own margins: beyond a run, a saving that grows faster than its parts grows further)
+  const gesRowsTrusted =
+    gesTrusted &&
+    worstSGes <= (SUBADDITIVITY_MARGIN.ges ?? 0) &&
+    crossingRunsGes.every(
+      (r) => r.saved - (1 + (SUBADDITIVITY_MARGIN.ges ?? 0)) * r.sum <= r.most * (1 + AIR_MARGIN),
+    );
   interface Margins {
     s: number;
     air: number;
@@ -2300,7 +2315,9 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
    * search has seen shows more against this Y (then plus CHECK_SLACK; Infinity: no row).
    */
   interface YRow {
-    epY: number;
+    /** the figure Y misses on, and Y's value of it */
+    f: Figure;
+    atY: number;
     y: Point;
     /** per group, the cut's mask of Y's choice (bit k + 1: choice k not covered) */
     masks: number[];
@@ -2311,7 +2328,7 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
      * the row, as does every choice there Y's does not cover
      */
     none: number[];
-    /** that gain (more than the row can ask: ep(Y) + 1) */
+    /** that gain (more than the row can ask: f(Y) + 1) */
     meets: number;
     margin: number;
     checkedAt: number;
@@ -2329,15 +2346,25 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
     const covered =
       k >= 0
         ? ((r.masks[g] as number) & (1 << (k + 1))) === 0
-        : atLeastAsStrong(g, r.y[g] ?? null, c, 'ep', keepsInertia(r.y));
+        : atLeastAsStrong(g, r.y[g] ?? null, c, r.f, keepsInertia(r.y));
     if (covered) return 0;
-    return (r.none[g] as number) > 0 ? r.meets : Math.max(0, gainOf(c, 'ep'));
+    return (r.none[g] as number) > 0 || yMeets(r.f, c) ? r.meets : Math.max(0, gainOf(c, r.f));
   };
+  /**
+   * on GES, a heating generator Y's choice does not cover meets the row: S on GES is not assumed
+   * where the fuel changes (`gesExempt`), and Y changes none (its rows are those of runs that
+   * keep the DPE's heating generators)
+   */
+  const yMeets = (f: Figure, c: Candidate): boolean => f === 'ges' && gesExempt(c);
   /**
    * per run seen: its primary energy less what crossing the threshold it reaches saves at most,
    * and its choices (group, option), read once for every row's check
    */
-  const seenRuns: { ep: number; at: { g: number; c: Candidate }[]; airMost: number }[] = [];
+  const seenRuns: {
+    after: Record<Figure, number>;
+    at: { g: number; c: Candidate }[];
+    airMost: Record<Figure, number>;
+  }[] = [];
   const seenRun = (i: number) => {
     for (let j = seenRuns.length; j <= i; j++) {
       const { items, ev } = observed[j] as (typeof observed)[number];
@@ -2348,17 +2375,21 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
         const w = where.get(c);
         if (w) at.push({ g: w.g, c });
       }
-      seenRuns.push({ ep: ev.o.after.ep, at, airMost: choice ? choice.most.ep : 0 });
+      seenRuns.push({
+        after: { ep: ev.o.after.ep, ges: ev.o.after.ges },
+        at,
+        airMost: { ep: choice ? choice.most.ep : 0, ges: choice ? choice.most.ges : 0 },
+      });
     }
     return seenRuns[i] as (typeof seenRuns)[number];
   };
   /** a row's margin checked on every run seen since it was last checked */
   const checkYRow = (r: YRow): void => {
     if (!base0) return;
-    const airScale = margins().air;
+    const airScale = r.f === 'ep' ? margins().air : margins().airGes;
     for (; r.checkedAt < observed.length && r.margin !== Infinity; r.checkedAt++) {
       const x = seenRun(r.checkedAt);
-      const over = r.epY - x.ep - x.airMost * airScale;
+      const over = r.atY - x.after[r.f] - x.airMost[r.f] * airScale;
       if (!(over > 0)) continue;
       let sum = 0;
       for (const { g, c } of x.at) sum += yGain(r, g, c);
@@ -2368,50 +2399,67 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
       if (needed > r.margin) r.margin = needed + CHECK_SLACK;
     }
   };
-  /** the runs' rows of every run seen that misses on energy, each checked on every run seen */
+  // (the runs' rows on GES: where S on GES enters the last solve, from the runs that keep the
+  // DPE's heating generators)
+  const yGes = (): boolean => missAt.ges !== Infinity && !gesFixedExempt && gesRowsTrusted;
+  /**
+   * the runs' rows of every run seen that misses on energy (and, `yGes`, on GES), each checked on
+   * every run seen
+   */
   const yRows = (): YRow[] => {
     if (!base0) return [];
-    const s = margins().s;
+    const m = margins();
+    const least: Record<Figure, number> = { ep: m.s, ges: m.sGes };
     for (; yRowsAt < observed.length; yRowsAt++) {
       const { items, ev } = observed[yRowsAt] as (typeof observed)[number];
-      if (!misses(ev, 'ep')) continue;
-      const y: Point = new Array<Candidate | null>(G).fill(null);
-      for (const c of items) {
-        const at = where.get(c);
-        if (at) y[at.g] = c;
+      for (const f of ['ep', 'ges'] as const) {
+        if (!misses(ev, f)) continue;
+        if (f === 'ges' && (!yGes() || items.some(gesExempt))) continue;
+        const y: Point = new Array<Candidate | null>(G).fill(null);
+        for (const c of items) {
+          const at = where.get(c);
+          if (at) y[at.g] = c;
+        }
+        const relation = keepsInertia(y) ? 'same' : 'plain';
+        const masks = opts.map((_, g) => maskOf(g, y[g] ?? null, f, relation));
+        const meetsRow = ev.o.after[f] + 1;
+        // (Y's choice does not cover none: removing it may save more, M0 does not say)
+        const kept = masks.map((mk) => (mk & 1) !== 0);
+        const gain = opts.map((list, g) =>
+          list.map((c, k) =>
+            (masks[g] as number) & (1 << (k + 1))
+              ? kept[g] || yMeets(f, c)
+                ? meetsRow
+                : Math.max(0, gainOf(c, f))
+              : 0,
+          ),
+        );
+        const none = kept.map((k) => (k ? meetsRow : 0));
+        yRowsKept.push({
+          f,
+          atY: ev.o.after[f],
+          y,
+          masks,
+          gain,
+          none,
+          meets: meetsRow,
+          margin: least[f],
+          checkedAt: 0,
+        });
       }
-      const relation = keepsInertia(y) ? 'same' : 'plain';
-      const masks = opts.map((_, g) => maskOf(g, y[g] ?? null, 'ep', relation));
-      const meetsRow = ev.o.after.ep + 1;
-      // (Y's choice does not cover none: removing it may save more, M0 does not say)
-      const kept = masks.map((m) => (m & 1) !== 0);
-      const gain = opts.map((list, g) =>
-        list.map((c, k) =>
-          (masks[g] as number) & (1 << (k + 1))
-            ? kept[g]
-              ? meetsRow
-              : Math.max(0, gainOf(c, 'ep'))
-            : 0,
-        ),
-      );
-      const none = kept.map((k) => (k ? meetsRow : 0));
-      yRowsKept.push({
-        epY: ev.o.after.ep,
-        y,
-        masks,
-        gain,
-        none,
-        meets: meetsRow,
-        margin: s,
-        checkedAt: 0,
-      });
     }
-    for (const r of yRowsKept) if (r.margin < s) r.margin = s;
+    for (const r of yRowsKept) if (r.margin < least[r.f]) r.margin = least[r.f];
     return yRowsKept;
   };
   /** a row's need, with what a lighter inertia class may save */
-  const yNeed = (r: YRow, lighter: number): number =>
-    (r.epY - missAt.ep - lighter) / (1 + r.margin);
+  const NO_LIGHTER: Record<Figure, number> = { ep: 0, ges: 0 };
+  /** what a row counts for the thresholds' state ch, at the row's margin (as the knapsacks) */
+  const yAllowance = (ch: AirChoice, r: YRow): number => {
+    const m = margins();
+    return (ch.most[r.f] * (r.f === 'ep' ? m.air : m.airGes)) / (1 + r.margin);
+  };
+  const yNeed = (r: YRow, lighter: Record<Figure, number>): number =>
+    (r.atY - missAt[r.f] - lighter[r.f]) / (1 + r.margin);
   // the knapsacks: the proof's (S with its checked margin, generator pairs, thresholds), the
   // steering master's (`plain`: S at STEER_MARGIN alone, as before pairs and thresholds were
   // known), the predicted search's (no margin)
@@ -2465,8 +2513,7 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
       out.push(withAir({ gain, need }));
       // F: with heating generator h chosen, the envelope's gains count ρ_h of themselves; a row
       // per h, met by any other choice of its group (docs "The factored knapsack")
-      if (f !== 'ep' || !checkedMargins) continue;
-      for (const [h, rho] of checkedMargins.rho) {
+      for (const [h, rho] of f === 'ep' && checkedMargins ? checkedMargins.rho : []) {
         const at = where.get(h);
         if (!at || at.k < 0 || rho >= 1) continue;
         const scaled = (c: Candidate) => (isEnvelope(c) ? rho : 1) * gainOf(c, f);
@@ -2484,21 +2531,22 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
         const none = opts.map((_, g) => (g === at.g ? needF : 0));
         out.push(withAir({ gain: gainF, need: needF, none }));
       }
-      // Y: from each run Y that misses on energy, a combination X saves at most what Y saves
-      // plus (1 + m) × the gains alone of its choices Y's do not cover (docs "The runs' rows")
+      // Y: from each run Y that misses on f, a combination X saves at most what Y saves plus
+      // (1 + m) × the gains alone of its choices Y's do not cover (docs "The runs' rows")
       // (only within `withYRows`'s solves of the proof's master)
       for (const r of yChosen) {
-        const need = yNeed(r, lighter);
+        if (r.f !== f) continue;
+        const needY = yNeed(r, { ep: lighter, ges: lighter });
         // (its thresholds' allowance at its own margin, as `withAir` at S's)
-        if (need > 0)
+        if (needY > 0)
           out.push(
             air && !plain
               ? {
-                  gain: [air.choices.map((ch) => allowance(ch) / (1 + r.margin)), ...r.gain],
-                  need,
+                  gain: [air.choices.map((ch) => yAllowance(ch, r)), ...r.gain],
+                  need: needY,
                   none: [0, ...r.none],
                 }
-              : { gain: r.gain, need, none: r.none },
+              : { gain: r.gain, need: needY, none: r.none },
           );
       }
     }
@@ -2583,7 +2631,7 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
       heatGroups.map((g) => g + 1),
       dearestFirst,
     );
-    if (m.kind === 'solution') return { ...m, choice: m.choice.slice(1) };
+    if (m.kind === 'solution') return { ...m, choice: m.choice.slice(1), airAt: m.choice[0] };
     if (m.kind === 'capped' && m.point) return { ...m, point: m.point.slice(1) };
     return m;
   };
@@ -2647,12 +2695,17 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
           : Infinity
         : (m.kind === 'capped' ? m.lowerBound : m.cost) + fixedCost;
     const step = inertiaStep(evaluator, opts, fixed);
-    const lighterY = Math.min(inertiaMost.ep, lighterAtMost(missAt.ep, lighterShare()));
+    const lighterY = {
+      ep: Math.min(inertiaMost.ep, lighterAtMost(missAt.ep, lighterShare())),
+      ges: Math.min(inertiaMost.ges, lighterAtMost(missAt.ges, lighterShare())),
+    };
     const some = weakOf(
       withYRows(lighterY, goal, () => master(perSolve, goal, ges, cuts, true, { atLeast: step })),
     );
     const fewer = weakOf(
-      withYRows(0, goal, () => master(perSolve, goal, ges, cuts, false, { atMost: step - 1 })),
+      withYRows(NO_LIGHTER, goal, () =>
+        master(perSolve, goal, ges, cuts, false, { atMost: step - 1 }),
+      ),
     );
     const bound = Math.min(lb, some, fewer);
     // (no answer: proved unreachable only while the last solve finds nothing either)
@@ -2687,18 +2740,25 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
    * round (at most `Y_ROUNDS` more solves, `Y_PER_ROUND` rows each, the most violated first),
    * each row's margin checked on every run seen first.
    */
-  function withYRows(lighter: number, goal: number, solve: () => MasterResult): MasterResult {
+  function withYRows(
+    lighter: Record<Figure, number>,
+    goal: number,
+    solve: () => MasterResult,
+  ): MasterResult {
     let m = solve();
-    if (yRounds <= 0 || missAt.ep === Infinity) return m;
+    if (yRounds <= 0 || (missAt.ep === Infinity && !yGes())) return m;
     const all = yRows();
     const chosen: YRow[] = [];
     // (until its answer meets every row, or costs the best answer: proved)
     for (let round = 0; round < yRounds && m.kind === 'solution' && m.cost < goal - 1e-9; round++) {
       const choice = m.choice;
+      // (the thresholds' state the answer reaches: its allowance counts in each row, as in the
+      // master's)
+      const st = air && m.airAt !== undefined ? air.choices[m.airAt] : undefined;
       const violated: { r: YRow; sum: number; by: number }[] = [];
       for (const r of all) {
         if (chosen.includes(r)) continue;
-        let sum = 0;
+        let sum = st ? yAllowance(st, r) : 0;
         for (let g = 0; g < G; g++) {
           const k = choice[g] as number;
           sum += k >= 0 ? (r.gain[g]![k] as number) : (r.none[g] as number);
@@ -2706,17 +2766,18 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
         const by = yNeed(r, lighter) - sum;
         if (by > 0) violated.push({ r, sum, by });
       }
-      // the most violated first, each checked on the runs seen (a wider margin asks less)
+      // the most violated first, per figure, each checked on the runs seen (a wider margin asks
+      // less)
       violated.sort((a, b) => b.by - a.by);
-      let added = 0;
+      const added: Record<Figure, number> = { ep: 0, ges: 0 };
       for (const v of violated) {
-        if (added >= Y_PER_ROUND) break;
+        if (added[v.r.f] >= Y_PER_ROUND) continue;
         checkYRow(v.r);
         if (yNeed(v.r, lighter) - v.sum <= 0) continue;
         chosen.push(v.r);
-        added++;
+        added[v.r.f]++;
       }
-      if (!added) break;
+      if (!added.ep && !added.ges) break;
       yChosen = chosen;
       try {
         m = solve();
@@ -2735,7 +2796,7 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
     const found = best as Evaluated | null;
     if (yRounds <= 0 || lighterMatters || !found || found.cout <= bestLb || !base0) return;
     const ges = missAt.ges !== Infinity && !gesFixedExempt && gesTrusted;
-    const m = withYRows(0, found.cout - fixedCost, () =>
+    const m = withYRows(NO_LIGHTER, found.cout - fixedCost, () =>
       master(perSolve, found.cout - fixedCost, ges),
     );
     if (m.kind !== 'infeasible')
