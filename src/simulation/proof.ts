@@ -2332,6 +2332,8 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
     meets: number;
     margin: number;
     checkedAt: number;
+    /** the thresholds Y has crossed (`crossedBits`; 0 without thresholds) */
+    crossed: number;
   }
   const yRounds = query.runsRows ?? Y_ROUNDS;
   const yRowsKept: YRow[] = [];
@@ -2363,13 +2365,11 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
   const seenRuns: {
     after: Record<Figure, number>;
     at: { g: number; c: Candidate }[];
-    airMost: Record<Figure, number>;
+    crossed: number;
   }[] = [];
   const seenRun = (i: number) => {
     for (let j = seenRuns.length; j <= i; j++) {
       const { items, ev } = observed[j] as (typeof observed)[number];
-      const st = air ? criteriaOf(evaluator.airtightness([...fixed, ...items])) : null;
-      const choice = st && air?.choices.find((ch) => sameCriteria(ch.criteria, st));
       const at: { g: number; c: Candidate }[] = [];
       for (const c of items) {
         const w = where.get(c);
@@ -2378,10 +2378,35 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
       seenRuns.push({
         after: { ep: ev.o.after.ep, ges: ev.o.after.ges },
         at,
-        airMost: { ep: choice ? choice.most.ep : 0, ges: choice ? choice.most.ges : 0 },
+        crossed: crossedBy(items),
       });
     }
     return seenRuns[i] as (typeof seenRuns)[number];
+  };
+  /** the thresholds a state has crossed: bit 1 the insulated-area majority, bit 2 the joints' */
+  const crossedBits = (ch: AirChoice): number => (ch.isoFree ? 0 : 1) | (ch.jointFree ? 0 : 2);
+  /** those a combination's works cross (0 where its state is not one the thresholds list) */
+  const crossedBy = (items: readonly Candidate[]): number => {
+    if (!air) return 0;
+    const st = criteriaOf(evaluator.airtightness([...fixed, ...items]));
+    const choice = air.choices.find((ch) => sameCriteria(ch.criteria, st));
+    return choice ? crossedBits(choice) : 0;
+  };
+  /**
+   * What crossing saves at most beyond Y, on figure f, for a combination X that crosses `bits`
+   * (unscaled): X ∨ Y (M0's step) crosses at least what X and Y cross, and perhaps more (their
+   * areas add up), so the most of every state beyond Y's that holds both; 0 where Y has crossed
+   * every threshold there is.
+   */
+  const beyondY = (bits: number, r: YRow): number => {
+    if (!air) return 0;
+    const least = bits | r.crossed;
+    let most = 0;
+    for (const ch of air.choices) {
+      const b = crossedBits(ch);
+      if ((b & least) === least && b !== r.crossed) most = Math.max(most, ch.most[r.f]);
+    }
+    return most;
   };
   /** a row's margin checked on every run seen since it was last checked */
   const checkYRow = (r: YRow): void => {
@@ -2389,7 +2414,7 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
     const airScale = r.f === 'ep' ? margins().air : margins().airGes;
     for (; r.checkedAt < observed.length && r.margin !== Infinity; r.checkedAt++) {
       const x = seenRun(r.checkedAt);
-      const over = r.atY - x.after[r.f] - x.airMost[r.f] * airScale;
+      const over = r.atY - x.after[r.f] - beyondY(x.crossed, r) * airScale;
       if (!(over > 0)) continue;
       let sum = 0;
       for (const { g, c } of x.at) sum += yGain(r, g, c);
@@ -2445,6 +2470,7 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
           meets: meetsRow,
           margin: least[f],
           checkedAt: 0,
+          crossed: seenRun(yRowsAt).crossed,
         });
       }
     }
@@ -2453,10 +2479,13 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
   };
   /** a row's need, with what a lighter inertia class may save */
   const NO_LIGHTER: Record<Figure, number> = { ep: 0, ges: 0 };
-  /** what a row counts for the thresholds' state ch, at the row's margin (as the knapsacks) */
+  /**
+   * what a row counts for the thresholds' state ch the master chooses: what crossing saves at most
+   * beyond Y (`beyondY`), at the allowance's checked scale, at the row's margin
+   */
   const yAllowance = (ch: AirChoice, r: YRow): number => {
     const m = margins();
-    return (ch.most[r.f] * (r.f === 'ep' ? m.air : m.airGes)) / (1 + r.margin);
+    return (beyondY(crossedBits(ch), r) * (r.f === 'ep' ? m.air : m.airGes)) / (1 + r.margin);
   };
   const yNeed = (r: YRow, lighter: Record<Figure, number>): number =>
     (r.atY - missAt[r.f] - lighter[r.f]) / (1 + r.margin);
