@@ -61,10 +61,12 @@ let helpers;
 // alone + the others'). Measured as the factor each combination needs ÷ ρ_h: F holds where it is
 // at most 1 + FACTOR_MARGIN.
 const factorCheck = { combos: 0, viol: 0, max: 0, list: [] };
-function checkFactor(chosen, saved, factors, pairs, label) {
+// F on GES (proof.ts `factorsGes`): the same on GES, with S on GES's margin
+const factorCheckGes = { combos: 0, viol: 0, max: 0, list: [] };
+function checkFactor(chosen, saved, factors, pairs, label, fig = 'ep', check = factorCheck) {
   const { isEnvelope, isHeatingGenerator, factorCovers, FACTOR_MARGIN } = helpers;
-  const SUB = helpers.SUBADDITIVITY_MARGIN;
-  const gainOf = (c) => pairs.get(c)?.ep ?? c.single.before.ep - c.single.after.ep;
+  const SUB = { ep: helpers.SUBADDITIVITY_MARGIN[fig] };
+  const gainOf = (c) => pairs.get(c)?.[fig] ?? c.single.before[fig] - c.single.after[fig];
   const heat = chosen.filter(isHeatingGenerator);
   for (const h of heat) {
     // (h's row holds where every other heating generator is covered: a factor of at most 1)
@@ -79,13 +81,13 @@ function checkFactor(chosen, saved, factors, pairs, label) {
     if (!(env > 0)) continue;
     const rho = factors.get(h);
     const needed = (saved / (1 + SUB.ep) - gainOf(h) - other) / env;
-    factorCheck.combos++;
+    check.combos++;
     if (rho > 0 && rho * (1 + FACTOR_MARGIN) < 1) {
       const q = needed / rho;
-      factorCheck.max = Math.max(factorCheck.max, q);
+      check.max = Math.max(check.max, q);
       if (q > 1 + FACTOR_MARGIN) {
-        factorCheck.viol++;
-        factorCheck.list.push(`${label} ${q.toFixed(3)}`);
+        check.viol++;
+        check.list.push(`${label} ${q.toFixed(3)}`);
       }
     }
   }
@@ -193,7 +195,7 @@ function measureAssumptions(groups, figs, file, states, air, s0, inertiaMoves) {
  * Q4Pa,conv threshold that saves GES the allowance at its own (the search's sums also count the
  * generator pairs).
  */
-function gesTrustedBy(groups, figs, states, air, s0) {
+function gesTrustedBy(groups, figs, states, air, s0, distrust) {
   const { SUBADDITIVITY_MARGIN: SUB } = helpers;
   const at = new Map();
   groups.forEach((list, g) => list.forEach((c, k) => at.set(c, [g, k])));
@@ -221,10 +223,14 @@ function gesTrustedBy(groups, figs, states, air, s0) {
     const sum = items.reduce((t, c) => t + (c.single.before.ges - c.single.after.ges), 0);
     const saved = f0 - figs.get(key).ges;
     if (ch && ch.bonus.ges > 0) {
-      if (saved - (1 + SUB.ges) * sum > ch.bonus.ges * (1 + helpers.AIR_MARGIN)) return false;
+      if (
+        distrust === undefined &&
+        saved - (1 + SUB.ges) * sum > ch.bonus.ges * (1 + helpers.AIR_MARGIN)
+      )
+        return false;
     } else if (sum > 0) worst = Math.max(worst, saved / sum - 1);
   }
-  return worst <= SUB.ges;
+  return worst <= (distrust ?? SUB.ges);
 }
 
 /**
@@ -571,8 +577,11 @@ export async function runSearchBench() {
       const ev = new Evaluator(engine, p, { ...opts, thresholds: p.thresholds }, Infinity);
       const factors = helpers.heatingFactors(ev, groups);
       const pairs = helpers.generatorPairs(ev, groups);
-      const e0 = figs.get(groups.map(() => -1).join(',')).ep;
-      if (factors.size)
+      const factorsGes = helpers.heatingFactors(ev, groups, [], 'ges');
+      const e0 = figs.get(groups.map(() => -1).join(','));
+      // (on a DPE whose checks keep S on GES out, F on GES is out too: proof.ts gesTrusted)
+      const gesOk = gesTrustedBy(groups, figs, states, air, s0, helpers.GES_DISTRUST);
+      if (factors.size || factorsGes.size)
         for (const [key, F] of figs) {
           const st = states.get(key);
           if (air && st && (st.isolation !== s0.isolation || st.joints !== s0.joints)) continue;
@@ -580,7 +589,10 @@ export async function runSearchBench() {
             .split(',')
             .map(Number)
             .flatMap((k, g) => (k < 0 ? [] : [groups[g][k]]));
-          checkFactor(chosen, e0 - F.ep, factors, pairs, f.replace(/\.xml$/, ''));
+          const label = f.replace(/\.xml$/, '');
+          checkFactor(chosen, e0.ep - F.ep, factors, pairs, label);
+          if (gesOk)
+            checkFactor(chosen, e0.ges - F.ges, factorsGes, pairs, label, 'ges', factorCheckGes);
         }
     }
     const found = searchScenarios(engine, p, { ...opts, strategy: 'best-first' });
@@ -633,6 +645,9 @@ export async function runSearchBench() {
   }
   console.log(
     `  F (with a heating generator h: saved ≤ (1 + ${helpers.SUBADDITIVITY_MARGIN.ep}) × (h's saving + ρ_h × (1 + ${helpers.FACTOR_MARGIN}) × Σ envelope saved alone + Σ the others'), crossing no Q4Pa,conv threshold), the brute force's and the probe's combinations: ${factorCheck.combos} with a factor, ${factorCheck.viol} over${factorCheck.list.length ? ` (${factorCheck.list.slice(0, 8).join('; ')}${factorCheck.list.length > 8 ? '; …' : ''})` : ''}, largest factor needed ÷ ρ_h ${factorCheck.max.toFixed(3)}`,
+  );
+  console.log(
+    `  F on GES (the same on GES, crossing no Q4Pa,conv threshold, where S on GES is trusted), the brute force's combinations: ${factorCheckGes.combos} with a factor, ${factorCheckGes.viol} over${factorCheckGes.list.length ? ` (${factorCheckGes.list.slice(0, 8).join('; ')}${factorCheckGes.list.length > 8 ? '; …' : ''})` : ''}, largest factor needed ÷ ρ_h ${factorCheckGes.max.toFixed(3)}`,
   );
   for (const fig of ['ep', 'ges']) {
     const rw = assumptions.rows[fig];

@@ -1416,6 +1416,69 @@ describe('S on GES leaves out the combinations with a replaced heating generator
   });
 });
 
+describe('F on GES: a boiler that keeps burning gas leaves the envelope worth as much GES', () => {
+  // GES = factor × need, need = 100 − 10 per wall (six walls, 100 € each); the DPE's gas
+  // installation 1.5, a condensing boiler 1.35 (300 €), a heat pump 0.3 (3,000 €). The class
+  // (GES ≤ 40) needs the heat pump: with the boiler, six walls leave 54
+  const LIMIT = 40;
+  const gesOutcome = (ges: number): Outcome => {
+    const cls: ClassLetter = ges <= LIMIT ? 'D' : 'E';
+    return {
+      before: { ep: 100, ges: 150 },
+      after: { ep: 50, ges },
+      classesBefore: { energy: 'D', ges: 'E', dpe: 'E' },
+      classesAfter: { energy: 'D', ges: cls, dpe: cls },
+    } as unknown as Outcome;
+  };
+  const walls: Candidate[] = Array.from({ length: 6 }, (_, g) => ({
+    change: { referenceId: `mur:${g}`, editableKey: 'ISOLATION', editableValue: 'synthetic' },
+    label: `mur:${g}`,
+    cout: 100,
+    single: gesOutcome(135),
+  }));
+  const generator = (label: string, cout: number, factor: number): Candidate => ({
+    change: {
+      referenceId: 'installation_chauffage:0',
+      editableKey: 'ReplaceGEN',
+      editableValue: label,
+    },
+    label,
+    cout,
+    single: gesOutcome(factor * 100),
+  });
+  const boiler = generator('boiler', 300, 1.35);
+  const pump = generator('pump', 3000, 0.3);
+  const gesOf = (items: readonly Candidate[]) =>
+    (items.includes(pump) ? 0.3 : items.includes(boiler) ? 1.35 : 1.5) *
+    (100 - 10 * items.filter((c) => walls.includes(c)).length);
+  const evaluator = (budget: number): Evaluator => {
+    const e = fakeEvaluator((items) => gesOutcome(gesOf(items)), budget) as unknown as Record<
+      string,
+      unknown
+    >;
+    e.measure = (items: readonly Candidate[]) => gesOutcome(gesOf(items));
+    return e as unknown as Evaluator;
+  };
+
+  it("the boiler's row asks the walls for what they save at its factor: the bound rises, never above the optimum", () => {
+    const groups = [...walls.map((w) => [w]), [boiler, pump]];
+    // what the searches before ran: every set of walls, the boiler with three, the heat pump
+    const known = evaluator(Infinity);
+    for (let mask = 0; mask < 1 << walls.length; mask++)
+      known.evaluate(walls.filter((_, i) => mask & (1 << i)));
+    known.evaluate([boiler, ...walls.slice(0, 3)]);
+    known.evaluate([pump]);
+    const r = cheapestProved(evaluator(0), { groups, target: 'D', known: [...known.evaluated] });
+    // the optimum: the heat pump alone (GES 30)
+    expect(r.best?.cout).toBe(3000);
+    // the cut of the boiler and three walls asks for one wall more (400 €), and S on GES says
+    // nothing of a combination holding a generator; F on GES (ρ = 0.9 × 1.1) asks the walls for
+    // 81.8 kg beside the boiler's 15: five walls (800 €)
+    expect(r.lowerBound).toBe(800);
+    expect(r.exact).toBe(false);
+  });
+});
+
 describe('the master on problems that keep thousands of nodes (its typed node store grows)', () => {
   it('solved: the optimum by brute force, over two words of cuts, two knapsacks and a covering', () => {
     const rand = rng(4096);

@@ -1827,6 +1827,7 @@ export function heatingFactors(
   evaluator: Evaluator,
   groups: readonly (readonly Candidate[])[],
   fixed: readonly Candidate[] = [],
+  f: Figure = 'ep',
 ): Map<Candidate, number> {
   const out = new Map<Candidate, number>();
   if (typeof evaluator.measure !== 'function') return out;
@@ -1838,12 +1839,12 @@ export function heatingFactors(
     .map((g) => g.reduce((a, b) => (b.single.after.ep < a.single.after.ep ? b : a)));
   const first = envelope[0];
   if (!first) return out;
-  const savedAlone = first.single.before.ep - evaluator.measure(envelope).after.ep;
+  const savedAlone = first.single.before[f] - evaluator.measure(envelope).after[f];
   if (!(savedAlone > 0)) return out;
   for (const h of heat.flat()) {
     if (!isHeatingGenerator(h)) continue;
-    const withH = evaluator.measure([h, ...envelope]).after.ep;
-    const rho = (h.single.after.ep - withH) / savedAlone;
+    const withH = evaluator.measure([h, ...envelope]).after[f];
+    const rho = (h.single.after[f] - withH) / savedAlone;
     // (a run the engine could not compute gives no factor: h keeps S alone)
     if (Number.isFinite(rho)) out.set(h, Math.max(0, rho));
   }
@@ -2193,6 +2194,12 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
   const factors = plainPredict
     ? new Map<Candidate, number>()
     : heatingFactors(evaluator, full, fixed);
+  // F on GES: each heating generator's factor on what the envelope saves on GES (a heat pump
+  // burns no gas: the envelope saves less GES on top of it), for S on GES's last solve
+  const factorsGes =
+    plainPredict || query.predict
+      ? new Map<Candidate, number>()
+      : heatingFactors(evaluator, full, fixed, 'ges');
   const steered = !!air || pairs.size > 0;
   // S and the thresholds' allowance checked on every run this search has seen: a proof never
   // rests on a margin one of them contradicts (docs "Checked on its own runs")
@@ -2208,6 +2215,7 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
     other: number;
     most: number;
   }[] = [];
+  const factorRunsGes: (typeof factorRuns)[number][] = [];
   // GES: S with no replaced heating generator, checked on the search's runs and on `gesChecks`
   // (measured once, uncounted)
   let worstSGes = 0;
@@ -2244,6 +2252,7 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
     rho: Map<Candidate, number>;
     sGes: number;
     airGes: number;
+    rhoGes: Map<Candidate, number>;
   }
   // (they change only with the runs seen: kept until one more is)
   let marginsAt = -1;
@@ -2267,6 +2276,23 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
       if (choice && choice.most.ep > 0) crossingRuns.push({ saved, sum, most: choice.most.ep });
       else worstS = Math.max(worstS, saved / sum - 1);
       const heatIn = all.filter(isHeatingGenerator);
+      // (F on GES: the same, on GES)
+      for (const h of heatIn) {
+        if (!factorsGes.has(h) || heatIn.some((c) => c !== h && !factorCovers(factorsGes, c)))
+          continue;
+        const env = all.filter(isEnvelope).reduce((t, c) => t + gainOf(c, 'ges'), 0);
+        const gen = gainOf(h, 'ges');
+        const sumGes = all.reduce((t, c) => t + gainOf(c, 'ges'), 0);
+        if (env > 0)
+          factorRunsGes.push({
+            h,
+            saved: base0.ges - ev.o.after.ges,
+            gen,
+            env,
+            other: sumGes - env - gen,
+            most: choice && choice.most.ges > 0 ? choice.most.ges : 0,
+          });
+      }
       for (const h of heatIn) {
         if (!factors.has(h) || heatIn.some((c) => c !== h && !factorCovers(factors, c))) continue;
         const env = all.filter(isEnvelope).reduce((t, c) => t + gainOf(c, 'ep'), 0);
@@ -2304,7 +2330,13 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
       const needed = (r.saved - (1 + sGes) * r.sum) / r.most;
       if (needed > airGes) airGes = needed + CHECK_SLACK;
     }
-    return { s: sMargin, air: airScale, rho, sGes, airGes };
+    const rhoGes = new Map<Candidate, number>();
+    for (const [h, r] of factorsGes) rhoGes.set(h, r * (1 + FACTOR_MARGIN));
+    for (const r of factorRunsGes) {
+      const needed = ((r.saved - airGes * r.most) / (1 + sGes) - r.gen - r.other) / r.env;
+      if (needed > (rhoGes.get(r.h) as number)) rhoGes.set(r.h, needed + CHECK_SLACK);
+    }
+    return { s: sMargin, air: airScale, rho, sGes, airGes, rhoGes };
   };
   /**
    * The runs' rows (docs "The runs' rows"): a run Y that misses on energy, and per group the
@@ -2542,7 +2574,16 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
       out.push(withAir({ gain, need }));
       // F: with heating generator h chosen, the envelope's gains count ρ_h of themselves; a row
       // per h, met by any other choice of its group (docs "The factored knapsack")
-      for (const [h, rho] of f === 'ep' && checkedMargins ? checkedMargins.rho : []) {
+      // (on GES, in S on GES's last solve: F on GES, `factorsGes`)
+      const rhos = !checkedMargins
+        ? []
+        : f === 'ep'
+          ? checkedMargins.rho
+          : exempt && gesTrusted
+            ? checkedMargins.rhoGes
+            : [];
+      const covers = f === 'ep' ? factors : factorsGes;
+      for (const [h, rho] of rhos) {
         const at = where.get(h);
         if (!at || at.k < 0 || rho >= 1) continue;
         const scaled = (c: Candidate) => (isEnvelope(c) ? rho : 1) * gainOf(c, f);
@@ -2554,7 +2595,7 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
           g === at.g
             ? list.map((c) => (c === h ? gainOf(h, f) : needF))
             : list.map((c) =>
-                isHeatingGenerator(c) && !factorCovers(factors, c) ? needF : scaled(c),
+                isHeatingGenerator(c) && !factorCovers(covers, c) ? needF : scaled(c),
               ),
         );
         const none = opts.map((_, g) => (g === at.g ? needF : 0));
