@@ -98,7 +98,7 @@ function checkFactor(chosen, saved, factors, pairs, label, fig = 'ep', check = f
  * alone (the relation the cuts use) raises no figure; subadditivity: what a combination saves is
  * at most (1 + margin) × the sum of what its options save alone.
  */
-function measureAssumptions(groups, figs, file, states, air, s0, inertiaMoves) {
+function measureAssumptions(groups, figs, file, states, air, s0, inertiaMoves, factorsGes) {
   const { SUBADDITIVITY_MARGIN: SUB } = helpers;
   const keyOf = (idx) => idx.join(',');
   const none = groups.map(() => -1);
@@ -186,7 +186,7 @@ function measureAssumptions(groups, figs, file, states, air, s0, inertiaMoves) {
     }
   }
   for (const fig of ['ep', 'ges'])
-    measureRows(groups, figs, file, states, air, s0, alone, comparable, fig);
+    measureRows(groups, figs, file, states, air, s0, alone, comparable, fig, factorsGes);
 }
 
 /**
@@ -238,9 +238,10 @@ function gesTrustedBy(groups, figs, states, air, s0, distrust) {
  * figure `fig`: `saved(X) − saved(Y) − bonus beyond Y(X) ≤ (1 + S's margin) × Σ saved alone by X's
  * choices Y's does not cover` (M0's relation, as the cuts; the savings alone plain, without the
  * generator pairs the search counts: a stricter test). On GES, as the search's rows: Y replaces no
- * heating generator, and X's heating generator Y's choice does not cover meets the row.
+ * heating generator but with a factor on GES (F, with its margin) of at most 1, and X's heating
+ * generator Y's choice does not cover meets the row.
  */
-function measureRows(groups, figs, file, states, air, s0, alone, comparable, fig) {
+function measureRows(groups, figs, file, states, air, s0, alone, comparable, fig, factorsGes) {
   const { SUBADDITIVITY_MARGIN: SUB } = helpers;
   const G = groups.length;
   const entries = [...figs].map(([key, F]) => {
@@ -250,7 +251,14 @@ function measureRows(groups, figs, file, states, air, s0, alone, comparable, fig
     const bits = st
       ? (st.isolation !== s0.isolation ? 1 : 0) | (st.joints !== s0.joints ? 2 : 0)
       : 0;
-    const exempt = idx.some((k, g) => k >= 0 && helpers.gesExempt(groups[g][k]));
+    // (on GES, a Y holding a heating generator whose factor on GES, with FACTOR_MARGIN, is above 1
+    // gives no row: proof.ts yRows)
+    const exempt = idx.some(
+      (k, g) =>
+        k >= 0 &&
+        helpers.gesExempt(groups[g][k]) &&
+        !((factorsGes.get(groups[g][k]) ?? Infinity) * (1 + helpers.FACTOR_MARGIN) <= 1),
+    );
     return { idx, f: F[fig], bits, exempt };
   });
   // what crossing saves at most beyond Y for X (proof.ts beyondY, with AIR_MARGIN): the most of
@@ -572,7 +580,13 @@ export async function runSearchBench() {
       new Evaluator(engine, p, { ...opts, thresholds: p.thresholds }, Infinity),
       groups,
     );
-    measureAssumptions(groups, figs, f, states, air, s0, inertiaMoves);
+    const factorsGes = helpers.heatingFactors(
+      new Evaluator(engine, p, { ...opts, thresholds: p.thresholds }, Infinity),
+      groups,
+      [],
+      'ges',
+    );
+    measureAssumptions(groups, figs, f, states, air, s0, inertiaMoves, factorsGes);
     {
       const ev = new Evaluator(engine, p, { ...opts, thresholds: p.thresholds }, Infinity);
       const factors = helpers.heatingFactors(ev, groups);
@@ -652,7 +666,7 @@ export async function runSearchBench() {
   for (const fig of ['ep', 'ges']) {
     const rw = assumptions.rows[fig];
     console.log(
-      `  the runs' rows on ${fig} (saved(X) − saved(Y) ≤ (1 + ${helpers.SUBADDITIVITY_MARGIN[fig]}) × Σ saved alone by X's choices Y's does not cover, + what crossing beyond Y saves at most${fig === 'ges' ? `; Y replacing no heating generator; not where the search's checks before any run show S on GES or its allowance beyond their margins: ${rw.untrusted.join(', ') || 'none'}` : ''}): ${rw.pairs} pairs where X saves more, ${rw.viol} over${rw.list.length ? ` (${rw.list.slice(0, 8).join('; ')}${rw.list.length > 8 ? '; …' : ''})` : ''}, largest ratio ${rw.max.toFixed(3)}`,
+      `  the runs' rows on ${fig} (saved(X) − saved(Y) ≤ (1 + ${helpers.SUBADDITIVITY_MARGIN[fig]}) × Σ saved alone by X's choices Y's does not cover, + what crossing beyond Y saves at most${fig === 'ges' ? `; Y replacing no heating generator but those with a factor on GES of at most 1; not where the search's checks before any run show S on GES or its allowance beyond their margins: ${rw.untrusted.join(', ') || 'none'}` : ''}): ${rw.pairs} pairs where X saves more, ${rw.viol} over${rw.list.length ? ` (${rw.list.slice(0, 8).join('; ')}${rw.list.length > 8 ? '; …' : ''})` : ''}, largest ratio ${rw.max.toFixed(3)}`,
     );
   }
   const a = assumptions.air;

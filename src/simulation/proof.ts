@@ -2366,6 +2366,8 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
     checkedAt: number;
     /** the thresholds Y has crossed (`crossedBits`; 0 without thresholds) */
     crossed: number;
+    /** on GES, Y's heating generators (each with F on GES's factor at most 1) */
+    heat: Candidate[];
   }
   const yRounds = query.runsRows ?? Y_ROUNDS;
   const yRowsKept: YRow[] = [];
@@ -2386,8 +2388,8 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
   };
   /**
    * on GES, a heating generator Y's choice does not cover meets the row: S on GES is not assumed
-   * where the fuel changes (`gesExempt`), and Y changes none (its rows are those of runs that
-   * keep the DPE's heating generators)
+   * where the fuel changes (`gesExempt`); Y's own make what the envelope saves worth no more GES
+   * than the DPE's (F on GES's factor at most 1)
    */
   const yMeets = (f: Figure, c: Candidate): boolean => f === 'ges' && gesExempt(c);
   /**
@@ -2471,7 +2473,10 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
       const { items, ev } = observed[yRowsAt] as (typeof observed)[number];
       for (const f of ['ep', 'ges'] as const) {
         if (!misses(ev, f)) continue;
-        if (f === 'ges' && (!yGes() || items.some(gesExempt))) continue;
+        // (on GES, a run whose heating generators all make the envelope worth less GES than the
+        // DPE's own: F on GES's factor at most 1, checked below at each use)
+        const heat = items.filter(gesExempt);
+        if (f === 'ges' && (!yGes() || !heat.every((h) => factorsGes.has(h)))) continue;
         const y: Point = new Array<Candidate | null>(G).fill(null);
         for (const c of items) {
           const at = where.get(c);
@@ -2503,10 +2508,15 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
           margin: least[f],
           checkedAt: 0,
           crossed: seenRun(yRowsAt).crossed,
+          heat: f === 'ges' ? heat : [],
         });
       }
     }
-    for (const r of yRowsKept) if (r.margin < least[r.f]) r.margin = least[r.f];
+    for (const r of yRowsKept) {
+      if (r.margin < least[r.f]) r.margin = least[r.f];
+      // (a factor the runs raised above 1: the row no longer holds)
+      if (r.heat.some((h) => (m.rhoGes.get(h) ?? Infinity) > 1)) r.margin = Infinity;
+    }
     return yRowsKept;
   };
   /** a row's need, with what a lighter inertia class may save */
