@@ -56,6 +56,17 @@ const assumptions = {
 };
 let helpers;
 
+/** the Q4Pa,conv state (proof.ts AirChoice) a combination reaching criteria st crosses into, or null */
+function crossedChoice(air, st, s0) {
+  if (!air || !st || (st.isolation === s0.isolation && st.joints === s0.joints)) return null;
+  return (
+    air.choices.find(
+      (c) =>
+        c.isoFree === (st.isolation === s0.isolation) && c.jointFree === (st.joints === s0.joints),
+    ) ?? null
+  );
+}
+
 // F (proof.ts heatingFactors): with a heating generator h in a combination, what it saves is at
 // most (1 + S's margin) × (h's saving + ρ_h × (1 + FACTOR_MARGIN) × the envelope options' savings
 // alone + the others'). Measured as the factor each combination needs ÷ ρ_h: F holds where it is
@@ -125,11 +136,7 @@ function measureAssumptions(groups, figs, file, states, air, s0, inertiaMoves, f
         // S with what crossing saves at most (the bonus of the state it reaches)
         const a = assumptions.air;
         a.combos++;
-        const ch = air?.choices.find(
-          (c) =>
-            c.isoFree === (st.isolation === s0.isolation) &&
-            c.jointFree === (st.joints === s0.joints),
-        );
+        const ch = crossedChoice(air, st, s0);
         const allowed = (1 + SUB.ep) * sum + (ch?.bonus.ep ?? 0);
         if (saved > allowed) {
           a.viol++;
@@ -144,14 +151,7 @@ function measureAssumptions(groups, figs, file, states, air, s0, inertiaMoves, f
         // across a threshold, plus what crossing saves at most
         const chosen = idx.flatMap((k, g) => (k < 0 ? [] : [groups[g][k]]));
         if (!chosen.some(helpers.gesExempt)) {
-          const crossing = air && st && (st.isolation !== s0.isolation || st.joints !== s0.joints);
-          const ch =
-            crossing &&
-            air.choices.find(
-              (c) =>
-                c.isoFree === (st.isolation === s0.isolation) &&
-                c.jointFree === (st.joints === s0.joints),
-            );
+          const ch = crossedChoice(air, st, s0);
           const bonus = ch ? ch.bonus.ges : 0;
           const s = assumptions.sub.ges;
           s.combos++;
@@ -211,15 +211,7 @@ function gesTrustedBy(groups, figs, states, air, s0, distrust) {
     const key = idx.join(',');
     const st = states.get(key);
     // (as the search: a check crossing a threshold that saves GES goes to the allowance's check)
-    const ch =
-      air &&
-      st &&
-      (st.isolation !== s0.isolation || st.joints !== s0.joints) &&
-      air.choices.find(
-        (c) =>
-          c.isoFree === (st.isolation === s0.isolation) &&
-          c.jointFree === (st.joints === s0.joints),
-      );
+    const ch = crossedChoice(air, st, s0);
     const sum = items.reduce((t, c) => t + (c.single.before.ges - c.single.after.ges), 0);
     const saved = f0 - figs.get(key).ges;
     if (ch && ch.bonus.ges > 0) {
@@ -422,11 +414,7 @@ export async function runSearchBench() {
             const SUB = helpers.SUBADDITIVITY_MARGIN.ep;
             // (a threshold moves a figure only where a ventilation follows the envelope: air)
             if (air && (st.isolation !== s0.isolation || st.joints !== s0.joints)) {
-              const ch = air?.choices.find(
-                (c) =>
-                  c.isoFree === (st.isolation === s0.isolation) &&
-                  c.jointFree === (st.joints === s0.joints),
-              );
+              const ch = crossedChoice(air, st, s0);
               const bonus = ch?.bonus.ep ?? 0;
               probeAir.combos++;
               const excess = saved - (1 + SUB) * sum;
@@ -454,14 +442,7 @@ export async function runSearchBench() {
             );
             const saved = chosen[0].single.before.ges - o.after.ges;
             const st = criteriaOf(airtightnessAfter(engine, prep.dpe, changes, opts.costs));
-            const ch =
-              air &&
-              (st.isolation !== s0.isolation || st.joints !== s0.joints) &&
-              air.choices.find(
-                (c) =>
-                  c.isoFree === (st.isolation === s0.isolation) &&
-                  c.jointFree === (st.joints === s0.joints),
-              );
+            const ch = crossedChoice(air, st, s0);
             const bonus = ch ? ch.bonus.ges : 0;
             if (sum > 0) {
               probeGes.combos++;

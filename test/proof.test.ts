@@ -301,6 +301,43 @@ describe("the scenarios' master nodes, shared between targets", () => {
  * The least cost of a choice per group (−1: none) that `meets`, by brute force: every choice,
  * those dearer than the best so far left out (Infinity when none meets).
  */
+/** every combination of one option or none per group, with its figure and cost */
+function allCombinations(
+  groups: readonly (readonly Candidate[])[],
+  value: (items: Candidate[]) => number,
+): { items: Candidate[]; value: number; cout: number }[] {
+  const out: { items: Candidate[]; value: number; cout: number }[] = [];
+  const walk = (i: number, chosen: Candidate[]): void => {
+    if (i === groups.length) {
+      out.push({
+        items: chosen,
+        value: value(chosen),
+        cout: chosen.reduce((t, c) => t + c.cout, 0),
+      });
+      return;
+    }
+    walk(i + 1, chosen);
+    for (const c of groups[i] as Candidate[]) walk(i + 1, [...chosen, c]);
+  };
+  walk(0, []);
+  return out;
+}
+
+/**
+ * a class limit between two combinations' figures, 5% to 45% of the way up (one draw), the
+ * combinations under it and the cheapest's cost
+ */
+function limitAmong<T extends { value: number; cout: number }>(
+  combos: readonly T[],
+  rand: () => number,
+): { limit: number; reaching: T[]; optimum: number } {
+  const sorted = combos.map((c) => c.value).sort((a, b) => a - b);
+  const at = Math.min(sorted.length - 2, Math.floor((0.05 + rand() * 0.4) * sorted.length));
+  const limit = ((sorted[at] as number) + (sorted[at + 1] as number)) / 2;
+  const reaching = combos.filter((c) => c.value <= limit);
+  return { limit, reaching, optimum: Math.min(...reaching.map((c) => c.cout)) };
+}
+
 function bruteOptimum(
   costs: readonly (readonly number[])[],
   meets: (x: readonly number[]) => boolean,
@@ -1049,25 +1086,11 @@ describe("the runs' rows: what a combination saves beyond a run that misses", ()
           option(g, k, Math.round(100 + rand() * 900), 20 * (1 + Math.floor(rand() * 9))),
         ),
       );
-      const combos: { items: Candidate[]; ep: number; cout: number }[] = [];
-      const walk = (i: number, chosen: Candidate[]): void => {
-        if (i === G) {
-          combos.push({
-            items: chosen,
-            ep: E0 - saves(chosen),
-            cout: chosen.reduce((t, c) => t + c.cout, 0),
-          });
-          return;
-        }
-        walk(i + 1, chosen);
-        for (const c of groups[i] as Candidate[]) walk(i + 1, [...chosen, c]);
-      };
-      walk(0, []);
-      const eps = combos.map((c) => c.ep).sort((a, b) => a - b);
-      const at = Math.min(eps.length - 2, Math.floor((0.05 + rand() * 0.4) * eps.length));
-      const limit = ((eps[at] as number) + (eps[at + 1] as number)) / 2;
-      const reaching = combos.filter((c) => c.ep <= limit);
-      const optimum = Math.min(...reaching.map((c) => c.cout));
+      const combos = allCombinations(groups, (items) => E0 - saves(items)).map((c) => ({
+        ...c,
+        ep: c.value,
+      }));
+      const { limit, reaching, optimum } = limitAmong(combos, rand);
       // what another search ran: half the combinations that miss, and the dearest that reaches
       const known = fakeEvaluator((all) => outcomeOf(limit, E0 - saves(all)), Infinity);
       for (const c of combos) if (c.ep > limit && rand() < 0.5) known.evaluate(c.items);
@@ -1135,25 +1158,11 @@ describe("the runs' rows: what a combination saves beyond a run that misses", ()
           gesOption(g, k, Math.round(100 + rand() * 900), 20 * (1 + Math.floor(rand() * 9))),
         ),
       );
-      const combos: { items: Candidate[]; ges: number; cout: number }[] = [];
-      const walk = (i: number, chosen: Candidate[]): void => {
-        if (i === G) {
-          combos.push({
-            items: chosen,
-            ges: G0 - saves(chosen),
-            cout: chosen.reduce((t, c) => t + c.cout, 0),
-          });
-          return;
-        }
-        walk(i + 1, chosen);
-        for (const c of groups[i] as Candidate[]) walk(i + 1, [...chosen, c]);
-      };
-      walk(0, []);
-      const all = combos.map((c) => c.ges).sort((a, b) => a - b);
-      const at = Math.min(all.length - 2, Math.floor((0.05 + rand() * 0.4) * all.length));
-      const limit = ((all[at] as number) + (all[at + 1] as number)) / 2;
-      const reaching = combos.filter((c) => c.ges <= limit);
-      const optimum = Math.min(...reaching.map((c) => c.cout));
+      const combos = allCombinations(groups, (items) => G0 - saves(items)).map((c) => ({
+        ...c,
+        ges: c.value,
+      }));
+      const { limit, reaching, optimum } = limitAmong(combos, rand);
       const evaluator = (budget: number) =>
         fakeEvaluator((items) => gesOutcome(limit, G0 - saves(items)), budget);
       const known = evaluator(Infinity);
@@ -1222,25 +1231,11 @@ describe("the runs' rows: what a combination saves beyond a run that misses", ()
         const d = diminishing(items);
         return E0 - d - (cross ? 60 + 0.1 * d : 0);
       };
-      const combos: { items: Candidate[]; ep: number; cout: number }[] = [];
-      const walk = (i: number, chosen: Candidate[]): void => {
-        if (i === groups.length) {
-          combos.push({
-            items: chosen,
-            ep: epOf(chosen, crossed(chosen)),
-            cout: chosen.reduce((t, c) => t + c.cout, 0),
-          });
-          return;
-        }
-        walk(i + 1, chosen);
-        for (const c of groups[i] as Candidate[]) walk(i + 1, [...chosen, c]);
-      };
-      walk(0, []);
-      const eps = combos.map((c) => c.ep).sort((a, b) => a - b);
-      const at = Math.min(eps.length - 2, Math.floor((0.05 + rand() * 0.4) * eps.length));
-      const limit = ((eps[at] as number) + (eps[at + 1] as number)) / 2;
-      const reaching = combos.filter((c) => c.ep <= limit);
-      const optimum = Math.min(...reaching.map((c) => c.cout));
+      const combos = allCombinations(groups, (items) => epOf(items, crossed(items))).map((c) => ({
+        ...c,
+        ep: c.value,
+      }));
+      const { limit, reaching, optimum } = limitAmong(combos, rand);
       if (reaching.some((c) => c.cout === optimum && crossed(c.items))) crossingOptima++;
       const evaluator = (budget: number): Evaluator => {
         const e = fakeEvaluator(

@@ -2207,15 +2207,16 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
   let worstS = 0;
   const crossingRuns: { saved: number; sum: number; most: number }[] = [];
   // the runs with a heating generator F has a factor for: what they save, and their sums
-  const factorRuns: {
+  interface FactorRun {
     h: Candidate;
     saved: number;
     gen: number;
     env: number;
     other: number;
     most: number;
-  }[] = [];
-  const factorRunsGes: (typeof factorRuns)[number][] = [];
+  }
+  const factorRuns: FactorRun[] = [];
+  const factorRunsGes: FactorRun[] = [];
   // GES: S with no replaced heating generator, checked on the search's runs and on `gesChecks`
   // (measured once, uncounted)
   let worstSGes = 0;
@@ -2276,37 +2277,26 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
       if (choice && choice.most.ep > 0) crossingRuns.push({ saved, sum, most: choice.most.ep });
       else worstS = Math.max(worstS, saved / sum - 1);
       const heatIn = all.filter(isHeatingGenerator);
-      // (F on GES: the same, on GES)
-      for (const h of heatIn) {
-        if (!factorsGes.has(h) || heatIn.some((c) => c !== h && !factorCovers(factorsGes, c)))
-          continue;
-        const env = all.filter(isEnvelope).reduce((t, c) => t + gainOf(c, 'ges'), 0);
-        const gen = gainOf(h, 'ges');
-        const sumGes = all.reduce((t, c) => t + gainOf(c, 'ges'), 0);
-        if (env > 0)
-          factorRunsGes.push({
-            h,
-            saved: base0.ges - ev.o.after.ges,
-            gen,
-            env,
-            other: sumGes - env - gen,
-            most: choice && choice.most.ges > 0 ? choice.most.ges : 0,
-          });
-      }
-      for (const h of heatIn) {
-        if (!factors.has(h) || heatIn.some((c) => c !== h && !factorCovers(factors, c))) continue;
-        const env = all.filter(isEnvelope).reduce((t, c) => t + gainOf(c, 'ep'), 0);
-        const gen = gainOf(h, 'ep');
-        if (env > 0)
-          factorRuns.push({
-            h,
-            saved,
-            gen,
-            env,
-            other: sum - env - gen,
-            most: choice && choice.most.ep > 0 ? choice.most.ep : 0,
-          });
-      }
+      // (F, on energy and on GES: each heating generator's run, for its factor's check)
+      for (const [f, fs, runs] of [
+        ['ep', factors, factorRuns],
+        ['ges', factorsGes, factorRunsGes],
+      ] as const)
+        for (const h of heatIn) {
+          if (!fs.has(h) || heatIn.some((c) => c !== h && !factorCovers(fs, c))) continue;
+          const env = all.filter(isEnvelope).reduce((t, c) => t + gainOf(c, f), 0);
+          const gen = gainOf(h, f);
+          const total = all.reduce((t, c) => t + gainOf(c, f), 0);
+          if (env > 0)
+            runs.push({
+              h,
+              saved: base0[f] - ev.o.after[f],
+              gen,
+              env,
+              other: total - env - gen,
+              most: choice && choice.most[f] > 0 ? choice.most[f] : 0,
+            });
+        }
     }
     const sMargin = worstS > sGlobal ? worstS + CHECK_SLACK : sGlobal;
     let airScale = 1 + AIR_MARGIN;
@@ -2314,13 +2304,7 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
       const needed = (r.saved - (1 + sMargin) * r.sum) / r.most;
       if (needed > airScale) airScale = needed + CHECK_SLACK;
     }
-    // each factor with its margin, raised where a run shows more (then plus CHECK_SLACK)
-    const rho = new Map<Candidate, number>();
-    for (const [h, r] of factors) rho.set(h, r * (1 + FACTOR_MARGIN));
-    for (const r of factorRuns) {
-      const needed = ((r.saved - airScale * r.most) / (1 + sMargin) - r.gen - r.other) / r.env;
-      if (needed > (rho.get(r.h) as number)) rho.set(r.h, needed + CHECK_SLACK);
-    }
+    const rho = checkedFactors(factors, factorRuns, sMargin, airScale);
     const sGes =
       worstSGes > (SUBADDITIVITY_MARGIN.ges ?? 0)
         ? worstSGes + CHECK_SLACK
@@ -2330,14 +2314,24 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
       const needed = (r.saved - (1 + sGes) * r.sum) / r.most;
       if (needed > airGes) airGes = needed + CHECK_SLACK;
     }
-    const rhoGes = new Map<Candidate, number>();
-    for (const [h, r] of factorsGes) rhoGes.set(h, r * (1 + FACTOR_MARGIN));
-    for (const r of factorRunsGes) {
-      const needed = ((r.saved - airGes * r.most) / (1 + sGes) - r.gen - r.other) / r.env;
-      if (needed > (rhoGes.get(r.h) as number)) rhoGes.set(r.h, needed + CHECK_SLACK);
-    }
+    const rhoGes = checkedFactors(factorsGes, factorRunsGes, sGes, airGes);
     return { s: sMargin, air: airScale, rho, sGes, airGes, rhoGes };
   };
+  /** each factor with its margin, raised where a run shows more (then plus CHECK_SLACK) */
+  function checkedFactors(
+    fs: ReadonlyMap<Candidate, number>,
+    runs: readonly FactorRun[],
+    margin: number,
+    airScale: number,
+  ): Map<Candidate, number> {
+    const out = new Map<Candidate, number>();
+    for (const [h, r] of fs) out.set(h, r * (1 + FACTOR_MARGIN));
+    for (const r of runs) {
+      const needed = ((r.saved - airScale * r.most) / (1 + margin) - r.gen - r.other) / r.env;
+      if (needed > (out.get(r.h) as number)) out.set(r.h, needed + CHECK_SLACK);
+    }
+    return out;
+  }
   /**
    * The runs' rows (docs "The runs' rows"): a run Y that misses on energy, and per group the
    * gain alone of each choice Y's choice does not cover (M0's relation, as Y's cut; 0 for those
