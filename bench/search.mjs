@@ -53,6 +53,9 @@ const assumptions = {
     ep: { pairs: 0, viol: 0, max: 0, list: [] },
     ges: { pairs: 0, viol: 0, max: 0, list: [], untrusted: [] },
   },
+  // the runs' rows in Y's world (proof.ts, docs "The runs' rows in Y's world"): what X saves beyond
+  // Y against what each of X's choices Y's does not cover saves once put in Y in place of Y's own
+  world: { pairs: 0, viol: 0, max: 0, list: [] },
 };
 let helpers;
 
@@ -187,6 +190,100 @@ function measureAssumptions(groups, figs, file, states, air, s0, inertiaMoves, f
   }
   for (const fig of ['ep', 'ges'])
     measureRows(groups, figs, file, states, air, s0, alone, comparable, fig, factorsGes);
+  measureWorldRows(groups, figs, file, states, air, s0, alone, comparable);
+}
+
+/**
+ * The runs' rows in Y's world (proof.ts `worldRow`) over every pair of combinations (Y, X) of a
+ * brute-forced DPE, on primary energy: `saved(X) − saved(Y) − bonus beyond Y(X) ≤ (1 + S's margin)
+ * × Σ gain in Y's world of X's choices Y's does not cover`, where a choice's gain in Y's world is
+ * what Y saves more with that choice in place of Y's in its group; a heating generator Y's does not
+ * cover meets the row, as does none where Y's choice is not compared with none. (The search also
+ * measures a lining added with Y's inertia class forced, and lets a choice that takes off one of Y's
+ * linings meet the row, where the class can move: the brute force's figures have no forced class,
+ * and without that escape the test is stricter.)
+ */
+function measureWorldRows(groups, figs, file, states, air, s0, alone, comparable) {
+  const { SUBADDITIVITY_MARGIN: SUB } = helpers;
+  const fig = 'ep';
+  const G = groups.length;
+  const bitsOf = (c) => (c.isoFree ? 0 : 1) | (c.jointFree ? 0 : 2);
+  const entries = [...figs].map(([key, F]) => {
+    const idx = key.split(',').map(Number);
+    const st = states.get(key);
+    const bits = st
+      ? (st.isolation !== s0.isolation ? 1 : 0) | (st.joints !== s0.joints ? 2 : 0)
+      : 0;
+    return { idx, f: F[fig], bits };
+  });
+  const beyond = (X, Y) => {
+    const least = X.bits | Y.bits;
+    let most = 0;
+    for (const c of air?.choices ?? []) {
+      const b = bitsOf(c);
+      if ((b & least) === least && b !== Y.bits) most = Math.max(most, c.bonus[fig]);
+    }
+    return most;
+  };
+  const covers = (g, a, b) =>
+    a === b || (comparable(g, a, b) && alone(g, a, fig) <= alone(g, b, fig));
+  const fOf = (idx) => figs.get(idx.join(','))[fig];
+  const w = assumptions.world;
+  let worst = 0;
+  for (const Y of entries) {
+    // gains in Y's world, per group and choice (-1: none)
+    const gY = groups.map((list, g) => {
+      const out = new Map();
+      for (let k = -1; k < list.length; k++) {
+        if (k === Y.idx[g]) continue;
+        const idx = [...Y.idx];
+        idx[g] = k;
+        out.set(k, Math.max(0, Y.f - fOf(idx)));
+      }
+      return out;
+    });
+    for (const X of entries) {
+      const over = Y.f - X.f - beyond(X, Y);
+      if (!(over > 0)) continue;
+      let sum = 0;
+      let met = false;
+      for (let g = 0; g < G; g++) {
+        const k = X.idx[g];
+        if (covers(g, Y.idx[g], k)) continue;
+        // (Y's choice not compared with none: none meets the row)
+        if (k < 0 && !covers(g, Y.idx[g], -1)) met = true;
+        // (a heating generator Y's does not cover meets it too)
+        if (k >= 0 && helpers.isHeatingGenerator(groups[g][k])) met = true;
+        sum += gY[g].get(k);
+      }
+      if (met) continue;
+      w.pairs++;
+      const ratio = sum > 0 ? over / sum : Infinity;
+      if (process.env.BENCH_SEARCH_VERBOSE && ratio > 1 + SUB[fig] && ratio > worst) {
+        const lab = (idx) =>
+          idx
+            .map((k, g) =>
+              k < 0
+                ? null
+                : `${groups[g][k].change.referenceId}=${groups[g][k].change.editableValue}`,
+            )
+            .filter(Boolean)
+            .join(' ');
+        console.log(
+          `  world ${file} ratio ${ratio.toFixed(3)} over ${over.toFixed(1)} sum ${sum.toFixed(1)} Y.f ${Y.f.toFixed(1)} X.f ${X.f.toFixed(1)} beyond ${beyond(X, Y).toFixed(1)}\n    Y: ${lab(Y.idx)}\n    X: ${lab(X.idx)}\n    terms: ${X.idx
+            .map((k, g) => (covers(g, Y.idx[g], k) ? null : `${g}:${k}=${gY[g].get(k).toFixed(1)}`))
+            .filter(Boolean)
+            .join(' ')}`,
+        );
+      }
+      if (ratio > 1 + SUB[fig]) {
+        w.viol++;
+        if (w.list.length < 20) w.list.push(`${file.replace(/\.xml$/, '')} ${ratio.toFixed(3)}`);
+      }
+      worst = Math.max(worst, ratio);
+    }
+  }
+  w.max = Math.max(w.max, worst);
 }
 
 /**
@@ -650,6 +747,10 @@ export async function runSearchBench() {
       `  the runs' rows on ${fig} (saved(X) − saved(Y) ≤ (1 + ${helpers.SUBADDITIVITY_MARGIN[fig]}) × Σ saved alone by X's choices Y's does not cover, + what crossing beyond Y saves at most${fig === 'ges' ? `; Y replacing no heating generator but those with a factor on GES of at most 1; not where the search's checks before any run show S on GES or its allowance beyond their margins: ${rw.untrusted.join(', ') || 'none'}` : ''}): ${rw.pairs} pairs where X saves more, ${rw.viol} over${rw.list.length ? ` (${rw.list.slice(0, 8).join('; ')}${rw.list.length > 8 ? '; …' : ''})` : ''}, largest ratio ${rw.max.toFixed(3)}`,
     );
   }
+  const wr = assumptions.world;
+  console.log(
+    `  the runs' rows in Y's world on ep (saved(X) − saved(Y) ≤ (1 + ${helpers.SUBADDITIVITY_MARGIN.ep}) × Σ what X's choices Y's does not cover save put in Y in place of Y's, + what crossing beyond Y saves at most; a heating generator Y's does not cover meets the row, as does none where Y's choice is not compared with none; the search's own runs force Y's inertia class on a lining added, the brute force has none): ${wr.pairs} pairs where X saves more, ${wr.viol} over${wr.list.length ? ` (${wr.list.slice(0, 8).join('; ')}${wr.list.length > 8 ? '; …' : ''})` : ''}, largest ratio ${wr.max.toFixed(3)}`,
+  );
   const a = assumptions.air;
   console.log(
     `  subadditivity across a Q4Pa,conv threshold (saved ≤ (1 + ${helpers.SUBADDITIVITY_MARGIN.ep}) × Σ saved alone + what crossing saves at most, × (1 + ${helpers.AIR_MARGIN})): ${a.dpes} DPEs can cross, ${a.combos} combinations do, ${a.viol} over, largest share of that allowance taken ${a.max.toFixed(3)}`,

@@ -1323,6 +1323,158 @@ describe("the runs' rows: what a combination saves beyond a run that misses", ()
   });
 });
 
+describe("the rows in the answer's world: what a combination saves beyond the master's answer", () => {
+  const E0 = 1000;
+  const outcomeOf = (limit: number, ep: number): Outcome =>
+    ({
+      before: { ep: E0, ges: 100 },
+      after: { ep, ges: 50 },
+      classesBefore: { energy: 'E', ges: 'E', dpe: 'E' },
+      classesAfter: {
+        energy: ep <= limit ? 'D' : 'E',
+        ges: 'D',
+        dpe: ep <= limit ? 'D' : 'E',
+      },
+    }) as unknown as Outcome;
+  /** a fake evaluator that also measures (uncounted runs, as `Evaluator.measure`) */
+  const measuring = (
+    figure: (all: readonly Candidate[]) => number,
+    limit: number,
+    budget: number,
+  ) => {
+    const ev = fakeEvaluator((all) => outcomeOf(limit, figure(all)), budget) as unknown as {
+      measure?: (items: readonly Candidate[]) => Outcome;
+    };
+    ev.measure = (items) => outcomeOf(limit, figure(items));
+    return ev as unknown as Evaluator;
+  };
+  /**
+   * A random problem's bounds, with the rows in the answer's world and without them: another
+   * search ran half the combinations that miss and the dearest that reaches, this one runs nothing
+   */
+  const bounds = (
+    groups: Candidate[][],
+    figure: (all: readonly Candidate[]) => number,
+    rand: () => number,
+  ) => {
+    const combos = allCombinations(groups, figure);
+    const { limit, reaching, optimum } = limitAmong(combos, rand);
+    const known = measuring(figure, limit, Infinity);
+    for (const c of combos) if (c.value > limit && rand() < 0.5) known.evaluate(c.items);
+    known.evaluate(reaching.reduce((a, b) => (b.cout > a.cout ? b : a)).items);
+    const search = (worldRows?: number) =>
+      cheapestProved(measuring(figure, limit, 0), {
+        groups,
+        target: 'D',
+        known: [...known.evaluated],
+        ...(worldRows === 0 ? { worldRows } : {}),
+      });
+    const without = search(0);
+    const withRows = search();
+    // (the search itself reads none of them: its answer, bound and proof are as without them)
+    expect(withRows.best).toBe(without.best);
+    expect(withRows.lowerBound).toBe(without.lowerBound);
+    expect(withRows.exact).toBe(without.exact);
+    expect(without.finalBound).toBe(without.lowerBound);
+    return { optimum, without: without.lowerBound, withRows: withRows.finalBound };
+  };
+
+  it("steep diminishing returns: they lift the bounds the runs' rows leave low, never above the optimum (200 random problems)", () => {
+    // what a combination saves: its largest saving alone and 0.4 of each other's, so that beyond a
+    // run each option adds far less than alone (the runs' rows count it alone)
+    const option = (g: number, k: number, cout: number, saves: number): Candidate => ({
+      change: { referenceId: `porte:${g}`, editableKey: 'synthetic', editableValue: `${k}` },
+      label: `${g}:${k}`,
+      cout,
+      single: outcomeOf(-Infinity, E0 - saves),
+    });
+    const figure = (all: readonly Candidate[]) => {
+      const gains = all.map((c) => E0 - c.single.after.ep);
+      const largest = Math.max(0, ...gains);
+      return E0 - largest - 0.4 * (gains.reduce((t, x) => t + x, 0) - largest);
+    };
+    const rand = rng(6160);
+    let lifted = 0;
+    for (let trial = 0; trial < 200; trial++) {
+      const G = 3 + Math.floor(rand() * 4);
+      const groups = Array.from({ length: G }, (_, g) =>
+        Array.from({ length: 1 + Math.floor(rand() * 3) }, (_, k) =>
+          option(g, k, Math.round(100 + rand() * 900), 20 * (1 + Math.floor(rand() * 9))),
+        ),
+      );
+      const { optimum, without, withRows } = bounds(groups, figure, rand);
+      const what = `trial ${trial}`;
+      expect(without, what).toBeLessThanOrEqual(optimum);
+      expect(withRows, what).toBeLessThanOrEqual(optimum);
+      expect(withRows, what).toBeGreaterThanOrEqual(without);
+      if (withRows > without) lifted++;
+    }
+    // (not a vacuous check: the rows lift the bound on many of them)
+    expect(lifted).toBeGreaterThan(40);
+  });
+
+  it('a heating generator the answer does not hold meets its row: one that saves on its auxiliaries makes the walls worth more (150 random problems)', () => {
+    // the heating need 600 kWh, each wall keeping (1 − its share) of it; a generator turns the need
+    // into `factor` × need less `aux` (what it saves on its auxiliaries): beyond an answer with a
+    // heat pump (factor 0.5), a generator with a worse factor but auxiliaries saved gains little in
+    // its place, and the walls beside it gain more than in the heat pump's world
+    const generator = (k: number, cout: number, factor: number, aux: number) => {
+      const c: Candidate = {
+        change: {
+          referenceId: 'installation_chauffage:0',
+          editableKey: 'ReplaceGEN',
+          editableValue: `G${k}`,
+        } as EditableChange,
+        label: `gen:${k}`,
+        cout,
+        single: outcomeOf(-Infinity, 400 + 600 * factor - aux),
+      };
+      return Object.assign(c, { factor, aux });
+    };
+    const wall = (g: number, k: number, cout: number, share: number) =>
+      Object.assign(
+        {
+          change: { referenceId: `mur:${g}`, editableKey: 'synthetic', editableValue: `${k}` },
+          label: `${g}:${k}`,
+          cout,
+          single: outcomeOf(-Infinity, 400 + 600 * (1 - share)),
+        } as Candidate,
+        { share },
+      );
+    const figure = (all: readonly Candidate[]) => {
+      let need = 600;
+      let factor = 1;
+      let aux = 0;
+      for (const c of all) {
+        const x = c as Candidate & { share?: number; factor?: number; aux?: number };
+        if (x.share !== undefined) need *= 1 - x.share;
+        if (x.factor !== undefined) {
+          factor = x.factor;
+          aux = x.aux ?? 0;
+        }
+      }
+      return 400 + need * factor - aux;
+    };
+    const rand = rng(7171);
+    for (let trial = 0; trial < 150; trial++) {
+      const gens = Array.from({ length: 2 + Math.floor(rand() * 2) }, (_, k) =>
+        k === 0
+          ? generator(k, Math.round(800 + rand() * 800), 0.5, 0)
+          : generator(k, Math.round(300 + rand() * 900), 0.6 + rand() * 0.35, 50 + rand() * 200),
+      );
+      const walls = Array.from({ length: 2 + Math.floor(rand() * 3) }, (_, g) =>
+        Array.from({ length: 1 + Math.floor(rand() * 2) }, (_, k) =>
+          wall(g + 1, k, Math.round(200 + rand() * 800), 0.1 + rand() * 0.3),
+        ),
+      );
+      const { optimum, without, withRows } = bounds([gens, ...walls], figure, rand);
+      const what = `trial ${trial}`;
+      expect(without, what).toBeLessThanOrEqual(optimum);
+      expect(withRows, what).toBeLessThanOrEqual(optimum);
+    }
+  });
+});
+
 describe('S on GES leaves out the combinations with a replaced heating generator', () => {
   const LIMIT = 115;
   const walls: Candidate[][] = Array.from({ length: 6 }, (_, g) => [

@@ -164,6 +164,8 @@ export interface ProofQuery {
   tunedSteering?: boolean;
   /** the runs' rows' rounds in the last solve (default `Y_ROUNDS`; 0: none) */
   runsRows?: number;
+  /** the rows in the answer's world per search (default `WORLD_ROWS`; 0: none) */
+  worldRows?: number;
 }
 
 export interface ProofAnswer {
@@ -173,6 +175,12 @@ export interface ProofAnswer {
   exact: boolean;
   /** every combination (fixed included) cheaper than this misses the goal or a constraint, under M0 */
   lowerBound: number;
+  /**
+   * the same with the rows in the answers' worlds (docs "The rows in the answer's world"), at least
+   * `lowerBound`: what a scenario reports; the searches read `lowerBound` and `exact` only, so
+   * that their runs and answers are what they were without those rows
+   */
+  finalBound: number;
   /** the class searched for */
   target: ClassLetter;
   /** master solves, and their nodes in all */
@@ -1812,6 +1820,12 @@ export const FACTOR_MARGIN = 0.1;
  */
 export const Y_ROUNDS = 8;
 export const Y_PER_ROUND = 10;
+/**
+ * The rows in the answer's world (docs "The rows in the answer's world"): at most this many more
+ * rounds of the last solve per search, each measured by one uncounted run per choice its answer
+ * does not cover.
+ */
+export const WORLD_ROWS = 8;
 
 /**
  * F, the factored knapsack's factors: for each option h of each replaceable heating generator
@@ -2154,11 +2168,15 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
   const perSolve = query.masterNodes ?? MASTER_NODES;
   let iterations = 0;
   let masterNodes = 0;
+  // (the bound with the rows in the answers' worlds, `withYRows`: reported, never read by the search)
+  let worldLb = -Infinity;
   const answer = (exact: boolean, lowerBound: number): ProofAnswer => {
+    const cost = best ? (best as Evaluated).cout : Infinity;
     return {
       best,
       exact,
       lowerBound,
+      finalBound: Math.max(lowerBound, Math.min(worldLb, cost)),
       target,
       iterations,
       masterNodes,
@@ -2362,6 +2380,11 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
     crossed: number;
     /** on GES, Y's heating generators (each with F on GES's factor at most 1) */
     heat: Candidate[];
+    /**
+     * a row in Y's world (`worldRow`): `gain` holds what each choice saves in Y's place (or
+     * `meets`), not its gain alone
+     */
+    world?: boolean;
   }
   const yRounds = query.runsRows ?? Y_ROUNDS;
   const yRowsKept: YRow[] = [];
@@ -2378,6 +2401,7 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
         ? ((r.masks[g] as number) & (1 << (k + 1))) === 0
         : atLeastAsStrong(g, r.y[g] ?? null, c, r.f, keepsInertia(r.y));
     if (covered) return 0;
+    if (r.world) return k >= 0 ? (r.gain[g]![k] as number) : r.meets;
     return (r.none[g] as number) > 0 || yMeets(r.f, c) ? r.meets : Math.max(0, gainOf(c, r.f));
   };
   /**
@@ -2447,7 +2471,7 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
       let sum = 0;
       for (const { g, c } of x.at) sum += yGain(r, g, c);
       for (let g = 0; g < G; g++)
-        if ((r.none[g] as number) > 0 && !x.at.some((a) => a.g === g)) sum += r.meets;
+        if ((r.none[g] as number) > 0 && !x.at.some((a) => a.g === g)) sum += r.none[g] as number;
       const needed = sum > 0 ? over / sum - 1 : Infinity;
       if (needed > r.margin) r.margin = needed + CHECK_SLACK;
     }
@@ -2513,6 +2537,82 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
     }
     return yRowsKept;
   };
+  /**
+   * The row in the answer's world (docs "The rows in the answer's world"), on energy, for a master's answer Y
+   * (one uncounted run, `Evaluator.measure`, for its figure): every choice Y's does not cover
+   * counts what Y saves more with it in place of Y's own (one uncounted run each); a heating
+   * generator Y's does not cover meets it (another generator changes what every kWh of need saved
+   * is worth, and may save on its auxiliaries what it loses on the need: on `2325E0263102J` a gas
+   * boiler in place of Y's collective heat pump saves 94 kWh/yr, and a ventilation beside it 1.2
+   * times what each saves in Y's world), as does none where Y's choice is not compared with none
+   * (as in the runs' rows: removing a ventilation saves nothing in Y's world, and more beside a
+   * wall on `2375E2453987C`). Its margin starts at S's checked one and is checked on every run
+   * seen. Null where the evaluator cannot measure or a figure is not a number.
+   */
+  const worldRow = (y: Point): YRow | null => {
+    const measure = evaluator.measure?.bind(evaluator);
+    if (!measure) return null;
+    // Y's figure with some groups' choices in place of Y's
+    const at = (put: ReadonlyMap<number, Candidate | null>): number => {
+      const items = [...fixed];
+      for (let g = 0; g < G; g++) {
+        const c = put.has(g) ? put.get(g) : y[g];
+        if (c) items.push(c);
+      }
+      return measure(items).after.ep;
+    };
+    const atY = at(new Map());
+    if (!Number.isFinite(atY)) return null;
+    const relation = keepsInertia(y) ? 'same' : 'plain';
+    const masks = opts.map((_, g) => maskOf(g, y[g] ?? null, 'ep', relation));
+    const uncovered = (g: number, k: number) => ((masks[g] as number) & (1 << (k + 1))) !== 0;
+    const meets = atY + 1;
+    const none = masks.map((mk) => ((mk & 1) !== 0 ? meets : 0));
+    // (where lining walls inside can move the inertia class: a choice that takes off one of Y's
+    // linings meets the row, and a lining added is measured with Y's class forced, its lighter
+    // class being what the lighter class's allowance counts)
+    const lined = (c: Candidate | null) => inertiaMoves && isInternal(c);
+    const yItems = () => [...fixed, ...y.filter((c): c is Candidate => c !== null)];
+    const clsY = inertiaMoves ? evaluator.inertia?.(yItems()) : undefined;
+    const forced = (g: number, c: Candidate): number => {
+      if (clsY === undefined || !evaluator.withInertiaClass) return Number.NaN;
+      const items = [...fixed];
+      for (let h = 0; h < G; h++) {
+        const x = h === g ? c : y[h];
+        if (x) items.push(x);
+      }
+      return evaluator.withInertiaClass(items, clsY).after.ep;
+    };
+    const gain = opts.map((list, g) =>
+      list.map((c, k) =>
+        !uncovered(g, k)
+          ? 0
+          : isHeatingGenerator(c) || (lined(y[g] ?? null) && !isInternal(c))
+            ? meets
+            : lined(c) && !isInternal(y[g] ?? null)
+              ? Math.max(0, atY - forced(g, c))
+              : Math.max(0, atY - at(new Map([[g, c]]))),
+      ),
+    );
+    if (!gain.every((list) => list.every(Number.isFinite))) return null;
+    const row: YRow = {
+      f: 'ep',
+      atY,
+      y,
+      masks,
+      gain,
+      none,
+      meets,
+      margin: margins().s,
+      checkedAt: 0,
+      crossed: crossedBy(y.filter((c): c is Candidate => c !== null)),
+      heat: [],
+      world: true,
+    };
+    checkYRow(row);
+    return row;
+  };
+  let worldLeft = query.worldRows ?? WORLD_ROWS;
   /** a row's need, with what a lighter inertia class may save */
   const NO_LIGHTER: Record<Figure, number> = { ep: 0, ges: 0 };
   /**
@@ -2773,15 +2873,15 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
       ep: Math.min(inertiaMost.ep, lighterAtMost(missAt.ep, lighterShare())),
       ges: Math.min(inertiaMost.ges, lighterAtMost(missAt.ges, lighterShare())),
     };
-    const some = weakOf(
-      withYRows(lighterY, goal, () => master(perSolve, goal, ges, cuts, true, { atLeast: step })),
+    const some = withYRows(lighterY, goal, () =>
+      master(perSolve, goal, ges, cuts, true, { atLeast: step }),
     );
-    const fewer = weakOf(
-      withYRows(NO_LIGHTER, goal, () =>
-        master(perSolve, goal, ges, cuts, false, { atMost: step - 1 }),
-      ),
+    const fewer = withYRows(NO_LIGHTER, goal, () =>
+      master(perSolve, goal, ges, cuts, false, { atMost: step - 1 }),
     );
-    const bound = Math.min(lb, some, fewer);
+    const bound = Math.min(lb, weakOf(some.plain), weakOf(fewer.plain));
+    // (with the rows in the answers' worlds: what the scenario reports)
+    worldLb = Math.min(lb, weakOf(some.world), weakOf(fewer.world));
     // (no answer: proved unreachable only while the last solve finds nothing either)
     return answer(
       found ? found.cout <= bound : exact && bound === Infinity,
@@ -2812,54 +2912,103 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
   /**
    * A solve of the proof's master with the runs' rows its answer does not meet, added round by
    * round (at most `Y_ROUNDS` more solves, `Y_PER_ROUND` rows each, the most violated first),
-   * each row's margin checked on every run seen first.
+   * each row's margin checked on every run seen first (`plain`: what the search reads). Then
+   * (`world`: what the scenario reports, never what the search reads) at most `WORLD_ROWS` more
+   * rounds, each adding the row in its answer's world (`worldRow`) and the runs' rows it does not
+   * meet; a round cut short by its nodes keeps the best bound before it.
    */
   function withYRows(
     lighter: Record<Figure, number>,
     goal: number,
     solve: () => MasterResult,
-  ): MasterResult {
+  ): { plain: MasterResult; world: MasterResult } {
     let m = solve();
-    if (yRounds <= 0 || (missAt.ep === Infinity && !yGes())) return m;
+    if (yRounds <= 0 || (missAt.ep === Infinity && !yGes())) return { plain: m, world: m };
     const all = yRows();
     const chosen: YRow[] = [];
-    // (until its answer meets every row, or costs the best answer: proved)
-    for (let round = 0; round < yRounds && m.kind === 'solution' && m.cost < goal - 1e-9; round++) {
-      const choice = m.choice;
+    // the rows the answer does not meet, the most violated first (`limit` per figure of the runs'
+    // rows, each checked on the runs seen first: a wider margin asks less; every row in an
+    // answer's world made so far)
+    const violatedBy = (r: MasterResult & { kind: 'solution' }, worlds: readonly YRow[]) => {
+      const choice = r.choice;
       // (the thresholds' state the answer reaches: its allowance counts in each row, as in the
       // master's)
-      const st = air && m.airAt !== undefined ? air.choices[m.airAt] : undefined;
-      const violated: { r: YRow; sum: number; by: number }[] = [];
-      for (const r of all) {
-        if (chosen.includes(r)) continue;
-        let sum = st ? yAllowance(st, r) : 0;
+      const st = air && r.airAt !== undefined ? air.choices[r.airAt] : undefined;
+      const sumOf = (row: YRow) => {
+        let sum = st ? yAllowance(st, row) : 0;
         for (let g = 0; g < G; g++) {
           const k = choice[g] as number;
-          sum += k >= 0 ? (r.gain[g]![k] as number) : (r.none[g] as number);
+          sum += k >= 0 ? (row.gain[g]![k] as number) : (row.none[g] as number);
         }
-        const by = yNeed(r, lighter) - sum;
-        if (by > 0) violated.push({ r, sum, by });
+        return sum;
+      };
+      const violated: { r: YRow; sum: number; by: number }[] = [];
+      for (const row of [...all, ...worlds]) {
+        if (chosen.includes(row)) continue;
+        const sum = sumOf(row);
+        const by = yNeed(row, lighter) - sum;
+        if (by > 0) violated.push({ r: row, sum, by });
       }
-      // the most violated first, per figure, each checked on the runs seen (a wider margin asks
-      // less)
       violated.sort((a, b) => b.by - a.by);
       const added: Record<Figure, number> = { ep: 0, ges: 0 };
+      let more = 0;
       for (const v of violated) {
+        if (v.r.world) {
+          chosen.push(v.r);
+          more++;
+          continue;
+        }
         if (added[v.r.f] >= Y_PER_ROUND) continue;
         checkYRow(v.r);
         if (yNeed(v.r, lighter) - v.sum <= 0) continue;
         chosen.push(v.r);
         added[v.r.f]++;
       }
-      if (!added.ep && !added.ges) break;
+      return { added: added.ep + added.ges + more, sumOf };
+    };
+    const solveWith = (): MasterResult => {
       yChosen = chosen;
       try {
-        m = solve();
+        return solve();
       } finally {
         yChosen = [];
       }
+    };
+    // (until its answer meets every row, or costs the best answer: proved)
+    for (let round = 0; round < yRounds && m.kind === 'solution' && m.cost < goal - 1e-9; round++) {
+      if (!violatedBy(m, []).added) break;
+      m = solveWith();
     }
-    return m;
+    const plain = m;
+    // the rows in the answers' worlds, on energy
+    const worlds: YRow[] = [];
+    while (
+      worldLeft > 0 &&
+      missAt.ep !== Infinity &&
+      m.kind === 'solution' &&
+      m.cost < goal - 1e-9
+    ) {
+      worldLeft--;
+      const { added, sumOf } = violatedBy(m, worlds);
+      let more = added;
+      const w = worldRow(m.choice.map((k, g) => (k < 0 ? null : (opts[g]![k] as Candidate))));
+      if (w) {
+        worlds.push(w);
+        if (yNeed(w, lighter) - sumOf(w) > 0) {
+          chosen.push(w);
+          more++;
+        }
+      }
+      if (!more) break;
+      const next = solveWith();
+      if (next.kind === 'capped' && !(next.lowerBound > boundOf(m))) break;
+      m = next;
+    }
+    return { plain, world: m };
+  }
+  /** what a master's result bounds (infeasible: nothing reaches) */
+  function boundOf(m: MasterResult): number {
+    return m.kind === 'infeasible' ? Infinity : m.kind === 'capped' ? m.lowerBound : m.cost;
   }
   /**
    * The runs' rows in one more solve of the proof's master once the search is done (where a
@@ -2870,11 +3019,13 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
     const found = best as Evaluated | null;
     if (yRounds <= 0 || lighterMatters || !found || found.cout <= bestLb || !base0) return;
     const ges = missAt.ges !== Infinity && !gesFixedExempt && gesTrusted;
-    const m = withYRows(NO_LIGHTER, found.cout - fixedCost, () =>
+    const { plain: m, world } = withYRows(NO_LIGHTER, found.cout - fixedCost, () =>
       master(perSolve, found.cout - fixedCost, ges),
     );
     if (m.kind !== 'infeasible')
       bestLb = Math.max(bestLb, (m.kind === 'capped' ? m.lowerBound : m.cost) + fixedCost);
+    if (world.kind !== 'infeasible')
+      worldLb = Math.max(bestLb, worldLb, boundOf(world) + fixedCost);
   }
   function lastSolve(): void {
     const found = best as Evaluated | null;

@@ -475,6 +475,12 @@ export function searchScenarios(
   const strategy: ScenarioSearch['strategy'] =
     wanted === 'auto' ? (combinations <= EXACT_LIMIT ? 'exhaustive' : 'best-first') : wanted;
   const best = new Map<ClassLetter, Found>();
+  // each target's bound with the rows in the answers' worlds (`ProofAnswer.finalBound`): reported
+  // with its scenario, never read by the searches (their runs and answers are what they were
+  // without those rows)
+  const finalBounds = new Map<ClassLetter, number>();
+  const reported = (target: ClassLetter, c: ProofAnswer) =>
+    finalBounds.set(target, Math.max(finalBounds.get(target) ?? 0, Math.floor(c.finalBound)));
   const progress = (done: number) =>
     opts.onProgress?.({ step: 'scenarios', done, total: targets.length });
   const unreachable: ClassLetter[] = [];
@@ -552,6 +558,7 @@ export function searchScenarios(
             cutRuns += proving.count - before;
             masterUsed += c.masterNodes;
             found = afterProof(found, c);
+            reported(target, c);
           }
           // after the proofs, on their own runs (never dearer): the predicted search, the last
           // pass, then the predicted search across the Q4Pa,conv thresholds and the last pass on
@@ -644,6 +651,7 @@ export function searchScenarios(
             dearestFirst: true,
           });
           let next = afterProof(found, c);
+          reported(target, c);
           // (its own answer, unproved: without the options it does not need, then each swapped
           // for a cheaper one of its group that still reaches)
           if (next.ev !== found.ev && !next.exact) {
@@ -752,6 +760,13 @@ export function searchScenarios(
         pick = { ...f, exact: false, lowerBound: pick?.lowerBound ?? 0 };
     }
     if (!pick || !reaches(pick.ev.o, target)) continue;
+    // (the bound with the rows in the answers' worlds: a bound on every combination reaching the
+    // target, so on the one picked)
+    const fb = finalBounds.get(target) ?? 0;
+    if (!pick.exact && fb > pick.lowerBound) {
+      const lowerBound = Math.min(fb, pick.ev.cout);
+      pick = { ...pick, lowerBound, exact: lowerBound >= pick.ev.cout };
+    }
     solutions.push(toSolution(pick, target, elements, base));
   }
   return {

@@ -459,10 +459,12 @@ function sheetsOf(steps: readonly AuditStep[]): AuditAids['sheets'] {
 /** A step with what the proof says of it (the step's own cost against its proven bound). */
 function withProof(step: AuditStep, proof: StepProof | null): AuditStep {
   if (!proof) return { ...step, exact: false, lowerBound: 0, maxAbovePercent: null };
-  const lowerBound = proof.exact ? step.cost : Math.min(round2(proof.lowerBound), step.cost);
+  // (with the rows in the answers' worlds, `StepProof.finalBound`)
+  const bound = Math.max(proof.lowerBound, proof.finalBound ?? 0);
+  const lowerBound = proof.exact ? step.cost : Math.min(round2(bound), step.cost);
   return {
     ...step,
-    exact: proof.exact,
+    exact: proof.exact || lowerBound >= step.cost,
     lowerBound,
     maxAbovePercent: maxAbovePercent(step.cost, lowerBound),
   };

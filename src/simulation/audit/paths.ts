@@ -112,6 +112,11 @@ export interface StepProof {
   exact: boolean;
   /** € (with the earlier steps' works for a later step): every combination meeting the step's rules and class costs at least this */
   lowerBound: number;
+  /**
+   * the same with the rows in the answers' worlds (proof.ts `finalBound`), at least `lowerBound`:
+   * what the step reports; the paths' choices read `exact` and `lowerBound` only
+   */
+  finalBound?: number;
 }
 
 interface Ctx extends PathFrame {
@@ -506,7 +511,12 @@ function proofOf(p: Proved, ev: Evaluated, before: number, reached: boolean): St
   // (whole euros, rounded down: the master's knapsack bound is fractional)
   const lb = Number.isFinite(a.lowerBound) ? Math.min(Math.floor(a.lowerBound), ev.cout) : 0;
   const exact = (a.exact && !!a.best && ev.cout <= a.best.cout) || lb >= ev.cout;
-  return { exact, lowerBound: Math.max(0, (exact ? ev.cout : lb) - before) };
+  const fb = Number.isFinite(a.finalBound) ? Math.min(Math.floor(a.finalBound), ev.cout) : 0;
+  return {
+    exact,
+    lowerBound: Math.max(0, (exact ? ev.cout : lb) - before),
+    finalBound: Math.max(0, (exact ? ev.cout : Math.max(lb, fb)) - before),
+  };
 }
 
 /**
