@@ -1825,7 +1825,7 @@ export const Y_PER_ROUND = 10;
  * rounds of the last solve per search, each measured by one uncounted run per choice its answer
  * does not cover.
  */
-export const WORLD_ROWS = 8;
+export const WORLD_ROWS = 24;
 
 /**
  * F, the factored knapsack's factors: for each option h of each replaceable heating generator
@@ -2873,11 +2873,18 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
       ep: Math.min(inertiaMost.ep, lighterAtMost(missAt.ep, lighterShare())),
       ges: Math.min(inertiaMost.ges, lighterAtMost(missAt.ges, lighterShare())),
     };
-    const some = withYRows(lighterY, goal, () =>
-      master(perSolve, goal, ges, cuts, true, { atLeast: step }),
+    // (the rows in the answers' worlds only while they can lift the bound, at most `lb`)
+    const some = withYRows(
+      lighterY,
+      goal,
+      () => master(perSolve, goal, ges, cuts, true, { atLeast: step }),
+      lb - fixedCost,
     );
-    const fewer = withYRows(NO_LIGHTER, goal, () =>
-      master(perSolve, goal, ges, cuts, false, { atMost: step - 1 }),
+    const fewer = withYRows(
+      NO_LIGHTER,
+      goal,
+      () => master(perSolve, goal, ges, cuts, false, { atMost: step - 1 }),
+      lb - fixedCost,
     );
     const bound = Math.min(lb, weakOf(some.plain), weakOf(fewer.plain));
     // (with the rows in the answers' worlds: what the scenario reports)
@@ -2921,6 +2928,7 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
     lighter: Record<Figure, number>,
     goal: number,
     solve: () => MasterResult,
+    worldGoal = goal,
   ): { plain: MasterResult; world: MasterResult } {
     let m = solve();
     if (yRounds <= 0 || (missAt.ep === Infinity && !yGes())) return { plain: m, world: m };
@@ -2986,7 +2994,7 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
       worldLeft > 0 &&
       missAt.ep !== Infinity &&
       m.kind === 'solution' &&
-      m.cost < goal - 1e-9
+      m.cost < Math.min(goal, worldGoal) - 1e-9
     ) {
       worldLeft--;
       const { added, sumOf } = violatedBy(m, worlds);
