@@ -55,7 +55,10 @@ const assumptions = {
   },
   // the runs' rows in Y's world (proof.ts, docs "The runs' rows in Y's world"): what X saves beyond
   // Y against what each of X's choices Y's does not cover saves once put in Y in place of Y's own
-  world: { pairs: 0, viol: 0, max: 0, list: [] },
+  world: {
+    ep: { pairs: 0, viol: 0, max: 0, list: [] },
+    ges: { pairs: 0, viol: 0, max: 0, list: [], untrusted: [] },
+  },
 };
 let helpers;
 
@@ -190,12 +193,14 @@ function measureAssumptions(groups, figs, file, states, air, s0, inertiaMoves, f
   }
   for (const fig of ['ep', 'ges'])
     measureRows(groups, figs, file, states, air, s0, alone, comparable, fig, factorsGes);
-  measureWorldRows(groups, figs, file, states, air, s0, alone, comparable);
+  for (const fig of ['ep', 'ges'])
+    measureWorldRows(groups, figs, file, states, air, s0, alone, comparable, fig);
 }
 
 /**
  * The runs' rows in Y's world (proof.ts `worldRow`) over every pair of combinations (Y, X) of a
- * brute-forced DPE, on primary energy: `saved(X) − saved(Y) − bonus beyond Y(X) ≤ (1 + S's margin)
+ * brute-forced DPE, on figure `fig` (on GES only where the search's checks trust S on GES):
+ * `saved(X) − saved(Y) − bonus beyond Y(X) ≤ (1 + S's margin)
  * × Σ gain in Y's world of X's choices Y's does not cover`, where a choice's gain in Y's world is
  * what Y saves more with that choice in place of Y's in its group; a heating generator Y's does not
  * cover meets the row, as does none where Y's choice is not compared with none. (The search also
@@ -203,10 +208,15 @@ function measureAssumptions(groups, figs, file, states, air, s0, inertiaMoves, f
  * linings meet the row, where the class can move: the brute force's figures have no forced class,
  * and without that escape the test is stricter.)
  */
-function measureWorldRows(groups, figs, file, states, air, s0, alone, comparable) {
+function measureWorldRows(groups, figs, file, states, air, s0, alone, comparable, fig) {
   const { SUBADDITIVITY_MARGIN: SUB } = helpers;
-  const fig = 'ep';
   const G = groups.length;
+  const w = assumptions.world[fig];
+  // (on GES, as the search: only where its checks before any run trust S on GES, `yGes`)
+  if (fig === 'ges' && !gesTrustedBy(groups, figs, states, air, s0)) {
+    w.untrusted.push(file.replace(/\.xml$/, ''));
+    return;
+  }
   const bitsOf = (c) => (c.isoFree ? 0 : 1) | (c.jointFree ? 0 : 2);
   const entries = [...figs].map(([key, F]) => {
     const idx = key.split(',').map(Number);
@@ -228,7 +238,6 @@ function measureWorldRows(groups, figs, file, states, air, s0, alone, comparable
   const covers = (g, a, b) =>
     a === b || (comparable(g, a, b) && alone(g, a, fig) <= alone(g, b, fig));
   const fOf = (idx) => figs.get(idx.join(','))[fig];
-  const w = assumptions.world;
   let worst = 0;
   for (const Y of entries) {
     // gains in Y's world, per group and choice (-1: none)
@@ -747,10 +756,12 @@ export async function runSearchBench() {
       `  the runs' rows on ${fig} (saved(X) − saved(Y) ≤ (1 + ${helpers.SUBADDITIVITY_MARGIN[fig]}) × Σ saved alone by X's choices Y's does not cover, + what crossing beyond Y saves at most${fig === 'ges' ? `; Y replacing no heating generator but those with a factor on GES of at most 1; not where the search's checks before any run show S on GES or its allowance beyond their margins: ${rw.untrusted.join(', ') || 'none'}` : ''}): ${rw.pairs} pairs where X saves more, ${rw.viol} over${rw.list.length ? ` (${rw.list.slice(0, 8).join('; ')}${rw.list.length > 8 ? '; …' : ''})` : ''}, largest ratio ${rw.max.toFixed(3)}`,
     );
   }
-  const wr = assumptions.world;
-  console.log(
-    `  the runs' rows in Y's world on ep (saved(X) − saved(Y) ≤ (1 + ${helpers.SUBADDITIVITY_MARGIN.ep}) × Σ what X's choices Y's does not cover save put in Y in place of Y's, + what crossing beyond Y saves at most; a heating generator Y's does not cover meets the row, as does none where Y's choice is not compared with none; the search's own runs force Y's inertia class on a lining added, the brute force has none): ${wr.pairs} pairs where X saves more, ${wr.viol} over${wr.list.length ? ` (${wr.list.slice(0, 8).join('; ')}${wr.list.length > 8 ? '; …' : ''})` : ''}, largest ratio ${wr.max.toFixed(3)}`,
-  );
+  for (const fig of ['ep', 'ges']) {
+    const wr = assumptions.world[fig];
+    console.log(
+      `  the rows in Y's world on ${fig} (saved(X) − saved(Y) ≤ (1 + ${helpers.SUBADDITIVITY_MARGIN[fig]}) × Σ what X's choices Y's does not cover save put in Y in place of Y's, + what crossing beyond Y saves at most; a heating generator Y's does not cover meets the row, as does none where Y's choice is not compared with none; the search's own runs force Y's inertia class on a lining added, the brute force has none${fig === 'ges' ? `; not where the search's checks before any run keep S on GES out: ${wr.untrusted.join(', ') || 'none'}` : ''}): ${wr.pairs} pairs where X saves more, ${wr.viol} over${wr.list.length ? ` (${wr.list.slice(0, 8).join('; ')}${wr.list.length > 8 ? '; …' : ''})` : ''}, largest ratio ${wr.max.toFixed(3)}`,
+    );
+  }
   const a = assumptions.air;
   console.log(
     `  subadditivity across a Q4Pa,conv threshold (saved ≤ (1 + ${helpers.SUBADDITIVITY_MARGIN.ep}) × Σ saved alone + what crossing saves at most, × (1 + ${helpers.AIR_MARGIN})): ${a.dpes} DPEs can cross, ${a.combos} combinations do, ${a.viol} over, largest share of that allowance taken ${a.max.toFixed(3)}`,

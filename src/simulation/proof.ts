@@ -2538,7 +2538,8 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
     return yRowsKept;
   };
   /**
-   * The row in the answer's world (docs "The rows in the answer's world"), on energy, for a master's answer Y
+   * The row in the answer's world (docs "The rows in the answer's world"), on figure f (GES where
+   * the runs' rows on GES are, `yGes`), for a master's answer Y
    * (one uncounted run, `Evaluator.measure`, for its figure): every choice Y's does not cover
    * counts what Y saves more with it in place of Y's own (one uncounted run each); a heating
    * generator Y's does not cover meets it (another generator changes what every kWh of need saved
@@ -2549,7 +2550,7 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
    * wall on `2375E2453987C`). Its margin starts at S's checked one and is checked on every run
    * seen. Null where the evaluator cannot measure or a figure is not a number.
    */
-  const worldRow = (y: Point): YRow | null => {
+  const worldRow = (y: Point, f: Figure): YRow | null => {
     const measure = evaluator.measure?.bind(evaluator);
     if (!measure) return null;
     // Y's figure with some groups' choices in place of Y's
@@ -2559,12 +2560,12 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
         const c = put.has(g) ? put.get(g) : y[g];
         if (c) items.push(c);
       }
-      return measure(items).after.ep;
+      return measure(items).after[f];
     };
     const atY = at(new Map());
     if (!Number.isFinite(atY)) return null;
     const relation = keepsInertia(y) ? 'same' : 'plain';
-    const masks = opts.map((_, g) => maskOf(g, y[g] ?? null, 'ep', relation));
+    const masks = opts.map((_, g) => maskOf(g, y[g] ?? null, f, relation));
     const uncovered = (g: number, k: number) => ((masks[g] as number) & (1 << (k + 1))) !== 0;
     const meets = atY + 1;
     const none = masks.map((mk) => ((mk & 1) !== 0 ? meets : 0));
@@ -2581,7 +2582,7 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
         const x = h === g ? c : y[h];
         if (x) items.push(x);
       }
-      return evaluator.withInertiaClass(items, clsY).after.ep;
+      return evaluator.withInertiaClass(items, clsY).after[f];
     };
     const gain = opts.map((list, g) =>
       list.map((c, k) =>
@@ -2596,14 +2597,14 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
     );
     if (!gain.every((list) => list.every(Number.isFinite))) return null;
     const row: YRow = {
-      f: 'ep',
+      f,
       atY,
       y,
       masks,
       gain,
       none,
       meets,
-      margin: margins().s,
+      margin: f === 'ep' ? margins().s : margins().sGes,
       checkedAt: 0,
       crossed: crossedBy(y.filter((c): c is Candidate => c !== null)),
       heat: [],
@@ -2988,19 +2989,24 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
       m = solveWith();
     }
     const plain = m;
-    // the rows in the answers' worlds, on energy
+    // the rows in the answers' worlds, on energy and (as the runs' rows, `yGes`) on GES
     const worlds: YRow[] = [];
+    const figures = (['ep', 'ges'] as const).filter((f) =>
+      f === 'ep' ? missAt.ep !== Infinity : yGes(),
+    );
     while (
       worldLeft > 0 &&
-      missAt.ep !== Infinity &&
+      figures.length > 0 &&
       m.kind === 'solution' &&
       m.cost < Math.min(goal, worldGoal) - 1e-9
     ) {
       worldLeft--;
       const { added, sumOf } = violatedBy(m, worlds);
       let more = added;
-      const w = worldRow(m.choice.map((k, g) => (k < 0 ? null : (opts[g]![k] as Candidate))));
-      if (w) {
+      const y = m.choice.map((k, g) => (k < 0 ? null : (opts[g]![k] as Candidate)));
+      for (const f of figures) {
+        const w = worldRow(y, f);
+        if (!w) continue;
         worlds.push(w);
         if (yNeed(w, lighter) - sumOf(w) > 0) {
           chosen.push(w);
