@@ -198,6 +198,36 @@ function measureAssumptions(groups, figs, file, states, air, s0, inertiaMoves, f
 }
 
 /**
+ * What the runs' rows' measures share, on figure `fig`: every combination (its choices, figure and
+ * the Q4Pa,conv thresholds it crosses: bit 1 the insulated-area majority, bit 2 the joints'), what
+ * crossing saves at most beyond Y for X (proof.ts `beyondY`: the most of every state beyond Y's
+ * holding what X and Y cross) and M0's relation as the cuts read it.
+ */
+function pairsFrame(figs, states, air, s0, alone, comparable, fig) {
+  const entries = [...figs].map(([key, F]) => {
+    const idx = key.split(',').map(Number);
+    const st = states.get(key);
+    const bits = st
+      ? (st.isolation !== s0.isolation ? 1 : 0) | (st.joints !== s0.joints ? 2 : 0)
+      : 0;
+    return { idx, f: F[fig], bits };
+  });
+  const bitsOf = (c) => (c.isoFree ? 0 : 1) | (c.jointFree ? 0 : 2);
+  const beyond = (X, Y) => {
+    const least = X.bits | Y.bits;
+    let most = 0;
+    for (const c of air?.choices ?? []) {
+      const b = bitsOf(c);
+      if ((b & least) === least && b !== Y.bits) most = Math.max(most, c.bonus[fig]);
+    }
+    return most;
+  };
+  const covers = (g, a, b) =>
+    a === b || (comparable(g, a, b) && alone(g, a, fig) <= alone(g, b, fig));
+  return { entries, beyond, covers };
+}
+
+/**
  * The runs' rows in Y's world (proof.ts `worldRow`) over every pair of combinations (Y, X) of a
  * brute-forced DPE, on figure `fig` (on GES only where the search's checks trust S on GES):
  * `saved(X) − saved(Y) − bonus beyond Y(X) ≤ (1 + S's margin)
@@ -217,26 +247,7 @@ function measureWorldRows(groups, figs, file, states, air, s0, alone, comparable
     w.untrusted.push(file.replace(/\.xml$/, ''));
     return;
   }
-  const bitsOf = (c) => (c.isoFree ? 0 : 1) | (c.jointFree ? 0 : 2);
-  const entries = [...figs].map(([key, F]) => {
-    const idx = key.split(',').map(Number);
-    const st = states.get(key);
-    const bits = st
-      ? (st.isolation !== s0.isolation ? 1 : 0) | (st.joints !== s0.joints ? 2 : 0)
-      : 0;
-    return { idx, f: F[fig], bits };
-  });
-  const beyond = (X, Y) => {
-    const least = X.bits | Y.bits;
-    let most = 0;
-    for (const c of air?.choices ?? []) {
-      const b = bitsOf(c);
-      if ((b & least) === least && b !== Y.bits) most = Math.max(most, c.bonus[fig]);
-    }
-    return most;
-  };
-  const covers = (g, a, b) =>
-    a === b || (comparable(g, a, b) && alone(g, a, fig) <= alone(g, b, fig));
+  const { entries, beyond, covers } = pairsFrame(figs, states, air, s0, alone, comparable, fig);
   const fOf = (idx) => figs.get(idx.join(','))[fig];
   let worst = 0;
   for (const Y of entries) {
@@ -342,39 +353,21 @@ function gesTrustedBy(groups, figs, states, air, s0, distrust) {
 function measureRows(groups, figs, file, states, air, s0, alone, comparable, fig, factorsGes) {
   const { SUBADDITIVITY_MARGIN: SUB } = helpers;
   const G = groups.length;
-  const entries = [...figs].map(([key, F]) => {
-    const idx = key.split(',').map(Number);
-    const st = states.get(key);
-    // (the thresholds it crosses: bit 1 the insulated-area majority, bit 2 the joints')
-    const bits = st
-      ? (st.isolation !== s0.isolation ? 1 : 0) | (st.joints !== s0.joints ? 2 : 0)
-      : 0;
-    // (on GES, a Y holding a heating generator whose factor on GES, with FACTOR_MARGIN, is above 1
-    // gives no row: proof.ts yRows)
-    const exempt = idx.some(
+  const frame = pairsFrame(figs, states, air, s0, alone, comparable, fig);
+  const { beyond, covers } = frame;
+  // (on GES, a Y holding a heating generator whose factor on GES, with FACTOR_MARGIN, is above 1
+  // gives no row: proof.ts yRows)
+  const entries = frame.entries.map((e) => ({
+    ...e,
+    exempt: e.idx.some(
       (k, g) =>
         k >= 0 &&
         helpers.gesExempt(groups[g][k]) &&
         !((factorsGes.get(groups[g][k]) ?? Infinity) * (1 + helpers.FACTOR_MARGIN) <= 1),
-    );
-    return { idx, f: F[fig], bits, exempt };
-  });
-  // what crossing saves at most beyond Y for X (proof.ts beyondY, with AIR_MARGIN): the most of
-  // every state beyond Y's holding what X and Y cross
-  const bitsOf = (c) => (c.isoFree ? 0 : 1) | (c.jointFree ? 0 : 2);
-  const beyond = (X, Y) => {
-    const least = X.bits | Y.bits;
-    let most = 0;
-    for (const c of air?.choices ?? []) {
-      const b = bitsOf(c);
-      if ((b & least) === least && b !== Y.bits) most = Math.max(most, c.bonus[fig]);
-    }
-    return most;
-  };
+    ),
+  }));
   const e0 = (g) => alone(g, -1, fig);
   const gainAlone = (g, k) => (k < 0 ? 0 : Math.max(0, e0(g) - alone(g, k, fig)));
-  const covers = (g, a, b) =>
-    a === b || (comparable(g, a, b) && alone(g, a, fig) <= alone(g, b, fig));
   const r = assumptions.rows[fig];
   if (fig === 'ges' && !gesTrustedBy(groups, figs, states, air, s0)) {
     r.untrusted.push(file.replace(/\.xml$/, ''));

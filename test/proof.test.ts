@@ -302,6 +302,31 @@ describe("the scenarios' master nodes, shared between targets", () => {
  * those dearer than the best so far left out (Infinity when none meets).
  */
 /** every combination of one option or none per group, with its figure and cost */
+/** GES before any works, where GES alone sets the class (energy always reaches D) */
+const G0 = 1000;
+/** an outcome whose class GES alone sets: D at `limit` or below */
+function gesOutcome(limit: number, ges: number): Outcome {
+  return {
+    before: { ep: 100, ges: G0 },
+    after: { ep: 90, ges },
+    classesBefore: { energy: 'D', ges: 'E', dpe: 'E' },
+    classesAfter: {
+      energy: 'D',
+      ges: ges <= limit ? 'D' : 'E',
+      dpe: ges <= limit ? 'D' : 'E',
+    },
+  } as unknown as Outcome;
+}
+/** an option of group g saving `saves` kg of GES alone */
+function gesOption(g: number, k: number, cout: number, saves: number): Candidate {
+  return {
+    change: { referenceId: `porte:${g}`, editableKey: 'synthetic', editableValue: `${k}` },
+    label: `${g}:${k}`,
+    cout,
+    single: gesOutcome(-Infinity, G0 - saves),
+  };
+}
+
 function allCombinations(
   groups: readonly (readonly Candidate[])[],
   value: (items: Candidate[]) => number,
@@ -1126,24 +1151,6 @@ describe("the runs' rows: what a combination saves beyond a run that misses", ()
   it('on GES as on energy: rows from the runs that miss on GES lift bounds, never above the optimum (100 random problems)', () => {
     // the class set by GES alone (energy always reaches): each option saves GES, with
     // diminishing returns; the runs' rows on GES, from the runs that miss on it
-    const G0 = 1000;
-    const gesOutcome = (limit: number, ges: number): Outcome =>
-      ({
-        before: { ep: 100, ges: G0 },
-        after: { ep: 90, ges },
-        classesBefore: { energy: 'D', ges: 'E', dpe: 'E' },
-        classesAfter: {
-          energy: 'D',
-          ges: ges <= limit ? 'D' : 'E',
-          dpe: ges <= limit ? 'D' : 'E',
-        },
-      }) as unknown as Outcome;
-    const gesOption = (g: number, k: number, cout: number, saves: number): Candidate => ({
-      change: { referenceId: `porte:${g}`, editableKey: 'synthetic', editableValue: `${k}` },
-      label: `${g}:${k}`,
-      cout,
-      single: gesOutcome(-Infinity, G0 - saves),
-    });
     const saves = (all: readonly Candidate[]) => {
       const gains = all.map((c) => G0 - c.single.after.ges);
       const largest = Math.max(0, ...gains);
@@ -1341,11 +1348,12 @@ describe("the rows in the answer's world: what a combination saves beyond the ma
     figure: (all: readonly Candidate[]) => number,
     limit: number,
     budget: number,
+    outcome = outcomeOf,
   ) => {
-    const ev = fakeEvaluator((all) => outcomeOf(limit, figure(all)), budget) as unknown as {
+    const ev = fakeEvaluator((all) => outcome(limit, figure(all)), budget) as unknown as {
       measure?: (items: readonly Candidate[]) => Outcome;
     };
-    ev.measure = (items) => outcomeOf(limit, figure(items));
+    ev.measure = (items) => outcome(limit, figure(items));
     return ev as unknown as Evaluator;
   };
   /**
@@ -1414,24 +1422,6 @@ describe("the rows in the answer's world: what a combination saves beyond the ma
   });
 
   it('on GES as on energy: where GES alone sets the class, they lift bounds, never above the optimum (100 random problems)', () => {
-    const G0 = 1000;
-    const gesOutcome = (limit: number, ges: number): Outcome =>
-      ({
-        before: { ep: 100, ges: G0 },
-        after: { ep: 90, ges },
-        classesBefore: { energy: 'D', ges: 'E', dpe: 'E' },
-        classesAfter: {
-          energy: 'D',
-          ges: ges <= limit ? 'D' : 'E',
-          dpe: ges <= limit ? 'D' : 'E',
-        },
-      }) as unknown as Outcome;
-    const option = (g: number, k: number, cout: number, saves: number): Candidate => ({
-      change: { referenceId: `porte:${g}`, editableKey: 'synthetic', editableValue: `${k}` },
-      label: `${g}:${k}`,
-      cout,
-      single: gesOutcome(-Infinity, G0 - saves),
-    });
     const figure = (all: readonly Candidate[]) => {
       const gains = all.map((c) => G0 - c.single.after.ges);
       const largest = Math.max(0, ...gains);
@@ -1443,18 +1433,12 @@ describe("the rows in the answer's world: what a combination saves beyond the ma
       const G = 3 + Math.floor(rand() * 4);
       const groups = Array.from({ length: G }, (_, g) =>
         Array.from({ length: 1 + Math.floor(rand() * 3) }, (_, k) =>
-          option(g, k, Math.round(100 + rand() * 900), 20 * (1 + Math.floor(rand() * 9))),
+          gesOption(g, k, Math.round(100 + rand() * 900), 20 * (1 + Math.floor(rand() * 9))),
         ),
       );
       const combos = allCombinations(groups, figure);
       const { limit, reaching, optimum } = limitAmong(combos, rand);
-      const evaluator = (budget: number) => {
-        const ev = fakeEvaluator((all) => gesOutcome(limit, figure(all)), budget) as unknown as {
-          measure?: (items: readonly Candidate[]) => Outcome;
-        };
-        ev.measure = (items) => gesOutcome(limit, figure(items));
-        return ev as unknown as Evaluator;
-      };
+      const evaluator = (budget: number) => measuring(figure, limit, budget, gesOutcome);
       const known = evaluator(Infinity);
       for (const c of combos) if (c.value > limit && rand() < 0.5) known.evaluate(c.items);
       known.evaluate(reaching.reduce((a, b) => (b.cout > a.cout ? b : a)).items);
