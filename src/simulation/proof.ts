@@ -680,16 +680,29 @@ function cutRow(cut: Cut, costs: readonly (readonly number[])[]): Row {
   )
     return known;
   const row: Row = {
-    a: costs.map((list, g) => {
-      const ag = new Float64Array(list.length + 1);
-      const m = cut.masks[g] as number;
-      for (let j = 0; j <= list.length; j++) if (m & (1 << j)) ag[j] = 1;
-      return ag;
-    }),
+    a: costs.map((list, g) => maskRow(list.length + 1, cut.masks[g] as number)),
     rhs: 1,
   };
   cutRows.set(cut, row);
   return row;
+}
+
+/**
+ * A group's part of a cut's row: 1 for each choice the mask sets, one array per (choices, mask)
+ * shared by every cut (rows are only read). A cut's own arrays, one per group, took most of a
+ * search's memory on a building with thousands of cuts over dozens of groups.
+ */
+const maskRows = new Map<number, Float64Array>();
+function maskRow(length: number, mask: number): Float64Array {
+  const m = length >= 31 ? mask : mask & ((1 << length) - 1);
+  const key = m * 64 + length;
+  let ag = maskRows.get(key);
+  if (!ag) {
+    ag = new Float64Array(length);
+    for (let j = 0; j < length; j++) if (m & (1 << j)) ag[j] = 1;
+    maskRows.set(key, ag);
+  }
+  return ag;
 }
 
 /** Master solves per search at most (a guard: each learns a cut or ends the search). */
@@ -2365,7 +2378,12 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
     y: Point;
     /** per group, the cut's mask of Y's choice (bit k + 1: choice k not covered) */
     masks: number[];
-    gain: number[][];
+    /**
+     * per group and choice, what it counts in the row: for a runs' row made when first asked
+     * (`rowGain`: only the rows a solve takes need them; every other read is `gainIn`), for a
+     * row in Y's world its own
+     */
+    gain?: number[][];
     /**
      * per group, the gain of choosing none: 0, or where Y's choice is not compared with none (a
      * ventilation, a hot-water generator: M0 does not say removing it saves no more) what meets
@@ -2401,7 +2419,7 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
         ? ((r.masks[g] as number) & (1 << (k + 1))) === 0
         : atLeastAsStrong(g, r.y[g] ?? null, c, r.f, keepsInertia(r.y));
     if (covered) return 0;
-    if (r.world) return k >= 0 ? (r.gain[g]![k] as number) : r.meets;
+    if (r.world) return k >= 0 ? (r.gain![g]![k] as number) : r.meets;
     return (r.none[g] as number) > 0 || yMeets(r.f, c) ? r.meets : Math.max(0, gainOf(c, r.f));
   };
   /**
@@ -2410,6 +2428,29 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
    * than the DPE's (F on GES's factor at most 1)
    */
   const yMeets = (f: Figure, c: Candidate): boolean => f === 'ges' && gesExempt(c);
+  /**
+   * what choice k of group g counts in a runs' row (not in Y's world): 0 where Y's choice covers
+   * it, what meets the row where Y's is not compared with none or the choice meets it (`yMeets`),
+   * else its gain alone. A search keeps a row per run that misses, so its rows hold no array of
+   * their own: on a building with thousands of runs over dozens of groups they took most of its
+   * memory.
+   */
+  const aloneTab: Record<Figure, Float64Array[]> = {
+    ep: opts.map((list) => Float64Array.from(list, (c) => Math.max(0, gainOf(c, 'ep')))),
+    ges: opts.map((list) =>
+      Float64Array.from(list, (c) => (yMeets('ges', c) ? -1 : Math.max(0, gainOf(c, 'ges')))),
+    ),
+  };
+  const gainIn = (r: YRow, g: number, k: number): number => {
+    if (r.gain) return r.gain[g]![k] as number;
+    if (((r.masks[g] as number) & (1 << (k + 1))) === 0) return 0;
+    if ((r.none[g] as number) > 0) return r.meets;
+    const a = aloneTab[r.f][g]![k] as number;
+    return a < 0 ? r.meets : a;
+  };
+  /** a runs' row's gains as arrays (for the master's knapsack), made once */
+  const rowGain = (r: YRow): number[][] =>
+    (r.gain ??= opts.map((list, g) => list.map((_, k) => gainIn(r, g, k))));
   /**
    * per run seen: its primary energy less what crossing the threshold it reaches saves at most,
    * and its choices (group, option), read once for every row's check
@@ -2505,22 +2546,12 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
         const meetsRow = ev.o.after[f] + 1;
         // (Y's choice does not cover none: removing it may save more, M0 does not say)
         const kept = masks.map((mk) => (mk & 1) !== 0);
-        const gain = opts.map((list, g) =>
-          list.map((c, k) =>
-            (masks[g] as number) & (1 << (k + 1))
-              ? kept[g] || yMeets(f, c)
-                ? meetsRow
-                : Math.max(0, gainOf(c, f))
-              : 0,
-          ),
-        );
         const none = kept.map((k) => (k ? meetsRow : 0));
         yRowsKept.push({
           f,
           atY: ev.o.after[f],
           y,
           masks,
-          gain,
           none,
           meets: meetsRow,
           margin: least[f],
@@ -2717,11 +2748,11 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
           out.push(
             air && !plain
               ? {
-                  gain: [air.choices.map((ch) => yAllowance(ch, r)), ...r.gain],
+                  gain: [air.choices.map((ch) => yAllowance(ch, r)), ...rowGain(r)],
                   need: needY,
                   none: [0, ...r.none],
                 }
-              : { gain: r.gain, need: needY, none: r.none },
+              : { gain: rowGain(r), need: needY, none: r.none },
           );
       }
     }
@@ -2947,7 +2978,7 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
         let sum = st ? yAllowance(st, row) : 0;
         for (let g = 0; g < G; g++) {
           const k = choice[g] as number;
-          sum += k >= 0 ? (row.gain[g]![k] as number) : (row.none[g] as number);
+          sum += k >= 0 ? gainIn(row, g, k) : (row.none[g] as number);
         }
         return sum;
       };
