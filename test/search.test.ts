@@ -642,3 +642,30 @@ describe('the second cut search (SECOND_CUT_BUDGET): after every target, never d
     expect(improved).toBeGreaterThan(0);
   });
 });
+
+describe('the last cut search (LAST_CUT_BUDGET): after the descent, never dearer, bounds no lower', () => {
+  it('house, flat, studio: every scenario as cheap and its bound as high as without it, some lifted', () => {
+    let improved = 0;
+    for (const file of [HOUSE, FLAT, STUDIO]) {
+      const prep = prepared.get(file) as PreparedDpe;
+      const opts = { ...frame, costs };
+      const without = searchScenarios(engine, prep, { ...opts, lastCutBudget: 0 });
+      const withIt = searchScenarios(engine, prep, opts);
+      expect(withIt.solutions.map((s) => s.classe)).toEqual(without.solutions.map((s) => s.classe));
+      // (it runs only after every other pass: it spends change sets of its own)
+      expect(withIt.evaluations).toBeGreaterThanOrEqual(without.evaluations);
+      for (const s of withIt.solutions) {
+        const b = without.solutions.find((x) => x.classe === s.classe);
+        const what = `${file} ${s.classe}`;
+        expect(b, what).toBeDefined();
+        const before = b as (typeof without.solutions)[number];
+        expect(s.cout, what).toBeLessThanOrEqual(before.cout);
+        if (s.cout === before.cout)
+          expect(s.lowerBound ?? 0, what).toBeGreaterThanOrEqual(before.lowerBound ?? 0);
+        if (before.exact) expect(s, what).toEqual(before);
+        if (s.cout < before.cout || (s.lowerBound ?? 0) > (before.lowerBound ?? 0)) improved++;
+      }
+    }
+    expect(improved).toBeGreaterThan(0);
+  });
+});

@@ -148,6 +148,15 @@ export const SECOND_MASTER_NODES = 10_000;
  */
 export const SECOND_POLISH_BUDGET = 60;
 /**
+ * Change sets per DPE of the last cut search, after the final pass and the descent: the second
+ * cut search again (its master nodes, its polish), on the answers those passes left, starting
+ * from every combination any pass ran. Nothing before it changes, and it only takes a cheaper
+ * answer or a higher bound: more runs for the proofs without a scenario made dearer (the second
+ * search's own budget raised to 3,000 instead made one dearer, its later passes starting from
+ * another answer: docs/scenario-search.md, "The last cut search").
+ */
+export const LAST_CUT_BUDGET = 1_500;
+/**
  * Change sets per DPE the final pass's exchanges may evaluate (half of what is left per target,
  * all of it for the last), on its own evaluator, which answers every combination the searches ran
  * without a run: every answer still unproved after every search loses the options it does not
@@ -220,6 +229,8 @@ export interface ScenarioOptions {
   exchangeBudget?: number;
   /** change sets the second cut search may evaluate, all targets together (SECOND_CUT_BUDGET) */
   secondCutBudget?: number;
+  /** change sets the last cut search may evaluate, all targets together (LAST_CUT_BUDGET) */
+  lastCutBudget?: number;
   /** change sets the final pass's exchanges may evaluate, all targets together (FINAL_POLISH_BUDGET) */
   finalPolishBudget?: number;
   /** the final pass (default on; tests measuring another pass alone turn it off) */
@@ -626,14 +637,27 @@ export function searchScenarios(
       const second = new Evaluator(engine, prep, evaluator.frame, 0);
       const polishing = new Evaluator(engine, prep, evaluator.frame, 0);
       const secondBudget = opts.secondCutBudget ?? SECOND_CUT_BUDGET;
-      if (strategy === 'best-first' && secondBudget > 0) {
+      /**
+       * A cut search over every answer still unproved, nearest first, on its own evaluator with
+       * `budget` change sets (half of what is left per target, all of it for the last), starting
+       * from every combination `ran` evaluated (free cuts); a cheaper answer it finds, unproved,
+       * gets the last pass and the swap pass on `polisher`. It keeps a cheaper answer and a
+       * higher bound only.
+       */
+      const cutRound = (
+        searcher: Evaluator,
+        polisher: Evaluator,
+        budget: number,
+        ran: readonly Evaluator[],
+      ) => {
         const open = targets.filter((t) => {
           const f = best.get(t);
           return f && !f.exact;
         });
+        if (!open.length) return;
         // every combination any pass ran, once (the evaluators' memos overlap)
         const byKey = new Map<string, Evaluated>();
-        for (const e of [evaluator, proving, predicting, dropping, crossing, swapping, exchanging])
+        for (const e of ran)
           for (const ev of e.evaluated) {
             const key = combinationKey(ev.changes);
             if (!byKey.has(key)) byKey.set(key, ev);
@@ -641,8 +665,8 @@ export function searchScenarios(
         const known = [...byKey.values()];
         for (const [i, target] of open.entries()) {
           const found = best.get(target) as Found;
-          shareBudget(second, secondBudget, i === open.length - 1);
-          const c = cheapestProved(second, {
+          shareBudget(searcher, budget, i === open.length - 1);
+          const c = cheapestProved(searcher, {
             groups,
             target,
             known,
@@ -655,14 +679,24 @@ export function searchScenarios(
           // (its own answer, unproved: without the options it does not need, then each swapped
           // for a cheaper one of its group that still reaches)
           if (next.ev !== found.ev && !next.exact) {
-            shareBudget(polishing, SECOND_POLISH_BUDGET, i === open.length - 1);
+            shareBudget(polisher, SECOND_POLISH_BUDGET, i === open.length - 1);
             const reachesTarget = (o: Outcome) => reaches(o, target);
-            const dropped = withoutUnneeded(polishing, next.ev, reachesTarget);
-            next = cheaperOf(next, withCheaperSwaps(polishing, dropped, reachesTarget, elements));
+            const dropped = withoutUnneeded(polisher, next.ev, reachesTarget);
+            next = cheaperOf(next, withCheaperSwaps(polisher, dropped, reachesTarget, elements));
           }
           best.set(target, next);
         }
-      }
+      };
+      if (strategy === 'best-first' && secondBudget > 0)
+        cutRound(second, polishing, secondBudget, [
+          evaluator,
+          proving,
+          predicting,
+          dropping,
+          crossing,
+          swapping,
+          exchanging,
+        ]);
       // the final pass, after every search (nothing above changes): each answer still unproved
       // without the options it does not need, then each swapped for a cheaper one of its group,
       // again until neither lowers it (no budget: each sweep runs at most one change set per
@@ -737,7 +771,27 @@ export function searchScenarios(
           if (f) best.set(target, f);
         }
       }
+      // the last cut search, after the descent (nothing above changes): the second cut search's
+      // again, on the answers the passes after it left, with every run made so far as free cuts
+      const last = new Evaluator(engine, prep, evaluator.frame, 0);
+      const lastPolishing = new Evaluator(engine, prep, evaluator.frame, 0);
+      const lastBudget = opts.lastCutBudget ?? LAST_CUT_BUDGET;
+      if (strategy === 'best-first' && opts.finalPass !== false && lastBudget > 0)
+        cutRound(last, lastPolishing, lastBudget, [
+          evaluator,
+          proving,
+          predicting,
+          dropping,
+          crossing,
+          swapping,
+          exchanging,
+          second,
+          polishing,
+          finishing,
+        ]);
       evaluations =
+        last.count +
+        lastPolishing.count +
         evaluator.count +
         proving.count +
         predicting.count +
