@@ -16,7 +16,12 @@ import { outcome, type Outcome } from '../src/simulation/calc.js';
 import { round2 } from '../src/simulation/comparison.js';
 import { prepare, type PreparedDpe } from '../src/simulation/prepared.js';
 import { figuresOf, runWorks } from '../src/simulation/runs.js';
-import { candidatesOf, groupKey, searchScenarios } from '../src/simulation/scenarios.js';
+import {
+  candidatesOf,
+  groupKey,
+  searchScenarios,
+  type ScenarioSearch,
+} from '../src/simulation/scenarios.js';
 import { bestFirst, BOUND_MARGIN } from '../src/simulation/search.js';
 import { harmOf } from '../src/simulation/structure.js';
 import { offeredOptions } from '../src/works/apply.js';
@@ -611,63 +616,58 @@ describe("the descent (DESCENT_BUDGET): an unproved answer against what a strict
   );
 });
 
+/**
+ * The house, the flat and the studio searched with `opts`, and again with `off` as well: the same
+ * classes, every scenario as cheap, its bound as high where its cost is the same, the proved ones
+ * untouched. Returns how many scenarios the pass made cheaper or better bounded, and both searches
+ * by file.
+ */
+function liftedBy(opts: SearchOptions, off: SearchOptions) {
+  let improved = 0;
+  const runs = new Map<string, { without: ScenarioSearch; withIt: ScenarioSearch }>();
+  for (const file of [HOUSE, FLAT, STUDIO]) {
+    const prep = prepared.get(file) as PreparedDpe;
+    const all = { ...frame, costs, ...opts };
+    const without = searchScenarios(engine, prep, { ...all, ...off });
+    const withIt = searchScenarios(engine, prep, all);
+    runs.set(file, { without, withIt });
+    expect(withIt.solutions.map((s) => s.classe)).toEqual(without.solutions.map((s) => s.classe));
+    for (const s of withIt.solutions) {
+      const b = without.solutions.find((x) => x.classe === s.classe);
+      const what = `${file} ${s.classe}`;
+      expect(b, what).toBeDefined();
+      const before = b as (typeof without.solutions)[number];
+      expect(s.cout, what).toBeLessThanOrEqual(before.cout);
+      if (s.cout === before.cout)
+        expect(s.lowerBound ?? 0, what).toBeGreaterThanOrEqual(before.lowerBound ?? 0);
+      if (before.exact) expect(s, what).toEqual(before);
+      if (s.cout < before.cout || (s.lowerBound ?? 0) > (before.lowerBound ?? 0)) improved++;
+    }
+  }
+  return { improved, runs };
+}
+
 describe('the second cut search (SECOND_CUT_BUDGET): after every target, never dearer, bounds no lower', () => {
   it('house, flat, studio: every scenario as cheap and its bound as high, some lifted; the flat’s B proved', () => {
-    let improved = 0;
-    for (const file of [HOUSE, FLAT, STUDIO]) {
-      const prep = prepared.get(file) as PreparedDpe;
-      // (the final pass off in both: it works on each one's answers)
-      const opts = { ...frame, costs, finalPass: false };
-      const without = searchScenarios(engine, prep, { ...opts, secondCutBudget: 0 });
-      const withIt = searchScenarios(engine, prep, opts);
-      expect(withIt.solutions.map((s) => s.classe)).toEqual(without.solutions.map((s) => s.classe));
-      for (const s of withIt.solutions) {
-        const before = without.solutions.find((x) => x.classe === s.classe);
-        const what = `${file} ${s.classe}`;
-        expect(before, what).toBeDefined();
-        const b = before as (typeof without.solutions)[number];
-        expect(s.cout, what).toBeLessThanOrEqual(b.cout);
-        if (s.cout === b.cout)
-          expect(s.lowerBound ?? 0, what).toBeGreaterThanOrEqual(b.lowerBound ?? 0);
-        if (b.exact) expect(s, what).toEqual(b);
-        if (s.cout < b.cout || (s.lowerBound ?? 0) > (b.lowerBound ?? 0)) improved++;
-      }
-      if (file === FLAT) {
-        // the flat's B: its answer (unchanged) proved cheapest (by the second search's cuts until
-        // the runs' rows, which prove it after the first search: docs/scenario-search.md)
-        const b = without.solutions.find((s) => s.classe === 'B');
-        const a = withIt.solutions.find((s) => s.classe === 'B');
-        expect(a?.exact).toBe(true);
-        expect(a?.cout).toBe(b?.cout);
-      }
-    }
+    // (the final pass off in both: it works on each one's answers)
+    const { improved, runs } = liftedBy({ finalPass: false }, { secondCutBudget: 0 });
+    // the flat's B: its answer (unchanged) proved cheapest (by the second search's cuts until
+    // the runs' rows, which prove it after the first search: docs/scenario-search.md)
+    const flat = runs.get(FLAT);
+    const b = flat?.without.solutions.find((s) => s.classe === 'B');
+    const a = flat?.withIt.solutions.find((s) => s.classe === 'B');
+    expect(a?.exact).toBe(true);
+    expect(a?.cout).toBe(b?.cout);
     expect(improved).toBeGreaterThan(0);
   });
 });
 
 describe('the last cut search (LAST_CUT_BUDGET): after the descent, never dearer, bounds no lower', () => {
   it('house, flat, studio: every scenario as cheap and its bound as high as without it, some lifted', () => {
-    let improved = 0;
-    for (const file of [HOUSE, FLAT, STUDIO]) {
-      const prep = prepared.get(file) as PreparedDpe;
-      const opts = { ...frame, costs };
-      const without = searchScenarios(engine, prep, { ...opts, lastCutBudget: 0 });
-      const withIt = searchScenarios(engine, prep, opts);
-      expect(withIt.solutions.map((s) => s.classe)).toEqual(without.solutions.map((s) => s.classe));
-      // (it runs only after every other pass: it spends change sets of its own)
+    const { improved, runs } = liftedBy({}, { lastCutBudget: 0 });
+    // (it runs only after every other pass: it spends change sets of its own)
+    for (const { without, withIt } of runs.values())
       expect(withIt.evaluations).toBeGreaterThanOrEqual(without.evaluations);
-      for (const s of withIt.solutions) {
-        const b = without.solutions.find((x) => x.classe === s.classe);
-        const what = `${file} ${s.classe}`;
-        expect(b, what).toBeDefined();
-        const before = b as (typeof without.solutions)[number];
-        expect(s.cout, what).toBeLessThanOrEqual(before.cout);
-        if (s.cout === before.cout)
-          expect(s.lowerBound ?? 0, what).toBeGreaterThanOrEqual(before.lowerBound ?? 0);
-        if (before.exact) expect(s, what).toEqual(before);
-        if (s.cout < before.cout || (s.lowerBound ?? 0) > (before.lowerBound ?? 0)) improved++;
-      }
-    }
     expect(improved).toBeGreaterThan(0);
   });
 });

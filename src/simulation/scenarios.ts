@@ -508,14 +508,22 @@ export function searchScenarios(
       const groups = [...elements.values()];
       // the heuristic and the best-first search count their change sets apart (they share the
       // memo): the heuristic behaves as it always did, the best-first search can only improve
-      const proving = new Evaluator(engine, prep, evaluator.frame, 0);
+      // every pass's evaluator, in the order the passes run: each counts its own change sets,
+      // and what the earlier ones ran is free to the later ones that remember it
+      const passes: Evaluator[] = [evaluator];
+      const pass = (budget = 0) => {
+        const e = new Evaluator(engine, prep, evaluator.frame, budget);
+        passes.push(e);
+        return e;
+      };
+      const proving = pass();
       // (its own memo and count: what it runs changes nothing the other searches do)
-      const predicting = new Evaluator(engine, prep, evaluator.frame, 0);
-      const dropping = new Evaluator(engine, prep, evaluator.frame, 0);
-      const crossing = new Evaluator(engine, prep, evaluator.frame, 0);
-      const swapping = new Evaluator(engine, prep, evaluator.frame, 0);
+      const predicting = pass();
+      const dropping = pass();
+      const crossing = pass();
+      const swapping = pass();
       const swapBudget = opts.swapBudget ?? SWAP_BUDGET;
-      const exchanging = new Evaluator(engine, prep, evaluator.frame, 0);
+      const exchanging = pass();
       const exchangeBudget = opts.exchangeBudget ?? EXCHANGE_BUDGET;
       const crossingBudget = opts.crossingBudget ?? CROSSING_BUDGET;
       const dropBudget = opts.dropBudget ?? DROP_BUDGET;
@@ -634,22 +642,17 @@ export function searchScenarios(
       }
       // the second cut search, once every target is searched (nothing above changes): each
       // unproved answer, nearest first, with every run made so far as free cuts
-      const second = new Evaluator(engine, prep, evaluator.frame, 0);
-      const polishing = new Evaluator(engine, prep, evaluator.frame, 0);
+      const second = pass();
+      const polishing = pass();
       const secondBudget = opts.secondCutBudget ?? SECOND_CUT_BUDGET;
       /**
        * A cut search over every answer still unproved, nearest first, on its own evaluator with
-       * `budget` change sets (half of what is left per target, all of it for the last), starting
-       * from every combination `ran` evaluated (free cuts); a cheaper answer it finds, unproved,
-       * gets the last pass and the swap pass on `polisher`. It keeps a cheaper answer and a
-       * higher bound only.
+       * `budget` change sets (half of what is left per target, all of it for the last),
+       * starting from every combination the passes before it evaluated (free cuts); a cheaper
+       * answer it finds, unproved, gets the last pass and the swap pass on `polisher`. It keeps a
+       * cheaper answer and a higher bound only.
        */
-      const cutRound = (
-        searcher: Evaluator,
-        polisher: Evaluator,
-        budget: number,
-        ran: readonly Evaluator[],
-      ) => {
+      const cutRound = (searcher: Evaluator, polisher: Evaluator, budget: number) => {
         const open = targets.filter((t) => {
           const f = best.get(t);
           return f && !f.exact;
@@ -657,7 +660,7 @@ export function searchScenarios(
         if (!open.length) return;
         // every combination any pass ran, once (the evaluators' memos overlap)
         const byKey = new Map<string, Evaluated>();
-        for (const e of ran)
+        for (const e of passes)
           for (const ev of e.evaluated) {
             const key = combinationKey(ev.changes);
             if (!byKey.has(key)) byKey.set(key, ev);
@@ -687,41 +690,24 @@ export function searchScenarios(
           best.set(target, next);
         }
       };
-      if (strategy === 'best-first' && secondBudget > 0)
-        cutRound(second, polishing, secondBudget, [
-          evaluator,
-          proving,
-          predicting,
-          dropping,
-          crossing,
-          swapping,
-          exchanging,
-        ]);
+      if (strategy === 'best-first' && secondBudget > 0) cutRound(second, polishing, secondBudget);
       // the final pass, after every search (nothing above changes): each answer still unproved
       // without the options it does not need, then each swapped for a cheaper one of its group,
       // again until neither lowers it (no budget: each sweep runs at most one change set per
       // option and per cheaper option of its group, and a sweep that lowers the cost is the only
       // one followed by another), then, while its budget lasts, the exchange pass, and again
       // (what any search ran is answered without a run)
-      const finishing = new Evaluator(engine, prep, evaluator.frame, Infinity);
+      const finishing = pass(Infinity);
+      const rememberAll = () => {
+        for (const e of passes) if (e !== finishing) finishing.remember(e.evaluated);
+      };
       const finalBudget = opts.finalPolishBudget ?? FINAL_POLISH_BUDGET;
       const open =
         strategy === 'best-first' && opts.finalPass !== false
           ? targets.filter((t) => best.get(t)?.exact === false)
           : [];
       if (open.length > 0) {
-        for (const e of [
-          evaluator,
-          proving,
-          predicting,
-          dropping,
-          crossing,
-          swapping,
-          exchanging,
-          second,
-          polishing,
-        ])
-          finishing.remember(e.evaluated);
+        rememberAll();
         let exchangesLeft = finalBudget;
         for (const [i, target] of open.entries()) {
           const share = i === open.length - 1 ? exchangesLeft : Math.floor(exchangesLeft / 2);
@@ -742,9 +728,7 @@ export function searchScenarios(
       // reaches it too: without what this class does not need, then swapped, while its runs last
       const descentBudget = opts.descentBudget ?? DESCENT_BUDGET;
       if (strategy === 'best-first' && opts.finalPass !== false && descentBudget > 0) {
-        if (open.length === 0)
-          for (const e of [evaluator, proving, predicting, dropping, crossing, swapping])
-            finishing.remember(e.evaluated);
+        if (open.length === 0) rememberAll();
         const stop = finishing.count + descentBudget;
         for (const [i, target] of targets.entries()) {
           let f = best.get(target);
@@ -773,35 +757,10 @@ export function searchScenarios(
       }
       // the last cut search, after the descent (nothing above changes): the second cut search's
       // again, on the answers the passes after it left, with every run made so far as free cuts
-      const last = new Evaluator(engine, prep, evaluator.frame, 0);
-      const lastPolishing = new Evaluator(engine, prep, evaluator.frame, 0);
       const lastBudget = opts.lastCutBudget ?? LAST_CUT_BUDGET;
       if (strategy === 'best-first' && opts.finalPass !== false && lastBudget > 0)
-        cutRound(last, lastPolishing, lastBudget, [
-          evaluator,
-          proving,
-          predicting,
-          dropping,
-          crossing,
-          swapping,
-          exchanging,
-          second,
-          polishing,
-          finishing,
-        ]);
-      evaluations =
-        last.count +
-        lastPolishing.count +
-        evaluator.count +
-        proving.count +
-        predicting.count +
-        crossing.count +
-        dropping.count +
-        swapping.count +
-        exchanging.count +
-        second.count +
-        polishing.count +
-        finishing.count;
+        cutRound(pass(), pass(), lastBudget);
+      evaluations = passes.reduce((n, e) => n + e.count, 0);
     }
   }
   // a scenario for a better class that is cheaper serves the worse target too (never when the
