@@ -74,8 +74,17 @@ function invariants(a: AuditResponse) {
       expect(row?.aidsMin, `${a.dpeId} ${p.kind} step ${s.n}`).toBe(Math.min(...amounts));
       if (s.aids && !s.aids.eligible) expect(row?.aidsMax).toBe(0);
     }
-    // an item counted treated: every element that needs works got works
+    // an item counted treated: every element that needs works got works; works on it in a step
+    // before the one that completes it are named
     for (const it of p.items.filter((i) => i.status === 'treated')) {
+      const begun = p.steps
+        .filter((s) => s.n < (it.step ?? 0) && s.works.some((w) => w.item === it.key))
+        .map((s) => s.n);
+      if (begun.length)
+        expect(it.reason, `${a.dpeId} ${p.kind} ${it.key}`).toContain(
+          `begun in step ${begun.join(', ')}`,
+        );
+      else expect(it.reason ?? '', `${a.dpeId} ${p.kind} ${it.key}`).not.toMatch(/begun/);
       const refs = new Set(p.steps.flatMap((s) => s.works.map((w) => w.referenceId)));
       const dual =
         refs.size > 0 &&
@@ -475,6 +484,22 @@ describe.skipIf(!HAS_CORPUS)('the rules where they bind on the corpus', () => {
         expect(item?.step).toBe(step + 1);
         expect(item?.reason).toMatch(/^not required \(/);
       }
+  });
+
+  it('an item completed in a later step than its first works says when it was begun (2238E0097309E: the heat pump in step 1, the water heater in step 2)', async () => {
+    const a = audit(await prep(corpus('2238E0097309E')));
+    invariants(a);
+    const steps = a.proposals.find((p) => p.kind === 'steps');
+    const item = steps?.items.find((i) => i.key === 'heatingHotWater');
+    const values = (n: number) =>
+      steps?.steps[n - 1]?.works
+        .filter((w) => w.item === 'heatingHotWater')
+        .map((w) => w.editableValue);
+    expect(values(1)).toEqual(['PACAirEau']);
+    expect(values(2)).toEqual(['CET']);
+    expect(item?.status).toBe('treated');
+    expect(item?.step).toBe(2);
+    expect(item?.reason).toBe('begun in step 1');
   });
 
   it('an already insulated wall (U 0.33) gets no works (2287E0914527N)', async () => {

@@ -347,7 +347,7 @@ describe('dpe-sim audit (the built CLI)', () => {
         expect(btext).toMatch(/Target:\s+class\s+B:\s+the\s+building\s+is\s+in\s+D/);
         expect(btext).toMatch(/one\s+step\s*│\s*1\s*│\s*B\s*│/);
         // each path's six items, with their why, as the report and the PDF show them
-        expect(btext).toMatch(/Item\s*│\s*After this path\s*│\s*Why not/);
+        expect(btext).toMatch(/Item\s*│\s*After this path\s*│\s*Why not \/ note/);
         expect(btext).toMatch(/Roof\s*│\s*cannot be treated\s*│\s*works on 8\.2 of/);
         // each path's cost, and the same shared by its 28 dwellings
         const digits = (x: string) => Number(x.replace(/\D/g, ''));

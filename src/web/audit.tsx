@@ -197,7 +197,7 @@ function ProposalView({ p, index }: { p: Proposal; index: number }) {
             <tr>
               <th scope="col">Item</th>
               <th scope="col">After this path</th>
-              <th scope="col">Why not</th>
+              <th scope="col">Why not / note</th>
             </tr>
           </thead>
           <tbody>

@@ -205,7 +205,7 @@ function renderProposal(p: AuditProposal, s: Style): string {
   // report and the PDF show it)
   lines.push(
     table(
-      ['Item', 'After this path', 'Why not'],
+      ['Item', 'After this path', 'Why not / note'],
       p.items.map((i) => [
         i.label,
         i.status === 'treated'

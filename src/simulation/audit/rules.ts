@@ -97,8 +97,18 @@ export function itemOutcomes(items: Items, steps: readonly AuditStep[]): ItemOut
   return items.states.map((s) => {
     for (let i = 0; i < steps.length; i++) {
       const j = judgeItem(items, s.key, steps.slice(0, i + 1));
-      if (j.status === 'treated')
-        return { key: s.key, label: s.label, status: 'treated', step: i + 1, reason: j.reason };
+      if (j.status !== 'treated') continue;
+      // the steps before with works on the item too (a heat pump for heating in step 1, the water
+      // heater that completes the item in step 2: a signer reads "treated in step 2" beside the
+      // heat pump of step 1 otherwise)
+      const begun = steps
+        .slice(0, i)
+        .filter((st) => st.works.some((w) => w.item === s.key))
+        .map((st) => st.n);
+      const reason = begun.length
+        ? [`begun in step ${begun.join(', ')}`, j.reason].filter(Boolean).join('; ')
+        : j.reason;
+      return { key: s.key, label: s.label, status: 'treated', step: i + 1, reason };
     }
     const j = judgeItem(items, s.key, steps);
     return { key: s.key, label: s.label, status: j.status, step: null, reason: j.reason };
