@@ -1221,12 +1221,6 @@ function toSolution(
   };
 }
 
-/** How far above the cheapest possible a scenario may be, in percent (rounded up; null: no bound). */
-/**
- * A target's answer after a cut search: its cheaper answer if it found one, else the answer with
- * the higher bound (whole euros, rounded down: the master's knapsack bound is fractional); exact
- * once the bound reaches the cost.
- */
 /** `found` with `ev` in its place when `ev` is cheaper (its bound then at most `ev`'s cost). */
 function cheaperOf(found: Found, ev: Evaluated): Found {
   if (ev.cout >= found.ev.cout) return found;
@@ -1243,6 +1237,11 @@ function shareBudget(e: Evaluator, budget: number, last: boolean): void {
   e.budget = e.count + (last ? left : Math.floor(left / 2));
 }
 
+/**
+ * A target's answer after a cut search: its cheaper answer if it found one, else the answer with
+ * the higher bound (whole euros, rounded down: the master's knapsack bound is fractional); exact
+ * once the bound reaches the cost.
+ */
 function afterProof(found: Found, c: ProofAnswer): Found {
   const lowerBound = Math.max(found.lowerBound, Math.floor(c.lowerBound));
   const next: Found =
@@ -1259,6 +1258,7 @@ function afterProof(found: Found, c: ProofAnswer): Found {
   return next;
 }
 
+/** How far above the cheapest possible a scenario may be, in percent (rounded up; null: no bound). */
 export function maxAbovePercent(cout: number, lowerBound: number): number | null {
   if (lowerBound >= cout) return 0;
   if (!(lowerBound > 0)) return null;
