@@ -137,10 +137,6 @@ interface LoggerModule {
 let loading: Promise<Engine> | undefined;
 
 /**
- * The engine's table lookups are memoised by patches applied to its modules as they load
- * (source-patches.ts): results are unchanged, only repeated scans of constant tables go.
- */
-/**
  * The engine's two large dependencies (about 1,700 modules together). Once a hook is registered,
  * every module loaded after it makes a round trip to the hooks thread (+1.4 s on this import),
  * so these are loaded first, without the hook; the hook then sees the engine's ~50 own modules.
@@ -148,7 +144,11 @@ let loading: Promise<Engine> | undefined;
  */
 const ENGINE_HEAVY_DEPENDENCIES = ['mathjs', 'lodash-es'];
 
-/** Called once per thread, from the engine's one import (`loadEngine`). */
+/**
+ * The engine's table lookups are memoised by patches applied to its modules as they load
+ * (source-patches.ts): results are unchanged, only repeated scans of constant tables go.
+ * Called once per thread, from the engine's one import (`loadEngine`).
+ */
 async function registerTvMemo(): Promise<void> {
   await Promise.all(
     ENGINE_HEAVY_DEPENDENCIES.map((name) =>

@@ -164,7 +164,6 @@ const SANITIZE_FROM = `    return ObjectUtil.deepObjectTransform(
     );`;
 const SANITIZE_TO = '    return __dpeSimSanitizeDoc(dpe);';
 
-/** `3_deperdition.js`, `calc_deperdition` through the element memo (element-memo.js, its kit in sanitizer.js) */
 /** `list.forEach((el) => call)` of calc_deperdition, through the kit's `each` under `memo` */
 function eachThroughMemo(list: string, el: string, call: string, memo: string): [string, string] {
   const loop = `${list}.forEach((${el}) => ${call});`;
@@ -180,6 +179,7 @@ const MUR = eachThroughMemo(
   'calc_mur(mur, zc, pc, effetJoule)',
   '__dpeSimMemoMur',
 );
+/** `3_deperdition.js`, `calc_deperdition` through the element memo (element-memo.js, its kit in sanitizer.js) */
 const ELEMENT_MEMO_REPLACE: [string, string][] = [
   [
     MUR[0],

@@ -340,7 +340,6 @@ function installations(dpe: RawDpe, kind: string): RawGeneratorHolder[] {
   return arr(coll?.[kind] as RawGeneratorHolder | RawGeneratorHolder[] | undefined);
 }
 
-/** The alert `warning.dpe-inconsistent`, or undefined when the DPE's figures hold together. */
 /**
  * Inputs whose `enum_…_id` the engine's tables do not know (a value of another version of the
  * tables, or a slip): the engine computes them as no value of the method, silently (an unknown
@@ -364,6 +363,7 @@ export function missingInputsFound(raw: RawDpe): Inconsistency[] {
   }));
 }
 
+/** The alert `warning.dpe-inconsistent`, or undefined when the DPE's figures hold together. */
 export function consistencyAlert(dpe: PreparedDpe, cmp: Comparison): Warning | undefined {
   const found = inconsistencies(dpe, cmp);
   if (!found.length) return undefined;

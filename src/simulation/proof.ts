@@ -1446,11 +1446,6 @@ function branchAndBound(
   }
 }
 
-/**
- * The cheapest combination of `query.groups` (with `fixed`) that reaches the class and meets the
- * constraints, proved so under M0, or the best found and a proven lower bound when a budget ends.
- * Engine runs go through `evaluator` (memoised, counted against its budget).
- */
 /** A Q4Pa,conv state the works may reach: what it lets a combination save beyond S. */
 export interface AirChoice {
   /** the state */
@@ -1931,6 +1926,11 @@ export function gesChecks(
   return out;
 }
 
+/**
+ * The cheapest combination of `query.groups` (with `fixed`) that reaches the class and meets the
+ * constraints, proved so under M0, or the best found and a proven lower bound when a budget ends.
+ * Engine runs go through `evaluator` (memoised, counted against its budget).
+ */
 export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAnswer {
   const fixed = query.fixed ?? [];
   const fixedCost = fixed.reduce((s, c) => s + c.cout, 0);
@@ -2927,12 +2927,6 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
       found ? Math.min(bound, found.cout) : bound,
     );
   }
-  /**
-   * S on GES in one last solve of the proof's master, once the search is done: its runs are those
-   * made without it (every scenario as before), only the bound rises. Its nodes (at most a solve's)
-   * are not counted in `masterNodes`: the caller's node budget is spent as before it. (The best
-   * answer meets the row: S on GES is checked on it, as on every run.)
-   */
   /** whether a choice of the master meets S on GES (without the thresholds' allowance) */
   function meetsGes(choice: readonly number[]): boolean {
     if (!base0) return true;
@@ -3072,6 +3066,12 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
     if (world.kind !== 'infeasible')
       worldLb = Math.max(bestLb, worldLb, boundOf(world) + fixedCost);
   }
+  /**
+   * S on GES in one last solve of the proof's master, once the search is done: its runs are those
+   * made without it (every scenario as before), only the bound rises. Its nodes (at most a solve's)
+   * are not counted in `masterNodes`: the caller's node budget is spent as before it. (The best
+   * answer meets the row: S on GES is checked on it, as on every run.)
+   */
   function lastSolve(): void {
     const found = best as Evaluated | null;
     if (!found || found.cout <= bestLb || missAt.ges === Infinity || gesFixedExempt) return;

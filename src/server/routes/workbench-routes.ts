@@ -57,13 +57,13 @@ export const WORKBENCH_ROUTES = [
 
 type Body = PartnerIdentity & { dpeId: string };
 
-/** 403 with the contract's error body. */
 /** `?engineFigures=1` on a report's URL: the audit on the engine's own figures (the gate's banner). */
 function engineFiguresOf(req: FastifyRequest): { engineFigures?: true } {
   const q = req.query as Record<string, unknown> | undefined;
   return q?.engineFigures === '1' ? { engineFigures: true } : {};
 }
 
+/** 403 with the contract's error body. */
 function forbidden(reply: FastifyReply, error: string): FastifyReply {
   return reply.code(403).type('application/json; charset=utf-8').send({ error });
 }
