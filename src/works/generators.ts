@@ -383,6 +383,31 @@ function hydronicMains(inst: RawGeneratorHolder, collective = false): RawElement
   return gensOf(inst).filter((g) => HYDRONIC_GEN.has(genType(g)));
 }
 
+// enum_type_generateur_ch_id of a heating network (107 not insulated, 108 insulated, 142 not
+// listed or unknown) and of the registry's default for an undescribed collective system (119)
+const NETWORK_GEN = new Set(['107', '108', '142']);
+const DEFAULT_COLLECTIVE_GEN = '119';
+
+/**
+ * Why an installation without a water generator to replace gets no boiler or heat pump: no water
+ * emitter, or water emitters fed by what the catalogue does not replace (said, so that an audit's
+ * item reads what the DPE holds).
+ */
+function hydronicRefusal(inst: RawGeneratorHolder): string {
+  const water = emsOf(inst).some((e) =>
+    HYDRONIC_EMISSION.has(s(e.donnee_entree.enum_type_emission_distribution_id)),
+  );
+  if (!water) return 'no central heating with water emitters to replace';
+  const types = gensOf(inst).map(genType);
+  if (types.some((t) => NETWORK_GEN.has(t)))
+    return 'its water emitters are fed by a heating network, which the catalogue does not replace';
+  if (types.includes(DEFAULT_COLLECTIVE_GEN))
+    return 'its water emitters are fed by the registry’s default for an undescribed collective system: what to replace is not known';
+  if (types.some((t) => JOULE_GEN.has(t)))
+    return 'its water emitters are fed by an electric heater (the DPE’s data disagree): not replaced';
+  return 'its water emitters are fed by a generator the catalogue does not replace';
+}
+
 function hasGas(dpe: RawDpe): boolean {
   return [
     ...heatingInstallations(dpe).flatMap(gensOf),
@@ -398,7 +423,7 @@ function hydronicApplies(
   const refusal = centralRefusal(inst, spec.collective);
   if (refusal) return refusal;
   const mains = hydronicMains(inst, spec.collective);
-  if (!mains.length) return 'no central heating with water emitters to replace';
+  if (!mains.length) return hydronicRefusal(inst);
   if (mains.every((g) => spec.alreadyDone.has(genType(g))))
     return 'this generator (or a better one) is already installed';
   if (mains.some((g) => spec.excluded.has(genType(g)))) return spec.excludedWhy;
@@ -500,7 +525,6 @@ interface ElectricSpec {
   emission: string;
   intermittence?: string;
   alreadyDone: ReadonlySet<string>;
-  refusal: string;
 }
 
 const ELECTRIC: Partial<Record<HeatingGenerator, ElectricSpec>> = {
@@ -509,7 +533,6 @@ const ELECTRIC: Partial<Record<HeatingGenerator, ElectricSpec>> = {
     description: 'Pompe à chaleur air/air (travaux)',
     emission: '42', // soufflage d'air chaud, distribution par fluide frigorigène
     alreadyDone: new Set(),
-    refusal: 'an air/air heat pump is offered to replace electric heaters',
   },
   'radiateurs-nf': {
     type: '100', // radiateur électrique NFC, NF** et NF***
@@ -517,13 +540,19 @@ const ELECTRIC: Partial<Record<HeatingGenerator, ElectricSpec>> = {
     emission: '3', // radiateur électrique NFC, NF** et NF***
     intermittence: '5', // par pièce avec minimum de température et détection de présence
     alreadyDone: new Set(['100']),
-    refusal: 'efficient electric radiators are offered to replace electric heaters',
   },
 };
 
-/** Electric generators and emitters of an individual installation, bathroom appoint excluded. */
-function jouleMains(inst: RawGeneratorHolder): { gens: RawElement[]; ems: RawElement[] } {
-  const none = { gens: [], ems: [] };
+/**
+ * Electric generators and emitters of an individual installation, bathroom appoint excluded; where
+ * there are none to replace, why (`refusal`).
+ */
+function jouleMains(inst: RawGeneratorHolder): {
+  gens: RawElement[];
+  ems: RawElement[];
+  refusal?: string;
+} {
+  const none = { gens: [], ems: [], refusal: 'no electric heaters to replace' };
   if (centralRefusal(inst)) return none;
   const gens = gensOf(inst).filter(
     (g) =>
@@ -541,14 +570,21 @@ function jouleMains(inst: RawGeneratorHolder): { gens: RawElement[]; ems: RawEle
   const others = emsOf(inst).filter(
     (e) => !ems.includes(e) && links.has(s(e.donnee_entree.enum_lien_generateur_emetteur_id)),
   );
-  return others.length ? none : { gens, ems };
+  return others.length
+    ? {
+        gens: [],
+        ems: [],
+        refusal:
+          'its electric generator also feeds water emitters (the DPE’s data disagree): not replaced',
+      }
+    : { gens, ems };
 }
 
 function electricApplies(inst: RawGeneratorHolder, spec: ElectricSpec): Applicability {
   const refusal = centralRefusal(inst);
   if (refusal) return refusal;
   const m = jouleMains(inst);
-  if (!m.gens.length) return spec.refusal;
+  if (!m.gens.length) return m.refusal ?? 'no electric heaters to replace';
   if (m.gens.every((g) => spec.alreadyDone.has(genType(g))))
     return 'this equipment is already installed';
   return true;

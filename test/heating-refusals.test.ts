@@ -1,0 +1,99 @@
+/**
+ * Why no generator is offered on a heating installation, as the audit's item and `calc`'s refusal
+ * say it: what the DPE holds (a stove, water emitters on a heating network or on an electric
+ * heater), never an option's description ("an air/air heat pump is offered to replace electric
+ * heaters" was read as an offer on a house heated by an oil stove). The bundled house with its gas
+ * boiler rewritten; corpus DPEs: a heating network, a building whose electric generator feeds
+ * water radiators too.
+ */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { elementsOf } from '../src/dpe/elements.js';
+import { readDpeFile } from '../src/dpe/source.js';
+import { loadEngine, type Engine } from '../src/engine/engine.js';
+import { prepare, type PreparedDpe } from '../src/simulation/prepared.js';
+import { refusalsOn } from '../src/works/apply.js';
+import { CORPUS, HAS_CORPUS, HOUSE } from './helpers.js';
+
+if (!HAS_CORPUS)
+  console.warn('*** heating-refusals tests on corpus DPEs SKIPPED: ../shared/corpus absent ***');
+
+let engine: Engine;
+beforeAll(async () => {
+  engine = await loadEngine();
+});
+
+const tmp = mkdtempSync(path.join(os.tmpdir(), 'dpe-sim-refusals-'));
+
+/** The bundled house with its boiler (generator 88) and its radiators (emitter 34) replaced. */
+async function house(generator: string, emitter: string): Promise<PreparedDpe> {
+  const xml = readFileSync(HOUSE, 'utf8')
+    .replace(
+      '<enum_type_generateur_ch_id>88</enum_type_generateur_ch_id>',
+      `<enum_type_generateur_ch_id>${generator}</enum_type_generateur_ch_id>`,
+    )
+    .replace(
+      '<enum_type_emission_distribution_id>34</enum_type_emission_distribution_id>',
+      `<enum_type_emission_distribution_id>${emitter}</enum_type_emission_distribution_id>`,
+    );
+  expect(xml).toContain(`<enum_type_generateur_ch_id>${generator}<`);
+  const file = path.join(tmp, `house-${generator}-${emitter}.xml`);
+  writeFileSync(file, xml);
+  const p = prepare(engine, await readDpeFile(file));
+  if (!p.ok) throw new Error(`blocked: ${p.alert.id}`);
+  return p.dpe;
+}
+
+function heatingRefusals(p: PreparedDpe, index = 0): string[] {
+  const inst = elementsOf(p.raw, 'installation_chauffage')[index];
+  if (!inst) throw new Error('no heating installation');
+  return refusalsOn(p, 'installation_chauffage', inst);
+}
+
+describe('why no generator is offered on a heating installation', () => {
+  it('an oil stove: neither a central heating with water emitters nor electric heaters, said so', async () => {
+    // 47 poêle fioul ou gpl ou charbon, 23 poêle gpl
+    const why = heatingRefusals(await house('47', '23'));
+    expect(why).toContain('no central heating with water emitters to replace');
+    expect(why).toContain('no electric heaters to replace');
+    for (const r of why) expect(r).not.toMatch(/is offered|are offered/);
+  });
+
+  it('water radiators on the registry’s default collective system: what to replace is unknown', async () => {
+    const why = heatingRefusals(await house('119', '34'));
+    expect(why[0]).toMatch(/registry’s default for an undescribed collective system/);
+  });
+
+  it('the boiler itself keeps its offers (no refusal of the gas condensing boiler)', async () => {
+    const why = heatingRefusals(await house('88', '34'));
+    expect(why.join(' | ')).not.toMatch(/water emitters/);
+    // (the electric options' refusal: what the house has not)
+    expect(why).toContain('no electric heaters to replace');
+  });
+});
+
+describe.skipIf(!HAS_CORPUS)('corpus DPEs', () => {
+  it('2494E3676842T: collective water radiators on a heating network: the network is named, not "no water emitters"', async () => {
+    const p = prepare(engine, await readDpeFile(path.join(CORPUS, '2494E3676842T.xml')));
+    if (!p.ok) throw new Error(`blocked: ${p.alert.id}`);
+    const why = heatingRefusals(p.dpe);
+    expect(why).toContain(
+      'its water emitters are fed by a heating network, which the catalogue does not replace',
+    );
+    expect(why).not.toContain('no central heating with water emitters to replace');
+  });
+
+  it('2535E0426429Q: an electric generator feeding electric panels and water radiators: the disagreement is named', async () => {
+    const p = prepare(engine, await readDpeFile(path.join(CORPUS, '2535E0426429Q.xml')));
+    if (!p.ok) throw new Error(`blocked: ${p.alert.id}`);
+    // installation 1: generator 99 (electric panel), emitters 2 (electric panel) and 38 (water
+    // radiators with valves) on the same link
+    const why = heatingRefusals(p.dpe, 1);
+    expect(why.slice(0, 2)).toEqual([
+      'its water emitters are fed by an electric heater (the DPE’s data disagree): not replaced',
+      'its electric generator also feeds water emitters (the DPE’s data disagree): not replaced',
+    ]);
+  });
+});
