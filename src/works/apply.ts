@@ -25,6 +25,7 @@ import {
   type WorksContext,
 } from './recipes.js';
 import { entryOf } from './memo.js';
+import { OTHER_KIND_REFUSALS } from './generator-kinds.js';
 
 export interface AppliedWork {
   change: EditableChange;
@@ -86,19 +87,28 @@ export function offeredOptions(
 
 /**
  * Why each catalogue option of the category is not offered on the element (the audit says why
- * an item needs no works): the distinct reasons, empty when every option is offered.
+ * an item needs no works), of those `only` keeps: the distinct reasons, empty when every such
+ * option is offered. The reasons
+ * that say only that an option is for another kind of installation (`OTHER_KIND_REFUSALS`) are
+ * kept only where the element has no reason of its own.
  */
-export function refusalsOn(prep: WorksBase, category: Category, el: RawElement): string[] {
+export function refusalsOn(
+  prep: WorksBase,
+  category: Category,
+  el: RawElement,
+  only: (row: WorksOptionRow) => boolean = () => true,
+): string[] {
   const ctx = checkContext(prep);
   const reasons = new Set<string>();
   const scoped = scopeRefusal(scopeOf(ctx.dpe), category, el);
   if (scoped) return [scoped];
   for (const row of optionsFor(category)) {
-    if (!recipeFits(row.recipe, el)) continue; // (a roof window's option on a façade window)
+    if (!recipeFits(row.recipe, el) || !only(row)) continue; // (a roof window's option on a façade window)
     const a = applicability(row.recipe, el, ctx);
     if (a !== true) reasons.add(a);
   }
-  return [...reasons];
+  const own = [...reasons].filter((r) => !OTHER_KIND_REFUSALS.has(r));
+  return own.length ? own : [...reasons];
 }
 
 function offeredIn(ctx: WorksContext, category: Category, el: RawElement): WorksOptionRow[] {

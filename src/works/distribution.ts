@@ -18,7 +18,7 @@
  */
 import type { RawElement, RawGeneratorHolder } from '../dpe/raw.js';
 import { emsOf, gensOf, n, range, s } from './context.js';
-import type { Applicability } from './generator-kinds.js';
+import { OTHER_KIND, type Applicability } from './generator-kinds.js';
 
 export type DistributionWork =
   'robinets' | 'emetteurs' | 'calorifugeage-ch' | 'calorifugeage-ecs' | 'sous-station';
@@ -36,8 +36,7 @@ const emission = (e: RawElement): string => s(e.donnee_entree.enum_type_emission
 
 function collectiveRefusal(inst: RawElement): string | undefined {
   const t = s(inst.donnee_entree.enum_type_installation_id);
-  if (t === INDIVIDUELLE || t === '')
-    return 'offered on collective installations (a building’s boiler room or district heating)';
+  if (t === INDIVIDUELLE || t === '') return OTHER_KIND.collectiveNetwork;
   return undefined;
 }
 
@@ -85,7 +84,7 @@ export function distributionApplies(
         (g) => s(g.donnee_entree.enum_type_generateur_ch_id) === DH_NOT_INSULATED,
       )
         ? true
-        : 'a substation is offered on an uninsulated district-heating connection';
+        : 'no uninsulated district-heating network (the substation works apply to one)';
   }
 }
 

@@ -15,3 +15,18 @@ export type HotWaterGenerator = 'cet' | 'cet-exterieur' | 'ballon-electrique' | 
 
 /** `true` when the recipe makes sense on the element, else the reason it is not offered. */
 export type Applicability = true | string;
+
+/**
+ * The reasons that say only that an option is for another kind of installation (individual or
+ * collective): where an installation has a reason of its own, that one says why, and these are
+ * noise (`refusalsOn`, what an audit's item says).
+ */
+export const OTHER_KIND = {
+  boilerRoom:
+    'a collective boiler room replaces a collective installation (not an individual one, nor a district network)',
+  individualHeating: 'only individual heating installations can be replaced',
+  individualHotWater: 'only individual hot-water installations can be replaced',
+  collectiveNetwork:
+    'offered on collective installations (a building’s boiler room or district heating)',
+} as const;
+export const OTHER_KIND_REFUSALS: ReadonlySet<string> = new Set(Object.values(OTHER_KIND));

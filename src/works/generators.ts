@@ -22,7 +22,12 @@ import {
   s,
   type WorksContext,
 } from './context.js';
-import type { Applicability, HeatingGenerator, HotWaterGenerator } from './generator-kinds.js';
+import {
+  OTHER_KIND,
+  type Applicability,
+  type HeatingGenerator,
+  type HotWaterGenerator,
+} from './generator-kinds.js';
 import { editShared } from './frozen-copy.js';
 
 const INDIVIDUELLE = '1'; // enum_type_installation_id
@@ -366,8 +371,8 @@ const HYDRONIC: Partial<Record<HeatingGenerator, HydronicSpec>> = {
 function centralRefusal(inst: RawGeneratorHolder, collective = false): string | undefined {
   if (collective) {
     if (s(inst.donnee_entree.enum_type_installation_id) !== COLLECTIVE)
-      return 'a collective boiler room replaces a collective installation (not an individual one, nor a district network)';
-  } else if (!isIndividual(inst)) return 'only individual heating installations can be replaced';
+      return OTHER_KIND.boilerRoom;
+  } else if (!isIndividual(inst)) return OTHER_KIND.individualHeating;
   if (!CFG_OK.has(s(inst.donnee_entree.enum_cfg_installation_ch_id)))
     return 'this installation (collective base + appoint, or bi-jonction convectors) is not replaced';
   return undefined;
@@ -387,6 +392,9 @@ function hydronicMains(inst: RawGeneratorHolder, collective = false): RawElement
 // listed or unknown) and of the registry's default for an undescribed collective system (119)
 const NETWORK_GEN = new Set(['107', '108', '142']);
 const DEFAULT_COLLECTIVE_GEN = '119';
+/** an electric generator linked to water emitters: neither option family replaces it (one text) */
+const ELECTRIC_ON_WATER =
+  'an electric heater feeds its water emitters (the DPE’s data disagree): not replaced';
 
 /**
  * Why an installation without a water generator to replace gets no boiler or heat pump: no water
@@ -403,8 +411,7 @@ function hydronicRefusal(inst: RawGeneratorHolder): string {
     return 'its water emitters are fed by a heating network, which the catalogue does not replace';
   if (types.includes(DEFAULT_COLLECTIVE_GEN))
     return 'its water emitters are fed by the registry’s default for an undescribed collective system: what to replace is not known';
-  if (types.some((t) => JOULE_GEN.has(t)))
-    return 'its water emitters are fed by an electric heater (the DPE’s data disagree): not replaced';
+  if (types.some((t) => JOULE_GEN.has(t))) return ELECTRIC_ON_WATER;
   return 'its water emitters are fed by a generator the catalogue does not replace';
 }
 
@@ -574,8 +581,7 @@ function jouleMains(inst: RawGeneratorHolder): {
     ? {
         gens: [],
         ems: [],
-        refusal:
-          'its electric generator also feeds water emitters (the DPE’s data disagree): not replaced',
+        refusal: ELECTRIC_ON_WATER,
       }
     : { gens, ems };
 }
@@ -703,7 +709,7 @@ export function hotWaterApplies(
   generator: HotWaterGenerator,
   ctx: WorksContext,
 ): Applicability {
-  if (!isIndividual(inst)) return 'only individual hot-water installations can be replaced';
+  if (!isIndividual(inst)) return OTHER_KIND.individualHotWater;
   const gens = ecsGensOf(inst);
   if (!gens.length) return 'this installation has no generator';
   switch (generator) {
@@ -714,11 +720,11 @@ export function hotWaterApplies(
       return true;
     case 'ballon-electrique':
       if (!gens.every((g) => OLD_ELECTRIC_TANKS.has(ecsType(g))))
-        return 'a new electric tank is offered to replace an old electric tank';
+        return 'no old electric tank to replace (a new tank replaces an old one only)';
       return true;
     case 'cesi':
       if (methodeApplication(ctx.dpe) !== '1')
-        return 'a solar water heater is offered on individual houses';
+        return 'a solar water heater is offered on a house only';
       if (s(inst.donnee_entree.enum_type_installation_solaire_id))
         return 'a solar installation is already there';
       return true;

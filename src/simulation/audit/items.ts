@@ -283,7 +283,8 @@ export function judgeItems(
         });
         return;
       }
-      const why = refusalsOn(prep, category, el);
+      // (why the generators the aids accept are not offered; emitters and lagging do not treat)
+      const why = refusalsOn(prep, category, el, optionTreats);
       push({
         ...base,
         status: 'cannot',
