@@ -66,6 +66,9 @@ const SDB_LINK = '3'; // enum_lien_generateur_emetteur_id: electric appoint in t
 // electric, 6 relief of a wood boiler, 7 solar + stove, 8 boiler relieving a heat pump, 9 idem +
 // stove. Not 10 (collective base + appoint) nor 11 (bi-jonction convectors).
 const CFG_OK = new Set(['1', '2', '3', '4', '5', '6', '7', '8', '9']);
+// enum_type_installation_id 4: hybrid collective-individual (base + individual appoint, or
+// bi-jonction convectors)
+const HYBRID_INSTALLATION = '4';
 // once every water generator is merged into one: 6 and 8 → 1 simple, 9 → 3 (stove appoint)
 const CFG_AFTER_MERGE: Record<string, string> = { 6: '1', 8: '1', 9: '3' };
 
@@ -369,12 +372,17 @@ const HYDRONIC: Partial<Record<HeatingGenerator, HydronicSpec>> = {
 
 /** Why an installation is not an individual central heating with water emitters, or undefined. */
 function centralRefusal(inst: RawGeneratorHolder, collective = false): string | undefined {
+  // (said first: a base + appoint installation is neither individual nor collective, and that
+  // it is one is why, whatever the option)
+  if (
+    s(inst.donnee_entree.enum_type_installation_id) === HYBRID_INSTALLATION ||
+    !CFG_OK.has(s(inst.donnee_entree.enum_cfg_installation_ch_id))
+  )
+    return 'this installation (collective base + appoint, or bi-jonction convectors) is not replaced';
   if (collective) {
     if (s(inst.donnee_entree.enum_type_installation_id) !== COLLECTIVE)
       return OTHER_KIND.boilerRoom;
   } else if (!isIndividual(inst)) return OTHER_KIND.individualHeating;
-  if (!CFG_OK.has(s(inst.donnee_entree.enum_cfg_installation_ch_id)))
-    return 'this installation (collective base + appoint, or bi-jonction convectors) is not replaced';
   return undefined;
 }
 
