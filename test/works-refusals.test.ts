@@ -1,4 +1,7 @@
 /**
+ * Why an option is not offered. A window at Uw 1.4 is as good as new double glazing (within 0.1)
+ * and says so (1.3 + 0.1 in floating point refused it as "already as good (Uw 1.40; replaced from
+ * Uw 1.4)", which contradicts itself).
  * Why no generator is offered on a heating installation, as the audit's item and `calc`'s refusal
  * say it: what the DPE holds (a stove, water emitters on a heating network or on an electric
  * heater), never an option's description ("an air/air heat pump is offered to replace electric
@@ -16,11 +19,11 @@ import { loadEngine, type Engine } from '../src/engine/engine.js';
 import { auditDpe } from '../src/simulation/audit/index.js';
 import { prepare, type PreparedDpe } from '../src/simulation/prepared.js';
 import { defaultCosts } from '../src/works/costs.js';
-import { refusalsOn } from '../src/works/apply.js';
+import { offeredOptions, refusalsOn } from '../src/works/apply.js';
 import { CORPUS, HAS_CORPUS, HOUSE } from './helpers.js';
 
 if (!HAS_CORPUS)
-  console.warn('*** heating-refusals tests on corpus DPEs SKIPPED: ../shared/corpus absent ***');
+  console.warn('*** works-refusals tests on corpus DPEs SKIPPED: ../shared/corpus absent ***');
 
 let engine: Engine;
 beforeAll(async () => {
@@ -116,5 +119,16 @@ describe.skipIf(!HAS_CORPUS)('corpus DPEs', () => {
     expect(hot?.reason).toBe(
       'no generator the aids accept can be offered here: only individual hot-water installations can be replaced',
     );
+  });
+
+  it('2287E1308066Q: a window at Uw 1.4 is as good as new double glazing, and the reason says so without contradicting itself', async () => {
+    const p = prepare(engine, await readDpeFile(path.join(CORPUS, '2287E1308066Q.xml')));
+    if (!p.ok) throw new Error(`blocked: ${p.alert.id}`);
+    const win = elementsOf(p.dpe.raw, 'baie_vitree')[1];
+    if (!win) throw new Error('no window');
+    expect(offeredOptions(p.dpe, 'baie_vitree', win)).toEqual([]);
+    expect(refusalsOn(p.dpe, 'baie_vitree', win)).toEqual([
+      'the window is already as good as new double glazing (Uw 1.40; replaced above Uw 1.4)',
+    ]);
   });
 });
