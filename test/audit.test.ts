@@ -398,6 +398,30 @@ describe('dpe-sim audit (the built CLI)', () => {
 if (!HAS_CORPUS) console.warn(`\n⚠ audit corpus test SKIPPED: no corpus at ${CORPUS}\n`);
 
 describe.skipIf(!HAS_CORPUS)('the corpus', () => {
+  it('a door line says how many doors its price counts (2535E0426429Q: 22 doors of 39.2 m², 33 000 €), in --json, the terminal and the report', async () => {
+    const dir = tempDir('dpe-sim-audit-doors-');
+    const dpe = path.join(CORPUS, '2535E0426429Q.xml');
+    const report = path.join(dir, 'audit.html');
+    const res = await runCli(['audit', dpe, '--json', '--report', report], { dataDir: dir });
+    expect(res.code, res.stderr).toBe(0);
+    const a = JSON.parse(res.stdout) as AuditResponse;
+    const door = a.proposals[0]?.steps
+      .flatMap((s) => s.works)
+      .find((w) => w.referenceId === 'porte:0');
+    // the XML's porte:0: surface_porte 39.16, nb_porte 22; doors are priced by the door
+    expect(door).toMatchObject({ quantity: 39.16, unit: 'm²', doors: 22 });
+    expect(door?.cost).toBe(22 * 1500);
+    // (the figures' spaces are no-break ones: read as spaces)
+    const spaced = (t: string) => t.replace(/[\u00a0\u202f]/g, ' ');
+    expect(spaced(door?.costDetail ?? '')).toBe('22 × 1 500 €');
+    expect(spaced(readFileSync(report, 'utf8'))).toContain('39.2 m² (22 doors)');
+    const screen = await runCli(['audit', dpe], { dataDir: dir });
+    expect(screen.code).toBe(0);
+    expect(spaced(screen.stdout)).toMatch(/porte:0\b.*39\.2 m² \(22 doors\)\t33 000 €/);
+    // one door: no count
+    expect(spaced(screen.stdout)).toMatch(/porte:2\b.*\t1\.8 m²\t1 500 €/);
+  });
+
   it('every DPE of class D to G gets both proposals, or names the failing rule and why', async () => {
     const { readdirSync } = await import('node:fs');
     const files = readdirSync(CORPUS).filter((f) => f.endsWith('.xml'));

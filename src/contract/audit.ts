@@ -129,6 +129,11 @@ export const AuditWork = Type.Object({
   /** € incl. VAT */
   cost: Type.Number(),
   costDetail: Type.String(),
+  /**
+   * the doors a door line prices (doors are priced by the door, `quantity` is their area): 22
+   * doors of 39.2 m² at 1 500 € are 33 000 €, not 842 €/m² (0.2)
+   */
+  doors: Type.Optional(Type.Number()),
   /** the building's quantity when the DPE pays a share of collective or building works (0.2) */
   buildingQuantity: Type.Optional(Type.Number()),
   /** the building's amount, € incl. VAT, when `cost` is the DPE's share (0.2) */

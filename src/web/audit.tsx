@@ -138,7 +138,8 @@ function ProposalView({ p, index }: { p: Proposal; index: number }) {
                   <ul class="plain">
                     {(s.works ?? []).map((w) => (
                       <li key={`${w.referenceId}|${w.editableKey}`}>
-                        <code>{w.referenceId}</code> {w.option} · {num(w.quantity, 1)} {w.unit} ·{' '}
+                        <code>{w.referenceId}</code> {w.option} · {num(w.quantity, 1)} {w.unit}
+                        {w.doors != null && w.doors > 1 ? ` (${num(w.doors, 0)} doors)` : ''} ·{' '}
                         {euros(w.cost)}
                         {w.buildingCost != null ? ` (share of ${euros(w.buildingCost)})` : ''}
                       </li>

@@ -4,6 +4,7 @@
  * costs summed. The JSON keeps one line per element.
  */
 import type { AuditWork } from '../../contract/audit.js';
+import { num } from '../format.js';
 
 export interface WorksGroup {
   /** the first line, with the group's quantity and cost */
@@ -37,6 +38,8 @@ export function groupIdentical(works: readonly AuditWork[]): WorksGroup[] {
       quantity: list.reduce((a, w) => a + w.quantity, 0),
       cost: list.reduce((a, w) => a + w.cost, 0),
     };
+    const doors = sum((w) => w.doors);
+    if (doors !== undefined) work.doors = doors;
     const bq = sum((w) => w.buildingQuantity);
     const bc = sum((w) => w.buildingCost);
     if (bq !== undefined) work.buildingQuantity = bq;
@@ -51,6 +54,11 @@ export function groupIdentical(works: readonly AuditWork[]): WorksGroup[] {
       description: describe(first.element),
     };
   });
+}
+
+/** "39.2 m² (22 doors)": a door line's count beside its area (doors are priced by the door) */
+export function withDoors(quantity: string, w: AuditWork): string {
+  return w.doors !== undefined && w.doors > 1 ? `${quantity} (${num(w.doors)} doors)` : quantity;
 }
 
 /**

@@ -13,7 +13,7 @@ import type { AuditProposal, AuditResponse, AuditStep } from '../../contract/aud
 import { euros, eurosPerYear, num, withUnit } from '../format.js';
 import { perDwellingText, synthesisAids } from '../../contract/audit-text.js';
 import { billChangeText } from '../../contract/number-text.js';
-import { groupIdentical, proofText } from './audit-groups.js';
+import { groupIdentical, proofText, withDoors } from './audit-groups.js';
 import { CLASS_COLOURS } from './style.js';
 
 /** Text in PDFKit's WinAnsi standard fonts. */
@@ -135,7 +135,10 @@ function stepPdf(doc: Doc, step: AuditStep) {
     const name =
       `${count > 1 ? `${count} × ` : ''}${refs} ${description.split(' - ')[0] ?? ''}`.trim();
     const qty =
-      (w.unit === 'm²' ? withUnit(w.quantity, 'm²', 1) : `${num(w.quantity)} ${w.unit}`) +
+      withDoors(
+        w.unit === 'm²' ? withUnit(w.quantity, 'm²', 1) : `${num(w.quantity)} ${w.unit}`,
+        w,
+      ) +
       (w.buildingQuantity !== undefined
         ? ` (building ${withUnit(w.buildingQuantity, 'm²', 1)})`
         : '');

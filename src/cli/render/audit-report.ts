@@ -14,7 +14,7 @@ import type {
 import { euros, eurosPerYear, num, withUnit } from '../format.js';
 import { perDwellingText, synthesisAids } from '../../contract/audit-text.js';
 import { billChangeText } from '../../contract/number-text.js';
-import { groupIdentical, proofText } from './audit-groups.js';
+import { groupIdentical, proofText, withDoors } from './audit-groups.js';
 import { CLASS_COLOURS } from './style.js';
 
 const LETTERS = ['A', 'B', 'C', 'D', 'E', 'F', 'G'] as const;
@@ -92,8 +92,12 @@ function stepHtml(step: AuditStep): string {
         count > 1
           ? `${count} × ${elementName(`${refs} — ${description}`)}`
           : elementName(w.element);
-      const qty =
-        w.unit === 'm²' ? withUnit(w.quantity, 'm²', 1) : `${num(w.quantity)} ${esc(w.unit)}`;
+      const qty = esc(
+        withDoors(
+          w.unit === 'm²' ? withUnit(w.quantity, 'm²', 1) : `${num(w.quantity)} ${w.unit}`,
+          w,
+        ),
+      );
       const sheet = /\(([^)]+)\)$/.exec(w.aidLevel?.requirement ?? '')?.[1];
       const level = w.aidLevel
         ? `<br><span class="small" title="${esc(w.aidLevel.requirement)}">${esc(w.aidLevel.installed.slice(0, 40))} · ${esc(sheet ?? 'aids’ level')} ${w.aidLevel.met ? 'met' : 'NOT MET'}</span>`

@@ -7,7 +7,7 @@ import type { AuditProposal, AuditResponse, AuditStep, AuditWork } from '../../c
 import { euros, eurosPerYear, kwh, NBSP, num, percent, withUnit } from '../format.js';
 import { perDwellingText, synthesisAids } from '../../contract/audit-text.js';
 import { billChangeText, indexRanges } from '../../contract/number-text.js';
-import { proofText } from './audit-groups.js';
+import { proofText, withDoors } from './audit-groups.js';
 import type { Style } from './style.js';
 import { table, terminalLayout, terminalWidth } from './table.js';
 import { wrap } from './text.js';
@@ -98,6 +98,7 @@ function groupedWorks(works: readonly AuditWork[]): AuditWork[] {
       element: `${list.length} × ${category}:${indexRanges(indexes)}`,
       quantity: list.reduce((a, w) => a + w.quantity, 0),
       cost: list.reduce((a, w) => a + w.cost, 0),
+      ...(first.doors !== undefined ? { doors: list.reduce((a, w) => a + (w.doors ?? 0), 0) } : {}),
       ...(first.buildingQuantity !== undefined
         ? { buildingQuantity: list.reduce((a, w) => a + (w.buildingQuantity ?? 0), 0) }
         : {}),
@@ -121,10 +122,12 @@ export function indented(head: string[], rows: string[][], keep: number[], drop:
 }
 
 function quantityText(w: AuditWork): string {
-  const q =
+  const q = withDoors(
     w.unit === 'm²'
       ? withUnit(w.quantity, 'm²', 1)
-      : `${num(w.quantity)}${NBSP}unit${w.quantity > 1 ? 's' : ''}`;
+      : `${num(w.quantity)}${NBSP}unit${w.quantity > 1 ? 's' : ''}`,
+    w,
+  );
   return w.buildingQuantity !== undefined
     ? `${q} (building ${withUnit(w.buildingQuantity, 'm²', 1)})`
     : q;

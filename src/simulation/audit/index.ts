@@ -569,6 +569,7 @@ function workOf(
     costDetail,
     treats: row ? optionTreats(row) : false,
   };
+  if (category === 'porte' && el) work.doors = num(el.donnee_entree.nb_porte) ?? 1;
   if (envelope && share < 1) work.buildingQuantity = round2(area);
   if (buildingCost !== undefined) work.buildingCost = round2(buildingCost);
   if (row && el) {
