@@ -103,6 +103,16 @@ describe.skipIf(!HAS_CORPUS)('corpus DPEs', () => {
     expect(why.filter((r) => /electric|water emitters/.test(r))).toHaveLength(1);
   });
 
+  it('2275E3206756S: an electric fan coil (emitter 50) on an electric generator: not "no electric heaters"', async () => {
+    const p = prepare(engine, await readDpeFile(path.join(CORPUS, '2275E3206756S.xml')));
+    if (!p.ok) throw new Error(`blocked: ${p.alert.id}`);
+    const why = heatingRefusals(p.dpe, 1);
+    expect(why).toContain(
+      'its electric generator feeds emitters the catalogue does not replace (not radiators, convectors, panels or radiant floors and ceilings)',
+    );
+    expect(why).not.toContain('no electric heaters to replace');
+  });
+
   it('2235E0705773N: a collective hot water says why no generator, not why no lagging (lagging does not treat the item)', async () => {
     const p = prepare(engine, await readDpeFile(path.join(CORPUS, '2235E0705773N.xml')));
     if (!p.ok) throw new Error(`blocked: ${p.alert.id}`);

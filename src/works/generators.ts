@@ -578,20 +578,22 @@ function jouleMains(inst: RawGeneratorHolder): {
       JOULE_EMISSION.has(s(e.donnee_entree.enum_type_emission_distribution_id)) &&
       s(e.donnee_entree.enum_lien_generateur_emetteur_id) !== SDB_LINK,
   );
-  if (!gens.length || !ems.length) return none;
+  if (!gens.length) return none;
   // every emitter on the same link must be electric too (an electric generator "feeding" a water
   // radiator is a data error; the engine then counts only one emitter for it)
   const links = new Set(gens.map((g) => s(g.donnee_entree.enum_lien_generateur_emetteur_id)));
   const others = emsOf(inst).filter(
     (e) => !ems.includes(e) && links.has(s(e.donnee_entree.enum_lien_generateur_emetteur_id)),
   );
-  return others.length
-    ? {
-        gens: [],
-        ems: [],
-        refusal: ELECTRIC_ON_WATER,
-      }
-    : { gens, ems };
+  if (ems.length && !others.length) return { gens, ems };
+  const refusal = others.some((e) =>
+    HYDRONIC_EMISSION.has(s(e.donnee_entree.enum_type_emission_distribution_id)),
+  )
+    ? ELECTRIC_ON_WATER
+    : others.length
+      ? 'its electric generator feeds emitters the catalogue does not replace (not radiators, convectors, panels or radiant floors and ceilings)'
+      : 'no electric heaters to replace';
+  return { gens: [], ems: [], refusal };
 }
 
 function electricApplies(inst: RawGeneratorHolder, spec: ElectricSpec): Applicability {
