@@ -166,6 +166,11 @@ export interface ProofQuery {
   runsRows?: number;
   /** the rows in the answer's world per search (default `WORLD_ROWS`; 0: none) */
   worldRows?: number;
+  /**
+   * with the rows in the answers' worlds, the rows in each heating generator's own world first
+   * (default true: docs "The rows in the answer's world", "In each heating generator's world")
+   */
+  generatorWorlds?: boolean;
 }
 
 export interface ProofAnswer {
@@ -3019,6 +3024,26 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
     const figures = (['ep', 'ges'] as const).filter((f) =>
       f === 'ep' ? missAt.ep !== Infinity : yGes(),
     );
+    // (the rows in each heating generator's own world: Y is the generator alone, so that a
+    // combination holding it is bound by what its other choices save beside it, where the rows in
+    // the answers' worlds let any generator the answer does not hold meet them; uncounted runs,
+    // kept per evaluator, and only the reported bound reads them)
+    if (
+      query.generatorWorlds !== false &&
+      worldLeft > 0 &&
+      m.kind === 'solution' &&
+      m.cost < Math.min(goal, worldGoal) - 1e-9
+    )
+      for (let g = 0; g < G; g++)
+        for (const c of opts[g] as Candidate[]) {
+          if (!isHeatingGenerator(c)) continue;
+          const y: Point = opts.map(() => null);
+          y[g] = c;
+          for (const f of figures) {
+            const w = worldRow(y, f);
+            if (w) worlds.push(w);
+          }
+        }
     while (
       worldLeft > 0 &&
       figures.length > 0 &&
