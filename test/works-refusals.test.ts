@@ -46,10 +46,16 @@ async function house(generator: string, emitter: string): Promise<PreparedDpe> {
   expect(xml).toContain(`<enum_type_generateur_ch_id>${generator}<`);
   const file = path.join(tmp, `house-${generator}-${emitter}.xml`);
   writeFileSync(file, xml);
+  return prepared(file);
+}
+
+async function prepared(file: string): Promise<PreparedDpe> {
   const p = prepare(engine, await readDpeFile(file));
-  if (!p.ok) throw new Error(`blocked: ${p.alert.id}`);
+  if (!p.ok) throw new Error(`${file} blocked: ${p.alert.id}`);
   return p.dpe;
 }
+
+const corpusDpe = (id: string) => prepared(path.join(CORPUS, `${id}.xml`));
 
 function heatingRefusals(p: PreparedDpe, index = 0): string[] {
   const inst = elementsOf(p.raw, 'installation_chauffage')[index];
@@ -81,9 +87,8 @@ describe('why no generator is offered on a heating installation', () => {
 
 describe.skipIf(!HAS_CORPUS)('corpus DPEs', () => {
   it('2494E3676842T: collective water radiators on a heating network: the network is named, not "no water emitters"', async () => {
-    const p = prepare(engine, await readDpeFile(path.join(CORPUS, '2494E3676842T.xml')));
-    if (!p.ok) throw new Error(`blocked: ${p.alert.id}`);
-    const why = heatingRefusals(p.dpe);
+    const dpe = await corpusDpe('2494E3676842T');
+    const why = heatingRefusals(dpe);
     expect(why).toContain(
       'its water emitters are fed by a heating network, which the catalogue does not replace',
     );
@@ -91,11 +96,10 @@ describe.skipIf(!HAS_CORPUS)('corpus DPEs', () => {
   });
 
   it('2535E0426429Q: an electric generator feeding electric panels and water radiators: the disagreement is named', async () => {
-    const p = prepare(engine, await readDpeFile(path.join(CORPUS, '2535E0426429Q.xml')));
-    if (!p.ok) throw new Error(`blocked: ${p.alert.id}`);
+    const dpe = await corpusDpe('2535E0426429Q');
     // installation 1: generator 99 (electric panel), emitters 2 (electric panel) and 38 (water
     // radiators with valves) on the same link
-    const why = heatingRefusals(p.dpe, 1);
+    const why = heatingRefusals(dpe, 1);
     // (one fact, said once: both option families refuse it with the same words)
     expect(why[0]).toBe(
       'an electric heater feeds its water emitters (the DPE’s data disagree): not replaced',
@@ -104,9 +108,8 @@ describe.skipIf(!HAS_CORPUS)('corpus DPEs', () => {
   });
 
   it('2275E3206756S: an electric fan coil (emitter 50) on an electric generator: not "no electric heaters"', async () => {
-    const p = prepare(engine, await readDpeFile(path.join(CORPUS, '2275E3206756S.xml')));
-    if (!p.ok) throw new Error(`blocked: ${p.alert.id}`);
-    const why = heatingRefusals(p.dpe, 1);
+    const dpe = await corpusDpe('2275E3206756S');
+    const why = heatingRefusals(dpe, 1);
     expect(why).toContain(
       'its electric generator feeds emitters the catalogue does not replace (not radiators, convectors, panels or radiant floors and ceilings)',
     );
@@ -114,9 +117,8 @@ describe.skipIf(!HAS_CORPUS)('corpus DPEs', () => {
   });
 
   it('2235E0705773N: a collective hot water says why no generator, not why no lagging (lagging does not treat the item)', async () => {
-    const p = prepare(engine, await readDpeFile(path.join(CORPUS, '2235E0705773N.xml')));
-    if (!p.ok) throw new Error(`blocked: ${p.alert.id}`);
-    const a = auditDpe(engine, p.dpe, {
+    const dpe = await corpusDpe('2235E0705773N');
+    const a = auditDpe(engine, dpe, {
       coef: 'activated',
       forceNormalization: false,
       costs: defaultCosts(),
@@ -132,12 +134,11 @@ describe.skipIf(!HAS_CORPUS)('corpus DPEs', () => {
   });
 
   it('2287E1308066Q: a window at Uw 1.4 is as good as new double glazing, and the reason says so without contradicting itself', async () => {
-    const p = prepare(engine, await readDpeFile(path.join(CORPUS, '2287E1308066Q.xml')));
-    if (!p.ok) throw new Error(`blocked: ${p.alert.id}`);
-    const win = elementsOf(p.dpe.raw, 'baie_vitree')[1];
+    const dpe = await corpusDpe('2287E1308066Q');
+    const win = elementsOf(dpe.raw, 'baie_vitree')[1];
     if (!win) throw new Error('no window');
-    expect(offeredOptions(p.dpe, 'baie_vitree', win)).toEqual([]);
-    expect(refusalsOn(p.dpe, 'baie_vitree', win)).toEqual([
+    expect(offeredOptions(dpe, 'baie_vitree', win)).toEqual([]);
+    expect(refusalsOn(dpe, 'baie_vitree', win)).toEqual([
       'the window is already as good as new double glazing (Uw 1.40; replaced above Uw 1.4)',
     ]);
   });

@@ -117,7 +117,7 @@ function offeredIn(ctx: WorksContext, category: Category, el: RawElement): Works
   return optionsFor(category).filter((row) => applicability(row.recipe, el, ctx) === true);
 }
 
-export { areaOf } from './pricing.js';
+export { areaOf, doorsOf } from './pricing.js';
 
 /** The price of an option on an element of `dpe`, with its detail ("28 × 4 770 €"). */
 export function priceOn(

@@ -124,6 +124,11 @@ export function areaOf(category: Category, el: RawElement): number {
 }
 
 /** The area an installation serves (heated, hot-water or ventilated area), m². */
+/** the doors a door element counts (`nb_porte`, 1 when absent): doors are priced by the door */
+export function doorsOf(el: RawElement): number {
+  return num(el.donnee_entree.nb_porte) ?? 1;
+}
+
 export function servedAreaOf(category: Category, el: RawElement): number {
   const d = el.donnee_entree;
   switch (category) {
@@ -203,7 +208,7 @@ export function priceOption(
     }
     case 'unit': {
       if (option.category === 'porte') {
-        const n = num(el.donnee_entree.nb_porte) ?? 1;
+        const n = doorsOf(el);
         return shareOf(n * unitPrice, `${qty(n)} × ${eur(unitPrice)}`, b.envelopeShare);
       }
       if (!kind) return { eur: Math.round(unitPrice), detail: `1 × ${eur(unitPrice)}` };

@@ -30,7 +30,7 @@ import { dwellingsServed, isCollective, scopeOf } from '../../dpe/building.js';
 import { descriptionOf, elementsOf, parseReferenceId } from '../../dpe/elements.js';
 import { num, type RawDpe, type RawElement } from '../../dpe/raw.js';
 import type { Engine } from '../../engine/engine.js';
-import { applyWorks, areaOf, resolveChanges } from '../../works/apply.js';
+import { applyWorks, areaOf, doorsOf, resolveChanges } from '../../works/apply.js';
 import { CATALOGUE, findOption, type WorksOptionRow } from '../../works/catalogue.js';
 import type { CostKey, CostTable } from '../../works/costs.js';
 import { heatingEnergy } from '../../works/generators.js';
@@ -569,7 +569,7 @@ function workOf(
     costDetail,
     treats: row ? optionTreats(row) : false,
   };
-  if (category === 'porte' && el) work.doors = num(el.donnee_entree.nb_porte) ?? 1;
+  if (category === 'porte' && el) work.doors = doorsOf(el);
   if (envelope && share < 1) work.buildingQuantity = round2(area);
   if (buildingCost !== undefined) work.buildingCost = round2(buildingCost);
   if (row && el) {
