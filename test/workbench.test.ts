@@ -475,6 +475,13 @@ describe.skipIf(!HAS_CHROMIUM || !HAS_BUNDLE)('the workbench in headless Chromiu
         expect(text).toContain(`${nnbsp(each)} € excl. VAT per dwelling`);
         for (const c of aids?.byCategory ?? []) expect(c.maPrimeRenov % 9).toBe(0);
       }
+      // its 9 entrance doors are priced by the door: the page says how many beside their area
+      const doors = shown.proposals.flatMap((p) =>
+        p.steps.flatMap((st) => st.works.filter((w) => w.referenceId === 'porte:0')),
+      );
+      expect(doors.length).toBeGreaterThan(0);
+      for (const w of doors) expect(w.doors).toBe(9);
+      expect(await page.locator('.proposal').first().textContent()).toMatch(/porte:0.*\(9 doors\)/);
       expect(await axeViolations(page)).toEqual([]);
       await noSidewaysScroll(page);
       expect(errors).toEqual([]);
