@@ -1,7 +1,8 @@
 /**
  * Every relative link of README.md and docs/*.md leads to a file of the repository (issue 38:
  * two pages linked to docs/docs/…). Web links are not followed (no network in tests); an anchor
- * is checked against the headings of the page it points to.
+ * is checked against the headings of the page it points to. And what the README links to and
+ * what the output names (`docs/bills.md` in a bill's source) ships in the npm package.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -53,5 +54,32 @@ describe('links in README.md and docs/', () => {
     }
     expect(dead).toEqual([]);
     expect(count).toBeGreaterThan(40);
+  });
+});
+
+/** Whether the package ships a file: it is, or lies under, an entry of package.json "files". */
+function shipped(file: string): boolean {
+  const files = (
+    JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+      files: string[];
+    }
+  ).files;
+  return files.some((entry) => file === entry || file.startsWith(`${entry}/`));
+}
+
+describe('what a user reads ships in the package', () => {
+  it('every file the README links to, and every docs page the source names', () => {
+    const named = new Set<string>();
+    for (const link of linksOf(readFileSync(path.join(ROOT, 'README.md'), 'utf8')))
+      if (!/^[a-z]+:/i.test(link)) named.add(link.split('#')[0] as string);
+    const walk = (dir: string): string[] =>
+      readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+        e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)],
+      );
+    for (const file of walk(path.join(ROOT, 'src')))
+      for (const m of readFileSync(file, 'utf8').matchAll(/docs\/[a-z-]+\.md/g)) named.add(m[0]);
+    // (the audit's bill source names it: src/simulation/audit/content.ts)
+    expect(named).toContain('docs/bills.md');
+    expect([...named].filter((f) => !shipped(f))).toEqual([]);
   });
 });

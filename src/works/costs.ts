@@ -1,6 +1,6 @@
 /**
- * Cost figures of works, as data: each with its unit and its public source
- * (`../shared/docs/works-costs.md`). A user overrides any figure with a JSON file
+ * Cost figures of works, as data: each with its unit and its public source (named beside each
+ * figure below; docs/works.md, "Costs"). A user overrides any figure with a JSON file
  * (`--costs FILE` or `dpe-sim config set costs FILE`): `{"<costKey>": <euros>, ...}` or
  * `{"<costKey>": {"eur": <euros>}, "margin": 0.25, "delta": 10}`.
  */
