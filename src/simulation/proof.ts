@@ -941,7 +941,6 @@ function branchAndBound(
       };
     }),
   );
-  const open = new Uint8Array(rows.length);
   // a group's term of L(u) depends only on which of the active rows its choices count for are
   // open: per group, those rows (ascending) and the terms already computed, by that open set
   const touch: Int32Array[] = lagRows.map((per) => {
@@ -997,13 +996,23 @@ function branchAndBound(
   // by key in a table of NaN (not computed yet) up to 10 rows, a `BitsetMemo` beyond
   const SHORT = 30;
   const bitAt = new Int32Array((G + 1) * A);
+  // beyond 30 rows, each active row's word and bit in its depth's key (as `openBits` lays it out:
+  // bit i of word w is touchFrom[depth][30 w + i]; bit 0 where the groups from there do not count
+  // for it), so that a node's key is written from its open rows alone (a few of 200 active rows)
+  const longWord = new Int32Array((G + 1) * A);
+  const longBit = new Int32Array((G + 1) * A);
   {
     const indexOf = new Int32Array(rows.length).fill(-1);
     active.forEach((r, a) => (indexOf[r] = a));
     for (let d = 0; d <= G; d++) {
       const from = touchFrom[d] as Int32Array;
-      if (from.length > SHORT) continue;
-      from.forEach((r, i) => (bitAt[d * A + (indexOf[r] as number)] = 1 << i));
+      if (from.length > SHORT)
+        from.forEach((r, i) => {
+          const at = d * A + (indexOf[r] as number);
+          longWord[at] = (i / 30) | 0;
+          longBit[at] = 1 << (i % 30);
+        });
+      else from.forEach((r, i) => (bitAt[d * A + (indexOf[r] as number)] = 1 << i));
     }
   }
   const sumTable: (Float64Array | null)[] = touchFrom.map((from) =>
@@ -1017,33 +1026,88 @@ function branchAndBound(
     activeCuts[c >> 5]! |= 1 << (c & 31);
     aOfCut[c] = a;
   }
-  /** `open` for the active cuts' rows, from a node's cuts met */
-  const openCuts = (sat: Uint32Array, so: number): void => {
-    for (let a = 0; a < cutsActive; a++) {
-      const i = aI[a] as number;
-      open[aRow[a] as number] = (sat[so + (i >> 5)] as number) & (1 << (i & 31)) ? 0 : 1;
-    }
-  };
-  /** which of `rows` `open` marks, as words of 30 bits into `out` */
-  const openBits = (rows: Int32Array, out: Int32Array): void => {
-    for (let w = 0, i = 0; w < out.length; w++) {
-      let word = 0;
-      const end = Math.min(rows.length, i + 30);
-      for (let bit = 1; i < end; i++, bit <<= 1) if (open[rows[i] as number]) word |= bit;
-      out[w] = word;
-    }
-  };
+  // a node's open active rows (the rows it does not meet yet, ascending), as `lagBound` reads
+  // them, for `groupTerms`
+  const openList = new Int32Array(Math.max(1, A));
+  let openCount = 0;
+  // per active row, the groups from which it is in `touch`: its word and bit in that group's key
+  // (bit i of word w is touch[g][30 w + i] beyond 12 rows, bit i of one word up to 12), and the
+  // choices of the group that count for it with u·a (`lagRows` read by row): a group's key and
+  // terms are computed from the open rows alone (a few of 200), ascending groups per row
+  const rowGroupsAt = new Int32Array(rows.length + 1);
+  const rowGroup: number[] = [];
+  const rowWord: number[] = [];
+  const rowBit: number[] = [];
+  const rowChoicesAt: number[] = [];
+  const rowChoice: number[] = [];
+  const rowWeight: number[] = [];
+  {
+    type Entry = { g: number; w: number; b: number; j: number[]; u: number[] };
+    const per: Map<number, Entry>[] = rows.map(() => new Map());
+    touch.forEach((tr, g) =>
+      tr.forEach((r, i) =>
+        (per[r] as Map<number, Entry>).set(g, {
+          g,
+          ...(tr.length <= 12 ? { w: 0, b: 1 << i } : { w: (i / 30) | 0, b: 1 << (i % 30) }),
+          j: [],
+          u: [],
+        }),
+      ),
+    );
+    lagRows.forEach((choices, g) =>
+      choices.forEach((e, j) =>
+        e.r.forEach((r, i) => {
+          const entry = (per[r] as Map<number, Entry>).get(g) as Entry;
+          entry.j.push(j);
+          entry.u.push(e.w[i] as number);
+        }),
+      ),
+    );
+    per.forEach((byGroup, r) => {
+      rowGroupsAt[r] = rowGroup.length;
+      for (const e of [...byGroup.values()].sort((a, b) => a.g - b.g)) {
+        rowGroup.push(e.g);
+        rowWord.push(e.w);
+        rowBit.push(e.b);
+        rowChoicesAt.push(rowChoice.length);
+        rowChoice.push(...e.j);
+        rowWeight.push(...e.u);
+      }
+    });
+    rowGroupsAt[rows.length] = rowGroup.length;
+    rowChoicesAt.push(rowChoice.length);
+  }
+  const rgGroup = Int32Array.from(rowGroup);
+  const rgWord = Int32Array.from(rowWord);
+  const rgBit = Int32Array.from(rowBit);
+  const rgChoicesAt = Int32Array.from(rowChoicesAt);
+  const rgChoice = Int32Array.from(rowChoice);
+  const rgWeight = Float64Array.from(rowWeight);
+  // the groups' keys up to 12 rows (beyond, the group's memo key); per group, its entries of the
+  // open rows (ascending rows), and its choices' terms being computed
+  const groupKey = new Int32Array(G);
+  const groupEntries = new Int32Array(Math.max(1, G * A));
+  const groupEntryCount = new Int32Array(G);
+  const terms = new Float64Array(costs.reduce((m, list) => Math.max(m, list.length + 1), 1));
   const lagBound = (n: NodeView): number => {
     if (!A) return 0;
     let l = 0;
     let key = 0;
-    const dA = n.depth * A;
+    const depth = n.depth;
+    const dA = depth * A;
+    const from = touchFrom[depth] as Int32Array;
+    const long = from.length > SHORT;
+    // (beyond 30 rows the key is written word by word into the depth's memo, from its open rows)
+    const memo = suffixMemo[depth] as BitsetMemo;
+    const lk = memo.key;
+    if (long) lk.fill(0);
     // the cuts' rows first (the rows are the cuts, then the coverings, then the knapsacks): an
     // open cut adds u·1, its multiplier, as the general term below would
-    // (the open ones only, word by word of the node's cuts met, in the cuts' order; `open` is
-    // written for them only where a sum is computed, `openCuts`)
+    // (the open ones only, word by word of the node's cuts met, in the cuts' order; listed in
+    // `openList` for `groupTerms`)
     const sat = n.sat;
     const so = n.so;
+    openCount = 0;
     for (let w = 0; w < words; w++) {
       let m = ~(sat[so + w] as number) & (activeCuts[w] as number);
       while (m !== 0) {
@@ -1051,7 +1115,9 @@ function branchAndBound(
         m ^= low;
         const a = aOfCut[(w << 5) + 31 - Math.clz32(low)] as number;
         l += aU[a] as number;
-        key |= bitAt[dA + a] as number;
+        openList[openCount++] = aRow[a] as number;
+        if (long) lk[longWord[dA + a] as number]! |= longBit[dA + a] as number;
+        else key |= bitAt[dA + a] as number;
       }
     }
     for (let a = cutsActive; a < A; a++) {
@@ -1064,58 +1130,59 @@ function branchAndBound(
         const need = aRhs[a] as number;
         res = (need - (n.gained[n.go + i] as number)) / need;
       }
-      const isOpen = res > 1e-12 ? 1 : 0;
-      open[aRow[a] as number] = isOpen;
-      if (isOpen) {
+      if (res > 1e-12) {
         l += (aU[a] as number) * res;
-        key |= bitAt[dA + a] as number;
+        openList[openCount++] = aRow[a] as number;
+        if (long) lk[longWord[dA + a] as number]! |= longBit[dA + a] as number;
+        else key |= bitAt[dA + a] as number;
       }
     }
-    const from = touchFrom[n.depth] as Int32Array;
-    const table = sumTable[n.depth];
+    const table = sumTable[depth];
     if (table) {
       let sum = table[key] as number;
-      if (Number.isNaN(sum)) {
-        openCuts(sat, so);
-        table[key] = sum = groupTerms(n.depth);
-      }
+      if (Number.isNaN(sum)) table[key] = sum = groupTerms(depth);
       l += sum;
     } else {
-      // (the open set as words of 30 bits: the key or-ed above, or read from `open`)
-      const memo = suffixMemo[n.depth] as BitsetMemo;
-      if (from.length <= SHORT) memo.key[0] = key;
-      else {
-        openCuts(sat, so);
-        openBits(from, memo.key);
-      }
+      // (the open set as words of 30 bits: the key or-ed above)
+      if (!long) lk[0] = key;
       let sum = memo.get();
-      if (Number.isNaN(sum)) {
-        if (from.length <= SHORT) openCuts(sat, so);
-        memo.set((sum = groupTerms(n.depth)));
-      }
+      if (Number.isNaN(sum)) memo.set((sum = groupTerms(depth)));
       l += sum;
     }
     // (less a hair: rounding must never lift the bound over the optimum)
     return l - 1e-9 * (Math.abs(l) + 1);
   };
-  /** the groups' terms of L(u) from `depth` on, for the open rows `open` marks */
+  /** the groups' terms of L(u) from `depth` on, for the open rows `openList` holds */
   const groupTerms = (depth: number): number => {
+    // each group's key and entries, from the open rows (ascending, as `lagRows` lists them: each
+    // choice's term is the same sum, in the same order, bit for bit)
+    for (let g = depth; g < G; g++) {
+      groupEntryCount[g] = 0;
+      if (termTable[g]) groupKey[g] = 0;
+      else (termMemo[g] as BitsetMemo).key.fill(0);
+    }
+    for (let j = 0; j < openCount; j++) {
+      const r = openList[j] as number;
+      for (let e = rowGroupsAt[r] as number, end = rowGroupsAt[r + 1] as number; e < end; e++) {
+        const g = rgGroup[e] as number;
+        if (g < depth) continue;
+        groupEntries[g * A + groupEntryCount[g]!++] = e;
+        if (termTable[g]) groupKey[g]! |= rgBit[e] as number;
+        else (termMemo[g] as BitsetMemo).key[rgWord[e] as number]! |= rgBit[e] as number;
+      }
+    }
     let l = 0;
     for (let g = depth; g < G; g++) {
-      const tr = touch[g] as Int32Array;
       const table = termTable[g];
       const memo = termMemo[g] as BitsetMemo | null;
-      let key = 0;
+      const key = groupKey[g] as number;
       if (table) {
-        for (let i = 0, bit = 1; i < tr.length; i++, bit <<= 1)
-          if (open[tr[i] as number]) key |= bit;
         const known = table[key] as number;
         if (!Number.isNaN(known)) {
           l += known;
           continue;
         }
       } else if (memo) {
-        openBits(tr, memo.key);
         const known = memo.get();
         if (!Number.isNaN(known)) {
           l += known;
@@ -1123,14 +1190,16 @@ function branchAndBound(
         }
       }
       const list = costs[g] as readonly number[];
-      const per = lagRows[g] as { r: Int32Array; w: Float64Array }[];
-      let least = Infinity;
-      for (let k = -1; k < list.length; k++) {
-        let v = k < 0 ? 0 : (list[k] as number);
-        const e = per[k + 1] as { r: Int32Array; w: Float64Array };
-        for (let i = 0; i < e.r.length; i++) if (open[e.r[i] as number]) v -= e.w[i] as number;
-        if (v < least) least = v;
+      terms[0] = 0;
+      for (let k = 0; k < list.length; k++) terms[k + 1] = list[k] as number;
+      for (let i = 0, n = groupEntryCount[g] as number; i < n; i++) {
+        const e = groupEntries[g * A + i] as number;
+        for (let c = rgChoicesAt[e] as number, end = rgChoicesAt[e + 1] as number; c < end; c++)
+          terms[rgChoice[c] as number]! -= rgWeight[c] as number;
       }
+      let least = Infinity;
+      for (let j = 0; j <= list.length; j++)
+        if ((terms[j] as number) < least) least = terms[j] as number;
       if (table) table[key] = least;
       else if (memo) memo.set(least);
       l += least;
