@@ -1034,55 +1034,59 @@ function branchAndBound(
   // (bit i of word w is touch[g][30 w + i] beyond 12 rows, bit i of one word up to 12), and the
   // choices of the group that count for it with u·a (`lagRows` read by row): a group's key and
   // terms are computed from the open rows alone (a few of 200), ascending groups per row
+  // (laid out in typed arrays by counting: entry e of row r at [rowGroupsAt[r], rowGroupsAt[r+1]),
+  // its choices at [rgChoicesAt[e], rgChoicesAt[e+1]), ascending choices)
   const rowGroupsAt = new Int32Array(rows.length + 1);
-  const rowGroup: number[] = [];
-  const rowWord: number[] = [];
-  const rowBit: number[] = [];
-  const rowChoicesAt: number[] = [];
-  const rowChoice: number[] = [];
-  const rowWeight: number[] = [];
+  for (const tr of touch) for (let i = 0; i < tr.length; i++) rowGroupsAt[(tr[i] as number) + 1]!++;
+  for (let r = 0; r < rows.length; r++) rowGroupsAt[r + 1]! += rowGroupsAt[r] as number;
+  const entryCount = rowGroupsAt[rows.length] as number;
+  const rgGroup = new Int32Array(entryCount);
+  const rgWord = new Int32Array(entryCount);
+  const rgBit = new Int32Array(entryCount);
+  const rgChoicesAt = new Int32Array(entryCount + 1);
+  // each entry's place, filled group by group (groups ascending within a row)
+  const nextAt = rowGroupsAt.slice(0, rows.length);
+  const entryOf = new Int32Array(rows.length);
+  const entriesOf: Int32Array[] = [];
+  touch.forEach((tr, g) => {
+    const list = new Int32Array(tr.length);
+    for (let i = 0; i < tr.length; i++) {
+      const r = tr[i] as number;
+      const e = nextAt[r]!++;
+      rgGroup[e] = g;
+      rgWord[e] = tr.length <= 12 ? 0 : (i / 30) | 0;
+      rgBit[e] = tr.length <= 12 ? 1 << i : 1 << (i % 30);
+      list[i] = e;
+    }
+    entriesOf.push(list);
+  });
+  // the choices by entry: counted, then filled choice by choice (ascending within an entry)
+  lagRows.forEach((choices, g) => {
+    const tr = touch[g] as Int32Array;
+    const list = entriesOf[g] as Int32Array;
+    for (let i = 0; i < tr.length; i++) entryOf[tr[i] as number] = list[i] as number;
+    for (const e of choices)
+      for (let i = 0; i < e.r.length; i++)
+        rgChoicesAt[(entryOf[e.r[i] as number] as number) + 1]!++;
+  });
+  for (let e = 0; e < entryCount; e++) rgChoicesAt[e + 1]! += rgChoicesAt[e] as number;
+  const rgChoice = new Int32Array(rgChoicesAt[entryCount] as number);
+  const rgWeight = new Float64Array(rgChoicesAt[entryCount] as number);
   {
-    type Entry = { g: number; w: number; b: number; j: number[]; u: number[] };
-    const per: Map<number, Entry>[] = rows.map(() => new Map());
-    touch.forEach((tr, g) =>
-      tr.forEach((r, i) =>
-        (per[r] as Map<number, Entry>).set(g, {
-          g,
-          ...(tr.length <= 12 ? { w: 0, b: 1 << i } : { w: (i / 30) | 0, b: 1 << (i % 30) }),
-          j: [],
-          u: [],
-        }),
-      ),
-    );
-    lagRows.forEach((choices, g) =>
-      choices.forEach((e, j) =>
-        e.r.forEach((r, i) => {
-          const entry = (per[r] as Map<number, Entry>).get(g) as Entry;
-          entry.j.push(j);
-          entry.u.push(e.w[i] as number);
-        }),
-      ),
-    );
-    per.forEach((byGroup, r) => {
-      rowGroupsAt[r] = rowGroup.length;
-      for (const e of [...byGroup.values()].sort((a, b) => a.g - b.g)) {
-        rowGroup.push(e.g);
-        rowWord.push(e.w);
-        rowBit.push(e.b);
-        rowChoicesAt.push(rowChoice.length);
-        rowChoice.push(...e.j);
-        rowWeight.push(...e.u);
-      }
+    const fillAt = rgChoicesAt.slice(0, entryCount);
+    lagRows.forEach((choices, g) => {
+      const tr = touch[g] as Int32Array;
+      const list = entriesOf[g] as Int32Array;
+      for (let i = 0; i < tr.length; i++) entryOf[tr[i] as number] = list[i] as number;
+      choices.forEach((e, j) => {
+        for (let i = 0; i < e.r.length; i++) {
+          const at = fillAt[entryOf[e.r[i] as number] as number]!++;
+          rgChoice[at] = j;
+          rgWeight[at] = e.w[i] as number;
+        }
+      });
     });
-    rowGroupsAt[rows.length] = rowGroup.length;
-    rowChoicesAt.push(rowChoice.length);
   }
-  const rgGroup = Int32Array.from(rowGroup);
-  const rgWord = Int32Array.from(rowWord);
-  const rgBit = Int32Array.from(rowBit);
-  const rgChoicesAt = Int32Array.from(rowChoicesAt);
-  const rgChoice = Int32Array.from(rowChoice);
-  const rgWeight = Float64Array.from(rowWeight);
   // the groups' keys up to 12 rows (beyond, the group's memo key); per group, its entries of the
   // open rows (ascending rows), and its choices' terms being computed
   const groupKey = new Int32Array(G);
