@@ -806,6 +806,31 @@ export function solveMaster(
   return m;
 }
 
+/** whether a choice (one per group, −1 for none) meets a cut: one of its groups' choices is lit */
+function meetsCut(cut: Cut, choice: readonly number[]): boolean {
+  for (let g = 0; g < choice.length; g++)
+    if ((cut.masks[g] as number) & (1 << ((choice[g] as number) + 1))) return true;
+  return false;
+}
+
+/** whether two lists of knapsacks are the same rows, number for number */
+function sameKnapsacks(a: readonly Knapsack[], b: readonly Knapsack[]): boolean {
+  const same = (x: readonly number[] | undefined, y: readonly number[] | undefined) =>
+    x === y || (!!x && !!y && x.length === y.length && x.every((v, i) => v === y[i]));
+  return (
+    a.length === b.length &&
+    a.every((ka, i) => {
+      const kb = b[i] as Knapsack;
+      return (
+        ka.need === kb.need &&
+        same(ka.none, kb.none) &&
+        ka.gain.length === kb.gain.length &&
+        ka.gain.every((row, g) => same(row, kb.gain[g]))
+      );
+    })
+  );
+}
+
 /**
  * The least-cost choice (one per group, −1 for none) meeting every cut and covering, by best-first
  * branch and bound over the groups in order; the bound of a node is its cost plus, over the cuts
@@ -2945,7 +2970,30 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
   // stops, so that it runs what it ran before; only the bound and `exact` are the sound master's.
   let bestLb = -Infinity;
   let lastSound: MasterResult | null = null;
+  // (the knapsacks `lastSound` was solved with, while it is a solution)
+  let soundKnaps: Knapsack[] | null = null;
   let steerLb = -Infinity;
+  /**
+   * The proof's master of this round, where another master steers (its nodes are not counted):
+   * the last round's optimum again when its knapsacks are the same and it meets every cut learned
+   * since. The cuts only grow (a cut dropped is implied by one added), so the choices meeting them
+   * are a subset of those the last solve ranged over: an optimum there that is still among them
+   * is an optimum here, at the same cost (docs/scenario-search.md "The proof's master kept").
+   */
+  const soundMaster = (cap: number, goal: number): MasterResult => {
+    const knaps = knapsacks(false, false, false);
+    const last = lastSound;
+    if (
+      last?.kind === 'solution' &&
+      soundKnaps &&
+      sameKnapsacks(knaps, soundKnaps) &&
+      cuts.every((c) => meetsCut(c, last.choice))
+    )
+      return { ...last, nodes: 0 };
+    const m = master(cap, goal);
+    soundKnaps = m.kind === 'solution' ? knaps : null;
+    return m;
+  };
   /** stops: exact when the best answer is at most the proven bound */
   const stop = () => {
     lastSolve();
@@ -3186,10 +3234,10 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
         ? perSolve
         : Math.min(perSolve, Math.max(0, query.masterTotal - masterNodes));
     const goal = best ? (best as Evaluated).cout - fixedCost : Infinity;
-    const sound = master(cap, goal);
-    lastSound = sound;
     // (the master without thresholds steers whenever the proof's knapsacks differ from its own)
     const steer = steered || margins().s !== STEER_MARGIN;
+    const sound = steer || relationsDiffer ? soundMaster(cap, goal) : master(cap, goal);
+    lastSound = sound;
     const m = steer
       ? solveMaster(costs, steerCuts, masterCoverings, knapsacks(true), cap, goal, [], dearestFirst)
       : relationsDiffer
