@@ -84,6 +84,17 @@ export function str(v: unknown): string | undefined {
   return undefined;
 }
 
+/**
+ * A copy of `text` that keeps nothing else alive. A text read from the XML can be a slice of the
+ * whole document (V8's sliced strings), so a cache that outlives the DPE and keeps such a text as
+ * a key or value keeps the whole document: a long batch's worker kept dozens of them (85 corpus
+ * DPEs: 10 MB of XML texts after a collection), and the largest building then ran out of the
+ * worker's heap. A cache stores these copies instead.
+ */
+export function ownString(text: string): string {
+  return text.length < 13 ? text : (JSON.parse(JSON.stringify(text)) as string);
+}
+
 export function isRecord(v: unknown): v is Fields {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

@@ -6,7 +6,7 @@
  */
 import { elementsOf } from '../dpe/elements.js';
 import type { Fields, RawDpe, RawElement, RawGeneratorHolder } from '../dpe/raw.js';
-import { num, str } from '../dpe/raw.js';
+import { num, ownString, str } from '../dpe/raw.js';
 import { originOf } from './frozen-copy.js';
 
 export interface WorksContext {
@@ -88,7 +88,9 @@ export function cleanRef(r: unknown): string {
       .normalize('NFD')
       .replace(/[\u0300-\u036f]/g, '')
       .replace(/\s+/g, '');
-    cleanRefs.set(text, clean);
+    // (kept as copies of their own: a reference read from the XML is a slice of its whole text,
+    // which the entry would keep alive long after its DPE, `ownString`)
+    cleanRefs.set(ownString(text), ownString(clean));
   }
   return clean;
 }

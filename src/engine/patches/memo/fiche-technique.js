@@ -22,13 +22,19 @@ import * as __dpeSimSanitizerModule from './dpe-sanitizer.service.js';
  *   is given. The sanitizer notes each copy's source (`__dpeSimSheetSourceOf`, sanitizer.js).
  */
 const __dpeSimLowered = new Map();
+/** a copy of text that keeps nothing else alive (src/dpe/raw.ts `ownString`) */
+function __dpeSimOwn(text) {
+  return text.length < 13 ? text : JSON.parse(JSON.stringify(text));
+}
 /** text.toLowerCase(), kept */
 function __dpeSimLower(text) {
   let low = __dpeSimLowered.get(text);
   if (low === undefined) {
     low = text.toLowerCase();
     if (__dpeSimLowered.size >= 4096) __dpeSimLowered.clear();
-    __dpeSimLowered.set(text, low);
+    // (copies of their own: a text of the XML can be a slice of the whole document, which the
+    // entry would keep alive long after its DPE; `toLowerCase` may return the text itself)
+    __dpeSimLowered.set(__dpeSimOwn(text), __dpeSimOwn(low));
   }
   return low;
 }

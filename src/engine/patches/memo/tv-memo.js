@@ -57,13 +57,18 @@
 {
   const clean = cleanReference;
   const memo = new Map();
+  // a copy of text that keeps nothing else alive (src/dpe/raw.ts `ownString`)
+  const own = (text) =>
+    typeof text !== 'string' || text.length < 13 ? text : JSON.parse(JSON.stringify(text));
   cleanReference = function cleanReference(reference) {
     if (typeof reference !== 'string') return clean(reference);
     let v = memo.get(reference);
     if (v === undefined) {
       if (memo.size >= 20000) memo.clear();
       v = clean(reference);
-      memo.set(reference, v);
+      // (copies of their own: a reference read from the XML can be a slice of the whole document,
+      // which the entry would keep alive long after its DPE; the cleaned text may be the same)
+      memo.set(own(reference), own(v));
     }
     return v;
   };
