@@ -384,7 +384,22 @@ const sharedStore = new NodeStore();
 const sharedHeap = new NodeHeap(sharedStore);
 
 /**
- * Figures by a set of rows, the set given as `width` words of 30 bits: open addressing in typed
+ * A set of rows as a key: row i (in the list the key is for) is bit `keyBit(i)` of word
+ * `keyWord(i)`, `KEY_BITS` bits a word (30: a word stays a small integer, a key `keyWords(n)`
+ * words). The master's bound writes its depth keys and its groups' keys in this one layout.
+ */
+const KEY_BITS = 30;
+const keyWord = (i: number): number => (i / KEY_BITS) | 0;
+const keyBit = (i: number): number => 1 << (i % KEY_BITS);
+const keyWords = (rows: number): number => Math.max(1, Math.ceil(rows / KEY_BITS));
+/**
+ * A group's terms of the master's Lagrangian bound by its open rows: in a table (2^rows figures)
+ * up to this many rows, in a `BitsetMemo` beyond.
+ */
+const TERM_TABLE_ROWS = 12;
+
+/**
+ * Figures by a set of rows, the set given as `width` words of `KEY_BITS` bits: open addressing in typed
  * arrays, so that an entry allocates nothing (the master's bound reads and writes millions of
  * them on the slowest DPEs: a `Map` per 30 rows, or boxed sums, kept the collector busy).
  */
@@ -973,12 +988,12 @@ function branchAndBound(
     for (const e of per) for (const r of e.r) set.add(r);
     return Int32Array.from([...set].sort((a, b) => a - b));
   });
-  // (a table for up to 12 rows, NaN where not computed yet; a `BitsetMemo` beyond)
+  // (a table up to `TERM_TABLE_ROWS` rows, NaN where not computed yet; a `BitsetMemo` beyond)
   const termTable: (Float64Array | null)[] = touch.map((tr) =>
-    tr.length <= 12 ? new Float64Array(1 << tr.length).fill(NaN) : null,
+    tr.length <= TERM_TABLE_ROWS ? new Float64Array(1 << tr.length).fill(NaN) : null,
   );
   const termMemo: (BitsetMemo | null)[] = touch.map((tr) =>
-    tr.length <= 12 ? null : new BitsetMemo(Math.ceil(tr.length / 30)),
+    tr.length <= TERM_TABLE_ROWS ? null : new BitsetMemo(keyWords(tr.length)),
   );
   // the sum of those terms from a depth on depends only on which of the active rows the groups
   // from that depth count for are open (`touchFrom`): kept per depth by that open set (bit i:
@@ -992,9 +1007,7 @@ function branchAndBound(
       touchFrom[g] = Int32Array.from([...set].sort((a, b) => a - b));
     }
   }
-  const suffixMemo: BitsetMemo[] = touchFrom.map(
-    (from) => new BitsetMemo(Math.max(1, Math.ceil(from.length / 30))),
-  );
+  const suffixMemo: BitsetMemo[] = touchFrom.map((from) => new BitsetMemo(keyWords(from.length)));
   /** L(u) on the groups from n's depth on, over the rows n does not meet yet (a valid bound) */
   // the active rows laid out for lagBound: kind (0 cut, 1 covering, 2 knapsack), its index, its
   // multiplier, and for a covering or knapsack its right-hand side
@@ -1016,14 +1029,13 @@ function branchAndBound(
         ? (knapsacks[rk.i] as Knapsack).need
         : 1;
   });
-  // per depth with at most 30 such rows (most), each active row's bit in that depth's key (0 when
-  // the groups from there do not count for it): the key is or-ed as the rows are read; the sums
-  // by key in a table of NaN (not computed yet) up to 10 rows, a `BitsetMemo` beyond
-  const SHORT = 30;
+  // per depth with at most `KEY_BITS` such rows (most), each active row's bit in that depth's key
+  // (0 when the groups from there do not count for it): the key is one word, or-ed as the rows are
+  // read; the sums by key in a table of NaN (not computed yet) up to 10 rows, a `BitsetMemo` beyond
   const bitAt = new Int32Array((G + 1) * A);
-  // beyond 30 rows, each active row's word and bit in its depth's key (as `openBits` lays it out:
-  // bit i of word w is touchFrom[depth][30 w + i]; bit 0 where the groups from there do not count
-  // for it), so that a node's key is written from its open rows alone (a few of 200 active rows)
+  // beyond `KEY_BITS` rows, each active row's word and bit in its depth's key (touchFrom[depth]'s
+  // i-th row at `keyWord(i)`, `keyBit(i)`; bit 0 where the groups from there do not count for it),
+  // so that a node's key is written from its open rows alone (a few of 200 active rows)
   const longWord = new Int32Array((G + 1) * A);
   const longBit = new Int32Array((G + 1) * A);
   {
@@ -1031,13 +1043,13 @@ function branchAndBound(
     active.forEach((r, a) => (indexOf[r] = a));
     for (let d = 0; d <= G; d++) {
       const from = touchFrom[d] as Int32Array;
-      if (from.length > SHORT)
+      if (from.length > KEY_BITS)
         from.forEach((r, i) => {
           const at = d * A + (indexOf[r] as number);
-          longWord[at] = (i / 30) | 0;
-          longBit[at] = 1 << (i % 30);
+          longWord[at] = keyWord(i);
+          longBit[at] = keyBit(i);
         });
-      else from.forEach((r, i) => (bitAt[d * A + (indexOf[r] as number)] = 1 << i));
+      else from.forEach((r, i) => (bitAt[d * A + (indexOf[r] as number)] = keyBit(i)));
     }
   }
   const sumTable: (Float64Array | null)[] = touchFrom.map((from) =>
@@ -1056,7 +1068,7 @@ function branchAndBound(
   const openList = new Int32Array(Math.max(1, A));
   let openCount = 0;
   // per active row, the groups from which it is in `touch`: its word and bit in that group's key
-  // (bit i of word w is touch[g][30 w + i] beyond 12 rows, bit i of one word up to 12), and the
+  // (touch[g]'s i-th row at `keyWord(i)`, `keyBit(i)`: one word up to `TERM_TABLE_ROWS`), and the
   // choices of the group that count for it with u·a (`lagRows` read by row): a group's key and
   // terms are computed from the open rows alone (a few of 200), ascending groups per row
   // (laid out in typed arrays by counting: entry e of row r at [rowGroupsAt[r], rowGroupsAt[r+1]),
@@ -1079,8 +1091,8 @@ function branchAndBound(
       const r = tr[i] as number;
       const e = nextAt[r]!++;
       rgGroup[e] = g;
-      rgWord[e] = tr.length <= 12 ? 0 : (i / 30) | 0;
-      rgBit[e] = tr.length <= 12 ? 1 << i : 1 << (i % 30);
+      rgWord[e] = keyWord(i);
+      rgBit[e] = keyBit(i);
       list[i] = e;
     }
     entriesOf.push(list);
@@ -1125,8 +1137,9 @@ function branchAndBound(
     const depth = n.depth;
     const dA = depth * A;
     const from = touchFrom[depth] as Int32Array;
-    const long = from.length > SHORT;
-    // (beyond 30 rows the key is written word by word into the depth's memo, from its open rows)
+    const long = from.length > KEY_BITS;
+    // (beyond `KEY_BITS` rows the key is written word by word into the depth's memo, from its open
+    // rows)
     const memo = suffixMemo[depth] as BitsetMemo;
     const lk = memo.key;
     if (long) lk.fill(0);
@@ -1172,7 +1185,7 @@ function branchAndBound(
       if (Number.isNaN(sum)) table[key] = sum = groupTerms(depth);
       l += sum;
     } else {
-      // (the open set as words of 30 bits: the key or-ed above)
+      // (the open set as its key's words: the one or-ed above)
       if (!long) lk[0] = key;
       let sum = memo.get();
       if (Number.isNaN(sum)) memo.set((sum = groupTerms(depth)));
