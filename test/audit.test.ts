@@ -232,6 +232,31 @@ describe('the rules', () => {
     // the one-step path has no such rule
     expect(proposal(a, 'single').rules.map((x) => x.id)).not.toContain('first-step-insulation');
   });
+
+  it('the rule of two insulation items names the m² and the cost of each item step 1 treats', async () => {
+    const a = audit(await prep(HOUSE));
+    const s1 = proposal(a, 'steps').steps[0];
+    const r = rule(a, 'steps', 'first-step-insulation');
+    expect(r.pass).toBe(true);
+    const named = [
+      ...r.figure.matchAll(/([a-z ]+) \(([\d.\u202f]+)\u00a0m², ([\d\u202f]+)\u00a0€\)/g),
+    ];
+    expect(named.length).toBeGreaterThanOrEqual(2);
+    const labels: Record<string, string> = {
+      walls: 'walls',
+      roof: 'roof',
+      'low floors': 'lowFloors',
+    };
+    for (const [, label, m2, eur] of named) {
+      const key = labels[(label as string).replace(/^:? */, '').trim()];
+      expect(key, r.figure).toBeDefined();
+      const lines = s1?.works.filter((w) => w.item === key) ?? [];
+      const area = lines.reduce((t, w) => t + w.quantity, 0);
+      const cost = lines.reduce((t, w) => t + w.cost, 0);
+      expect(Number((m2 as string).replace(/\u202f/g, ''))).toBeCloseTo(area, 1);
+      expect(Number((eur as string).replace(/\u202f/g, ''))).toBe(Math.round(cost));
+    }
+  });
 });
 
 describe('dpe-sim audit (the built CLI)', () => {

@@ -8,6 +8,7 @@
  */
 import type { AuditRule, AuditStep, ItemKey, ItemOutcome } from '../../contract/audit.js';
 import { classFromIndex, classIndex, type ClassLetter } from '../../contract/classes.js';
+import { numberText } from '../../contract/number-text.js';
 import { INSULATION_ITEMS, ITEM_LABELS, type Items, type JudgedElement } from './items.js';
 
 const lower = (k: ItemKey) => ITEM_LABELS[k].toLowerCase();
@@ -137,6 +138,19 @@ export function treatedInsulationBy(
   );
 }
 
+/**
+ * What a step's works do on an item: " (30.2 m², 2 752 €)", the m² of its works lines (the DPE's
+ * share where it pays a share of building works) and their cost, so that a signer sees an item
+ * that counts for the rule on a few m² (a generated flat's 0.3 m² share of a building's low
+ * floor, 18 €) as such.
+ */
+function extentText(step: AuditStep, key: ItemKey): string {
+  const lines = step.works.filter((w) => w.item === key);
+  const m2 = lines.filter((w) => w.unit === 'm²').reduce((s, w) => s + w.quantity, 0);
+  const cost = lines.reduce((s, w) => s + w.cost, 0);
+  return ` (${m2 > 0 ? `${numberText(m2, 1)}\u00a0m², ` : ''}${numberText(Math.round(cost))}\u00a0€)`;
+}
+
 export function rulesOf(
   kind: 'steps' | 'single',
   steps: readonly AuditStep[],
@@ -166,7 +180,7 @@ export function rulesOf(
       id: 'first-step-insulation',
       label: 'First step treats at least two insulation items',
       pass: treated1.length >= 2,
-      figure: `${treated1.length} item${treated1.length === 1 ? '' : 's'}${treated1.length ? `: ${treated1.map(lower).join(', ')}` : ''}`,
+      figure: `${treated1.length} item${treated1.length === 1 ? '' : 's'}${treated1.length ? `: ${treated1.map((k) => `${lower(k)}${extentText(s1, k)}`).join(', ')}` : ''}`,
       why:
         treated1.length >= 2
           ? null
