@@ -282,6 +282,40 @@ describe('dpe-sim batch (local backend)', () => {
       expect(r.code, args.join(' ')).toBe(2);
     }
   });
+
+  it('a worker that runs out of memory: its item runs again in a fresh thread with more heap, with the same figures', async () => {
+    const list = path.join(work, 'heap.txt');
+    writeFileSync(list, `${HOUSE}\n${STUDIO}\n`);
+    const run = async (heap: string | undefined) => {
+      const out = path.join(work, `heap-${heap ?? 'usual'}.jsonl`);
+      const r = await runCli(['batch', 'pre', list, '--out', out, '--concurrency', '1'], {
+        dataDir: tempDir('dpe-sim-heap-'),
+        env: heap ? { DPE_SIM_WORKER_HEAP_MB: heap } : {},
+      });
+      expect(r.code, r.stderr).toBe(0);
+      return byKey(parseLines(readFileSync(out, 'utf8')));
+    };
+    const usual = await run(undefined);
+    // 16 MB is too small for the engine itself: every item dies once, then runs in 1 024 MB
+    const tight = await run('16');
+    for (const f of [HOUSE, STUDIO]) {
+      expect(usual.get(f), f).toMatchObject({ status: 'ok', attempts: 1 });
+      expect(tight.get(f), f).toMatchObject({ status: 'ok', attempts: 2 });
+      const figures = (l: Line | undefined) =>
+        JSON.stringify([l?.result?.maxCalculation ?? null, l?.result?.warnings ?? null]);
+      expect(figures(tight.get(f)), f).toBe(figures(usual.get(f)));
+      expect(usual.get(f)?.result?.maxCalculation, f).toMatchObject({
+        consommationInitiale: expect.any(Number),
+      });
+    }
+    // a heap size that is not one is refused before any work
+    const bad = await runCli(['batch', 'pre', list], { env: { DPE_SIM_WORKER_HEAP_MB: '12x' } });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain(
+      'DPE_SIM_WORKER_HEAP_MB must be a whole number of MB from 8 to 65536, not "12x"',
+    );
+    expect(bad.stdout).toBe('');
+  });
 });
 
 describe('dpe-sim batch (remote backend)', () => {

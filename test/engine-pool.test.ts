@@ -20,6 +20,7 @@ type Runner = EngineRunner;
 let pooled: Runner;
 let single: Runner;
 let readDpeFile: (file: string) => Promise<DpeText>;
+let makePool: (o: object) => Runner;
 
 beforeAll(async () => {
   const { PooledEngine } = await dist<{ PooledEngine: new (o: object) => Runner }>(
@@ -30,7 +31,8 @@ beforeAll(async () => {
   );
   const { defaultCosts } = await dist<{ defaultCosts: () => unknown }>('works/costs.js');
   ({ readDpeFile } = await dist<{ readDpeFile: typeof readDpeFile }>('dpe/source.js'));
-  pooled = new PooledEngine({ threads: 2, costs: defaultCosts() });
+  makePool = (o) => new PooledEngine({ costs: defaultCosts(), ...o });
+  pooled = makePool({ threads: 2 });
   single = new InProcessEngine(defaultCosts());
 });
 afterAll(async () => {
@@ -66,5 +68,44 @@ describe('engine pool: initial split among its threads', () => {
     const firstScenario = seen.findIndex((p) => p.step === 'scenarios');
     expect(firstScenario).toBe(options.length);
     expect(seen.at(-1)?.step).toBe('scenarios');
+  });
+});
+
+describe('engine pool: a thread that runs out of memory', () => {
+  it('runs the job again in a fresh thread with four times the heap: the same response, progress to the end', async () => {
+    // 16 MB is too small for the engine itself: the first thread always dies of its heap limit
+    const before = process.env.DPE_SIM_WORKER_HEAP_MB;
+    process.env.DPE_SIM_WORKER_HEAP_MB = '16';
+    let tight: Runner;
+    try {
+      tight = makePool({ threads: 1 });
+    } finally {
+      if (before === undefined) delete process.env.DPE_SIM_WORKER_HEAP_MB;
+      else process.env.DPE_SIM_WORKER_HEAP_MB = before;
+    }
+    try {
+      const doc = await readDpeFile(HOUSE);
+      const seen: Progress[] = [];
+      const again = (await tight.run(doc, job, (p) => seen.push({ ...p }))) as InitialResponse;
+      const one = (await single.run(doc, job)) as InitialResponse;
+      expect(again).toEqual(one);
+      expect(seen.at(-1)?.step).toBe('scenarios');
+      expect(seen.filter((p) => p.step === 'options').at(-1)?.done).toBeGreaterThan(0);
+    } finally {
+      await tight.close();
+    }
+  });
+
+  it('a heap size that is not a whole number of MB is refused when the pool is made', () => {
+    const before = process.env.DPE_SIM_WORKER_HEAP_MB;
+    process.env.DPE_SIM_WORKER_HEAP_MB = '0.5';
+    try {
+      expect(() => makePool({ threads: 1 })).toThrow(
+        'DPE_SIM_WORKER_HEAP_MB must be a whole number of MB from 8 to 65536, not "0.5"',
+      );
+    } finally {
+      if (before === undefined) delete process.env.DPE_SIM_WORKER_HEAP_MB;
+      else process.env.DPE_SIM_WORKER_HEAP_MB = before;
+    }
   });
 });

@@ -13,7 +13,15 @@ import type { OnProgress, Progress } from '../contract/progress.js';
 import type { DpeText } from '../dpe/source.js';
 import type { CostTable } from '../works/costs.js';
 import { Piscina } from 'piscina';
-import { createThreadPool, type PoolTask, type PoolThread } from '../pool/thread-pool.js';
+import {
+  createThreadPool,
+  isOutOfMemory,
+  roomyHeapMb,
+  workerHeapMb,
+  WORKER_HEAP_ENV,
+  type PoolTask,
+  type PoolThread,
+} from '../pool/thread-pool.js';
 import { fromWire, type EngineJob, type JobResult, type WireOutcome } from './engine-jobs.js';
 import { DEFAULT_PREPARED_CACHE_BYTES, type EngineRunner } from './engine-runner.js';
 import type { EngineTask, EngineWorkerData } from './engine-worker.js';
@@ -70,8 +78,13 @@ export class PooledEngine implements EngineRunner {
   readonly threads: number;
   readonly queue: number;
   private readonly samples: string[];
+  /** old-generation heap per thread, MB */
+  private readonly heapMb: number;
+  /** the fresh threads jobs run in again after theirs ran out of memory, each for one job */
+  private readonly fresh = new Set<Piscina<EngineTask, WireOutcome<unknown>>>();
 
   constructor(opts: EnginePoolOptions) {
+    this.heapMb = workerHeapMb();
     this.threads = opts.threads;
     this.queue = opts.queue ?? opts.threads * QUEUE_PER_THREAD;
     this.samples = opts.warmUpSamples ?? bundledSamples();
@@ -91,6 +104,7 @@ export class PooledEngine implements EngineRunner {
       maxQueue: Infinity, // admission is counted here (see run)
       workerData: this.data,
       loadBalancer: (task, threads) => this.pick(task, threads),
+      oldSpaceMb: this.heapMb,
     });
     return this.poolValue;
   }
@@ -193,26 +207,49 @@ export class PooledEngine implements EngineRunner {
       );
     }
     this.inFlight++;
-    // progress crosses from the engine thread over a port of its own; the thread closes its end
-    // after its last message, and the answer (over the pool's own port) may arrive first: wait
-    // for that close so that no progress is dropped (the last "options" tick was, now and then)
-    const channel = onProgress ? new MessageChannel() : undefined;
-    const drained = channel ? progressEnd(channel.port1, onProgress) : Promise.resolve();
     try {
-      const outcome = await this.pool.run(
-        {
-          doc,
-          job,
-          ...(channel ? { progress: channel.port2 } : {}),
-          [Piscina.queueOptionsSymbol]: { key: doc.key },
-        },
-        channel ? { transferList: [channel.port2] } : {},
-      );
-      await drained;
-      return fromWire(outcome) as JobResult<J>;
+      const pool = this.pool;
+      try {
+        return await attempt(pool, doc, job, onProgress);
+      } catch (err) {
+        // the thread died of its heap limit (a building larger than any of the corpus): the job
+        // runs once more, alone in a fresh thread with four times the heap (the same figures:
+        // only memory differs); a pool closed meanwhile answers nothing more
+        if (!isOutOfMemory(err) || this.poolValue !== pool) throw err;
+        return await this.again(doc, job, onProgress);
+      }
     } finally {
-      channel?.port1.close();
       this.inFlight--;
+    }
+  }
+
+  private async again<J extends EngineJob>(
+    doc: DpeText,
+    job: J,
+    onProgress?: OnProgress,
+  ): Promise<JobResult<J>> {
+    const heap = roomyHeapMb(this.heapMb);
+    const fresh = createThreadPool<EngineTask, WireOutcome<unknown>>({
+      entry: new URL('./engine-worker-entry.cjs', import.meta.url),
+      threads: 1,
+      maxQueue: Infinity,
+      workerData: this.data,
+      oldSpaceMb: heap,
+    });
+    this.fresh.add(fresh);
+    try {
+      return await attempt(fresh, doc, job, onProgress);
+    } catch (err) {
+      if (!isOutOfMemory(err)) throw err;
+      throw new DpeSimError(
+        'runtime',
+        `the engine ran out of memory on this DPE, in a thread of ${this.heapMb} MB and again in one of ${heap} MB (${WORKER_HEAP_ENV} sets the first; the second is four times it, at least 1024)`,
+        undefined,
+        { cause: err },
+      );
+    } finally {
+      this.fresh.delete(fresh);
+      await fresh.destroy();
     }
   }
 
@@ -230,7 +267,38 @@ export class PooledEngine implements EngineRunner {
   async close(): Promise<void> {
     const pool = this.poolValue;
     this.poolValue = undefined;
-    await pool?.destroy();
+    await Promise.all([pool?.destroy(), ...[...this.fresh].map((f) => f.destroy())]);
+  }
+}
+
+/**
+ * Runs one job on `pool`. Progress crosses from the engine thread over a port of its own; the
+ * thread closes its end after its last message, and the answer (over the pool's own port) may
+ * arrive first: wait for that close so that no progress is dropped (the last "options" tick was,
+ * now and then).
+ */
+async function attempt<J extends EngineJob>(
+  pool: Piscina<EngineTask, WireOutcome<unknown>>,
+  doc: DpeText,
+  job: J,
+  onProgress?: OnProgress,
+): Promise<JobResult<J>> {
+  const channel = onProgress ? new MessageChannel() : undefined;
+  const drained = channel ? progressEnd(channel.port1, onProgress) : Promise.resolve();
+  try {
+    const outcome = await pool.run(
+      {
+        doc,
+        job,
+        ...(channel ? { progress: channel.port2 } : {}),
+        [Piscina.queueOptionsSymbol]: { key: doc.key },
+      },
+      channel ? { transferList: [channel.port2] } : {},
+    );
+    await drained;
+    return fromWire(outcome) as JobResult<J>;
+  } finally {
+    channel?.port1.close();
   }
 }
 

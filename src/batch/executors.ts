@@ -5,6 +5,11 @@
  */
 import {
   createThreadPool,
+  isOutOfMemory,
+  roomyHeapMb,
+  ROOMY_OLD_SPACE_MB,
+  WORKER_HEAP_ENV,
+  workerHeapMb,
   WORKER_OLD_SPACE_MB,
   WORKER_YOUNG_SPACE_MB,
 } from '../pool/thread-pool.js';
@@ -31,33 +36,64 @@ export interface Executor {
 export { WORKER_OLD_SPACE_MB, WORKER_YOUNG_SPACE_MB };
 
 export function localExecutor(data: WorkerData, threads: number): Executor {
+  const entry = new URL('./worker-entry.cjs', import.meta.url);
+  const heapMb = workerHeapMb();
   // the pool module every worker thread of dpe-sim starts from (the engine pool's too)
   const pool = createThreadPool<SourceItem, ItemOutcome>({
-    entry: new URL('./worker-entry.cjs', import.meta.url),
+    entry,
     threads,
     maxQueue: Infinity, // the batch loop bounds what it hands over (capacity)
     workerData: data,
+    oldSpaceMb: heapMb,
   });
+  /** the fresh threads items run in again, each for one item */
+  const retries = new Set<{ destroy(): Promise<void> }>();
   let closed = false;
   const stop = async () => {
     if (closed) return;
     closed = true;
-    await pool.destroy();
+    await Promise.all([pool.destroy(), ...[...retries].map((r) => r.destroy())]);
   };
+  const died = (ref: string, err: string, attempts: number) =>
+    failure(ref, new DpeSimError('runtime', `worker failure: ${err}`), attempts, 0);
   return {
     // a second item queued per thread, so a thread never waits for the main one
     capacity: threads * 2,
     async run(item) {
       try {
         return await pool.run(item);
-      } catch (err) {
-        // the worker died (out of memory, killed): that item failed
-        return failure(
-          item.ref,
-          new DpeSimError('runtime', `worker failure: ${String(err)}`),
-          1,
-          0,
-        );
+      } catch (first) {
+        // the worker died (out of memory, killed) with its item; stopped by a second Ctrl-C: the
+        // item failed
+        if (closed) return died(item.ref, String(first), 1);
+        // else the item runs once more, alone in a fresh thread with four times the heap: a
+        // thread that kept what the DPEs before it had left, or a building larger than any of
+        // the corpus, does not fail the item (the figures are the same: only memory differs)
+        const roomy = roomyHeapMb(heapMb);
+        const fresh = createThreadPool<SourceItem, ItemOutcome>({
+          entry,
+          threads: 1,
+          maxQueue: Infinity,
+          workerData: data,
+          oldSpaceMb: roomy,
+        });
+        retries.add(fresh);
+        try {
+          const again = await fresh.run(item);
+          return { ...again, attempts: again.attempts + 1 };
+        } catch (second) {
+          const more = isOutOfMemory(second)
+            ? ` (${WORKER_HEAP_ENV}, now ${heapMb}, sets the heap; the second try has four times it, at least ${ROOMY_OLD_SPACE_MB})`
+            : '';
+          return died(
+            item.ref,
+            `${String(first)}; again in a fresh thread with ${roomy} MB of heap: ${String(second)}${more}`,
+            2,
+          );
+        } finally {
+          retries.delete(fresh);
+          await fresh.destroy();
+        }
       }
     },
     abort: stop,

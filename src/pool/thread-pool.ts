@@ -5,6 +5,7 @@
  * engine work on it (server, CLI). A full queue is refused at once, never waited on.
  */
 import { Piscina } from 'piscina';
+import { DpeSimError } from '../contract/errors.js';
 
 /** piscina's load balancer: picks a thread for a task, or null to leave it queued */
 export type PiscinaLoadBalancer = NonNullable<
@@ -24,6 +25,42 @@ export const WORKER_OLD_SPACE_MB = 192;
 /** young-generation heap per worker thread, MB */
 export const WORKER_YOUNG_SPACE_MB = 48;
 
+/** the environment variable that sets the old-generation heap per thread, MB */
+export const WORKER_HEAP_ENV = 'DPE_SIM_WORKER_HEAP_MB';
+/** the heap of the fresh thread a job runs in again after its thread ran out of memory, MB */
+export const ROOMY_OLD_SPACE_MB = 1024;
+
+/**
+ * The old-generation heap per thread: `DPE_SIM_WORKER_HEAP_MB` when set (a server on a small
+ * machine lowers it, one serving large buildings raises it), else WORKER_OLD_SPACE_MB.
+ */
+export function workerHeapMb(env: NodeJS.ProcessEnv = process.env): number {
+  const text = env[WORKER_HEAP_ENV];
+  if (text === undefined || text === '') return WORKER_OLD_SPACE_MB;
+  const mb = Number(text);
+  if (!Number.isInteger(mb) || mb < 8 || mb > 65_536)
+    throw new DpeSimError(
+      'invalid-input',
+      `${WORKER_HEAP_ENV} must be a whole number of MB from 8 to 65536, not ${JSON.stringify(text)}`,
+      { field: WORKER_HEAP_ENV, value: text },
+    );
+  return mb;
+}
+
+/**
+ * The heap of the thread a job runs in again when its own ran out of memory: four times the
+ * usual, and at least ROOMY_OLD_SPACE_MB (a building larger than any of the corpus, or a thread
+ * that kept what the DPEs before had left).
+ */
+export function roomyHeapMb(usual: number): number {
+  return Math.max(ROOMY_OLD_SPACE_MB, 4 * usual);
+}
+
+/** A worker thread that died because it reached its heap limit (piscina passes Node's error). */
+export function isOutOfMemory(err: unknown): boolean {
+  return (err as { code?: unknown } | null)?.code === 'ERR_WORKER_OUT_OF_MEMORY';
+}
+
 export interface ThreadPoolOptions {
   /** the worker's entry file (a CommonJS file piscina can require) */
   entry: URL;
@@ -33,7 +70,7 @@ export interface ThreadPoolOptions {
   workerData: unknown;
   /** picks the thread of a task (e.g. the one that has its DPE in memory) */
   loadBalancer?: PiscinaLoadBalancer;
-  /** old-generation heap per thread, MB (default WORKER_OLD_SPACE_MB) */
+  /** old-generation heap per thread, MB (default workerHeapMb()) */
   oldSpaceMb?: number;
 }
 
@@ -53,7 +90,7 @@ export function createThreadPool<T, R>(opts: ThreadPoolOptions): Piscina<T, R> {
     // objects (one DPE's computation) die young instead of filling the capped old generation,
     // which would otherwise cost many more full collections.
     resourceLimits: {
-      maxOldGenerationSizeMb: opts.oldSpaceMb ?? WORKER_OLD_SPACE_MB,
+      maxOldGenerationSizeMb: opts.oldSpaceMb ?? workerHeapMb(),
       maxYoungGenerationSizeMb: WORKER_YOUNG_SPACE_MB,
     },
   });
