@@ -19,11 +19,14 @@ import { parseDpeXml } from '../src/dpe/xml.js';
 import type { Fields, RawDpe } from '../src/dpe/raw.js';
 import { prepare, type PreparedDpe } from '../src/simulation/prepared.js';
 import { compare } from '../src/simulation/comparison.js';
+import { scopeText } from '../src/simulation/audit/content.js';
+import { scopeOf } from '../src/dpe/building.js';
 import {
   billComparison,
   generatorMismatches,
   inconsistencies,
   panelMismatches,
+  windowShares,
 } from '../src/simulation/consistency.js';
 import { CORPUS, HAS_CORPUS } from './helpers.js';
 
@@ -298,6 +301,24 @@ describe.skipIf(!HAS_CORPUS)('consistency check (warning.dpe-inconsistent)', () 
     expect(pv?.text).toMatch(/declare 1 m² and 14 modules \(22\.4 m² at 1\.6 m² each\)/);
     expect(pv?.text).toMatch(/stored production, 240 kWh\/yr/);
     expect(panelMismatches(prepared('2303E4293288R').raw)).toEqual([]);
+  });
+
+  it('windows whose numbers and areas cannot be the same windows are named, and said in the audit’s scope (2251E1368858K: 366 in 4.5 m²); no other corpus DPE', () => {
+    const dpe = prepared('2251E1368858K');
+    const found = inconsistencies(dpe, compare(dpe.facts, dpe.base, 'deactivated'));
+    const w = found.find((f) => f.figure === 'baie_vitree.nb_baie');
+    expect(w?.text).toMatch(
+      /^the DPE's 366 windows \(nb_baie\) have 4\.5 m² in all \(surface_totale_baie\), 0\.012 m² each/,
+    );
+    const scope = scopeText(scopeOf(dpe.raw), 'appartement', windowShares(dpe.raw));
+    expect(scope.text).toContain('Its windows are 366 in 4.5 m² in the DPE (0.012 m² each)');
+    expect(scopeText(scopeOf(dpe.raw), 'appartement').text).not.toContain('Its windows');
+    const named = readdirSync(CORPUS)
+      .filter((f) => f.endsWith('.xml'))
+      .filter((f) => windowShares(parseDpeXml(readFileSync(path.join(CORPUS, f), 'utf8'))))
+      .map((f) => f.slice(0, -4));
+    // the next smallest average is 0.46 m² a window (2375E2453987C, one window)
+    expect(named).toEqual(['2251E1368858K', '2251E1369051V']);
   });
 
   it('a DPE whose figures hold together gets nothing (2287E1043883T)', () => {

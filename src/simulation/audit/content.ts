@@ -325,10 +325,30 @@ export function producesElectricity(output: RawDpe): boolean {
 
 // ---------------------------------------------------------------- scope
 
+/**
+ * The audit's scope: what the DPE describes and how its works are priced; with a sentence when
+ * its windows' numbers and areas cannot describe the same windows (consistency.ts
+ * `windowShares`: 2251E1368858K's flat, 366 windows in 4.5 m²), since the windows' works are
+ * priced on those areas.
+ */
 export function scopeText(
   scope: Scope,
   what: 'maison' | 'appartement' | 'immeuble',
-): AuditResponse['scope'] {
+  windows?: { count: number; area: number },
+): NonNullable<AuditResponse['scope']> {
+  const s = scopeTextOf(scope, what);
+  if (!windows) return s;
+  const each = numberText(windows.area / windows.count, 3);
+  return {
+    ...s,
+    text: `${s.text} Its windows are ${numberText(windows.count)} in ${numberText(windows.area, 1)} m² in the DPE (${each} m² each): numbers and areas that cannot describe the same windows (a building’s window counts with a flat’s share of their area); their works are priced on those areas, to be measured on site.`,
+  };
+}
+
+function scopeTextOf(
+  scope: Scope,
+  what: 'maison' | 'appartement' | 'immeuble',
+): NonNullable<AuditResponse['scope']> {
   if (what === 'maison')
     return {
       regulatory: true,

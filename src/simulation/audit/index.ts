@@ -53,6 +53,7 @@ import {
   scopeText,
   summerComfortOf,
 } from './content.js';
+import { windowShares } from '../consistency.js';
 import { inputGate, type Gate } from './gate.js';
 import { INSULATION_ITEMS, ITEM_OF, judgeItems, type Items } from './items.js';
 import { isRoofWindow, optionAllowed, optionTreats, windowMeets, levelText } from './levels.js';
@@ -355,7 +356,7 @@ export function auditDpe(engine: Engine, prep: PreparedDpe, opts: AuditOptions):
     changeSets: combinations,
     note: AUDIT_NOTE,
     gate,
-    scope: scopeText(scope, scope.coverage),
+    scope: scopeText(scope, scope.coverage, windowShares(prep.raw)),
     prices: { date: BILL_PRICES.date, source: BILL_PRICES.source },
     controls: controlsOf(engine, prep.raw),
     ...(summerComfortOf(prep.base.output)
