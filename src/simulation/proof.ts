@@ -2922,9 +2922,11 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
     list = cuts,
     final = false,
     internal?: { atLeast: number } | { atMost: number },
+    made?: Knapsack[],
   ): MasterResult => {
-    const knaps = knapsacks(false, ges, final);
-    if (internal && 'atMost' in internal) knaps.push(fewerInternal(internal.atMost));
+    // (the knapsacks a caller made already: soundMaster's, the same as these)
+    let knaps = made ?? knapsacks(false, ges, final);
+    if (internal && 'atMost' in internal) knaps = [...knaps, fewerInternal(internal.atMost)];
     const some = internal && 'atLeast' in internal ? internal.atLeast : 0;
     if (!air)
       return solveMaster(
@@ -3003,7 +3005,7 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
       cuts.every((c) => meetsCut(c, last.choice))
     )
       return { ...last, nodes: 0 };
-    const m = master(cap, goal);
+    const m = master(cap, goal, false, cuts, false, undefined, knaps);
     soundKnaps = m.kind === 'solution' ? knaps : null;
     return m;
   };
