@@ -11,7 +11,7 @@ import type { Progress } from '../src/contract/progress.js';
 import type { InitialResponse } from '../src/contract/schemas.js';
 import type { EngineRunner } from '../src/backend/engine-runner.js';
 import type { DpeText } from '../src/dpe/source.js';
-import { CORPUS, FLAT, HAS_CORPUS, HOUSE, ROOT } from './helpers.js';
+import { CORPUS, FLAT, HAS_CORPUS, HOUSE, ROOT, runCli } from './helpers.js';
 
 const dist = async <T>(p: string): Promise<T> =>
   (await import(pathToFileURL(path.join(ROOT, 'dist', p)).href)) as T;
@@ -94,6 +94,15 @@ describe('engine pool: a thread that runs out of memory', () => {
     } finally {
       await tight.close();
     }
+  });
+
+  it('a server whose threads cannot load the engine in their heap says so and exits 1 (no crash of the process on a thread dead between tasks)', async () => {
+    const r = await runCli(['serve', '--port', '0'], { env: { DPE_SIM_WORKER_HEAP_MB: '16' } });
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toContain(
+      'an engine thread ran out of memory while it loaded the engine and ran the sample DPEs, in 16 MB: DPE_SIM_WORKER_HEAP_MB is too small',
+    );
+    expect(r.stderr).not.toContain('Unhandled');
   });
 
   it('a heap size that is not a whole number of MB is refused when the pool is made', () => {

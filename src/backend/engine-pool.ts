@@ -261,7 +261,17 @@ export class PooledEngine implements EngineRunner {
     const tasks = Array.from({ length: this.threads }, () =>
       this.pool.run({ warmUp: true, samples: this.samples }).then(fromWire),
     );
-    await Promise.all(tasks);
+    try {
+      await Promise.all(tasks);
+    } catch (err) {
+      if (!isOutOfMemory(err)) throw err;
+      throw new DpeSimError(
+        'runtime',
+        `an engine thread ran out of memory while it loaded the engine and ran the sample DPEs, in ${this.heapMb} MB: ${WORKER_HEAP_ENV} is too small`,
+        undefined,
+        { cause: err },
+      );
+    }
   }
 
   async close(): Promise<void> {

@@ -75,7 +75,7 @@ export interface ThreadPoolOptions {
 }
 
 export function createThreadPool<T, R>(opts: ThreadPoolOptions): Piscina<T, R> {
-  return new Piscina<T, R>({
+  const pool = new Piscina<T, R>({
     filename: opts.entry.href,
     minThreads: opts.threads,
     maxThreads: opts.threads,
@@ -94,4 +94,10 @@ export function createThreadPool<T, R>(opts: ThreadPoolOptions): Piscina<T, R> {
       maxYoungGenerationSizeMb: WORKER_YOUNG_SPACE_MB,
     },
   });
+  // A thread that dies between tasks (its heap limit reached while it loads the engine, before
+  // its first task) is an 'error' of the pool, which would end the whole process unheard (a
+  // server with DPE_SIM_WORKER_HEAP_MB too small did): piscina starts another in its place, and
+  // a task whose thread dies is answered by its own rejection, which the callers handle.
+  pool.on('error', () => {});
+  return pool;
 }
