@@ -293,6 +293,9 @@ describe('dpe-sim batch (local backend)', () => {
         env: heap ? { DPE_SIM_WORKER_HEAP_MB: heap } : {},
       });
       expect(r.code, r.stderr).toBe(0);
+      const retried = `2 items took more than one attempt: jq -c 'select(.attempts > 1)' ${out}`;
+      if (heap) expect(r.stderr).toContain(retried);
+      else expect(r.stderr).not.toContain('more than one attempt');
       return byKey(parseLines(readFileSync(out, 'utf8')));
     };
     const usual = await run(undefined);
@@ -401,6 +404,8 @@ describe('dpe-sim batch (remote backend)', () => {
     expect(lines.get('abc')).toMatchObject({ status: 'failed', exitCode: 2 });
     expect(lines.get(HOUSE)).toMatchObject({ status: 'failed', exitCode: 2 });
     expect(lines.get(HOUSE)?.error?.message).toMatch(/only with the local backend/);
+    // the summary counts the item the 503 made try twice (output on stdout: no jq line)
+    expect(r.stderr).toContain("1 item took more than one attempt (their lines' attempts)");
     expect(maxActive).toBe(2);
   });
 });

@@ -8,10 +8,15 @@ export interface Tally {
   failed: number;
   /** already done in the output being resumed */
   skipped: number;
+  /**
+   * items that took more than one attempt (the remote backend's retries, a local thread out of
+   * memory); unknown where the runner does not count them (a queued run)
+   */
+  retried?: number;
 }
 
 export function emptyTally(): Tally {
-  return { ok: 0, blocked: 0, failed: 0, skipped: 0 };
+  return { ok: 0, blocked: 0, failed: 0, skipped: 0, retried: 0 };
 }
 
 export function processed(t: Tally): number {
@@ -105,6 +110,14 @@ export function summaryText(
   const lines = [
     `batch ${operation}: ${n} item${n === 1 ? '' : 's'} in ${seconds.toFixed(1)} s (${rate.toFixed(1)} DPE/s): ${parts.join(', ')}`,
   ];
+  if (t.retried) {
+    const who = `${t.retried} item${t.retried === 1 ? '' : 's'} took more than one attempt`;
+    lines.push(
+      output === 'stdout'
+        ? `${who} (their lines' attempts)`
+        : `${who}: jq -c 'select(.attempts > 1)' ${output}`,
+    );
+  }
   if (interrupted) {
     lines.push(
       output === 'stdout'

@@ -91,6 +91,7 @@ export async function runBatch(run: BatchRun): Promise<BatchResult> {
     if (dropped && o.status === 'failed') return;
     sink.write(outcomeLine(item.kind === 'path' ? item.ref : null, o));
     tally[o.status]++;
+    if (o.attempts > 1) tally.retried = (tally.retried ?? 0) + 1;
     progress.update();
   };
 
