@@ -15,8 +15,11 @@ import type { CostTable } from '../works/costs.js';
 import { Piscina } from 'piscina';
 import {
   createThreadPool,
+  inRoomyThread,
   isOutOfMemory,
   roomyHeapMb,
+  ROOMY_OLD_SPACE_MB,
+  type LiveThreads,
   workerHeapMb,
   WORKER_HEAP_ENV,
   type PoolTask,
@@ -69,6 +72,9 @@ interface Affinity {
  */
 const PROGRESS_DRAIN_MS = 120_000;
 
+/** the engine threads' entry (a CommonJS file piscina can require) */
+const ENTRY = new URL('./engine-worker-entry.cjs', import.meta.url);
+
 export class PooledEngine implements EngineRunner {
   private poolValue: Piscina<EngineTask, WireOutcome<unknown>> | undefined;
   private readonly data: EngineWorkerData;
@@ -81,7 +87,7 @@ export class PooledEngine implements EngineRunner {
   /** old-generation heap per thread, MB */
   private readonly heapMb: number;
   /** the fresh threads jobs run in again after theirs ran out of memory, each for one job */
-  private readonly fresh = new Set<Piscina<EngineTask, WireOutcome<unknown>>>();
+  private readonly fresh: LiveThreads = new Set();
 
   constructor(opts: EnginePoolOptions) {
     this.heapMb = workerHeapMb();
@@ -99,7 +105,7 @@ export class PooledEngine implements EngineRunner {
   /** The threads, started on first use (a command that computes nothing starts none). */
   private get pool(): Piscina<EngineTask, WireOutcome<unknown>> {
     this.poolValue ??= createThreadPool({
-      entry: new URL('./engine-worker-entry.cjs', import.meta.url),
+      entry: ENTRY,
       threads: this.threads,
       maxQueue: Infinity, // admission is counted here (see run)
       workerData: this.data,
@@ -228,28 +234,19 @@ export class PooledEngine implements EngineRunner {
     job: J,
     onProgress?: OnProgress,
   ): Promise<JobResult<J>> {
-    const heap = roomyHeapMb(this.heapMb);
-    const fresh = createThreadPool<EngineTask, WireOutcome<unknown>>({
-      entry: new URL('./engine-worker-entry.cjs', import.meta.url),
-      threads: 1,
-      maxQueue: Infinity,
-      workerData: this.data,
-      oldSpaceMb: heap,
-    });
-    this.fresh.add(fresh);
     try {
-      return await attempt(fresh, doc, job, onProgress);
+      return await inRoomyThread<EngineTask, WireOutcome<unknown>, JobResult<J>>(
+        { entry: ENTRY, workerData: this.data, usualMb: this.heapMb, live: this.fresh },
+        (fresh) => attempt(fresh, doc, job, onProgress),
+      );
     } catch (err) {
       if (!isOutOfMemory(err)) throw err;
       throw new DpeSimError(
         'runtime',
-        `the engine ran out of memory on this DPE, in a thread of ${this.heapMb} MB and again in one of ${heap} MB (${WORKER_HEAP_ENV} sets the first; the second is four times it, at least 1024)`,
+        `the engine ran out of memory on this DPE, in a thread of ${this.heapMb} MB and again in one of ${roomyHeapMb(this.heapMb)} MB (${WORKER_HEAP_ENV} sets the first; the second is four times it, at least ${ROOMY_OLD_SPACE_MB})`,
         undefined,
         { cause: err },
       );
-    } finally {
-      this.fresh.delete(fresh);
-      await fresh.destroy();
     }
   }
 

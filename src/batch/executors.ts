@@ -5,7 +5,9 @@
  */
 import {
   createThreadPool,
+  inRoomyThread,
   isOutOfMemory,
+  type LiveThreads,
   roomyHeapMb,
   ROOMY_OLD_SPACE_MB,
   WORKER_HEAP_ENV,
@@ -47,7 +49,7 @@ export function localExecutor(data: WorkerData, threads: number): Executor {
     oldSpaceMb: heapMb,
   });
   /** the fresh threads items run in again, each for one item */
-  const retries = new Set<{ destroy(): Promise<void> }>();
+  const retries: LiveThreads = new Set();
   let closed = false;
   const stop = async () => {
     if (closed) return;
@@ -69,17 +71,11 @@ export function localExecutor(data: WorkerData, threads: number): Executor {
         // else the item runs once more, alone in a fresh thread with four times the heap: a
         // thread that kept what the DPEs before it had left, or a building larger than any of
         // the corpus, does not fail the item (the figures are the same: only memory differs)
-        const roomy = roomyHeapMb(heapMb);
-        const fresh = createThreadPool<SourceItem, ItemOutcome>({
-          entry,
-          threads: 1,
-          maxQueue: Infinity,
-          workerData: data,
-          oldSpaceMb: roomy,
-        });
-        retries.add(fresh);
         try {
-          const again = await fresh.run(item);
+          const again = await inRoomyThread<SourceItem, ItemOutcome, ItemOutcome>(
+            { entry, workerData: data, usualMb: heapMb, live: retries },
+            (fresh) => fresh.run(item),
+          );
           return { ...again, attempts: again.attempts + 1 };
         } catch (second) {
           const more = isOutOfMemory(second)
@@ -87,12 +83,9 @@ export function localExecutor(data: WorkerData, threads: number): Executor {
             : '';
           return died(
             item.ref,
-            `${String(first)}; again in a fresh thread with ${roomy} MB of heap: ${String(second)}${more}`,
+            `${String(first)}; again in a fresh thread with ${roomyHeapMb(heapMb)} MB of heap: ${String(second)}${more}`,
             2,
           );
-        } finally {
-          retries.delete(fresh);
-          await fresh.destroy();
         }
       }
     },

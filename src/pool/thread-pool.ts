@@ -101,3 +101,32 @@ export function createThreadPool<T, R>(opts: ThreadPoolOptions): Piscina<T, R> {
   pool.on('error', () => {});
   return pool;
 }
+
+/** Threads that are closed with their owner (the fresh threads of `inRoomyThread`). */
+export type LiveThreads = Set<{ destroy(): Promise<void> }>;
+
+/**
+ * Runs `job` on a fresh thread of its own with the roomy heap (`roomyHeapMb(usualMb)`), after a
+ * thread of the usual heap ran out of memory on it, then destroys that thread; `live` holds it
+ * meanwhile, so that its owner's close destroys it too. The one way a job runs again (the engine
+ * pool's jobs, batch's items).
+ */
+export async function inRoomyThread<T, R, A>(
+  opts: { entry: URL; workerData: unknown; usualMb: number; live: LiveThreads },
+  job: (pool: Piscina<T, R>) => Promise<A>,
+): Promise<A> {
+  const pool = createThreadPool<T, R>({
+    entry: opts.entry,
+    threads: 1,
+    maxQueue: Infinity,
+    workerData: opts.workerData,
+    oldSpaceMb: roomyHeapMb(opts.usualMb),
+  });
+  opts.live.add(pool);
+  try {
+    return await job(pool);
+  } finally {
+    opts.live.delete(pool);
+    await pool.destroy();
+  }
+}
