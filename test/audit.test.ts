@@ -511,7 +511,8 @@ describe('the final pass in the audit (drops and swaps on the answers left unpro
     '2242E0243971E and 2287E1490206A: the path in steps cheaper in all than without it (step 1 cheaper), every rule still met, the same classes',
     async () => {
       for (const [id, before, after] of [
-        ['2242E0243971E', 50_111, 50_012],
+        // (50,111 → 50,012 before a window cost at least 350 €: its two 0.45 m² windows)
+        ['2242E0243971E', 50_113, 50_104],
         ['2287E1490206A', 42_346, 42_332],
       ] as const) {
         const p = await prep(path.join(CORPUS, `${id}.xml`));

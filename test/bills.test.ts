@@ -26,8 +26,8 @@ import {
   generatorMismatches,
   inconsistencies,
   panelMismatches,
-  windowShares,
 } from '../src/simulation/consistency.js';
+import { windowShares } from '../src/dpe/windows.js';
 import { CORPUS, HAS_CORPUS } from './helpers.js';
 
 if (!HAS_CORPUS) console.warn('*** bills corpus tests SKIPPED: ../shared/corpus absent ***');

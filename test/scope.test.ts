@@ -27,9 +27,10 @@ import { scopeInfo } from '../src/simulation/structure.js';
 import { prepare, type PreparedDpe } from '../src/simulation/prepared.js';
 import { offeredOptions, priceOn } from '../src/works/apply.js';
 import { findOption } from '../src/works/catalogue.js';
-import { defaultCosts, priceOf } from '../src/works/costs.js';
+import { WINDOW_MIN_EUR, defaultCosts, priceOf, withOverrides } from '../src/works/costs.js';
+import { windowShares, windowsOf } from '../src/dpe/windows.js';
 import { areaOf, performanceOf } from '../src/works/pricing.js';
-import { CORPUS, FLAT, HAS_CORPUS, runCli, tempDir } from './helpers.js';
+import { CORPUS, FLAT, HAS_CORPUS, HOUSE, runCli, tempDir } from './helpers.js';
 
 if (!HAS_CORPUS)
   console.warn('*** scope tests on corpus DPEs SKIPPED: ../shared/corpus absent ***');
@@ -111,10 +112,11 @@ describe.skipIf(!HAS_CORPUS)('a generated flat pays its share of its building’
           for (const row of offeredOptions(p, category, el)) {
             const price = priceOn(row, el, costs, p.raw);
             const n = category === 'porte' ? Number(el.donnee_entree.nb_porte ?? 1) : 0;
+            const byArea = areaOf(category, el) * priceOf(costs, row.cost, performanceOf(row));
+            // a window costs at least WINDOW_MIN_EUR, × the building's windows the element counts
+            const least = category === 'baie_vitree' ? windowsOf(el) * WINDOW_MIN_EUR : 0;
             const whole =
-              category === 'porte'
-                ? n * priceOf(costs, row.cost)
-                : areaOf(category, el) * priceOf(costs, row.cost, performanceOf(row));
+              category === 'porte' ? n * priceOf(costs, row.cost) : Math.max(byArea, least);
             expect(price.whole, `${id} ${category} ${row.code}`).toBe(Math.round(whole));
             expect(price.eur, `${id} ${category} ${row.code}`).toBe(
               Math.round(whole * sc.envelopeShare),
@@ -275,6 +277,84 @@ describe('prices follow performance (R, Uw)', () => {
     if (!row) throw new Error('IMurITE45');
     expect(priceOf(mine, 'ite', performanceOf(row))).toBe(158);
   });
+});
+
+describe('the least a window costs, whatever its area', () => {
+  /** the bundled house with its 0.54 m² window (Fenêtre 2) made `area` m² and `count` windows */
+  const house = (area: string, count = '1') =>
+    parseDpeXml(
+      readFileSync(HOUSE, 'utf8').replace(
+        '<surface_totale_baie>0.54</surface_totale_baie>\n            <nb_baie>1</nb_baie>',
+        `<surface_totale_baie>${area}</surface_totale_baie>\n            <nb_baie>${count}</nb_baie>`,
+      ),
+    );
+  const window2 = (raw: ReturnType<typeof parseDpeXml>) => {
+    const el = elementsOf(raw, 'baie_vitree')[1];
+    if (!el) throw new Error('no second window');
+    return el;
+  };
+  const pvc = findOption('baie_vitree', 'FENETRE', 'PVC');
+  const bois = findOption('baie_vitree', 'FENETRE', 'BOIS');
+  if (!pvc || !bois) throw new Error('window options');
+
+  it('the bundled house as shipped: its 0.54 m² window is priced per m² (365 € > 350 €)', () => {
+    const raw = parseDpeXml(readFileSync(HOUSE, 'utf8'));
+    expect(window2(raw).donnee_entree.surface_totale_baie).toBe(0.54);
+    const p = priceOn(pvc, window2(raw), costs, raw);
+    expect(p).toEqual({ eur: 365, detail: '0.5 m² × 676 €/m²' });
+  });
+
+  it('a 0.12 m² window costs 350 €, not 81 €, and says why; wood too (not 93 €)', () => {
+    const raw = house('0.12');
+    expect(priceOn(pvc, window2(raw), costs, raw)).toEqual({
+      eur: WINDOW_MIN_EUR,
+      detail: '1 × 350 € (the least a window costs; 0.1 m² × 676 €/m² = 81 €)',
+    });
+    expect(priceOn(bois, window2(raw), costs, raw).eur).toBe(350);
+  });
+
+  it('× the windows the element counts (3 × 0.3 m²: 1 050 €, not 608 €); above, per m²', () => {
+    const raw = house('0.9', '3');
+    const p = priceOn(pvc, window2(raw), costs, raw);
+    expect(p.eur).toBe(1050);
+    expect(p.detail).toBe('3 × 350 € (the least a window costs; 0.9 m² × 676 €/m² = 608 €)');
+    const big = house('2.1', '3');
+    expect(priceOn(pvc, window2(big), costs, big).eur).toBe(Math.round(2.1 * 676));
+  });
+
+  it("the table's delta moves it; a costs file sets it (0: none) on a window figure only", () => {
+    const raw = house('0.12');
+    const dearer = { ...costs, delta: 10 };
+    expect(priceOn(pvc, window2(raw), dearer, raw).eur).toBe(385);
+    const none = withOverrides(costs, { fenetre_pvc: { minPerUnit: 0 } }, 'mine.json');
+    expect(none.figures.fenetre_pvc.eur).toBe(costs.figures.fenetre_pvc.eur);
+    expect(priceOn(pvc, window2(raw), none, raw)).toEqual({ eur: 81, detail: '0.1 m² × 676 €/m²' });
+    const mine = withOverrides(costs, { fenetre_pvc: { eur: 700, minPerUnit: 500 } }, 'mine.json');
+    expect(priceOn(pvc, window2(raw), mine, raw).eur).toBe(500);
+    expect(() => withOverrides(costs, { ite: { eur: 150, minPerUnit: 10 } }, 'mine.json')).toThrow(
+      "mine.json: cost 'ite' has no minPerUnit (only the windows' figures do)",
+    );
+    expect(() => withOverrides(costs, { fenetre_pvc: { minPerUnit: -1 } }, 'mine.json')).toThrow(
+      "mine.json: cost 'fenetre_pvc': minPerUnit must be a number of euros ≥ 0",
+    );
+  });
+
+  it.skipIf(!HAS_CORPUS)(
+    "2251E1368858K's windows (366 in 4.5 m²: a building's counts, a flat's areas) are priced on their areas",
+    () => {
+      const raw = parseDpeXml(readFileSync(path.join(CORPUS, '2251E1368858K.xml'), 'utf8'));
+      expect(windowShares(raw)).toBeDefined();
+      let checked = 0;
+      for (const el of elementsOf(raw, 'baie_vitree')) {
+        const p = priceOn(pvc, el, costs, raw);
+        expect(p.detail).not.toContain('least');
+        expect(p.eur).toBe(Math.round(areaOf('baie_vitree', el) * 676));
+        expect(p.eur).toBeLessThan(windowsOf(el) * WINDOW_MIN_EUR);
+        checked++;
+      }
+      expect(checked).toBe(15);
+    },
+  );
 });
 
 describe.skipIf(!HAS_CORPUS)(

@@ -30,8 +30,8 @@ import { ALERT_IDS, info } from './alerts.js';
 import { percentGap, registryTotal, type Comparison } from './comparison.js';
 import type { PreparedDpe } from './prepared.js';
 import { scopeOf } from '../dpe/building.js';
-import { elementsOf } from '../dpe/elements.js';
 import { fieldOf, missingInputs } from '../dpe/required.js';
+import { windowShares } from '../dpe/windows.js';
 
 /** enum_methode_application_dpe_log of the flats generated from a building's DPE. */
 export const GENERATED_FLAT_METHODS = [10, 11, 12, 13, 33, 34, 38, 39, 40];
@@ -334,31 +334,6 @@ export function panelMismatches(raw: RawDpe): Inconsistency[] {
     });
   });
   return out;
-}
-
-/** Below this average area, m², a DPE's windows (at least WINDOWS_COUNTED) are not windows. */
-export const SMALLEST_WINDOW_M2 = 0.2;
-const WINDOWS_COUNTED = 10;
-
-/**
- * A DPE's windows when their numbers and areas cannot describe the same windows: at least ten,
- * less than 0.2 m² each on average (2251E1368858K: 366 windows in 4.5 m², 0.012 m² each; its flat
- * carries the building's window counts with the flat's share of their area). Every other corpus
- * DPE averages 0.46 m² a window or more. Undefined when they can.
- */
-export function windowShares(raw: RawDpe): { count: number; area: number } | undefined {
-  let count = 0;
-  let area = 0;
-  for (const w of elementsOf(raw, 'baie_vitree')) {
-    const de = w.donnee_entree;
-    const a = num(de.surface_totale_baie);
-    if (a === undefined) continue;
-    area += a;
-    count += num(de.nb_baie) ?? 1;
-  }
-  return count >= WINDOWS_COUNTED && area / count < SMALLEST_WINDOW_M2
-    ? { count, area }
-    : undefined;
 }
 
 /** `windowShares` said as an inconsistency of `pre`'s alert. */

@@ -2,7 +2,8 @@
  * Cost figures of works, as data: each with its unit and its public source (named beside each
  * figure below; docs/works.md, "Costs"). A user overrides any figure with a JSON file
  * (`--costs FILE` or `dpe-sim config set costs FILE`): `{"<costKey>": <euros>, ...}` or
- * `{"<costKey>": {"eur": <euros>}, "margin": 0.25, "delta": 10}`.
+ * `{"<costKey>": {"eur": <euros>}, "margin": 0.25, "delta": 10}`; a window's figure also takes
+ * `"minPerUnit": <euros>` (the least one window costs, 0 for none).
  */
 import { DpeSimError } from '../contract/errors.js';
 import { readInputFileSync } from '../contract/input-file.js';
@@ -32,6 +33,11 @@ export interface CostFigure {
   factor?: number;
   /** how the price follows the option's performance (insulation R, window Uw); see `Perf` */
   perf?: Perf;
+  /**
+   * m² figures of elements that count units (windows, `nb_baie`): the least one unit costs,
+   * euros incl. VAT, whatever its area (a 0.1 m² window is not fitted for a tenth of a 1 m² one)
+   */
+  minPerUnit?: number;
   /**
    * generators: the class the figure prices (the 3CL generator type the option installs); a
    * generator of another class would be another figure with its own source
@@ -126,6 +132,15 @@ function perUw(at: number): Perf {
   return { param: 'uw', at, slope: UW_SLOPE, source: `priced at Uw ${at}; ${UW_SOURCE}` };
 }
 
+/**
+ * The least a window costs, fitted, whatever its area: the low end of the per-unit prices of a
+ * standard window (2 leaves, 100 × 125 cm) in the cheapest material, PVC 350–850 € TTC
+ * (prix-travaux.fr, 2026; docs/works.md). Priced per m², a small window (a 0.12 m² fixed light,
+ * a 0.04 m² roof light) came to 81 € or 27 €, below any fitted window.
+ */
+export const WINDOW_MIN_EUR = 350;
+const WINDOW_MIN = `at least ${WINDOW_MIN_EUR} € a window whatever its area (prix-travaux.fr, 2026: a fitted 2-leaf 100×125 PVC window 350–850 € TTC, its low end)`;
+
 const TO_2024_FROM_2018 = `indexed to Aug. 2024 with INSEE BT01 (2018 ${BT01['2018']} → ${BT01['2024-08']}: ${factor('2018')})`;
 
 export const DEFAULT_COSTS = {
@@ -168,26 +183,30 @@ export const DEFAULT_COSTS = {
   fenetre_pvc: {
     eur: indexed(560, '2018'),
     unit: 'm2',
-    source: `Je Rénove BBC invoices via batiactu.com: 557 € HT/m² of opening (double glazing), PVC slightly cheaper than wood; +5.5% VAT, rounded, ${TO_2024_FROM_2018}`,
+    source: `Je Rénove BBC invoices via batiactu.com: 557 € HT/m² of opening (double glazing), PVC slightly cheaper than wood; +5.5% VAT, rounded, ${TO_2024_FROM_2018}; ${WINDOW_MIN}`,
     perf: perUw(1.3),
+    minPerUnit: WINDOW_MIN_EUR,
   },
   fenetre_bois: {
     eur: indexed(640, '2018'),
     unit: 'm2',
-    source: `Je Rénove BBC invoices via batiactu.com (557 € HT/m²) and prix-travaux.fr (2026): wood 750–1\u202f500 € per 2-leaf unit vs PVC 350–850 (about 1.15× PVC), ${TO_2024_FROM_2018}`,
+    source: `Je Rénove BBC invoices via batiactu.com (557 € HT/m²) and prix-travaux.fr (2026): wood 750–1\u202f500 € per 2-leaf unit vs PVC 350–850 (about 1.15× PVC), ${TO_2024_FROM_2018}; ${WINDOW_MIN}`,
     perf: perUw(1.3),
+    minPerUnit: WINDOW_MIN_EUR,
   },
   fenetre_alu: {
     eur: indexed(700, '2018'),
     unit: 'm2',
-    source: `prix-travaux.fr (2026): aluminium 700–1\u202f700 € per 2-leaf unit, about 1.25× the PVC figure, ${TO_2024_FROM_2018}`,
+    source: `prix-travaux.fr (2026): aluminium 700–1\u202f700 € per 2-leaf unit, about 1.25× the PVC figure, ${TO_2024_FROM_2018}; ${WINDOW_MIN}`,
     perf: perUw(1.3),
+    minPerUnit: WINDOW_MIN_EUR,
   },
   fenetre_triple: {
     eur: indexed(660, '2018'),
     unit: 'm2',
-    source: `Je Rénove BBC invoices via batiactu.com: 624 € HT/m² of opening (triple glazing), +5.5% VAT, ${TO_2024_FROM_2018}`,
+    source: `Je Rénove BBC invoices via batiactu.com: 624 € HT/m² of opening (triple glazing), +5.5% VAT, ${TO_2024_FROM_2018}; ${WINDOW_MIN}`,
     perf: perUw(0.9),
+    minPerUnit: WINDOW_MIN_EUR,
   },
   porte: {
     eur: 1500,
@@ -413,15 +432,32 @@ export function withOverrides(base: CostTable, overrides: unknown, source: strin
         `${source}: unknown cost '${k}'; known costs: ${Object.keys(DEFAULT_COSTS).join(', ')}, margin, delta`,
       );
     }
+    const key = k as CostKey;
+    const figure: CostFigure = out.figures[key];
     const eur = typeof v === 'number' ? v : isObj(v) ? v.eur : undefined;
-    if (typeof eur !== 'number' || !Number.isFinite(eur) || eur < 0) {
+    const euros = (x: unknown): x is number =>
+      typeof x === 'number' && Number.isFinite(x) && x >= 0;
+    const min = isObj(v) ? v.minPerUnit : undefined;
+    if (min !== undefined && (figure.minPerUnit === undefined || !euros(min))) {
+      throw new DpeSimError(
+        'invalid-input',
+        figure.minPerUnit === undefined
+          ? `${source}: cost '${k}' has no minPerUnit (only the windows' figures do)`
+          : `${source}: cost '${k}': minPerUnit must be a number of euros ≥ 0`,
+      );
+    }
+    if (!euros(eur) && !(eur === undefined && min !== undefined)) {
       throw new DpeSimError(
         'invalid-input',
         `${source}: cost '${k}' must be a number of euros ≥ 0`,
       );
     }
-    const key = k as CostKey;
-    out.figures[key] = { ...out.figures[key], eur, source: `override (${source})` };
+    out.figures[key] = {
+      ...figure,
+      ...(eur !== undefined ? { eur } : {}),
+      ...(min !== undefined ? { minPerUnit: min } : {}),
+      source: `override (${source})`,
+    };
   }
   return out;
 }

@@ -15,6 +15,7 @@ import {
 } from '../dpe/building.js';
 import type { RawDpe, RawElement, RawGeneratorHolder } from '../dpe/raw.js';
 import { num } from '../dpe/raw.js';
+import { windowShares, windowsOf } from '../dpe/windows.js';
 import type { WorksOptionRow } from './catalogue.js';
 import { priceOf, steppedPrice, type CostTable } from './costs.js';
 import { numberText } from '../contract/number-text.js';
@@ -199,12 +200,16 @@ export function priceOption(
         const whole = b.buildingSurface * unitPrice;
         return shareOf(whole, `${qty(b.buildingSurface)} m² × ${eur(unitPrice)}/m²`);
       }
+      const byArea = `${qty(area)} m² × ${eur(unitPrice)}/m²`;
+      const least = leastPrice(figure.minPerUnit, costs, option.category, el, dpe);
       // a generated flat's envelope is its building's: the flat pays its share
-      return shareOf(
-        area * unitPrice,
-        `${qty(area)} m² × ${eur(unitPrice)}/m²`,
-        kind ? 1 : b.envelopeShare,
-      );
+      if (least && least.eur > area * unitPrice)
+        return shareOf(
+          least.eur,
+          `${qty(least.units)} × ${eur(least.eur / least.units)} (the least a window costs; ${byArea} = ${eur(area * unitPrice)})`,
+          b.envelopeShare,
+        );
+      return shareOf(area * unitPrice, byArea, kind ? 1 : b.envelopeShare);
     }
     case 'unit': {
       if (option.category === 'porte') {
@@ -239,6 +244,24 @@ export function priceOption(
       return shareOf(s.eur, `boiler room ${qty(kw)} kW (${s.step}) ${eur(s.eur)}`, b.share, true);
     }
   }
+}
+
+/**
+ * The least an element's works cost whatever its area, when its figure has one (`minPerUnit`:
+ * windows, × `nb_baie`, with the table's delta), or undefined. Not where the DPE's window counts
+ * and areas cannot describe the same windows (`windowShares`: a building's counts with a flat's
+ * share of their area): those are priced on their areas, as the audit's scope says.
+ */
+function leastPrice(
+  minPerUnit: number | undefined,
+  costs: CostTable,
+  category: Category,
+  el: RawElement,
+  dpe: RawDpe,
+): { eur: number; units: number } | undefined {
+  if (!minPerUnit || category !== 'baie_vitree' || windowShares(dpe)) return undefined;
+  const units = windowsOf(el);
+  return { eur: units * minPerUnit * (1 + costs.delta / 100), units };
 }
 
 /**

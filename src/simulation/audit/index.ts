@@ -53,7 +53,7 @@ import {
   scopeText,
   summerComfortOf,
 } from './content.js';
-import { windowShares } from '../consistency.js';
+import { windowShares } from '../../dpe/windows.js';
 import { inputGate, type Gate } from './gate.js';
 import { INSULATION_ITEMS, ITEM_OF, judgeItems, type Items } from './items.js';
 import { isRoofWindow, optionAllowed, optionTreats, windowMeets, levelText } from './levels.js';
