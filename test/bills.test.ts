@@ -19,6 +19,9 @@ import { parseDpeXml } from '../src/dpe/xml.js';
 import type { Fields, RawDpe } from '../src/dpe/raw.js';
 import { prepare, type PreparedDpe } from '../src/simulation/prepared.js';
 import { compare } from '../src/simulation/comparison.js';
+import { outcome } from '../src/simulation/calc.js';
+import { auditDpe } from '../src/simulation/audit/index.js';
+import { defaultCosts } from '../src/works/costs.js';
 import { scopeText } from '../src/simulation/audit/content.js';
 import { scopeOf } from '../src/dpe/building.js';
 import {
@@ -230,6 +233,57 @@ describe.skipIf(!HAS_CORPUS)('bills against the registry’s own figures', () =>
     const latest = billOf(consumptionOf(dpe.base.output), LATEST_PRICE_TABLE).total;
     expect(dpe.base.mode2025.cout).toBeCloseTo(latest, 6);
     expect(dpe.base.mode2026.cout).toBeCloseTo(latest, 6);
+  });
+});
+
+describe.skipIf(!HAS_CORPUS)('bills of a DPE scaled to the registry stay at today’s prices', () => {
+  it('2293E1394343F (2022, engine and registry over 15% apart): the engine’s bill × the registry’s over the engine’s at the 2022 prices, not the registry’s 742.58 € of 2022', () => {
+    const dpe = prepared('2293E1394343F');
+    const atDate = billComparison(dpe);
+    expect(atDate.table).toBe('2021-07-01');
+    expect(atDate.registry).toBeCloseTo(742.578, 3);
+    const o = outcome(dpe, dpe.base.mode2026, 'activated', false);
+    expect(o.normalization.applied).toBe(true);
+    const factor = (atDate.registry as number) / atDate.engine.total;
+    expect(o.normalization.billFactor).toBe(Math.round(factor * 10_000) / 10_000);
+    expect(o.before.cout).toBeCloseTo(dpe.base.mode2026.cout * factor, 6);
+    // no works: the same bill after; today's prices are dearer than 2022's for this dwelling
+    expect(o.after.cout).toBe(o.before.cout);
+    expect(o.before.cout / (atDate.registry as number)).toBeGreaterThan(1.05);
+    // its energy figures are still the registry's
+    expect(o.before.epM2).toBe(compare(dpe.facts, dpe.base, 'activated').registry?.epM2);
+  });
+
+  it('its audit states the bill at today’s prices and says how it is scaled (2293E1394343F)', () => {
+    const dpe = prepared('2293E1394343F');
+    const a = auditDpe(engine, dpe, {
+      coef: 'activated',
+      forceNormalization: false,
+      costs: defaultCosts(),
+      version: 't',
+    });
+    const o = outcome(dpe, dpe.base.mode2026, 'activated', false);
+    expect(a.normalized).toBe(true);
+    expect(a.initial.bill).toBe(Math.round(o.before.cout));
+    expect(a.initial.bill).toBeGreaterThan(900);
+    expect(a.prices?.source).toContain(
+      "the figures being scaled to the registry, each bill is the engine's × the DPE's cout_5_usages over the engine's bill at the prices in force at the DPE's date",
+    );
+    const plain = auditDpe(engine, prepared('2287E1043883T'), {
+      coef: 'activated',
+      forceNormalization: false,
+      costs: defaultCosts(),
+      version: 't',
+    });
+    expect(plain.prices?.source).not.toContain('scaled');
+  });
+
+  it('a DPE not scaled keeps the engine’s bill and no factor (2287E1043883T)', () => {
+    const dpe = prepared('2287E1043883T');
+    const o = outcome(dpe, dpe.base.mode2026, 'activated', false);
+    expect(o.normalization.applied).toBe(false);
+    expect(o.normalization.billFactor).toBeUndefined();
+    expect(o.before.cout).toBe(dpe.base.mode2026.cout);
   });
 });
 

@@ -259,6 +259,13 @@ describe('dpe-sim calc', () => {
     expect(r.ep_conso_5_usages_m2.VInit).toBe(pre.maxCalculation.consommationXML);
     expect(r.emission_ges_5_usages_m2.VInit).toBe(pre.maxCalculation.gesXML);
     expect(r.ep_conso_5_usages_m2.value).toBeLessThan(r.ep_conso_5_usages_m2.VInit);
+    // the bill: the engine's × the registry's over the engine's at the DPE's date prices; the
+    // flat's DPE (2025) was priced with today's table, so its bill is the registry's own
+    const factor = forced.calculation.normalization.billFactor as number;
+    const p = plain.calculation.result.cout_5_usages;
+    expect(factor).toBeCloseTo(1462.2265 / p.VInit, 3);
+    expect(r.cout_5_usages.VInit).toBeCloseTo(1462.23, 1);
+    expect(r.cout_5_usages.value).toBeCloseTo(p.value * factor, 0);
   });
 
   it('-i without a terminal fails with exit 2 and a clear message', async () => {

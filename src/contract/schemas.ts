@@ -459,10 +459,16 @@ export type Hints = Type.Static<typeof Hints>;
 
 export const Normalization = Type.Object({
   applied: Type.Boolean(),
-  /** factor applied to consumption and cost values (registry / engine), 1 when not applied */
+  /** factor applied to consumption values (registry / engine), 1 when not applied */
   consoFactor: Type.Number(),
   /** factor applied to emission values, 1 when not applied */
   gesFactor: Type.Number(),
+  /**
+   * applied: the factor on the bills (`cout_5_usages`), the registry's bill over the engine's,
+   * both at the prices in force at the DPE's date, so that the bills stay at today's prices;
+   * absent when the DPE gives no bill (dpe-sim)
+   */
+  billFactor: Type.Optional(Type.Number()),
   reason: Type.String(),
 });
 export type Normalization = Type.Static<typeof Normalization>;

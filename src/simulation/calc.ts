@@ -24,6 +24,7 @@ import {
   type Comparison,
 } from './comparison.js';
 import type { PreparedDpe } from './prepared.js';
+import { billComparison } from './consistency.js';
 
 export const RESULT_TITLES: Record<ResultKey, string> = {
   classe_bilan_dpe: 'Classe DPE (1 = A … 7 = G)',
@@ -81,7 +82,9 @@ function registryValue(cmp: Comparison, k: (typeof FIGURE_KEYS)[number]): number
 /**
  * Before/after figures. With normalization, each figure's `before` is the registry's own value
  * and `after` keeps the engine's ratio: after = registry × engineAfter / engineBefore, so with
- * no works after equals before exactly. Classes with `thresholds`: today's unless said (the
+ * no works after equals before exactly; but the bills, at today's prices, are the engine's ×
+ * the registry's bill over the engine's at the DPE's date prices (`billFactor`): the registry's
+ * own bill is priced at its date. Classes with `thresholds`: today's unless said (the
  * registry packs are compared with the thresholds at the DPE's date).
  */
 export function outcome(
@@ -91,7 +94,7 @@ export function outcome(
   force: boolean,
   thresholds: Thresholds = prep.thresholds,
 ): Outcome {
-  const { beforeRaw, applies, cmp, reason } = beforeSide(prep, coef, force);
+  const { beforeRaw, applies, cmp, reason, billFactor } = beforeSide(prep, coef, force);
   let before = beforeRaw;
   let after = afterRaw;
   let normalization: Normalization = {
@@ -106,14 +109,21 @@ export function outcome(
     for (const k of FIGURE_KEYS) {
       const reg = registryValue(cmp, k);
       const b = beforeRaw[k];
-      if (reg === undefined || b === 0) continue;
+      if (k === 'cout' || reg === undefined || b === 0) continue;
       before[k] = reg;
       after[k] = afterRaw[k] === b ? reg : (reg * afterRaw[k]) / b;
+    }
+    // the bills stay at today's prices: × the registry's bill over the engine's, both at the
+    // prices in force at the DPE's date (the registry's consumption, priced today)
+    if (billFactor !== undefined) {
+      before.cout = beforeRaw.cout * billFactor;
+      after.cout = afterRaw.cout * billFactor;
     }
     normalization = {
       applied: true,
       consoFactor: round4(before.ep / beforeRaw.ep),
       gesFactor: round4(before.ges / beforeRaw.ges),
+      ...(billFactor !== undefined ? { billFactor: round4(billFactor) } : {}),
       reason,
     };
   }
@@ -133,6 +143,11 @@ interface BeforeSide {
   applies: boolean;
   /** the normalization's reason, as `outcome` words it */
   reason: string;
+  /**
+   * normalized: the registry's bill over the engine's, both at the prices in force at the DPE's
+   * date (`billComparison`); undefined when the DPE gives no bill
+   */
+  billFactor: number | undefined;
 }
 
 const beforeSides = new WeakMap<PreparedDpe, Map<string, BeforeSide>>();
@@ -157,7 +172,12 @@ function beforeSide(prep: PreparedDpe, coef: CoefMode, force: boolean): BeforeSi
         : cmp.band === 'unknown'
           ? 'no registry figures to normalize to'
           : `engine and registry agree within ${percentText(5)}`;
-    side = { beforeRaw: engineFigures(prep.base, coef), cmp, applies, reason };
+    const bill = applies ? billComparison(prep) : undefined;
+    const billFactor =
+      bill?.registry !== undefined && bill.engine.total > 0
+        ? bill.registry / bill.engine.total
+        : undefined;
+    side = { beforeRaw: engineFigures(prep.base, coef), cmp, applies, reason, billFactor };
     byMode.set(key, side);
   }
   return side;

@@ -22,12 +22,14 @@ import { ACCEPTED_GENERATORS, OPAQUE_LEVELS, WINDOW_LEVEL } from './levels.js';
 /**
  * The prices the bills are at: dpe-sim's bills (src/engine/bills.ts), priced from the engine's
  * consumption per energy and use at the latest official table (`ENERGY_PRICES_SINCE`, see
- * docs/bills.md). Scaled to the registry (normalization), the bill before works is the DPE's own
- * `cout_5_usages`, priced at the DPE's date.
+ * docs/bills.md). Scaled to the registry (normalization), the bills are the engine's × the
+ * registry's bill over the engine's at the DPE's date prices (`billFactor` in calc.ts).
  */
 export const BILL_PRICES = {
   date: ENERGY_PRICES_SINCE,
-  source: `the 3CL method's energy prices in force since ${ENERGY_PRICES_SINCE} (arrêté of 25 March 2024 updating the annual energy prices; figures read back from the registry's own bills, docs/bills.md), each energy priced on its total and shared by use as the registry does; scaled to the registry, bills keep the DPE's own cout_5_usages and its ratio`,
+  source: `the 3CL method's energy prices in force since ${ENERGY_PRICES_SINCE} (arrêté of 25 March 2024 updating the annual energy prices; figures read back from the registry's own bills, docs/bills.md), each energy priced on its total and shared by use as the registry does`,
+  /** appended to `source` where the figures are scaled to the registry */
+  scaled: `; the figures being scaled to the registry, each bill is the engine's × the DPE's cout_5_usages over the engine's bill at the prices in force at the DPE's date (the registry's consumption, priced at these prices)`,
 };
 
 /** MaPrimeRénov' rénovation d'ampleur (parcours accompagné) as in force on `asOf`. */

@@ -357,7 +357,10 @@ export function auditDpe(engine: Engine, prep: PreparedDpe, opts: AuditOptions):
     note: AUDIT_NOTE,
     gate,
     scope: scopeText(scope, scope.coverage, windowShares(prep.raw)),
-    prices: { date: BILL_PRICES.date, source: BILL_PRICES.source },
+    prices: {
+      date: BILL_PRICES.date,
+      source: `${BILL_PRICES.source}${baseO.normalization.applied ? BILL_PRICES.scaled : ''}`,
+    },
     controls: controlsOf(engine, prep.raw),
     ...(summerComfortOf(prep.base.output)
       ? { summerComfort: summerComfortOf(prep.base.output) }
