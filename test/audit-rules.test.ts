@@ -222,6 +222,21 @@ describe('element references in a reason, short', () => {
       expect(out.code).toBe(0);
       // (its three small windows, 0.3–0.4 m², get triple glazing at the least a window costs)
       expect(out.stdout).toContain('7 × baie_vitree:0…2, 6, 8, 10, 13\t');
+      // each line says which windows are priced at the least a window costs, not by their area
+      expect(out.stdout).toContain(
+        '18.1\u00a0m² (9 windows, 1 at the 350\u00a0€ minimum)\t12\u202f261\u00a0€',
+      );
+      expect(out.stdout).toContain(
+        'baie_vitree:7 Fenêtre 5 Ouest\tFenêtre triple vitrage PVC\tUw\u00a00.9 W/(m²·K)\t0.3\u00a0m² (1 window at the 350\u00a0€ minimum)\t350\u00a0€',
+      );
+      const json = await runCli(['audit', corpus('2387E0992815Q'), '--json']);
+      const works = (JSON.parse(json.stdout) as AuditResponse).proposals[0]?.steps.flatMap(
+        (s) => s.works,
+      );
+      const line = (ref: string) => works?.find((w) => w.referenceId === ref);
+      expect(line('baie_vitree:7')).toMatchObject({ windows: 1, leastPerWindow: 350, cost: 350 });
+      expect(line('baie_vitree:10')?.windows).toBe(2);
+      expect(line('baie_vitree:10')?.leastPerWindow).toBeUndefined();
       expect(out.stdout).not.toContain('baie_vitree:0…13');
     },
   );

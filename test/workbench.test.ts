@@ -482,6 +482,14 @@ describe.skipIf(!HAS_CHROMIUM || !HAS_BUNDLE)('the workbench in headless Chromiu
       expect(doors.length).toBeGreaterThan(0);
       for (const w of doors) expect(w.doors).toBe(9);
       expect(await page.locator('.proposal').first().textContent()).toMatch(/porte:0.*\(9 doors\)/);
+      // its 0.4 m² window costs the least a window costs, not its area's 319 €: the page says so
+      const small = shown.proposals[0]?.steps
+        .flatMap((st) => st.works)
+        .find((w) => w.referenceId === 'baie_vitree:4');
+      expect(small).toMatchObject({ windows: 1, leastPerWindow: 350, cost: 350 });
+      expect(await page.locator('.proposal').first().textContent()).toMatch(
+        /baie_vitree:4[^·]*· 0\.4 m² \(1 window at the 350\s€ minimum\) · 350\s€/,
+      );
       expect(await axeViolations(page)).toEqual([]);
       await noSidewaysScroll(page);
       expect(errors).toEqual([]);

@@ -134,6 +134,13 @@ export const AuditWork = Type.Object({
    * doors of 39.2 m² at 1 500 € are 33 000 €, not 842 €/m² (0.2)
    */
   doors: Type.Optional(Type.Number()),
+  /** the windows a window line counts (`nb_baie`; the building's in a generated flat) */
+  windows: Type.Optional(Type.Number()),
+  /**
+   * a window line priced at the least a window costs, € incl. VAT a window, when that is above
+   * its area's price (a 0.3 m² window at 350 €, not 203 €; docs/works.md)
+   */
+  leastPerWindow: Type.Optional(Type.Number()),
   /** the building's quantity when the DPE pays a share of collective or building works (0.2) */
   buildingQuantity: Type.Optional(Type.Number()),
   /** the building's amount, € incl. VAT, when `cost` is the DPE's share (0.2) */

@@ -139,8 +139,11 @@ function ProposalView({ p, index }: { p: Proposal; index: number }) {
                     {(s.works ?? []).map((w) => (
                       <li key={`${w.referenceId}|${w.editableKey}`}>
                         <code>{w.referenceId}</code> {w.option} · {num(w.quantity, 1)} {w.unit}
-                        {w.doors != null && w.doors > 1 ? ` (${num(w.doors, 0)} doors)` : ''} ·{' '}
-                        {euros(w.cost)}
+                        {w.doors != null && w.doors > 1 ? ` (${num(w.doors, 0)} doors)` : ''}
+                        {w.leastPerWindow != null && w.windows != null
+                          ? ` (${num(w.windows, 0)} window${w.windows > 1 ? 's' : ''} at the ${euros(w.leastPerWindow)} minimum)`
+                          : ''}{' '}
+                        · {euros(w.cost)}
                         {w.buildingCost != null ? ` (share of ${euros(w.buildingCost)})` : ''}
                       </li>
                     ))}

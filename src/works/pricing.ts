@@ -36,6 +36,11 @@ export interface Price {
    * so that price and gain cover the same dwellings) and the DPE's
    */
   dwellings?: { priced: number; declared: number };
+  /**
+   * windows priced at the least a window costs (`minPerUnit`), above their area's price: the
+   * windows and the euros of one (incl. VAT and the table's delta)
+   */
+  least?: { units: number; eur: number };
 }
 
 /** The R (insulation) or Uw (windows) the option installs: what its price follows. */
@@ -204,11 +209,14 @@ export function priceOption(
       const least = leastPrice(figure.minPerUnit, costs, option.category, el, dpe);
       // a generated flat's envelope is its building's: the flat pays its share
       if (least && least.eur > area * unitPrice)
-        return shareOf(
-          least.eur,
-          `${qty(least.units)} × ${eur(least.eur / least.units)} (the least a window costs; ${byArea} = ${eur(area * unitPrice)})`,
-          b.envelopeShare,
-        );
+        return {
+          ...shareOf(
+            least.eur,
+            `${qty(least.units)} × ${eur(least.eur / least.units)} (the least a window costs; ${byArea} = ${eur(area * unitPrice)})`,
+            b.envelopeShare,
+          ),
+          least: { units: least.units, eur: least.eur / least.units },
+        };
       return shareOf(area * unitPrice, byArea, kind ? 1 : b.envelopeShare);
     }
     case 'unit': {

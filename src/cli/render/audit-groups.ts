@@ -4,11 +4,35 @@
  * costs summed. The JSON keeps one line per element.
  */
 import type { AuditWork } from '../../contract/audit.js';
-import { num } from '../format.js';
+import { euros, num } from '../format.js';
+
+/** A works line as shown: one element's, or several summed (`flooredWindows`: see `windowsOf`) */
+export type ShownWork = AuditWork & { flooredWindows?: number };
+
+/**
+ * Several window lines summed: their windows, and those priced at the least a window costs (the
+ * lines with `leastPerWindow`: every window of such an element is)
+ */
+export function windowsOf(
+  list: readonly AuditWork[],
+): Pick<ShownWork, 'windows' | 'leastPerWindow' | 'flooredWindows'> {
+  if (!list.some((w) => w.windows !== undefined)) return {};
+  const floored = list.filter((w) => w.leastPerWindow !== undefined);
+  const least = floored[0]?.leastPerWindow;
+  return {
+    windows: list.reduce((a, w) => a + (w.windows ?? 0), 0),
+    ...(least !== undefined
+      ? {
+          leastPerWindow: least,
+          flooredWindows: floored.reduce((a, w) => a + (w.windows ?? 0), 0),
+        }
+      : {}),
+  };
+}
 
 export interface WorksGroup {
   /** the first line, with the group's quantity and cost */
-  work: AuditWork;
+  work: ShownWork;
   count: number;
   /** the elements' references ("baie_vitree:0, 3, 7") */
   refs: string;
@@ -33,10 +57,11 @@ export function groupIdentical(works: readonly AuditWork[]): WorksGroup[] {
     const category = first.referenceId.split(':')[0] ?? '';
     const sum = (f: (w: AuditWork) => number | undefined) =>
       list.some((w) => f(w) !== undefined) ? list.reduce((a, w) => a + (f(w) ?? 0), 0) : undefined;
-    const work: AuditWork = {
+    const work: ShownWork = {
       ...first,
       quantity: list.reduce((a, w) => a + w.quantity, 0),
       cost: list.reduce((a, w) => a + w.cost, 0),
+      ...windowsOf(list),
     };
     const doors = sum((w) => w.doors);
     if (doors !== undefined) work.doors = doors;
@@ -56,8 +81,19 @@ export function groupIdentical(works: readonly AuditWork[]): WorksGroup[] {
   });
 }
 
-/** "39.2 m² (22 doors)": a door line's count beside its area (doors are priced by the door) */
-export function withDoors(quantity: string, w: AuditWork): string {
+/**
+ * "39.2 m² (22 doors)": a door line's count beside its area (doors are priced by the door); "0.3 m²
+ * (1 window at the 350 € minimum)", "18.1 m² (9 windows, 1 at the 350 € minimum)": the windows
+ * priced at the least a window costs rather than by their area
+ */
+export function withDoors(quantity: string, w: ShownWork): string {
+  if (w.leastPerWindow !== undefined && w.windows !== undefined) {
+    const floored = w.flooredWindows ?? w.windows;
+    const minimum = `at the ${euros(w.leastPerWindow)} minimum`;
+    return floored >= w.windows
+      ? `${quantity} (${num(w.windows)} window${w.windows > 1 ? 's' : ''} ${minimum})`
+      : `${quantity} (${num(w.windows)} windows, ${num(floored)} ${minimum})`;
+  }
   return w.doors !== undefined && w.doors > 1 ? `${quantity} (${num(w.doors)} doors)` : quantity;
 }
 

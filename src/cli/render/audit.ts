@@ -7,7 +7,7 @@ import type { AuditProposal, AuditResponse, AuditStep, AuditWork } from '../../c
 import { euros, eurosPerYear, kwh, NBSP, num, percent, withUnit } from '../format.js';
 import { perDwellingText, synthesisAids } from '../../contract/audit-text.js';
 import { billChangeText, indexRanges } from '../../contract/number-text.js';
-import { proofText, withDoors } from './audit-groups.js';
+import { proofText, windowsOf, withDoors, type ShownWork } from './audit-groups.js';
 import type { Style } from './style.js';
 import { table, terminalLayout, terminalWidth } from './table.js';
 import { wrap } from './text.js';
@@ -77,14 +77,14 @@ function shortPerformance(p: string): string {
 
 /** Works of one option on many elements of a category (62 windows) as one line, summed. */
 export const GROUP_FROM = 4;
-function groupedWorks(works: readonly AuditWork[]): AuditWork[] {
+function groupedWorks(works: readonly AuditWork[]): ShownWork[] {
   const groups = new Map<string, AuditWork[]>();
   for (const w of works) {
     const category = w.referenceId.split(':')[0] ?? '';
     const key = `${category}|${w.editableValue}`;
     groups.set(key, [...(groups.get(key) ?? []), w]);
   }
-  const out: AuditWork[] = [];
+  const out: ShownWork[] = [];
   for (const list of groups.values()) {
     const first = list[0] as AuditWork;
     if (list.length < GROUP_FROM) {
@@ -99,6 +99,7 @@ function groupedWorks(works: readonly AuditWork[]): AuditWork[] {
       quantity: list.reduce((a, w) => a + w.quantity, 0),
       cost: list.reduce((a, w) => a + w.cost, 0),
       ...(first.doors !== undefined ? { doors: list.reduce((a, w) => a + (w.doors ?? 0), 0) } : {}),
+      ...windowsOf(list),
       ...(first.buildingQuantity !== undefined
         ? { buildingQuantity: list.reduce((a, w) => a + (w.buildingQuantity ?? 0), 0) }
         : {}),
@@ -121,7 +122,7 @@ export function indented(head: string[], rows: string[][], keep: number[], drop:
     .join('\n');
 }
 
-function quantityText(w: AuditWork): string {
+function quantityText(w: ShownWork): string {
   const q = withDoors(
     w.unit === 'm²'
       ? withUnit(w.quantity, 'm²', 1)

@@ -30,7 +30,7 @@ import { dwellingsServed, isCollective, scopeOf } from '../../dpe/building.js';
 import { descriptionOf, elementsOf, parseReferenceId } from '../../dpe/elements.js';
 import { num, type RawDpe, type RawElement } from '../../dpe/raw.js';
 import type { Engine } from '../../engine/engine.js';
-import { applyWorks, areaOf, doorsOf, resolveChanges } from '../../works/apply.js';
+import { applyWorks, areaOf, doorsOf, priceOn, resolveChanges } from '../../works/apply.js';
 import { CATALOGUE, findOption, type WorksOptionRow } from '../../works/catalogue.js';
 import type { CostKey, CostTable } from '../../works/costs.js';
 import { heatingEnergy } from '../../works/generators.js';
@@ -53,7 +53,7 @@ import {
   scopeText,
   summerComfortOf,
 } from './content.js';
-import { windowShares } from '../../dpe/windows.js';
+import { windowShares, windowsOf } from '../../dpe/windows.js';
 import { inputGate, type Gate } from './gate.js';
 import { INSULATION_ITEMS, ITEM_OF, judgeItems, type Items } from './items.js';
 import { isRoofWindow, optionAllowed, optionTreats, windowMeets, levelText } from './levels.js';
@@ -574,6 +574,11 @@ function workOf(
     treats: row ? optionTreats(row) : false,
   };
   if (category === 'porte' && el) work.doors = doorsOf(el);
+  if (category === 'baie_vitree' && el) {
+    work.windows = windowsOf(el);
+    const least = row ? priceOn(row, el, frame.costs, prep.raw).least : undefined;
+    if (least) work.leastPerWindow = round2(least.eur);
+  }
   if (envelope && share < 1) work.buildingQuantity = round2(area);
   if (buildingCost !== undefined) work.buildingCost = round2(buildingCost);
   if (row && el) {
