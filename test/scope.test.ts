@@ -309,6 +309,7 @@ describe('the least a window costs, whatever its area', () => {
     expect(priceOn(pvc, window2(raw), costs, raw)).toEqual({
       eur: WINDOW_MIN_EUR,
       detail: '1 × 350 € (the least a window costs; 0.1 m² × 676 €/m² = 81 €)',
+      least: { units: 1, eur: 350 },
     });
     expect(priceOn(bois, window2(raw), costs, raw).eur).toBe(350);
   });
