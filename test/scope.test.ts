@@ -12,12 +12,15 @@ import { COST_CEILING } from '../src/contract/cost-ceiling.js';
 import type { AutoSolution } from '../src/contract/schemas.js';
 import {
   GENERATED_FLAT,
+  buildingAreaCopied,
   buildingAreaSlip,
   dwellingsServed,
   isCollective,
   scopeOf,
   type Scope,
 } from '../src/dpe/building.js';
+import { makeStyle } from '../src/cli/render/style.js';
+import { renderSolutions } from '../src/cli/render/simulation.js';
 import { elementsOf } from '../src/dpe/elements.js';
 import { parseDpeXml } from '../src/dpe/xml.js';
 import { readDpeFile } from '../src/dpe/source.js';
@@ -433,25 +436,34 @@ describe('a building area that is a unit slip is set aside (2213E0696993Z: 87 12
     return file;
   }
 
-  it('the bundled flat with a building of 45 200 m²: pre names the figure, the audit sets it aside', async () => {
-    const file = flatWithBuilding('45200');
+  /** `pre` names the figure, the audit's scope sets it aside, `initial` has no share to read. */
+  async function expectSetAside(file: string, alert: string, scope: string): Promise<string> {
     const pre = await runCli(['pre', file, '--json']);
     expect(pre.code).toBe(0);
-    const alert = (
+    const found = (
       JSON.parse(pre.stdout) as { warnings: { id: string; content: string }[] }
     ).warnings.find((w) => w.id === 'warning.dpe-inconsistent');
-    expect(alert?.content).toContain(
-      "the building's living area (surface_habitable_immeuble 45\u202f200 m²) is 1\u202f000 × the flat's (45.2 m²): a unit slip",
-    );
+    expect(found?.content).toContain(alert);
     const audit = await runCli(['audit', file]);
-    expect(audit.stdout).toContain(
+    expect(audit.stdout).toContain(scope);
+    const initial = await runCli(['initial', file, '--json']);
+    // the building's area is unknown, not the flat's own: no share to read
+    expect((JSON.parse(initial.stdout) as { dpe: { scope: object } }).dpe.scope).toMatchObject({
+      surface: 45.2,
+      buildingSurface: null,
+      share: null,
+    });
+    return audit.stdout;
+  }
+
+  it('the bundled flat with a building of 45 200 m²: pre names the figure, the audit sets it aside', async () => {
+    const file = flatWithBuilding('45200');
+    const audit = await expectSetAside(
+      file,
+      "the building's living area (surface_habitable_immeuble 45\u202f200 m²) is 1\u202f000 × the flat's (45.2 m²): a unit slip",
       'A flat (45 m²; the building’s living area it declares, 45\u202f200 m², is 1\u202f000 × the flat’s: a unit slip, set aside)',
     );
-    expect(audit.stdout).not.toContain('45\u202f200 m² building');
-    const initial = await runCli(['initial', file, '--json']);
-    const scope = (JSON.parse(initial.stdout) as { dpe: { scope: object } }).dpe.scope;
-    // the building's area is unknown, not the flat's own: no share to read
-    expect(scope).toMatchObject({ surface: 45.2, buildingSurface: null, share: null });
+    expect(audit).not.toContain('45\u202f200 m² building');
     const auditJson = await runCli(['audit', file, '--json']);
     expect((JSON.parse(auditJson.stdout) as { scope: { share: unknown } }).scope.share).toBeNull();
   });
@@ -476,8 +488,80 @@ describe('a building area that is a unit slip is set aside (2213E0696993Z: 87 12
     expect(audit.stdout).not.toContain('of a 45 m² building');
   });
 
+  it('a building area that is the flat’s own where the DPE counts more flats, or a collective installation, is the flat’s area copied', () => {
+    expect(buildingAreaCopied(18.37, 18.37, 93, true)).toEqual({
+      declared: 18.37,
+      flats: 93,
+      collective: true,
+    });
+    expect(buildingAreaCopied(62.24, 62.24, 1, true)).toEqual({
+      declared: 62.24,
+      flats: 1,
+      collective: true,
+    });
+    expect(buildingAreaCopied(68.11000061035156, 68.11, 6, false)?.flats).toBe(6);
+    // a flat alone in its building with its own installations: nothing shared, kept
+    expect(buildingAreaCopied(73.43, 73.43, 1, false)).toBeUndefined();
+    // another area is a building
+    expect(buildingAreaCopied(18.37, 18.4, 93, true)).toBeUndefined();
+    expect(buildingAreaCopied(18.37, undefined, 93, true)).toBeUndefined();
+  });
+
+  it('the bundled flat whose building is its own 45.2 m² in a building of 12 flats: set aside, said in pre and the audit', async () => {
+    const file = flatWithBuilding('45.2');
+    const xml = readFileSync(file, 'utf8');
+    const twelve = xml.replace(
+      /(<surface_habitable_immeuble>)/,
+      '<nombre_appartement>12</nombre_appartement>$1',
+    );
+    expect(twelve).not.toBe(xml);
+    writeFileSync(file, twelve);
+    const audit = await expectSetAside(
+      file,
+      "the building's living area (surface_habitable_immeuble 45.2 m²) is the flat's own, in a building of 12 flats (nombre_appartement): the flat's area copied",
+      'A flat (45 m²; the building’s living area it declares, 45 m², is the flat’s own, in a building of 12 flats, set aside)',
+    );
+    expect(audit).not.toContain('of a 45 m² building');
+    // alone in a building of one flat with its own installations, its area is the building's
+    const alone = flatWithBuilding('45.2');
+    const pre1 = await runCli(['pre', alone, '--json']);
+    expect(pre1.stdout).not.toContain('area copied');
+    const audit1 = await runCli(['audit', alone]);
+    expect(audit1.stdout).toContain('A flat (45 m² of a 45 m² building)');
+  });
+
   it.skipIf(!HAS_CORPUS)(
-    '2213E0696993Z: no boiler room of 11 326 kW at 0.1 %; the heating item says why nothing is offered',
+    '2492E0831922R (62.24 m², 6 flats, a collective boiler, the building’s area the flat’s): no boiler room of 8 kW at 100 %',
+    async () => {
+      const file = path.join(CORPUS, '2492E0831922R.xml');
+      const p = await prep('2492E0831922R');
+      expect(scopeOf(p.raw)).toMatchObject({
+        buildingSurfaceKnown: false,
+        buildingSurfaceCopied: { declared: 62.24, flats: 6, collective: true },
+      });
+      const json = await runCli(['initial', file, '--json']);
+      expect(json.code).toBe(0);
+      // it was "boiler room 8 kW (≤ 35 kW) 6 586 €", a small building's whole boiler room
+      expect(json.stdout).not.toContain('boiler room');
+      expect((JSON.parse(json.stdout) as { dpe: { scope: object } }).dpe.scope).toMatchObject({
+        surface: 62.24,
+        buildingSurface: null,
+        share: null,
+      });
+      // its collective heat pump at the flat's own size, said so
+      expect(json.stdout).toContain(
+        "kW × 1\u202f378 €/kW (the flat's share: the heat loss of its own area)",
+      );
+      const audit = await runCli(['audit', file]);
+      expect(audit.stdout).toContain(
+        'A flat (62 m²; the building’s living area it declares, 62 m², is the flat’s own, in a building of 6 flats, set aside)',
+      );
+      expect(audit.stdout).not.toContain('Chaufferie');
+    },
+  );
+
+  it.skipIf(!HAS_CORPUS)(
+    '2213E0696993Z: no boiler room of 11 326 kW at 0.1 %; the collective networks insulated at the flat’s own size',
     async () => {
       const file = path.join(CORPUS, '2213E0696993Z.xml');
       const p = await prep('2213E0696993Z');
@@ -489,24 +573,43 @@ describe('a building area that is a unit slip is set aside (2213E0696993Z: 87 12
       const json = await runCli(['initial', file, '--json']);
       expect(json.code).toBe(0);
       expect(json.stdout).not.toContain('boiler room');
-      // in C, the flat's own works reach no better class: said so, not blamed on the catalogue
-      const screen = await runCli(['initial', file]);
-      expect(screen.stdout.replace(/\s+/g, ' ')).toContain(
-        'No recommended scenario: no combination of the works options offered on this DPE reaches a better class',
-      );
       expect(json.stdout).not.toContain('× share 87.1 / 87\u202f120 m²');
-      expect(screen.stdout.replace(/\s+/g, ' ')).toContain(
-        "The building's living area is unknown: collective works are not offered",
-      );
-      expect((JSON.parse(json.stdout) as { dpe: { scope: object } }).dpe.scope).toMatchObject({
+      const body = JSON.parse(json.stdout) as {
+        dpe: { scope: object };
+        autoSolutions: AutoSolution[];
+      };
+      expect(body.dpe.scope).toMatchObject({
         surface: 87.12,
         buildingSurface: null,
         share: null,
       });
-      const audit = await runCli(['audit', file]);
-      expect(audit.stdout).toMatch(
-        /Heating and hot water\tyes\t.*a collective installation without the building's living area \(the DPE's 87\u202f120 m² is 1\u202f000 × the flat's: a unit slip\)/,
+      // in C, B is reached with the collective networks' insulation priced at the flat's own size
+      // (per m² it heats, per dwelling): the same whatever the building (no scenario before)
+      const b = body.autoSolutions.find((s) => s.classe === 'B');
+      expect(b?.exact).toBe(true);
+      const details = b?.items.map((i) => i.coutDetail) ?? [];
+      expect(details).toContain('87.1 m² × 10 €/m²');
+      expect(details).toContain('1 × 300 €');
+      const heatPump = body.autoSolutions
+        .flatMap((s) => s.items)
+        .find((i) => i.editableValue === 'PACAirEauCollective');
+      expect(heatPump?.coutDetail).toMatch(
+        /^\d+ kW × 1\u202f378 €\/kW \(the flat's share: the heat loss of its own area\)$/,
+      );
+      const screen = await runCli(['initial', file]);
+      expect(screen.stdout.replace(/\s+/g, ' ')).toContain(
+        "The building's living area is unknown: collective works are priced at the flat's own size (per m² served, per kW of its own heat loss, per dwelling); none sized by the building (a boiler room, a substation) is offered",
       );
     },
   );
+
+  it('no scenario where no combination reaches a better class: said so, not blamed on the catalogue', () => {
+    const style = makeStyle(false);
+    expect(renderSolutions([], style, true, 'C')).toBe(
+      'No recommended scenario: no combination of the works options offered on this DPE reaches a better class (--show elements lists them).',
+    );
+    expect(renderSolutions([], style, true, 'A')).toBe(
+      'No recommended scenario: the DPE is in class A.',
+    );
+  });
 });

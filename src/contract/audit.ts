@@ -388,7 +388,8 @@ export const AuditResponse = Type.Object({
       text: Type.String(),
       /**
        * the share of the building's collective works the dwelling pays (1: all); null for a flat
-       * whose building's living area is unknown (no collective works are then proposed)
+       * whose building's living area is unknown (collective works are then priced at the flat's own
+       * size, and none sized by the building is proposed)
        */
       share: Type.Union([Type.Number(), Type.Null()]),
       /** a whole building: its dwellings, which its costs and aids are shared by */

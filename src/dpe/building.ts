@@ -6,6 +6,8 @@
  * Read from the DPE itself (`enum_methode_application_dpe_log_id`, `nombre_appartement`,
  * surfaces, `enum_type_installation_id`, the generators' `pn`); see README "Costs".
  */
+import { numberText } from '../contract/number-text.js';
+import { elementsOf } from './elements.js';
 import type { RawDpe, RawElement, RawGeneratorHolder } from './raw.js';
 import { num, str } from './raw.js';
 
@@ -110,6 +112,13 @@ export interface Scope {
    * the area it gives and how many times the flat's it is (2213E0696993Z: 87 120 m², 1 000)
    */
   buildingSurfaceSlip?: { declared: number; factor: number };
+  /**
+   * a flat's building area the DPE declares that is the flat's own while the DPE counts several
+   * flats in the building or an installation is collective (`buildingAreaCopied`), set aside: the
+   * area it gives, the flats it counts, whether an installation is collective (2325E0263102J: 18.37
+   * m² for its 18.37 m² flat in a building of 93)
+   */
+  buildingSurfaceCopied?: { declared: number; flats: number; collective: boolean };
   /** the DPE's share of the building: surface / building surface (1 for a house or a building) */
   share: number;
   /**
@@ -140,7 +149,11 @@ export function scopeOf(dpe: RawDpe): Scope {
   const declaredImmeuble = num(cg.surface_habitable_immeuble);
   const slip =
     coverage === 'appartement' ? buildingAreaSlip(logement, declaredImmeuble) : undefined;
-  const immeuble = slip ? undefined : declaredImmeuble;
+  const copied =
+    coverage === 'appartement' && !slip
+      ? buildingAreaCopied(logement, declaredImmeuble, flats, hasCollectiveInstallation(dpe))
+      : undefined;
+  const immeuble = slip || copied ? undefined : declaredImmeuble;
   const surface = (coverage === 'immeuble' ? (immeuble ?? logement) : (logement ?? immeuble)) ?? 0;
   const buildingSurface = coverage === 'maison' ? surface : Math.max(surface, immeuble ?? surface);
   const share =
@@ -156,6 +169,7 @@ export function scopeOf(dpe: RawDpe): Scope {
     buildingSurface,
     buildingSurfaceKnown: coverage === 'maison' || (immeuble !== undefined && immeuble > 0),
     ...(slip ? { buildingSurfaceSlip: { declared: declaredImmeuble!, factor: slip } } : {}),
+    ...(copied ? { buildingSurfaceCopied: copied } : {}),
     share,
     envelopeShare: kind === 'appartement-genere' ? share : 1,
     heating,
@@ -181,6 +195,54 @@ export function buildingAreaSlip(
   if (k < 3) return undefined;
   const factor = 10 ** k;
   return Math.abs(ratio / factor - 1) < 1e-4 ? factor : undefined;
+}
+
+/**
+ * A flat's building area that is the flat's own, to the XML's rounding, where the DPE says the
+ * building is more than the flat: it counts several flats (`nombre_appartement`), or an
+ * installation of the flat is collective (it serves other dwellings). The flat's area copied into
+ * the building's field (2325E0263102J: 18.37 m² for a building of 93 flats; 2492E0831922R: 62.24
+ * m², 6 flats and a collective boiler): what it gives, or undefined. A flat alone in its building
+ * with its own installations keeps it: nothing there is shared.
+ */
+export function buildingAreaCopied(
+  flat: number | undefined,
+  building: number | undefined,
+  flats: number,
+  collective: boolean,
+): { declared: number; flats: number; collective: boolean } | undefined {
+  if (flat === undefined || building === undefined || !(flat > 0)) return undefined;
+  if (Math.abs(building - flat) > 0.005 + flat * 1e-6) return undefined;
+  if (flats <= 1 && !collective) return undefined;
+  return { declared: building, flats, collective };
+}
+
+/**
+ * Why a flat's building area is set aside, in words, or undefined: "1 000 × the flat's: a unit
+ * slip", "the flat's own, in a building of 93 flats", "the flat's own, under a collective
+ * installation". One phrase for `pre`, the options refused and the audit's scope.
+ */
+export function buildingAreaSetAside(scope: Scope): { declared: number; why: string } | undefined {
+  const slip = scope.buildingSurfaceSlip;
+  if (slip)
+    return { declared: slip.declared, why: `${numberText(slip.factor)} × the flat's: a unit slip` };
+  const copied = scope.buildingSurfaceCopied;
+  if (copied)
+    return {
+      declared: copied.declared,
+      why:
+        copied.flats > 1
+          ? `the flat's own, in a building of ${numberText(copied.flats)} flats`
+          : "the flat's own, under a collective installation",
+    };
+  return undefined;
+}
+
+function hasCollectiveInstallation(dpe: RawDpe): boolean {
+  return [
+    ...elementsOf(dpe, 'installation_chauffage'),
+    ...elementsOf(dpe, 'installation_ecs'),
+  ].some(isCollective);
 }
 
 export function isCollective(inst: RawElement): boolean {

@@ -10,7 +10,9 @@
  * - a registry total (primary energy, emissions) that is not its own per-m² figure times the
  *   area (a unit slip: the per-m² figure, or the final energy, stored as the total);
  * - a flat's building area that is a thousand times (or more, a power of ten) the flat's (a unit
- *   slip, `buildingAreaSlip`: dpe-sim then prices no collective works for the flat);
+ *   slip, `buildingAreaSlip`), or the flat's own where the DPE counts more flats or a collective
+ *   installation (`buildingAreaCopied`): dpe-sim then prices no collective works sized by the
+ *   building;
  * - the engine and the registry more than 30% apart on primary energy or emissions (the bill is
  *   compared in `npm run fidelity`, `billComparison` below, not here: the 2024 price table is
  *   read back from the registry's bills, not from the arrêté's text, docs/bills.md).
@@ -122,11 +124,18 @@ export function inconsistencies(dpe: PreparedDpe, cmp: Comparison): Inconsistenc
         figure,
         text: `the registry's total ${what} (${figure} ${numberText(total, 2)} ${unit}/yr) is not its per-m² figure times the area (${numberText(perM2, 2)} ${unit}/m²/yr × ${numberText(area, 2)} m²): the comparison reads the per-m² figure`,
       });
-  const slip = scopeOf(dpe.raw).buildingSurfaceSlip;
+  const scope = scopeOf(dpe.raw);
+  const slip = scope.buildingSurfaceSlip;
   if (slip)
     out.push({
       figure: 'surface_habitable_immeuble',
-      text: `the building's living area (surface_habitable_immeuble ${numberText(slip.declared, 2)} m²) is ${numberText(slip.factor)} × the flat's (${numberText(area, 2)} m²): a unit slip; collective works are not apportioned to the flat`,
+      text: `the building's living area (surface_habitable_immeuble ${numberText(slip.declared, 2)} m²) is ${numberText(slip.factor)} × the flat's (${numberText(area, 2)} m²): a unit slip; collective works are priced at the flat's own size, none sized by the building`,
+    });
+  const copied = scope.buildingSurfaceCopied;
+  if (copied)
+    out.push({
+      figure: 'surface_habitable_immeuble',
+      text: `the building's living area (surface_habitable_immeuble ${numberText(copied.declared, 2)} m²) is the flat's own, ${copied.flats > 1 ? `in a building of ${numberText(copied.flats)} flats (nombre_appartement)` : 'under a collective installation'}: the flat's area copied; collective works are priced at the flat's own size, none sized by the building`,
     });
   out.push(...installationMismatches(dpe.raw, dpe.base.output, dpe));
   out.push(...missingInputsFound(dpe.raw));

@@ -15,7 +15,7 @@ import { computedOf, makeWorksContext } from './context.js';
 import { frozenOriginal, isFrozenWrite, worksCopy } from './works-copy.js';
 import type { CostTable } from './costs.js';
 import { scopeOf } from '../dpe/building.js';
-import { areaOf, priceOption, scopeRefusal, type Price } from './pricing.js';
+import { areaOf, priceOption, scopeRefusal, shareRefusal, type Price } from './pricing.js';
 import {
   applicability,
   applyRecipeAt,
@@ -100,11 +100,12 @@ export function refusalsOn(
 ): string[] {
   const ctx = checkContext(prep);
   const reasons = new Set<string>();
-  const scoped = scopeRefusal(scopeOf(ctx.dpe), category, el);
+  const scope = scopeOf(ctx.dpe);
+  const scoped = scopeRefusal(scope, category, el);
   if (scoped) return [scoped];
   for (const row of optionsFor(category)) {
     if (!recipeFits(row.recipe, el) || !only(row)) continue; // (a roof window's option on a façade window)
-    const a = applicability(row.recipe, el, ctx);
+    const a = shareRefusal(scope, category, el, row) ?? applicability(row.recipe, el, ctx);
     if (a !== true) reasons.add(a);
   }
   const own = [...reasons].filter((r) => !OTHER_KIND_REFUSALS.has(r));
@@ -113,8 +114,13 @@ export function refusalsOn(
 
 function offeredIn(ctx: WorksContext, category: Category, el: RawElement): WorksOptionRow[] {
   // an option whose scope cannot be decided (who pays what share) is not offered
-  if (scopeRefusal(scopeOf(ctx.dpe), category, el)) return [];
-  return optionsFor(category).filter((row) => applicability(row.recipe, el, ctx) === true);
+  const scope = scopeOf(ctx.dpe);
+  if (scopeRefusal(scope, category, el)) return [];
+  return optionsFor(category).filter(
+    (row) =>
+      shareRefusal(scope, category, el, row) === undefined &&
+      applicability(row.recipe, el, ctx) === true,
+  );
 }
 
 export { areaOf, doorsOf } from './pricing.js';
@@ -295,7 +301,9 @@ export function resolveChanges(
         o.code === change.editableValue,
     );
     const why = row
-      ? (scopeRefusal(scopeOf(dpe), ref.category, el) ?? applicability(row.recipe, el, ctx))
+      ? (scopeRefusal(scopeOf(dpe), ref.category, el) ??
+        shareRefusal(scopeOf(dpe), ref.category, el, row) ??
+        applicability(row.recipe, el, ctx))
       : 'unknown value';
     if (!row || why !== true) {
       throw new DpeSimError(

@@ -6,6 +6,7 @@
  */
 import type { Category } from '../contract/schemas.js';
 import {
+  buildingAreaSetAside,
   generatorPower,
   installationDwellings,
   isCollective,
@@ -17,7 +18,7 @@ import type { RawDpe, RawElement, RawGeneratorHolder } from '../dpe/raw.js';
 import { num } from '../dpe/raw.js';
 import { windowShares, windowsOf } from '../dpe/windows.js';
 import type { WorksOptionRow } from './catalogue.js';
-import { priceOf, steppedPrice, type CostTable } from './costs.js';
+import { DEFAULT_COSTS, priceOf, steppedPrice, type CostTable } from './costs.js';
 import { numberText } from '../contract/number-text.js';
 
 export interface Price {
@@ -68,9 +69,9 @@ const ENVELOPE: ReadonlySet<Category> = new Set([
 ]);
 
 /**
- * Why the option's scope cannot be decided on this element (it is then not offered; README
- * "Costs"), or undefined: a generated flat or a flat under collective works without the
- * building's living area (no share), a whole building without its number of dwellings for an
+ * Why the options' scope cannot be decided on this element (they are then not offered; README
+ * "Costs"), or undefined: a generated flat without the building's living area (no share of its
+ * envelope; a flat's collective works: `shareRefusal`, per option), a whole building without its number of dwellings for an
  * individual system, a system of a flat or a building that does not say whether it is
  * individual or collective.
  */
@@ -85,8 +86,6 @@ export function scopeRefusal(scope: Scope, category: Category, el: RawElement): 
   const t = el.donnee_entree.enum_type_installation_id;
   if (t === undefined || t === null || t === '')
     return 'the installation does not say whether it is individual or collective';
-  if (isCollective(el) && scope.coverage === 'appartement' && !scope.buildingSurfaceKnown)
-    return `a collective installation without ${unknownArea(scope)}: the flat's share is unknown`;
   if (!isCollective(el) && scope.coverage === 'immeuble') {
     const n = scope.buildingDwellings;
     const given = el.donnee_entree.nombre_logement;
@@ -96,11 +95,35 @@ export function scopeRefusal(scope: Scope, category: Category, el: RawElement): 
   return undefined;
 }
 
+/**
+ * Why an option on a flat's collective installation is not offered when the building's living
+ * area is unknown (not given, a unit slip, the flat's own copied), or undefined. Where its price
+ * is proportional to the flat (per m² served, per kW of the flat's own heat loss, per dwelling)
+ * the flat's share needs no building: "13.8 m² × 10 €/m²" is the same either way. A boiler room,
+ * priced by the building's power in steps, and a whole substation per building, need it: a boiler
+ * room of 8 kW at 100 % for a flat of a 6-flat building (2492E0831922R) is no price to sign.
+ */
+export function shareRefusal(
+  scope: Scope,
+  category: Category,
+  el: RawElement,
+  option: WorksOptionRow,
+): string | undefined {
+  if (!systemKind(category) || scope.coverage !== 'appartement' || scope.buildingSurfaceKnown)
+    return undefined;
+  if (!isCollective(el)) return undefined;
+  const unit = DEFAULT_COSTS[option.cost].unit;
+  if (unit !== 'boiler-room' && unit !== 'building') return undefined;
+  const what =
+    unit === 'boiler-room' ? 'a boiler room sized by the building' : 'a building’s whole';
+  return `a collective installation without ${unknownArea(scope)}: the flat's share of ${what} is unknown`;
+}
+
 /** "the building's living area", or why the one the DPE declares is set aside */
 function unknownArea(scope: Scope): string {
-  const slip = scope.buildingSurfaceSlip;
-  return slip
-    ? `the building's living area (the DPE's ${numberText(slip.declared)} m² is ${numberText(slip.factor)} × the flat's: a unit slip)`
+  const aside = buildingAreaSetAside(scope);
+  return aside
+    ? `the building's living area (the DPE's ${numberText(aside.declared)} m² is ${aside.why})`
     : "the building's living area";
 }
 
@@ -241,7 +264,12 @@ export function priceOption(
     case 'kw': {
       const p = buildingPower(b, computed ?? el);
       const kw = Math.max(1, Math.round(p.kw));
-      return shareOf(kw * unitPrice, `${qty(kw)} kW × ${eur(unitPrice)}/kW`);
+      // without the building's area, the power is the flat's own area's: its share, not a plant
+      const own = b.coverage === 'appartement' && !b.buildingSurfaceKnown;
+      return shareOf(
+        kw * unitPrice,
+        `${qty(kw)} kW × ${eur(unitPrice)}/kW${own ? " (the flat's share: the heat loss of its own area)" : ''}`,
+      );
     }
     case 'building':
       return shareOf(unitPrice, `1 building × ${eur(unitPrice)}`);

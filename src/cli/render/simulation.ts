@@ -341,9 +341,9 @@ export function scopeLine(dpe: SpecDpeStructure): string | undefined {
   if (!sc) return undefined;
   if (sc.buildingSurface === null || sc.share === null) {
     if (sc.kind === 'appartement-genere')
-      return "Flat generated from its building's DPE, without the building's living area: envelope and collective works are not offered (the flat's share of them is unknown)";
+      return "Flat generated from its building's DPE, without the building's living area: envelope works and collective works sized by the building (a boiler room, a substation) are not offered (the flat's share of them is unknown)";
     if (sc.heating !== 'individuel' || sc.hotWater !== 'individuel')
-      return "The building's living area is unknown: collective works are not offered (the flat's share of them is unknown)";
+      return "The building's living area is unknown: collective works are priced at the flat's own size (per m² served, per kW of its own heat loss, per dwelling); none sized by the building (a boiler room, a substation) is offered";
     return undefined;
   }
   const share = `${numberText(sc.surface, 1)} / ${numberText(sc.buildingSurface, 1)} m²`;

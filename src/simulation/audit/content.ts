@@ -12,7 +12,7 @@ import type {
 import { classIndex, type ClassLetter } from '../../contract/classes.js';
 import { ENERGY_PRICES_SINCE } from '../../contract/constants.js';
 import { numberText } from '../../contract/number-text.js';
-import type { Scope } from '../../dpe/building.js';
+import { buildingAreaSetAside, type Scope } from '../../dpe/building.js';
 import { elementsOf } from '../../dpe/elements.js';
 import { num, str, type RawDpe, type RawGeneratorHolder } from '../../dpe/raw.js';
 import { consumptionOf } from '../../engine/bills.js';
@@ -366,13 +366,13 @@ function scopeTextOf(
     };
   const notRegulatory = 'not the regulatory audit’s case (houses and single-owner buildings)';
   if (!scope.buildingSurfaceKnown) {
-    const slip = scope.buildingSurfaceSlip;
-    const why = slip
-      ? `the building’s living area it declares, ${numberText(slip.declared)} m², is ${numberText(slip.factor)} × the flat’s: a unit slip, set aside`
+    const aside = buildingAreaSetAside(scope);
+    const why = aside
+      ? `the building’s living area it declares, ${numberText(aside.declared)} m², is ${aside.why.replace(/'/g, '’')}, set aside`
       : 'the DPE does not give its building’s living area';
     return {
       regulatory: false,
-      text: `A flat (${Math.round(scope.surface)} m²; ${why}): ${notRegulatory}; the flat’s own works are proposed, and no collective or building works, since the flat’s share of them is unknown.`,
+      text: `A flat (${Math.round(scope.surface)} m²; ${why}): ${notRegulatory}; the flat’s own works are proposed, and collective works where their price follows the flat’s own size (per m² served, per kW of its own heat loss, per dwelling), none sized by the building (a boiler room, a substation), since the flat’s share of them is unknown.`,
       share: null,
     };
   }
