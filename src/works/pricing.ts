@@ -131,8 +131,9 @@ function unknownArea(scope: Scope): string {
 function eur(x: number): string {
   return `${numberText(Math.round(x))} €`;
 }
+/** one decimal, two where one would print "0" (a 0.04 m² window is not "0 m²") */
 function qty(x: number): string {
-  return numberText(x, 1);
+  return numberText(x, x > 0 && x < 0.05 ? 2 : 1);
 }
 
 /** The area a per-m² price applies to: the element's own area in the DPE. */
