@@ -486,6 +486,10 @@ describe('a building area that is a unit slip is set aside (2213E0696993Z: 87 12
       'A flat (45 m²; the DPE does not give its building’s living area): not the regulatory audit’s case',
     );
     expect(audit.stdout).not.toContain('of a 45 m² building');
+    // its heating and hot water are its own: no collective works to speak of
+    expect(audit.stdout).toContain(
+      'the flat’s own works are proposed (its heating and hot water are its own).',
+    );
   });
 
   it('a building area that is the flat’s own where the DPE counts more flats, or a collective installation, is the flat’s area copied', () => {
@@ -557,6 +561,9 @@ describe('a building area that is a unit slip is set aside (2213E0696993Z: 87 12
         'A flat (62 m²; the building’s living area it declares, 62 m², is the flat’s own, in a building of 6 flats, set aside)',
       );
       expect(audit.stdout).not.toContain('Chaufferie');
+      expect(audit.stdout.replace(/\s+/g, ' ')).toContain(
+        'the flat’s own works are proposed, and collective works where their price follows the flat’s own size (per m² served, per kW of its own heat loss, per dwelling), none sized by the building (a boiler room, a substation), since the flat’s share of them is unknown.',
+      );
     },
   );
 

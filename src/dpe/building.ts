@@ -119,6 +119,8 @@ export interface Scope {
    * m² for its 18.37 m² flat in a building of 93)
    */
   buildingSurfaceCopied?: { declared: number; flats: number; collective: boolean };
+  /** a flat with a heating or hot-water installation that is not individual (false otherwise) */
+  collectiveInstallation: boolean;
   /** the DPE's share of the building: surface / building surface (1 for a house or a building) */
   share: number;
   /**
@@ -149,9 +151,10 @@ export function scopeOf(dpe: RawDpe): Scope {
   const declaredImmeuble = num(cg.surface_habitable_immeuble);
   const slip =
     coverage === 'appartement' ? buildingAreaSlip(logement, declaredImmeuble) : undefined;
+  const collectiveInstallation = coverage === 'appartement' && hasCollectiveInstallation(dpe);
   const copied =
     coverage === 'appartement' && !slip
-      ? buildingAreaCopied(logement, declaredImmeuble, flats, hasCollectiveInstallation(dpe))
+      ? buildingAreaCopied(logement, declaredImmeuble, flats, collectiveInstallation)
       : undefined;
   const immeuble = slip || copied ? undefined : declaredImmeuble;
   const surface = (coverage === 'immeuble' ? (immeuble ?? logement) : (logement ?? immeuble)) ?? 0;
@@ -170,6 +173,7 @@ export function scopeOf(dpe: RawDpe): Scope {
     buildingSurfaceKnown: coverage === 'maison' || (immeuble !== undefined && immeuble > 0),
     ...(slip ? { buildingSurfaceSlip: { declared: declaredImmeuble!, factor: slip } } : {}),
     ...(copied ? { buildingSurfaceCopied: copied } : {}),
+    collectiveInstallation,
     share,
     envelopeShare: kind === 'appartement-genere' ? share : 1,
     heating,

@@ -372,7 +372,7 @@ function scopeTextOf(
       : 'the DPE does not give its building’s living area';
     return {
       regulatory: false,
-      text: `A flat (${Math.round(scope.surface)} m²; ${why}): ${notRegulatory}; the flat’s own works are proposed, and collective works where their price follows the flat’s own size (per m² served, per kW of its own heat loss, per dwelling), none sized by the building (a boiler room, a substation), since the flat’s share of them is unknown.`,
+      text: `A flat (${Math.round(scope.surface)} m²; ${why}): ${notRegulatory}; the flat’s own works are proposed${scope.collectiveInstallation ? ', and collective works where their price follows the flat’s own size (per m² served, per kW of its own heat loss, per dwelling), none sized by the building (a boiler room, a substation), since the flat’s share of them is unknown' : ' (its heating and hot water are its own)'}.`,
       share: null,
     };
   }
