@@ -14,6 +14,7 @@ import {
   GENERATED_FLAT,
   buildingAreaCopied,
   buildingAreaSlip,
+  buildingAreaTooSmall,
   dwellingsServed,
   isCollective,
   scopeOf,
@@ -509,6 +510,36 @@ describe('a building area that is a unit slip is set aside (2213E0696993Z: 87 12
     // another area is a building
     expect(buildingAreaCopied(18.37, 18.4, 93, true)).toBeUndefined();
     expect(buildingAreaCopied(18.37, undefined, 93, true)).toBeUndefined();
+  });
+
+  it('a building area that cannot hold the flat and its other flats at 9 m² each is too small', () => {
+    // a near copy of the flat's area for a building of 5 flats (2415E2886950G's 40.27 m², copied)
+    expect(buildingAreaTooSmall(40.27, 40.3, 5)).toEqual({ declared: 40.3, flats: 5 });
+    expect(buildingAreaTooSmall(62.24, 98, 6)).toEqual({ declared: 98, flats: 6 });
+    // 62.24 + 5 × 9 = 107.24 m²: enough
+    expect(buildingAreaTooSmall(62.24, 107.24, 6)).toBeUndefined();
+    // a building smaller than the flat it holds
+    expect(buildingAreaTooSmall(50, 45, 1)).toEqual({ declared: 45, flats: 1 });
+    expect(buildingAreaTooSmall(50, 50, 1)).toBeUndefined();
+    // the corpus's buildings of several flats (2262E0005683A: 71.4 m² of 650 m², 9 flats)
+    expect(buildingAreaTooSmall(71.401, 650, 9)).toBeUndefined();
+    expect(buildingAreaTooSmall(undefined, 650, 9)).toBeUndefined();
+  });
+
+  it('the bundled flat in a building of 60 m² and 5 flats: too small, set aside', async () => {
+    const file = flatWithBuilding('60');
+    writeFileSync(
+      file,
+      readFileSync(file, 'utf8').replace(
+        /(<surface_habitable_immeuble>)/,
+        '<nombre_appartement>5</nombre_appartement>$1',
+      ),
+    );
+    await expectSetAside(
+      file,
+      "the building's living area (surface_habitable_immeuble 60 m², 5 flats (nombre_appartement)) is less than the flat's 45.2 m² and 9 m² for each of the building's 4 other flats (the least a dwelling has): a building that cannot hold them",
+      'A flat (45 m²; the building’s living area it declares, 60 m², is less than the flat’s 45.2 m² and 9 m² for each of the building’s 4 other flats (the least a dwelling has), set aside)',
+    );
   });
 
   it('the bundled flat whose building is its own 45.2 m² in a building of 12 flats: set aside, said in pre and the audit', async () => {

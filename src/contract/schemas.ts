@@ -344,7 +344,8 @@ export const ScopeInfo = Type.Object({
   /**
    * living area of the building, m²; null when the DPE does not give it (a flat's method-2 DPE)
    * or gives a unit slip (`buildingAreaSlip`) or the flat's own area where the building has more
-   * (`buildingAreaCopied`): collective works sized by the building are then not offered
+   * (`buildingAreaCopied`) or too small for its flats (`buildingAreaTooSmall`): collective works
+   * sized by the building are then not offered
    */
   buildingSurface: Type.Union([Type.Number(), Type.Null()]),
   /** surface / buildingSurface: the share of collective works a flat pays; null when unknown */

@@ -119,6 +119,11 @@ export interface Scope {
    * m² for its 18.37 m² flat in a building of 93)
    */
   buildingSurfaceCopied?: { declared: number; flats: number; collective: boolean };
+  /**
+   * a flat's building area the DPE declares that cannot hold the flat and the building's other
+   * flats at 9 m² each (`buildingAreaTooSmall`), set aside: the area it gives, the flats it counts
+   */
+  buildingSurfaceTooSmall?: { declared: number; flats: number };
   /** a flat with a heating or hot-water installation that is not individual (false otherwise) */
   collectiveInstallation: boolean;
   /** the DPE's share of the building: surface / building surface (1 for a house or a building) */
@@ -156,7 +161,11 @@ export function scopeOf(dpe: RawDpe): Scope {
     coverage === 'appartement' && !slip
       ? buildingAreaCopied(logement, declaredImmeuble, flats, collectiveInstallation)
       : undefined;
-  const immeuble = slip || copied ? undefined : declaredImmeuble;
+  const tooSmall =
+    coverage === 'appartement' && !slip && !copied
+      ? buildingAreaTooSmall(logement, declaredImmeuble, flats)
+      : undefined;
+  const immeuble = slip || copied || tooSmall ? undefined : declaredImmeuble;
   const surface = (coverage === 'immeuble' ? (immeuble ?? logement) : (logement ?? immeuble)) ?? 0;
   const buildingSurface = coverage === 'maison' ? surface : Math.max(surface, immeuble ?? surface);
   const share =
@@ -173,6 +182,7 @@ export function scopeOf(dpe: RawDpe): Scope {
     buildingSurfaceKnown: coverage === 'maison' || (immeuble !== undefined && immeuble > 0),
     ...(slip ? { buildingSurfaceSlip: { declared: declaredImmeuble!, factor: slip } } : {}),
     ...(copied ? { buildingSurfaceCopied: copied } : {}),
+    ...(tooSmall ? { buildingSurfaceTooSmall: tooSmall } : {}),
     collectiveInstallation,
     share,
     envelopeShare: kind === 'appartement-genere' ? share : 1,
@@ -222,6 +232,29 @@ export function buildingAreaCopied(
 }
 
 /**
+ * The least living area of a dwelling, m²: a decent dwelling has at least one main room of 9 m²
+ * (décret n° 2002-120 du 30 janvier 2002, art. 4, with 2.20 m under the ceiling).
+ */
+export const LEAST_DWELLING_M2 = 9;
+
+/**
+ * A flat's building area smaller than the flat, or than the flat and the building's other flats
+ * (`nombre_appartement` − 1) at `LEAST_DWELLING_M2` each: a building that cannot hold the
+ * dwellings the DPE says it has (a near copy of the flat's area, a typing slip). What it gives, or
+ * undefined.
+ */
+export function buildingAreaTooSmall(
+  flat: number | undefined,
+  building: number | undefined,
+  flats: number,
+): { declared: number; flats: number } | undefined {
+  if (flat === undefined || building === undefined || !(flat > 0) || !(building > 0))
+    return undefined;
+  const least = flat + (flats - 1) * LEAST_DWELLING_M2;
+  return building < least - 0.005 ? { declared: building, flats } : undefined;
+}
+
+/**
  * Why a flat's building area is set aside, in words, or undefined: "1 000 × the flat's: a unit
  * slip", "the flat's own, in a building of 93 flats", "the flat's own, under a collective
  * installation". One phrase for `pre`, the options refused and the audit's scope.
@@ -238,6 +271,15 @@ export function buildingAreaSetAside(scope: Scope): { declared: number; why: str
         copied.flats > 1
           ? `the flat's own, in a building of ${numberText(copied.flats)} flats`
           : "the flat's own, under a collective installation",
+    };
+  const small = scope.buildingSurfaceTooSmall;
+  if (small)
+    return {
+      declared: small.declared,
+      why:
+        small.flats > 1
+          ? `less than the flat's ${numberText(scope.surface, 2)} m² and ${numberText(LEAST_DWELLING_M2)} m² for each of the building's ${numberText(small.flats - 1)} other flats (the least a dwelling has)`
+          : `less than the flat's own ${numberText(scope.surface, 2)} m²`,
     };
   return undefined;
 }

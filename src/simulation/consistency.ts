@@ -11,7 +11,8 @@
  *   area (a unit slip: the per-m² figure, or the final energy, stored as the total);
  * - a flat's building area that is a thousand times (or more, a power of ten) the flat's (a unit
  *   slip, `buildingAreaSlip`), or the flat's own where the DPE counts more flats or a collective
- *   installation (`buildingAreaCopied`): dpe-sim then prices no collective works sized by the
+ *   installation (`buildingAreaCopied`), or too small for the flat and the building's other flats
+ *   at 9 m² each (`buildingAreaTooSmall`): dpe-sim then prices no collective works sized by the
  *   building;
  * - the engine and the registry more than 30% apart on primary energy or emissions (the bill is
  *   compared in `npm run fidelity`, `billComparison` below, not here: the 2024 price table is
@@ -31,7 +32,7 @@ import { numberText, percentText } from '../contract/number-text.js';
 import { ALERT_IDS, info } from './alerts.js';
 import { percentGap, registryTotal, type Comparison } from './comparison.js';
 import type { PreparedDpe } from './prepared.js';
-import { scopeOf } from '../dpe/building.js';
+import { buildingAreaSetAside, scopeOf } from '../dpe/building.js';
 import { fieldOf, missingInputs } from '../dpe/required.js';
 import { windowShares } from '../dpe/windows.js';
 
@@ -130,6 +131,13 @@ export function inconsistencies(dpe: PreparedDpe, cmp: Comparison): Inconsistenc
     out.push({
       figure: 'surface_habitable_immeuble',
       text: `the building's living area (surface_habitable_immeuble ${numberText(slip.declared, 2)} m²) is ${numberText(slip.factor)} × the flat's (${numberText(area, 2)} m²): a unit slip; collective works are priced at the flat's own size, none sized by the building`,
+    });
+  const small = scope.buildingSurfaceTooSmall;
+  const smallWhy = small ? buildingAreaSetAside(scope)?.why : undefined;
+  if (small && smallWhy)
+    out.push({
+      figure: 'surface_habitable_immeuble',
+      text: `the building's living area (surface_habitable_immeuble ${numberText(small.declared, 2)} m²${small.flats > 1 ? `, ${numberText(small.flats)} flats (nombre_appartement)` : ''}) is ${smallWhy}: a building that cannot hold them; collective works are priced at the flat's own size, none sized by the building`,
     });
   const copied = scope.buildingSurfaceCopied;
   if (copied)
