@@ -32,6 +32,7 @@ import { prepare, type PreparedDpe } from '../src/simulation/prepared.js';
 import { offeredOptions, priceOn } from '../src/works/apply.js';
 import { findOption } from '../src/works/catalogue.js';
 import { WINDOW_MIN_EUR, defaultCosts, priceOf, withOverrides } from '../src/works/costs.js';
+import { oversizedDoors } from '../src/dpe/doors.js';
 import { windowShares, windowsOf } from '../src/dpe/windows.js';
 import { areaOf, performanceOf } from '../src/works/pricing.js';
 import { CORPUS, FLAT, HAS_CORPUS, HOUSE, runCli, tempDir } from './helpers.js';
@@ -650,4 +651,53 @@ describe('a building area that is a unit slip is set aside (2213E0696993Z: 87 12
       'No recommended scenario: the DPE is in class A.',
     );
   });
+});
+
+describe('a door element far larger than the doors it counts is said, not hidden (2506E0349110S: 35 m² for 1 door)', () => {
+  it('the bundled house with its 1.89 m² door at 20 m²: pre names it, the audit’s scope says the doors are to be counted on site', async () => {
+    const xml = readFileSync(HOUSE, 'utf8');
+    const big = xml.replace('<surface_porte>1.89<', '<surface_porte>20<');
+    expect(big).not.toBe(xml);
+    const file = path.join(tempDir(), path.basename(HOUSE));
+    writeFileSync(file, big);
+    expect(oversizedDoors(parseDpeXml(big))).toEqual([{ index: 0, area: 20, doors: 1 }]);
+    const pre = await runCli(['pre', file, '--json']);
+    expect(pre.code).toBe(0);
+    const alert = (
+      JSON.parse(pre.stdout) as { warnings: { id: string; content: string }[] }
+    ).warnings.find((w) => w.id === 'warning.dpe-inconsistent');
+    expect(alert?.content).toContain(
+      'door element porte:0 has 20 m² for 1 door (nb_porte), 20 m² a door where a standard door is 1.94 m² (0.90 × 2.15 m)',
+    );
+    const audit = await runCli(['audit', file, '--json']);
+    expect((JSON.parse(audit.stdout) as { scope: { text: string } }).scope.text).toContain(
+      'Its door element porte:0 has 20 m² for 1 door in the DPE, where a standard door is 1.94 m²: its works are priced for 1 door, the doors to be counted on site.',
+    );
+    // as shipped, 1.89 m²: nothing to say
+    expect(oversizedDoors(parseDpeXml(xml))).toEqual([]);
+    const plain = await runCli(['audit', HOUSE, '--json']);
+    expect((JSON.parse(plain.stdout) as { scope: { text: string } }).scope.text).not.toContain(
+      'door element',
+    );
+  });
+
+  it.skipIf(!HAS_CORPUS)(
+    'on the corpus: 2506E0349110S’s 35.02 m² door, and no other audited DPE',
+    async () => {
+      const flagged: string[] = [];
+      for (const f of readdirSync(CORPUS)
+        .filter((n) => n.endsWith('.xml'))
+        .sort()) {
+        const raw = parseDpeXml(readFileSync(path.join(CORPUS, f), 'utf8'));
+        for (const d of oversizedDoors(raw))
+          flagged.push(`${f.slice(0, 13)} porte:${d.index} ${d.area}`);
+      }
+      // 2144E0951019J (12.42 and 17.51 m²) is a DPE from a thermal study, blocked before any figure
+      expect(flagged).toEqual([
+        '2144E0951019J porte:0 12.42',
+        '2144E0951019J porte:1 17.51',
+        '2506E0349110S porte:0 35.02',
+      ]);
+    },
+  );
 });

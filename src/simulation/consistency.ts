@@ -33,6 +33,7 @@ import { ALERT_IDS, info } from './alerts.js';
 import { percentGap, registryTotal, type Comparison } from './comparison.js';
 import type { PreparedDpe } from './prepared.js';
 import { buildingAreaSetAside, scopeOf } from '../dpe/building.js';
+import { oversizedDoors, STANDARD_DOOR_M2 } from '../dpe/doors.js';
 import { fieldOf, missingInputs } from '../dpe/required.js';
 import { windowShares } from '../dpe/windows.js';
 
@@ -151,6 +152,7 @@ export function inconsistencies(dpe: PreparedDpe, cmp: Comparison): Inconsistenc
   out.push(...generatorMismatches(dpe.raw));
   out.push(...panelMismatches(dpe.raw));
   out.push(...windowCountMismatches(dpe.raw));
+  out.push(...doorSizeMismatches(dpe.raw));
   const far = (gap: number | undefined) => gap !== undefined && Math.abs(gap) > INCONSISTENT_ABOVE;
   // per m², figures of a few units apart (emissions 4 against 3) are the floor's rounding
   const apart = (a: number, b: number) => Math.abs(a - b) >= 2;
@@ -363,6 +365,14 @@ export function windowCountMismatches(raw: RawDpe): Inconsistency[] {
       text: `the DPE's ${numberText(w.count)} windows (nb_baie) have ${numberText(w.area, 1)} m² in all (surface_totale_baie), ${numberText(w.area / w.count, 3)} m² each: numbers and areas do not describe the same windows (a building's window counts with a flat's share of their area); works on the windows are priced on the areas`,
     },
   ];
+}
+
+/** Door elements far larger than the doors they count (`oversizedDoors`). */
+export function doorSizeMismatches(raw: RawDpe): Inconsistency[] {
+  return oversizedDoors(raw).map((d) => ({
+    figure: 'porte.surface_porte',
+    text: `door element porte:${d.index} has ${numberText(d.area, 2)} m² for ${numberText(d.doors)} door${d.doors === 1 ? '' : 's'} (nb_porte), ${numberText(d.area / d.doors, 1)} m² a door where a standard door is ${numberText(STANDARD_DOOR_M2, 2)} m² (0.90 × 2.15 m): more doors than it counts, or another element; its works are priced by the doors counted`,
+  }));
 }
 
 function installations(dpe: RawDpe, kind: string): RawGeneratorHolder[] {

@@ -16,6 +16,9 @@ import {
 } from '../dpe/building.js';
 import type { RawDpe, RawElement, RawGeneratorHolder } from '../dpe/raw.js';
 import { num } from '../dpe/raw.js';
+import { doorsOf } from '../dpe/doors.js';
+
+export { doorsOf };
 import { windowShares, windowsOf } from '../dpe/windows.js';
 import type { WorksOptionRow } from './catalogue.js';
 import { DEFAULT_COSTS, priceOf, steppedPrice, type CostTable } from './costs.js';
@@ -154,10 +157,6 @@ export function areaOf(category: Category, el: RawElement): number {
 }
 
 /** The area an installation serves (heated, hot-water or ventilated area), m². */
-/** the doors a door element counts (`nb_porte`, 1 when absent): doors are priced by the door */
-export function doorsOf(el: RawElement): number {
-  return num(el.donnee_entree.nb_porte) ?? 1;
-}
 
 export function servedAreaOf(category: Category, el: RawElement): number {
   const d = el.donnee_entree;

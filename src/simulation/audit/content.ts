@@ -13,6 +13,7 @@ import { classIndex, type ClassLetter } from '../../contract/classes.js';
 import { ENERGY_PRICES_SINCE } from '../../contract/constants.js';
 import { numberText } from '../../contract/number-text.js';
 import { buildingAreaSetAside, type Scope } from '../../dpe/building.js';
+import { STANDARD_DOOR_M2 } from '../../dpe/doors.js';
 import { elementsOf } from '../../dpe/elements.js';
 import { num, str, type RawDpe, type RawGeneratorHolder } from '../../dpe/raw.js';
 import { consumptionOf } from '../../engine/bills.js';
@@ -337,14 +338,17 @@ export function scopeText(
   scope: Scope,
   what: 'maison' | 'appartement' | 'immeuble',
   windows?: { count: number; area: number },
+  doors: readonly { index: number; area: number; doors: number }[] = [],
 ): NonNullable<AuditResponse['scope']> {
   const s = scopeTextOf(scope, what);
-  if (!windows) return s;
-  const each = numberText(windows.area / windows.count, 3);
-  return {
-    ...s,
-    text: `${s.text} Its windows are ${numberText(windows.count)} in ${numberText(windows.area, 1)} m² in the DPE (${each} m² each): numbers and areas that cannot describe the same windows (a building’s window counts with a flat’s share of their area); their works are priced on those areas, to be measured on site.`,
-  };
+  let text = s.text;
+  if (windows) {
+    const each = numberText(windows.area / windows.count, 3);
+    text += ` Its windows are ${numberText(windows.count)} in ${numberText(windows.area, 1)} m² in the DPE (${each} m² each): numbers and areas that cannot describe the same windows (a building’s window counts with a flat’s share of their area); their works are priced on those areas, to be measured on site.`;
+  }
+  for (const d of doors)
+    text += ` Its door element porte:${d.index} has ${numberText(d.area, 2)} m² for ${numberText(d.doors)} door${d.doors === 1 ? '' : 's'} in the DPE, where a standard door is ${numberText(STANDARD_DOOR_M2, 2)} m²: its works are priced for ${numberText(d.doors)} door${d.doors === 1 ? '' : 's'}, the doors to be counted on site.`;
+  return text === s.text ? s : { ...s, text };
 }
 
 function scopeTextOf(

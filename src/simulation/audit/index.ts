@@ -53,6 +53,7 @@ import {
   scopeText,
   summerComfortOf,
 } from './content.js';
+import { oversizedDoors } from '../../dpe/doors.js';
 import { windowShares, windowsOf } from '../../dpe/windows.js';
 import { inputGate, type Gate } from './gate.js';
 import { INSULATION_ITEMS, ITEM_OF, judgeItems, type Items } from './items.js';
@@ -356,7 +357,7 @@ export function auditDpe(engine: Engine, prep: PreparedDpe, opts: AuditOptions):
     changeSets: combinations,
     note: AUDIT_NOTE,
     gate,
-    scope: scopeText(scope, scope.coverage, windowShares(prep.raw)),
+    scope: scopeText(scope, scope.coverage, windowShares(prep.raw), oversizedDoors(prep.raw)),
     prices: {
       date: BILL_PRICES.date,
       source: `${BILL_PRICES.source}${baseO.normalization.applied ? BILL_PRICES.scaled : ''}`,
