@@ -300,9 +300,10 @@ export function resolveChanges(
         o.key === change.editableKey &&
         o.code === change.editableValue,
     );
+    const scope = scopeOf(dpe);
     const why = row
-      ? (scopeRefusal(scopeOf(dpe), ref.category, el) ??
-        shareRefusal(scopeOf(dpe), ref.category, el, row) ??
+      ? (scopeRefusal(scope, ref.category, el) ??
+        shareRefusal(scope, ref.category, el, row) ??
         applicability(row.recipe, el, ctx))
       : 'unknown value';
     if (!row || why !== true) {

@@ -74,9 +74,9 @@ const ENVELOPE: ReadonlySet<Category> = new Set([
 /**
  * Why the options' scope cannot be decided on this element (they are then not offered; README
  * "Costs"), or undefined: a generated flat without the building's living area (no share of its
- * envelope; a flat's collective works: `shareRefusal`, per option), a whole building without its number of dwellings for an
- * individual system, a system of a flat or a building that does not say whether it is
- * individual or collective.
+ * envelope; a flat's collective works: `shareRefusal`, per option), a whole building without its
+ * number of dwellings for an individual system, a system of a flat or a building that does not
+ * say whether it is individual or collective.
  */
 export function scopeRefusal(scope: Scope, category: Category, el: RawElement): string | undefined {
   const kind = systemKind(category);
