@@ -11,6 +11,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { indexRanges } from '../src/contract/number-text.js';
 import type { AuditResponse } from '../src/contract/audit.js';
 import { DpeSimError } from '../src/contract/errors.js';
+import { elementsOf } from '../src/dpe/elements.js';
 import { readDpeFile } from '../src/dpe/source.js';
 import { loadEngine, type Engine } from '../src/engine/engine.js';
 import { aidsOf, builtOf } from '../src/simulation/audit/content.js';
@@ -381,6 +382,56 @@ describe.skipIf(!HAS_CORPUS)('the rules where they bind on the corpus', () => {
       pathAidsMax: Math.max(...amounts),
     });
     expect(Math.max(...amounts)).toBeGreaterThan(0);
+  });
+
+  it('a wall the catalogue cannot treat because internal insulation makes it worse says so, with the 3CL figure that moves: the b of the circulation it faces (2459E1831723H)', async () => {
+    const p = await prep(corpus('2459E1831723H'));
+    const a = audit(p);
+    const walls = a.items.find((i) => i.key === 'walls')?.elements ?? [];
+    const cannot = walls.filter((e) => e.status === 'cannot');
+    expect(cannot.map((e) => e.referenceId)).toEqual(['mur:1', 'mur:4', 'mur:7']);
+    for (const e of cannot) {
+      const index = Number(e.referenceId.split(':')[1]);
+      // the XML's own b for that wall (the diagnostician's software), before works
+      const b = Number(elementsOf(p.raw, 'mur')[index]?.donnee_intermediaire?.b);
+      expect(b).toBe(0.3);
+      // what ITI R 3.7 adds alone, run here on its own
+      const change = {
+        referenceId: e.referenceId,
+        editableKey: 'ISOLATION',
+        editableValue: 'IMurITI37',
+      };
+      const added =
+        figuresOf(runWorks(engine, p, [change], costs), 'activated').ep -
+        figuresOf(runWorks(engine, p, [], costs), 'activated').ep;
+      expect(added).toBeGreaterThan(0);
+      expect(e.reason).toContain(
+        `Isolation par l’intérieur (ITI), R = 3.7 m²·K/W adds ${Math.round(added)} kWh/yr of primary energy`,
+      );
+      expect(e.reason).toMatch(
+        /the unheated space it faces gets colder once the wall is insulated on the dwelling’s side \(b 0\.3 → 0\.\d+\), and external insulation only on walls facing the outside$/,
+      );
+    }
+    // the item's line says the two walls' same reason once
+    for (const prop of a.proposals) {
+      const line = prop.items.find((i) => i.key === 'walls')?.reason ?? '';
+      expect(line).toMatch(/; mur:4 \(9\.1 m²\) and mur:7 \(9\.1 m²\): Isolation par l’intérieur/);
+      expect(line.match(/mur:7/g)?.length).toBe(1);
+    }
+  });
+
+  it('a roof window whose new glazing lets in less sun says so: its Sw, the XML’s, and what the replacement adds (2287E0793758O)', async () => {
+    const p = await prep(corpus('2287E0793758O'));
+    const a = audit(p);
+    const w = a.items
+      .find((i) => i.key === 'windowsDoors')
+      ?.elements?.find((e) => e.referenceId === 'baie_vitree:19');
+    expect(w?.status).toBe('cannot');
+    const sw = elementsOf(p.raw, 'baie_vitree')[19]?.donnee_intermediaire?.sw;
+    expect(Number(sw)).toBe(0.52);
+    expect(w?.reason).toMatch(
+      /^Fenêtre de toit double vitrage à contrôle solaire \(Uw 1\.3, Sw 0\.36\) adds \d+ kWh\/yr of primary energy and [\d.]+ kg CO2e\/yr alone, by the 3CL method: the new glazing lets in less sun \(Sw 0\.52 → 0\.36\)$/,
+    );
   });
 
   it('the controls of a building of two heating installations say which installation and which of its emitters (2535E0426429Q)', async () => {

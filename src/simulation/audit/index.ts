@@ -221,7 +221,7 @@ export function auditDpe(engine: Engine, prep: PreparedDpe, opts: AuditOptions):
     };
   }
   frame.groups = auditCandidates(engine, prep, opts);
-  const items = judgeItems(engine, prep, frame.groups);
+  const items = judgeItems(engine, prep, frame.groups, frame);
   // no works on an envelope element already at its level (or without losses)
   for (const e of items.elements)
     if (INSULATION_ITEMS.includes(e.item) && (e.status === 'at-level' || e.status === 'no-losses'))

@@ -24,6 +24,7 @@ import {
   isRoofWindow,
   levelText,
   OPAQUE_LEVELS,
+  optionAllowed,
   opaqueKind,
   optionTreats,
   ownResistance,
@@ -34,6 +35,7 @@ import {
   WINDOW_LEVEL,
   DOOR_LEVEL,
 } from './levels.js';
+import { leftOutReason, type LeftOutFrame } from './left-out.js';
 
 export const ITEM_LABELS: Record<ItemKey, string> = {
   walls: 'Walls',
@@ -173,6 +175,7 @@ export function judgeItems(
   engine: Engine,
   prep: PreparedDpe,
   groups: Map<string, Candidate[]>,
+  frame: LeftOutFrame,
 ): Items {
   const scope = scopeOf(prep.raw);
   const elements: JudgedElement[] = [];
@@ -217,13 +220,27 @@ export function judgeItems(
         push({ ...base, status: 'needs-works', reason: null, requirement });
         return;
       }
+      // the options at the aids' level the catalogue offers here and the 3CL makes worse (or
+      // useless) alone, before the refusals of the others (an ITI that makes the circulation
+      // colder, then "external insulation only on walls facing the outside")
+      const harm = leftOutReason(
+        engine,
+        prep,
+        category,
+        index,
+        el,
+        (row) => optionAllowed(row, el) && optionTreats(row),
+        frame,
+      );
       const why = refusalsOn(prep, category, el);
       push({
         ...base,
         status: 'cannot',
-        reason: why.length
-          ? why.slice(0, 2).join('; ')
-          : 'no option of the catalogue at the aids’ level saves energy here (3CL)',
+        reason: harm
+          ? [harm, ...why.slice(0, 1)].join(', and ')
+          : why.length
+            ? why.slice(0, 2).join('; ')
+            : 'no option of the catalogue at the aids’ level saves energy here (3CL)',
       });
     });
   }

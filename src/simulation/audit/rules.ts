@@ -32,6 +32,10 @@ interface ItemJudgement {
   doneArea: number;
 }
 
+/** "a", "a and b", "a, b and c" */
+const listText = (xs: readonly string[]) =>
+  xs.length > 1 ? `${xs.slice(0, -1).join(', ')} and ${xs[xs.length - 1]}` : (xs[0] ?? '');
+
 const short = (e: JudgedElement) =>
   `${e.referenceId}${e.area > 0 ? ` (${Math.round(e.area * 10) / 10} m²)` : ''}`;
 
@@ -63,11 +67,19 @@ export function judgeItem(items: Items, key: ItemKey, steps: readonly AuditStep[
       needArea,
       doneArea,
     };
+  // elements with the same reason said once, after all of them ("mur:4 (9.1 m²) and mur:7
+  // (9.1 m²): …", not the reason twice)
+  const byReason = new Map<string, JudgedElement[]>();
+  for (const e of cannot)
+    byReason.set(e.reason ?? '', [...(byReason.get(e.reason ?? '') ?? []), e]);
+  const reasons = [...byReason];
   const cannotText = cannot.length
-    ? `the catalogue cannot treat ${cannot
+    ? `the catalogue cannot treat ${reasons
         .slice(0, 3)
-        .map((e) => `${short(e)}: ${e.reason ?? ''}`)
-        .join('; ')}${cannot.length > 3 ? ` and ${cannot.length - 3} more` : ''}`
+        .map(([why, es]) => `${listText(es.map(short))}: ${why}`)
+        .join(
+          '; ',
+        )}${reasons.length > 3 ? ` and ${reasons.slice(3).reduce((n, [, es]) => n + es.length, 0)} more` : ''}`
     : null;
   const envelope = INSULATION_ITEMS.includes(key);
   const treated = needs.length > 0 && (envelope ? doneArea >= 0.5 * needArea : cannot.length === 0);
