@@ -420,6 +420,33 @@ describe.skipIf(!HAS_CORPUS)('the rules where they bind on the corpus', () => {
     }
   });
 
+  it('a step whose bill rises says why: a coal boiler traded for a heat pump, each energy’s kWh and its price per kWh at the 3CL table (2359E2800645M)', async () => {
+    const a = audit(await prep(corpus('2359E2800645M')));
+    const steps = a.proposals.flatMap((p) => p.steps);
+    const risen = steps.filter((s) => (s.billSaved ?? 0) < 0);
+    expect(risen.length).toBe(1);
+    const step = risen[0]!;
+    // the 2024 table's coal price (arrêté of 25 March 2024, transcribed: 0.02787 €/kWh), linear
+    const note = step.billNote ?? '';
+    const m =
+      /^The bill rises although final energy falls \(([\d\u202f]+) → ([\d\u202f]+) kWh\/yr\): électricité \+([\d\u202f]+) kWh\/yr at (0\.\d{3}) €\/kWh, charbon −([\d\u202f]+) kWh\/yr at 0\.028 €\/kWh \(the engine’s kWh/.exec(
+        note.replace("'", '’'),
+      );
+    expect(m, note).not.toBeNull();
+    const n = (x: string) => Number(x.replace(/\u202f/g, ''));
+    expect(n(m![1]!)).toBe(step.before.ef);
+    expect(n(m![2]!)).toBe(step.after.ef);
+    // the energies' changes add up to the final energy's, to the rounding of each figure
+    expect(Math.abs(n(m![3]!) - n(m![5]!) - (step.after.ef - step.before.ef))).toBeLessThanOrEqual(
+      2,
+    );
+    // electricity dearer per kWh than coal, within the 2024 table's bands (0.196–0.347 €/kWh)
+    expect(Number(m![4])).toBeGreaterThan(0.196);
+    expect(Number(m![4])).toBeLessThan(0.348);
+    // no note where the bill falls
+    for (const s of steps) if ((s.billSaved ?? 0) >= 0) expect(s.billNote).toBeUndefined();
+  });
+
   it('a roof window whose new glazing lets in less sun says so: its Sw, the XML’s, and what the replacement adds (2287E0793758O)', async () => {
     const p = await prep(corpus('2287E0793758O'));
     const a = audit(p);

@@ -226,6 +226,11 @@ export const AuditStep = Type.Object({
   cumulativeCost: Type.Number(),
   /** the energy bill saved by this step, €/yr, at the prices of `prices` (0.2) */
   billSaved: Type.Optional(Type.Number()),
+  /**
+   * why the bill rises where it does (`billSaved` < 0): the energies the works trade, their kWh
+   * and average price at the 3CL method's latest prices (0.2)
+   */
+  billNote: Type.Optional(Type.String()),
   /** summer comfort after the step (0.2) */
   summerComfort: Type.Optional(SummerComfort),
   /**

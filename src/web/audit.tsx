@@ -160,6 +160,12 @@ function ProposalView({ p, index }: { p: Proposal; index: number }) {
                   {s.billSaved != null && (
                     <span class="small muted"> ({billChangeText(s.billSaved)})</span>
                   )}
+                  {s.billNote && (
+                    <>
+                      <br />
+                      <span class="small bill-note">{s.billNote}</span>
+                    </>
+                  )}
                 </td>
                 <td>
                   {euros(s.cost)}

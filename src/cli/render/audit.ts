@@ -160,9 +160,12 @@ function renderStep(step: AuditStep, s: Style): string {
     ? indented(['Element', 'Works', 'Performance', 'Quantity', 'Cost'], rows, [2], [2])
     : '    (no works)';
   const comfort = step.summerComfort ? ` · summer comfort ${step.summerComfort.indicator}` : '';
-  return [head, works, wrap(`    After: ${figuresLine(step.after)}${comfort}`, '      ')].join(
-    '\n',
-  );
+  return [
+    head,
+    works,
+    wrap(`    After: ${figuresLine(step.after)}${comfort}`, '      '),
+    ...(step.billNote ? [wrap(`    ${step.billNote}`, '      ')] : []),
+  ].join('\n');
 }
 
 function renderProposal(p: AuditProposal, s: Style): string {

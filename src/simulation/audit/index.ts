@@ -44,6 +44,7 @@ import {
   aidsOf,
   builtOf,
   FOSSIL_ENERGIES,
+  billRiseOf,
   heatingEnergyOf,
   type AidHeating,
   type AidScope,
@@ -510,6 +511,25 @@ function stepOf(
   const afterFigures = figures(after.o, frame.prep, 'after');
   const comfort = summerComfortOf(output);
   const heating = heatingEnergyOf(frame.engine, output);
+  const billSaved = Math.round(beforeFigures.bill - afterFigures.bill);
+  // a bill that rises says why (the works trade a cheap energy for a dearer one): the output the
+  // step starts from, run again only then
+  let billNote: string | undefined;
+  if (billSaved < 0) {
+    const from = applyWorks(
+      frame.engine,
+      frame.prep,
+      resolveChanges(frame.prep, changesOf(before.combo)),
+      frame.costs,
+    );
+    const fromOutput = from.applied.length
+      ? frame.engine.run(from.raw, { owned: true }).output
+      : frame.prep.base.output;
+    billNote = billRiseOf(frame.engine, fromOutput, output, {
+      before: beforeFigures.ef,
+      after: afterFigures.ef,
+    });
+  }
   return {
     n,
     works,
@@ -518,7 +538,8 @@ function stepOf(
     gain: classIndex(beforeFigures.classe) - classIndex(afterFigures.classe),
     cost,
     cumulativeCost: round2(cumulativeBefore + cost),
-    billSaved: Math.round(beforeFigures.bill - afterFigures.bill),
+    billSaved,
+    ...(billNote ? { billNote } : {}),
     ...(comfort ? { summerComfort: comfort } : {}),
     ...(heating ? { heatingEnergy: heating } : {}),
   };
