@@ -29,7 +29,7 @@ import { prepare, type PreparedDpe } from '../src/simulation/prepared.js';
 import { runWorks } from '../src/simulation/runs.js';
 import { offeredOptions } from '../src/works/apply.js';
 import { CATALOGUE } from '../src/works/catalogue.js';
-import { defaultCosts } from '../src/works/costs.js';
+import { defaultCosts, steppedPrice } from '../src/works/costs.js';
 import stringWidth from 'string-width';
 import { CORPUS, HAS_CORPUS, HOUSE } from './helpers.js';
 
@@ -46,6 +46,19 @@ async function prep(file: string): Promise<PreparedDpe> {
   if (!p.ok) throw new Error(`${file} blocked: ${p.alert.id}`);
   return p.dpe;
 }
+
+describe('a boiler room priced by its power (France Chaleur Urbaine steps)', () => {
+  it('within a step: the step’s price; above 1 MW: pro rata of the last step, said once', () => {
+    const costs = defaultCosts();
+    const k = Math.round(1.3 * 1.055 * 1000) / 1000; // fitting and VAT over the equipment excl. VAT
+    const within = steppedPrice(costs, 'chaufferie_gaz_condensation', 299);
+    expect(within.step).toBe('≤ 300 kW');
+    expect(within.eur).toBeCloseTo(37_500 * k, 0);
+    const above = steppedPrice(costs, 'chaufferie_gaz_condensation', 1294);
+    expect(above.step).toBe('pro rata above 1\u202f000 kW');
+    expect(above.eur).toBeCloseTo(((87_225 * 1294) / 1000) * k, 0);
+  });
+});
 
 describe('next-class hints follow the official class', () => {
   it('energy in C, GES in D: the official class is D, GES holds it back', () => {

@@ -6,6 +6,7 @@
  * `"minPerUnit": <euros>` (the least one window costs, 0 for none).
  */
 import { DpeSimError } from '../contract/errors.js';
+import { numberText } from '../contract/number-text.js';
 import { readInputFileSync } from '../contract/input-file.js';
 import { jsonSyntaxReason } from '../contract/text.js';
 
@@ -399,7 +400,7 @@ export function steppedPrice(
   if (hit) return { eur: hit[1] * k, step: `≤ ${hit[0]} kW` };
   const last = steps[steps.length - 1];
   if (!last) return { eur: f.eur * (1 + table.delta / 100), step: '' };
-  return { eur: ((last[1] * kw) / last[0]) * k, step: `${Math.round(kw)} kW pro rata` };
+  return { eur: ((last[1] * kw) / last[0]) * k, step: `pro rata above ${numberText(last[0])} kW` };
 }
 
 function isObj(v: unknown): v is Record<string, unknown> {
