@@ -739,7 +739,7 @@ describe.skipIf(!HAS_CORPUS)('the rules where they bind on the corpus', () => {
     const area = flat.gate?.checks.find((c) => c.id === 'installation-area');
     expect(area).toMatchObject({ pass: true });
     expect(area?.figure).toMatch(
-      /hot water 1 declares 1395\.5 m² for a 87\.5 m² dwelling: a flat generated/,
+      /hot water 1 declares 1\u202f395\.5 m² for a 87\.5 m² dwelling: a flat generated/,
     );
     expect(flat.gate?.passed).toBe(true);
     invariants(flat);

@@ -26,6 +26,7 @@ import {
 } from '../consistency.js';
 import type { PreparedDpe } from '../prepared.js';
 import { producesElectricity } from './content.js';
+import { numberText } from '../../contract/number-text.js';
 
 export const GATE_GAP = 30;
 /** an installation may cover up to this much more than the dwelling (rounding in the XML) */
@@ -56,7 +57,7 @@ export function inputGate(prep: PreparedDpe, coef: CoefMode, shown: Outcome): Ch
       id: 'engine-registry',
       label: `Engine and registry within ${GATE_GAP} %`,
       pass: Math.abs(dc) <= GATE_GAP && Math.abs(dg) <= GATE_GAP,
-      figure: `primary energy ${Math.round(cmp.engine.epM2)} vs ${Math.round(cmp.registry.epM2)} kWh/m²/yr (${pct(dc)}), emissions ${Math.round(cmp.engine.gesM2)} vs ${Math.round(cmp.registry.gesM2)} kg CO2e/m²/yr (${pct(dg)})`,
+      figure: `primary energy ${numberText(cmp.engine.epM2)} vs ${numberText(cmp.registry.epM2)} kWh/m²/yr (${pct(dc)}), emissions ${numberText(cmp.engine.gesM2)} vs ${numberText(cmp.registry.gesM2)} kg CO2e/m²/yr (${pct(dg)})`,
     });
   } else
     checks.push({
@@ -71,11 +72,11 @@ export function inputGate(prep: PreparedDpe, coef: CoefMode, shown: Outcome): Ch
     id: 'primary-final',
     label: 'Primary energy not below final energy',
     pass: production || b.ep >= b.ef,
-    figure: `primary ${Math.round(b.ep)} kWh/yr, final ${Math.round(b.ef)} kWh/yr${production ? ' (electricity produced on site)' : ''}`,
+    figure: `primary ${numberText(b.ep)} kWh/yr, final ${numberText(b.ef)} kWh/yr${production ? ' (electricity produced on site)' : ''}`,
   });
   const scope = scopeOf(prep.raw);
   const surface = prep.base.surface > 0 ? prep.base.surface : scope.surface;
-  const where = `${Math.round(surface * 10) / 10} m² ${scope.coverage === 'immeuble' ? 'building' : 'dwelling'}`;
+  const where = `${numberText(surface, 1)} m² ${scope.coverage === 'immeuble' ? 'building' : 'dwelling'}`;
   const wider: string[] = [];
   for (const [category, field, what] of [
     ['installation_chauffage', 'surface_chauffee', 'heating'],
@@ -84,7 +85,7 @@ export function inputGate(prep: PreparedDpe, coef: CoefMode, shown: Outcome): Ch
     elementsOf(prep.raw, category).forEach((inst, i) => {
       const a = num(inst.donnee_entree[field]);
       if (a !== undefined && a > surface * (1 + AREA_TOLERANCE))
-        wider.push(`${what} ${i + 1} declares ${Math.round(a * 10) / 10} m²`);
+        wider.push(`${what} ${i + 1} declares ${numberText(a, 1)} m²`);
     });
   // an installation wider than the dwelling is apportioned by the engine (a collective one): the
   // gate stops only those the engine simulates for other dwellings than it serves

@@ -37,7 +37,7 @@ const listText = (xs: readonly string[]) =>
   xs.length > 1 ? `${xs.slice(0, -1).join(', ')} and ${xs[xs.length - 1]}` : (xs[0] ?? '');
 
 const short = (e: JudgedElement) =>
-  `${e.referenceId}${e.area > 0 ? ` (${Math.round(e.area * 10) / 10} m²)` : ''}`;
+  `${e.referenceId}${e.area > 0 ? ` (${numberText(e.area, 1)} m²)` : ''}`;
 
 export function judgeItem(items: Items, key: ItemKey, steps: readonly AuditStep[]): ItemJudgement {
   const keys = chosenKeys(steps);
@@ -88,7 +88,7 @@ export function judgeItem(items: Items, key: ItemKey, steps: readonly AuditStep[
   const partly =
     !treated && needs.length > 0
       ? envelope
-        ? `works on ${Math.round(doneArea * 10) / 10} of ${Math.round(needArea * 10) / 10} m² (${needs.slice(0, 4).map(short).join(', ')}${needs.length > 4 ? ` and ${needs.length - 4} more` : ''}), less than half; `
+        ? `works on ${numberText(doneArea, 1)} of ${numberText(needArea, 1)} m² (${needs.slice(0, 4).map(short).join(', ')}${needs.length > 4 ? ` and ${needs.length - 4} more` : ''}), less than half; `
         : `works on ${needs
             .slice(0, 4)
             .map((e) => e.referenceId)
@@ -182,7 +182,7 @@ export function rulesOf(
       why:
         s1.gain >= 2
           ? null
-          : `no combination of the catalogue at the aids’ levels found reaches ${firstTarget} from ${s1.before.classe} with two insulation items: the strongest reaches ${s1.after.classe} (${Math.round(s1.after.epM2)} kWh/m², ${Math.round(s1.after.gesM2)} kg CO2e/m²)`,
+          : `no combination of the catalogue at the aids’ levels found reaches ${firstTarget} from ${s1.before.classe} with two insulation items: the strongest reaches ${s1.after.classe} (${numberText(s1.after.epM2)} kWh/m², ${numberText(s1.after.gesM2)} kg CO2e/m²)`,
     });
     const treated1 = treatedInsulation(items, [s1]);
     const treatable = INSULATION_ITEMS.filter((k) =>
@@ -213,7 +213,7 @@ export function rulesOf(
     id: 'final-class',
     label: `Final class ${target} or better`,
     pass: finalPass,
-    figure: `${last.after.classe} (${Math.round(last.after.epM2)} kWh/m², ${Math.round(last.after.gesM2)} kg CO2e/m²)`,
+    figure: `${last.after.classe} (${numberText(last.after.epM2)} kWh/m², ${numberText(last.after.gesM2)} kg CO2e/m²)`,
     why: finalPass
       ? null
       : `${
