@@ -24,3 +24,12 @@ export function synthesisAids(
       : '';
   return [own, ...(path && path !== own ? [`path ${path}`] : [])].filter((x) => x !== '');
 }
+
+/**
+ * A works line's quantity that is not an area: "1 unit", "3 units" (a whole building's water
+ * heaters, one a dwelling), the same in the terminal, the report, the PDF and the workbench
+ * (the response's `unit` says "installation": a count of appliances or installations).
+ */
+export function unitsText(quantity: number, num: (x: number) => string): string {
+  return `${num(quantity)}\u00a0unit${quantity > 1 ? 's' : ''}`;
+}

@@ -8,14 +8,14 @@
  * it knows, optionally, and ignores the rest.
  */
 import type { AuditResponse } from '../contract/audit.js';
-import { perDwellingText, synthesisAids } from '../contract/audit-text.js';
+import { perDwellingText, synthesisAids, unitsText } from '../contract/audit-text.js';
 import { billChangeText } from '../contract/number-text.js';
 import { euros, num } from './format.js';
 
 type Proposal = AuditResponse['proposals'][number];
 type Step = Proposal['steps'][number];
 
-const perYear = (x: number | null | undefined) => (x == null ? '–' : `${num(x)} €/yr`);
+const perYear = (x: number | null | undefined) => (x == null ? '–' : `${num(x)}\u00a0€/yr`);
 
 /** What the search proved of a step's cost, as the terminal says it. */
 function proof(s: Step): string {
@@ -138,7 +138,10 @@ function ProposalView({ p, index }: { p: Proposal; index: number }) {
                   <ul class="plain">
                     {(s.works ?? []).map((w) => (
                       <li key={`${w.referenceId}|${w.editableKey}`}>
-                        <code>{w.referenceId}</code> {w.option} · {num(w.quantity, 1)} {w.unit}
+                        <code>{w.referenceId}</code> {w.option} ·{' '}
+                        {w.unit === 'm²'
+                          ? `${num(w.quantity, 1)}\u00a0m²`
+                          : unitsText(w.quantity, (x) => num(x))}
                         {w.doors != null && w.doors > 1 ? ` (${num(w.doors, 0)} doors)` : ''}
                         {w.leastPerWindow != null && w.windows != null
                           ? ` (${num(w.windows, 0)} window${w.windows > 1 ? 's' : ''} at the ${euros(w.leastPerWindow)} minimum)`

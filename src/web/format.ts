@@ -1,5 +1,9 @@
-/** Figures as the CLI prints them: '.' decimals, U+202F between groups of thousands. */
+/**
+ * Figures as the CLI prints them: '.' decimals, U+202F between groups of thousands, a no-break
+ * space (U+00A0) before the unit, so that no line ends between a figure and its unit.
+ */
 const NNBSP = '\u202f';
+const NBSP = '\u00a0';
 
 export function num(x: number | null | undefined, digits = 0): string {
   if (x === null || x === undefined || !Number.isFinite(x)) return '–';
@@ -8,11 +12,12 @@ export function num(x: number | null | undefined, digits = 0): string {
     .replace(/,/g, NNBSP);
 }
 
-export const euros = (x: number | null | undefined): string => (x == null ? '–' : `${num(x)} €`);
+export const euros = (x: number | null | undefined): string =>
+  x == null ? '–' : `${num(x)}${NBSP}€`;
 export const eurosPerKwh = (x: number | null | undefined): string =>
-  x == null ? '–' : `${num(x, 2)} €/kWh`;
+  x == null ? '–' : `${num(x, 2)}${NBSP}€/kWh`;
 export const kwhYear = (x: number | null | undefined): string =>
-  x == null ? '–' : `${num(x)} kWh/yr`;
+  x == null ? '–' : `${num(x)}${NBSP}kWh/yr`;
 
 export const LETTERS = ['A', 'B', 'C', 'D', 'E', 'F', 'G'] as const;
 

@@ -11,7 +11,7 @@
 import PDFDocument from 'pdfkit';
 import type { AuditProposal, AuditResponse, AuditStep } from '../../contract/audit.js';
 import { euros, eurosPerYear, num, withUnit } from '../format.js';
-import { perDwellingText, synthesisAids } from '../../contract/audit-text.js';
+import { perDwellingText, synthesisAids, unitsText } from '../../contract/audit-text.js';
 import { billChangeText } from '../../contract/number-text.js';
 import { groupIdentical, proofText, withDoors } from './audit-groups.js';
 import { CLASS_COLOURS } from './style.js';
@@ -135,10 +135,7 @@ function stepPdf(doc: Doc, step: AuditStep) {
     const name =
       `${count > 1 ? `${count} × ` : ''}${refs} ${description.split(' - ')[0] ?? ''}`.trim();
     const qty =
-      withDoors(
-        w.unit === 'm²' ? withUnit(w.quantity, 'm²', 1) : `${num(w.quantity)} ${w.unit}`,
-        w,
-      ) +
+      withDoors(w.unit === 'm²' ? withUnit(w.quantity, 'm²', 1) : unitsText(w.quantity, num), w) +
       (w.buildingQuantity !== undefined
         ? ` (building ${withUnit(w.buildingQuantity, 'm²', 1)})`
         : '');

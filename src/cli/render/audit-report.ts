@@ -12,7 +12,7 @@ import type {
   AuditStep,
 } from '../../contract/audit.js';
 import { euros, eurosPerYear, num, withUnit } from '../format.js';
-import { perDwellingText, synthesisAids } from '../../contract/audit-text.js';
+import { perDwellingText, synthesisAids, unitsText } from '../../contract/audit-text.js';
 import { billChangeText } from '../../contract/number-text.js';
 import { groupIdentical, proofText, withDoors } from './audit-groups.js';
 import { CLASS_COLOURS } from './style.js';
@@ -93,10 +93,7 @@ function stepHtml(step: AuditStep): string {
           ? `${count} × ${elementName(`${refs} — ${description}`)}`
           : elementName(w.element);
       const qty = esc(
-        withDoors(
-          w.unit === 'm²' ? withUnit(w.quantity, 'm²', 1) : `${num(w.quantity)} ${w.unit}`,
-          w,
-        ),
+        withDoors(w.unit === 'm²' ? withUnit(w.quantity, 'm²', 1) : unitsText(w.quantity, num), w),
       );
       const sheet = /\(([^)]+)\)$/.exec(w.aidLevel?.requirement ?? '')?.[1];
       const level = w.aidLevel

@@ -5,7 +5,7 @@
  */
 import type { AuditProposal, AuditResponse, AuditStep, AuditWork } from '../../contract/audit.js';
 import { euros, eurosPerYear, kwh, NBSP, num, percent, withUnit } from '../format.js';
-import { perDwellingText, synthesisAids } from '../../contract/audit-text.js';
+import { perDwellingText, synthesisAids, unitsText } from '../../contract/audit-text.js';
 import { billChangeText, indexRanges } from '../../contract/number-text.js';
 import { proofText, windowsOf, withDoors, type ShownWork } from './audit-groups.js';
 import type { Style } from './style.js';
@@ -124,9 +124,7 @@ export function indented(head: string[], rows: string[][], keep: number[], drop:
 
 function quantityText(w: ShownWork): string {
   const q = withDoors(
-    w.unit === 'm²'
-      ? withUnit(w.quantity, 'm²', 1)
-      : `${num(w.quantity)}${NBSP}unit${w.quantity > 1 ? 's' : ''}`,
+    w.unit === 'm²' ? withUnit(w.quantity, 'm²', 1) : unitsText(w.quantity, num),
     w,
   );
   return w.buildingQuantity !== undefined
