@@ -31,7 +31,8 @@ import {
   panelMismatches,
 } from '../src/simulation/consistency.js';
 import { windowShares } from '../src/dpe/windows.js';
-import { CORPUS, HAS_CORPUS } from './helpers.js';
+import type { CalcResponse } from '../src/contract/schemas.js';
+import { CORPUS, HAS_CORPUS, HOUSE, runCli } from './helpers.js';
 
 if (!HAS_CORPUS) console.warn('*** bills corpus tests SKIPPED: ../shared/corpus absent ***');
 
@@ -440,5 +441,46 @@ describe.skipIf(!HAS_CORPUS)('consistency check (warning.dpe-inconsistent)', () 
     const cmp = compare(ges.facts, ges.base, 'deactivated');
     expect(cmp.registry?.ges).toBeCloseTo(35.12 * 67.37, 6);
     expect(inconsistencies(ges, cmp).map((f) => f.figure)).toContain('emission_ges_5_usages');
+  });
+});
+
+describe.skipIf(!HAS_CORPUS)('works that raise the bill say why (warning.bill-rises)', () => {
+  it('calc, as a user runs it: a heat pump in place of a coal boiler (2359E2800645M); the bundled house’s heat pump lowers its bill, no alert', async () => {
+    const file = path.join(CORPUS, '2359E2800645M.xml');
+    const out = await runCli([
+      'calc',
+      file,
+      '--work',
+      'installation_chauffage:0=ReplaceGEN:PACAirEau',
+      '--json',
+    ]);
+    expect(out.code).toBe(0);
+    const body = JSON.parse(out.stdout) as CalcResponse;
+    const saving = body.calculation.hints.economieAnnuelle;
+    expect(saving).toBeLessThan(0);
+    const alert = body.warnings?.find((w) => w.id === 'warning.bill-rises');
+    expect(alert?.type).toBe('warning');
+    // coal at the 2024 table's price (0.02787 €/kWh, linear: its average is its price)
+    expect(alert?.content).toMatch(
+      /^The bill rises although final energy falls \([\d\u202f]+ → [\d\u202f]+ kWh\/yr\): électricité \+[\d\u202f]+ kWh\/yr at 0\.\d{3} €\/kWh, charbon −[\d\u202f]+ kWh\/yr at 0\.028 €\/kWh/,
+    );
+    // the terminal shows it among the alerts
+    const text = await runCli([
+      'calc',
+      file,
+      '--work',
+      'installation_chauffage:0=ReplaceGEN:PACAirEau',
+    ]);
+    expect(text.stdout).toContain('The energy bill rises / warning.bill-rises');
+    const house = await runCli([
+      'calc',
+      HOUSE,
+      '--work',
+      'installation_chauffage:0=ReplaceGEN:PACAirEau',
+      '--json',
+    ]);
+    const hb = JSON.parse(house.stdout) as CalcResponse;
+    expect(hb.calculation.hints.economieAnnuelle).toBeGreaterThan(0);
+    expect(hb.warnings?.some((w) => w.id === 'warning.bill-rises')).toBe(false);
   });
 });

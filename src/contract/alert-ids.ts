@@ -19,6 +19,7 @@ export const ALERT_IDS = {
   coefConverted: 'warning.coefficient-converted',
   classChanges: 'warning.class-differs',
   costPerM2: 'warning.cost-per-m2',
+  billRises: 'warning.bill-rises',
   inconsistent: 'warning.dpe-inconsistent',
   auditGate: 'block.audit-input',
 } as const;

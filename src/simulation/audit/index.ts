@@ -44,7 +44,6 @@ import {
   aidsOf,
   builtOf,
   FOSSIL_ENERGIES,
-  billRiseOf,
   heatingEnergyOf,
   type AidHeating,
   type AidScope,
@@ -56,6 +55,7 @@ import {
 } from './content.js';
 import { oversizedDoors } from '../../dpe/doors.js';
 import { windowShares, windowsOf } from '../../dpe/windows.js';
+import { billRiseOf } from '../bill-rise.js';
 import { inputGate, type Gate } from './gate.js';
 import { INSULATION_ITEMS, ITEM_OF, judgeItems, type Items } from './items.js';
 import { isRoofWindow, optionAllowed, optionTreats, windowMeets, levelText } from './levels.js';
