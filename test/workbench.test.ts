@@ -51,8 +51,9 @@ interface CalcBody {
   simulation: { initialGrade: string; currentGrade: string };
   calculation: {
     result: Record<string, { value: number; VInit: number }>;
-    hints: { coutTravaux: number };
+    hints: { coutTravaux: number; economieAnnuelle: number };
   };
+  warnings?: { id: string; content: string }[];
 }
 
 describe.skipIf(!HAS_CHROMIUM || !HAS_BUNDLE)('the workbench in headless Chromium', () => {
@@ -445,6 +446,44 @@ describe.skipIf(!HAS_CHROMIUM || !HAS_BUNDLE)('the workbench in headless Chromiu
     expect(errors.filter((e) => !/status of 422/.test(e))).toEqual([]);
     await ctx.close();
   });
+
+  it.skipIf(!HAS_CORPUS)(
+    'works that raise the bill say why beside the bill saved, picked by keyboard (2359E2800645M: a heat pump for a coal boiler)',
+    async () => {
+      const id = '2359E2800645M';
+      copyFileSync(path.join(CORPUS, `${id}.xml`), path.join(s.dpeDir, `${id}.xml`));
+      const pre = await partner<{ url: string }>('/partners/dpe/pre', { ...WHO, dpeId: id });
+      const ctx = await newContext(375);
+      const { page, errors } = await newPage(ctx);
+      await page.goto(pre.url);
+      await page.waitForSelector('main[data-ready="true"]');
+      const change = {
+        referenceId: 'installation_chauffage:0',
+        editableKey: 'ReplaceGEN',
+        editableValue: 'PACAirEau',
+      };
+      const api = await partner<CalcBody>('/partners/dpe/calc', {
+        ...WHO,
+        dpeId: id,
+        params: { editablesChanges: [change] },
+      });
+      const alert = api.warnings?.find((w) => w.id === 'warning.bill-rises');
+      expect(alert?.content).toMatch(/^The bill rises although final energy falls/);
+      await page.focus('input[name="installation_chauffage:0|ReplaceGEN"][value="PACAirEau"]');
+      await page.keyboard.press('Space');
+      await page.waitForSelector('#bill-rises');
+      expect(await page.textContent('#bill-rises')).toBe(alert?.content);
+      // the bill saved, negative, with a true minus sign as the terminal writes it
+      expect(await page.textContent('#hint-saved')).toBe(
+        `−${Math.round(-api.calculation.hints.economieAnnuelle)
+          .toLocaleString('en-US')
+          .replace(/,/g, '\u202f')}\u00a0€/yr`,
+      );
+      await noSidewaysScroll(page);
+      expect(errors).toEqual([]);
+      await ctx.close();
+    },
+  );
 
   it.skipIf(!HAS_CORPUS)(
     'a whole building’s audit (2561E0059504D, 9 flats): each path’s cost per dwelling, its aid a dwelling’s times nine',

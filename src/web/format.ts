@@ -7,9 +7,11 @@ const NBSP = '\u00a0';
 
 export function num(x: number | null | undefined, digits = 0): string {
   if (x === null || x === undefined || !Number.isFinite(x)) return '–';
-  return x
+  const text = x
     .toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: 0 })
-    .replace(/,/g, NNBSP);
+    .replace(/,/g, NNBSP)
+    .replace(/^-/, '−'); // a true minus sign, as the CLI writes it
+  return text === '−0' ? '0' : text;
 }
 
 export const euros = (x: number | null | undefined): string =>

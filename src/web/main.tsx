@@ -542,6 +542,13 @@ function ResultPanel({
           </dd>
         </div>
       </dl>
+      {current?.warnings
+        ?.filter((w) => w.id === 'warning.bill-rises')
+        .map((w) => (
+          <p class="small" id="bill-rises" key={w.id}>
+            {w.content}
+          </p>
+        ))}
       <p class="small">
         To reproduce: <code id="reproduce">{command}</code>
       </p>
