@@ -20,6 +20,8 @@ import { refsText } from '../src/simulation/audit/items.js';
 import { acceptedExisting } from '../src/simulation/audit/levels.js';
 import { prepare, type PreparedDpe } from '../src/simulation/prepared.js';
 import { figuresOf, runWorks } from '../src/simulation/runs.js';
+import { applyWorks, resolveChanges } from '../src/works/apply.js';
+import { consumptionOf } from '../src/engine/bills.js';
 import { defaultCosts } from '../src/works/costs.js';
 import { CORPUS, FLAT, HAS_CORPUS, HOUSE, STUDIO, runCli } from './helpers.js';
 
@@ -445,6 +447,41 @@ describe.skipIf(!HAS_CORPUS)('the rules where they bind on the corpus', () => {
     expect(Number(m![4])).toBeLessThan(0.348);
     // no note where the bill falls
     for (const s of steps) if ((s.billSaved ?? 0) >= 0) expect(s.billNote).toBeUndefined();
+  });
+
+  it('a boiler kept for the hot water after a heat pump that heats only is named, and the engine’s hot water stays on its energy (2463E3164679Z); a water heater replaced is no boiler kept (2469E0234270E)', async () => {
+    const p = await prep(corpus('2463E3164679Z'));
+    const a = audit(p);
+    const noted = a.proposals.flatMap((x) => x.steps).filter((st) => st.hotWaterNote);
+    expect(noted.length).toBeGreaterThan(0);
+    for (const st of noted) {
+      expect(st.hotWaterNote).toBe(
+        'The generator that made the heating and hot water of installation_ecs:0 (chaudière gaz à condensation 2001-2015) stays in service for the hot water alone: the new heating generator heats only.',
+      );
+      // the step replaces the heating generator, not the hot water's
+      expect(st.works.some((w) => w.referenceId === 'installation_chauffage:0')).toBe(true);
+      expect(st.works.some((w) => w.referenceId.startsWith('installation_ecs:'))).toBe(false);
+      // the engine, run on the works alone: heating on electricity, hot water still on gas (2)
+      const heating = st.works.find((w) => w.referenceId === 'installation_chauffage:0')!;
+      const works = applyWorks(
+        engine,
+        p,
+        resolveChanges(p, [
+          {
+            referenceId: heating.referenceId,
+            editableKey: heating.editableKey,
+            editableValue: heating.editableValue,
+          },
+        ]),
+        costs,
+      );
+      const use = consumptionOf(engine.run(works.raw, { owned: true }).output);
+      const gas = use.filter((c) => c.energy === '2');
+      expect(gas.reduce((x, c) => x + c.byUse.ecs, 0)).toBeGreaterThan(0);
+      expect(gas.reduce((x, c) => x + c.byUse.ch, 0)).toBe(0);
+    }
+    const other = audit(await prep(corpus('2469E0234270E')));
+    expect(other.proposals.flatMap((x) => x.steps).some((st) => st.hotWaterNote)).toBe(false);
   });
 
   it('a roof window whose new glazing lets in less sun says so: its Sw, the XML’s, and what the replacement adds (2287E0793758O)', async () => {

@@ -231,6 +231,11 @@ export const AuditStep = Type.Object({
    * and average price at the 3CL method's latest prices (0.2)
    */
   billNote: Type.Optional(Type.String()),
+  /**
+   * a boiler that made heating and hot water and stays in service for the hot water alone after
+   * this step's heating works (a heat pump that heats only), named (0.2)
+   */
+  hotWaterNote: Type.Optional(Type.String()),
   /** summer comfort after the step (0.2) */
   summerComfort: Type.Optional(SummerComfort),
   /**

@@ -151,6 +151,7 @@ function ProposalView({ p, index }: { p: Proposal; index: number }) {
                       </li>
                     ))}
                   </ul>
+                  {s.hotWaterNote && <p class="small hot-water-note">{s.hotWaterNote}</p>}
                 </td>
                 <td>
                   <Cls c={s.before?.classe} /> → <Cls c={s.after?.classe} />

@@ -162,7 +162,9 @@ function renderStep(step: AuditStep, s: Style): string {
     head,
     works,
     wrap(`    After: ${figuresLine(step.after)}${comfort}`, '      '),
-    ...(step.billNote ? [wrap(`    ${step.billNote}`, '      ')] : []),
+    ...[step.hotWaterNote, step.billNote]
+      .filter((x): x is string => !!x)
+      .map((x) => wrap(`    ${x}`, '      ')),
   ].join('\n');
 }
 

@@ -164,6 +164,36 @@ export function heatingEnergyOf(
   };
 }
 
+/**
+ * A boiler that made heating and hot water and, after a step whose new generator heats only,
+ * keeps making the hot water (the recipe's `split`: `enum_usage_generateur_id` 3 → 2 on its
+ * hot-water side), in one sentence; undefined when no step's works leave one so. `before` and
+ * `after` are the works' inputs (the DPE with the earlier steps' works, and with this step's).
+ */
+export function hotWaterKeptOf(engine: Engine, before: RawDpe, after: RawDpe): string | undefined {
+  const gens = (raw: RawDpe) =>
+    elementsOf(raw, 'installation_ecs').map(
+      (inst) => (inst as RawGeneratorHolder).generateur_ecs_collection?.generateur_ecs ?? [],
+    );
+  const was = gens(before);
+  const kept: string[] = [];
+  gens(after).forEach((list, i) =>
+    list.forEach((g, j) => {
+      const old = was[i]?.[j];
+      if (str(old?.donnee_entree.enum_usage_generateur_id) !== '3') return;
+      if (str(g.donnee_entree.enum_usage_generateur_id) !== '2') return;
+      // the same appliance (a new water heater in its place is not the boiler kept)
+      const type = str(g.donnee_entree.enum_type_generateur_ecs_id);
+      if (type !== str(old?.donnee_entree.enum_type_generateur_ecs_id)) return;
+      const label =
+        engine.enumLabel('type_generateur_ecs', type) ?? str(g.donnee_entree.description) ?? '?';
+      kept.push(`installation_ecs:${i} (${label})`);
+    }),
+  );
+  if (!kept.length) return undefined;
+  return `The generator that made the heating and hot water of ${kept.join(' and of ')} stays in service for the hot water alone: the new heating generator heats only.`;
+}
+
 /** The heating a proposal (or a step) leaves: what its works install, and what heats most after. */
 export interface AidHeating {
   /** the works' heating generators burning a fossil fuel (their option labels) */

@@ -45,6 +45,7 @@ import {
   builtOf,
   FOSSIL_ENERGIES,
   heatingEnergyOf,
+  hotWaterKeptOf,
   type AidHeating,
   type AidScope,
   BILL_PRICES,
@@ -511,6 +512,16 @@ function stepOf(
   const afterFigures = figures(after.o, frame.prep, 'after');
   const comfort = summerComfortOf(output);
   const heating = heatingEnergyOf(frame.engine, output);
+  // the works' input the step starts from (the earlier steps' works applied; no engine run)
+  const fromRaw = before.combo.size
+    ? applyWorks(
+        frame.engine,
+        frame.prep,
+        resolveChanges(frame.prep, changesOf(before.combo)),
+        frame.costs,
+      ).raw
+    : frame.prep.raw;
+  const hotWaterNote = hotWaterKeptOf(frame.engine, fromRaw, applied.raw);
   const billSaved = Math.round(beforeFigures.bill - afterFigures.bill);
   // a bill that rises says why (the works trade a cheap energy for a dearer one): the output the
   // step starts from, run again only then
@@ -540,6 +551,7 @@ function stepOf(
     cumulativeCost: round2(cumulativeBefore + cost),
     billSaved,
     ...(billNote ? { billNote } : {}),
+    ...(hotWaterNote ? { hotWaterNote } : {}),
     ...(comfort ? { summerComfort: comfort } : {}),
     ...(heating ? { heatingEnergy: heating } : {}),
   };
