@@ -408,7 +408,7 @@ describe.skipIf(!HAS_CORPUS)('the rules where they bind on the corpus', () => {
         figuresOf(runWorks(engine, p, [], costs), 'activated').ep;
       expect(added).toBeGreaterThan(0);
       expect(e.reason).toContain(
-        `Isolation par l’intérieur (ITI), R = 3.7 m²·K/W adds ${Math.round(added)} kWh/yr of primary energy`,
+        `Isolation par l’intérieur (ITI), R = 3.7 m²·K/W adds ${Math.round(added)}\u00a0kWh/yr of primary energy`,
       );
       expect(e.reason).toMatch(
         /the unheated space it faces gets colder once the wall is insulated on the dwelling’s side \(b 0\.3 → 0\.\d+\), and external insulation only on walls facing the outside$/,
@@ -431,7 +431,7 @@ describe.skipIf(!HAS_CORPUS)('the rules where they bind on the corpus', () => {
     // the 2024 table's coal price (arrêté of 25 March 2024, transcribed: 0.02787 €/kWh), linear
     const note = step.billNote ?? '';
     const m =
-      /^The bill rises although final energy falls \(([\d\u202f]+) → ([\d\u202f]+) kWh\/yr\): électricité \+([\d\u202f]+) kWh\/yr at (0\.\d{3}) €\/kWh, charbon −([\d\u202f]+) kWh\/yr at 0\.028 €\/kWh \(the engine’s kWh/.exec(
+      /^The bill rises although final energy falls \(([\d\u202f]+) → ([\d\u202f]+)\skWh\/yr\): électricité \+([\d\u202f]+)\skWh\/yr at (0\.\d{3})\s€\/kWh, charbon −([\d\u202f]+)\skWh\/yr at 0\.028\s€\/kWh \(the engine’s kWh/.exec(
         note.replace("'", '’'),
       );
     expect(m, note).not.toBeNull();
@@ -494,7 +494,7 @@ describe.skipIf(!HAS_CORPUS)('the rules where they bind on the corpus', () => {
     const sw = elementsOf(p.raw, 'baie_vitree')[19]?.donnee_intermediaire?.sw;
     expect(Number(sw)).toBe(0.52);
     expect(w?.reason).toMatch(
-      /^Fenêtre de toit double vitrage à contrôle solaire \(Uw 1\.3, Sw 0\.36\) adds \d+ kWh\/yr of primary energy and [\d.]+ kg CO2e\/yr alone, by the 3CL method: the new glazing lets in less sun \(Sw 0\.52 → 0\.36\)$/,
+      /^Fenêtre de toit double vitrage à contrôle solaire \(Uw 1\.3, Sw 0\.36\) adds \d+\skWh\/yr of primary energy and [\d.]+\skg CO2e\/yr alone, by the 3CL method: the new glazing lets in less sun \(Sw 0\.52 → 0\.36\)$/,
     );
   });
 

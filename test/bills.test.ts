@@ -462,7 +462,7 @@ describe.skipIf(!HAS_CORPUS)('works that raise the bill say why (warning.bill-ri
     expect(alert?.type).toBe('warning');
     // coal at the 2024 table's price (0.02787 €/kWh, linear: its average is its price)
     expect(alert?.content).toMatch(
-      /^The bill rises although final energy falls \([\d\u202f]+ → [\d\u202f]+ kWh\/yr\): électricité \+[\d\u202f]+ kWh\/yr at 0\.\d{3} €\/kWh, charbon −[\d\u202f]+ kWh\/yr at 0\.028 €\/kWh/,
+      /^The bill rises although final energy falls \([\d\u202f]+ → [\d\u202f]+\skWh\/yr\): électricité \+[\d\u202f]+\skWh\/yr at 0\.\d{3}\s€\/kWh, charbon −[\d\u202f]+\skWh\/yr at 0\.028\s€\/kWh/,
     );
     // the terminal shows it among the alerts
     const text = await runCli([

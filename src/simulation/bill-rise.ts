@@ -50,12 +50,12 @@ export function billRiseOf(
   const label = (id: string) => engine.enumLabel('type_energie', id) ?? `energy ${id}`;
   const lead =
     shownFinal.after < shownFinal.before
-      ? `The bill rises although final energy falls (${numberText(shownFinal.before)} → ${numberText(shownFinal.after)} kWh/yr)`
+      ? `The bill rises although final energy falls (${numberText(shownFinal.before)} → ${numberText(shownFinal.after)}\u00a0kWh/yr)`
       : 'The bill rises';
   return `${lead}: ${moves
     .map(
       (m) =>
-        `${label(m.id)} ${m.dk > 0 ? '+' : '−'}${numberText(Math.abs(m.dk))} kWh/yr at ${numberText(m.price, 3)} €/kWh`,
+        `${label(m.id)} ${m.dk > 0 ? '+' : '−'}${numberText(Math.abs(m.dk))}\u00a0kWh/yr at ${numberText(m.price, 3)}\u00a0€/kWh`,
     )
     .join(
       ', ',

@@ -87,13 +87,13 @@ function causesOf(
 function effectText(o: LeftOut): string {
   if (o.ep === 0 && o.ges === 0) return 'saves nothing';
   const parts: string[] = [];
-  if (o.ep < 0) parts.push(`${numberText(-o.ep)} kWh/yr of primary energy`);
-  if (o.ges < 0) parts.push(`${numberText(-o.ges, 1)} kg CO2e/yr`);
+  if (o.ep < 0) parts.push(`${numberText(-o.ep)}\u00a0kWh/yr of primary energy`);
+  if (o.ges < 0) parts.push(`${numberText(-o.ges, 1)}\u00a0kg CO2e/yr`);
   const saved =
     o.ep > 0
-      ? ` (and saves ${numberText(o.ep)} kWh/yr)`
+      ? ` (and saves ${numberText(o.ep)}\u00a0kWh/yr)`
       : o.ges > 0
-        ? ` (and saves ${numberText(o.ges, 1)} kg CO2e/yr)`
+        ? ` (and saves ${numberText(o.ges, 1)}\u00a0kg CO2e/yr)`
         : '';
   return `adds ${parts.join(' and ')}${saved}`;
 }
