@@ -512,27 +512,21 @@ function stepOf(
   const afterFigures = figures(after.o, frame.prep, 'after');
   const comfort = summerComfortOf(output);
   const heating = heatingEnergyOf(frame.engine, output);
-  // the works' input the step starts from (the earlier steps' works applied; no engine run)
-  const fromRaw = before.combo.size
-    ? applyWorks(
-        frame.engine,
-        frame.prep,
-        resolveChanges(frame.prep, changesOf(before.combo)),
-        frame.costs,
-      ).raw
-    : frame.prep.raw;
-  const hotWaterNote = hotWaterKeptOf(frame.engine, fromRaw, applied.raw);
+  // the works' input the step starts from (the earlier steps' works applied: the DPE's own
+  // input when there are none)
+  const from = applyWorks(
+    frame.engine,
+    frame.prep,
+    resolveChanges(frame.prep, changesOf(before.combo)),
+    frame.costs,
+  );
+  const hotWaterNote = hotWaterKeptOf(frame.engine, from.raw, applied.raw);
   const billSaved = Math.round(beforeFigures.bill - afterFigures.bill);
   // a bill that rises says why (the works trade a cheap energy for a dearer one): the output the
-  // step starts from, run again only then
+  // step starts from, run again only then (after the input was read above: the run may write
+  // into the private copy it is given)
   let billNote: string | undefined;
   if (billSaved < 0) {
-    const from = applyWorks(
-      frame.engine,
-      frame.prep,
-      resolveChanges(frame.prep, changesOf(before.combo)),
-      frame.costs,
-    );
     const fromOutput = from.applied.length
       ? frame.engine.run(from.raw, { owned: true }).output
       : frame.prep.base.output;
