@@ -479,6 +479,7 @@ describe.skipIf(!HAS_CHROMIUM || !HAS_BUNDLE)('the workbench in headless Chromiu
           .toLocaleString('en-US')
           .replace(/,/g, '\u202f')}\u00a0€/yr`,
       );
+      expect(await axeViolations(page)).toEqual([]);
       await noSidewaysScroll(page);
       expect(errors).toEqual([]);
       await ctx.close();

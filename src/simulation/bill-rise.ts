@@ -22,13 +22,14 @@ export function billRiseOf(
   shownFinal: { before: number; after: number },
 ): string | undefined {
   const read = (output: RawDpe) => {
+    const use = consumptionOf(output);
     const kwh = new Map<string, number>();
-    for (const c of consumptionOf(output))
+    for (const c of use)
       kwh.set(
         c.energy,
         (kwh.get(c.energy) ?? 0) + Object.values(c.byUse).reduce((a, b) => a + b, 0),
       );
-    return { kwh, bill: billOf(consumptionOf(output), LATEST_PRICE_TABLE) };
+    return { kwh, bill: billOf(use, LATEST_PRICE_TABLE) };
   };
   const b = read(before);
   const a = read(after);

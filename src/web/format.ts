@@ -1,17 +1,14 @@
+import { numberText } from '../contract/number-text.js';
+
 /**
- * Figures as the CLI prints them: '.' decimals, U+202F between groups of thousands, a no-break
- * space (U+00A0) before the unit, so that no line ends between a figure and its unit.
+ * Figures as the CLI prints them (the contract's `numberText`: '.' decimals, U+202F between
+ * groups of thousands, a true minus sign), a no-break space (U+00A0) before the unit, so that no
+ * line ends between a figure and its unit; '–' for no figure.
  */
-const NNBSP = '\u202f';
 const NBSP = '\u00a0';
 
 export function num(x: number | null | undefined, digits = 0): string {
-  if (x === null || x === undefined || !Number.isFinite(x)) return '–';
-  const text = x
-    .toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: 0 })
-    .replace(/,/g, NNBSP)
-    .replace(/^-/, '−'); // a true minus sign, as the CLI writes it
-  return text === '−0' ? '0' : text;
+  return x === null || x === undefined || !Number.isFinite(x) ? '–' : numberText(x, digits);
 }
 
 export const euros = (x: number | null | undefined): string =>
