@@ -29,9 +29,9 @@ import { prepare, type PreparedDpe } from '../src/simulation/prepared.js';
 import { runWorks } from '../src/simulation/runs.js';
 import { offeredOptions } from '../src/works/apply.js';
 import { CATALOGUE } from '../src/works/catalogue.js';
-import { defaultCosts, steppedPrice } from '../src/works/costs.js';
+import { defaultCosts, steppedPrice, withOverrides } from '../src/works/costs.js';
 import stringWidth from 'string-width';
-import { CORPUS, HAS_CORPUS, HOUSE } from './helpers.js';
+import { CORPUS, HAS_CORPUS, HOUSE, ROOT } from './helpers.js';
 
 const costs = defaultCosts();
 const T = { ...STANDARD_LIMITS, smallSurface: false, highAltitude: false };
@@ -479,4 +479,78 @@ describe.skipIf(!HAS_CORPUS)('registry packs compared in their own frame', () =>
     expect(pack?.editablesScenario?.length).toBeGreaterThan(0);
     expect(at23.result.classe_bilan_dpe.value).toBeLessThanOrEqual(4);
   });
+});
+
+describe('an air/air heat pump priced by the area it heats, at least a single split a dwelling', () => {
+  const airAir = (index: number) => ({
+    referenceId: `installation_chauffage:${index}`,
+    editableKey: 'ReplaceGEN',
+    editableValue: 'PACAirAir',
+  });
+  const heated = (p: PreparedDpe, index: number): number => {
+    const inst = elementsOf(p.raw, 'installation_chauffage')[index];
+    return Number(inst?.donnee_entree.surface_chauffee);
+  };
+
+  it('the bundled flat: its heated area × 75 €/m²; a costs file’s minimum above it binds', async () => {
+    const p = await prep(path.join(ROOT, 'fixtures', '0000E0000002F.xml'));
+    const area = heated(p, 0);
+    expect(area).toBe(45.2);
+    const run = runWorks(engine, p, [airAir(0)], costs);
+    expect(run.cout).toBe(Math.round(45.2 * 75));
+    expect(run.applied[0]?.coutDetail).toBe('45.2 m² × 75 €/m²');
+    const mine = withOverrides(costs, { pac_air_air: { minPerUnit: 4000 } }, 'mine.json');
+    // a run is memoised per prepared DPE, made with one cost table: another table, another one
+    const again = async () => prep(path.join(ROOT, 'fixtures', '0000E0000002F.xml'));
+    const least = runWorks(engine, await again(), [airAir(0)], mine);
+    expect(least.cout).toBe(4000);
+    expect(least.applied[0]?.coutDetail).toBe(
+      '1 × 4\u202f000 € (the least an appliance costs; 45.2 m² × 75 €/m² = 3\u202f390 €)',
+    );
+    // the table's delta moves both
+    const dearer = withOverrides(costs, { delta: 10 }, 'mine.json');
+    expect(runWorks(engine, await again(), [airAir(0)], dearer).cout).toBe(
+      Math.round(45.2 * 75 * 1.1),
+    );
+  });
+
+  corpusIt(
+    '2287E1307980I: each zone by its own area, the 14 m² one at a single split’s price',
+    async () => {
+      const p = await prep(path.join(CORPUS, '2287E1307980I.xml'));
+      expect([heated(p, 0), heated(p, 1)]).toEqual([48.9, 14.4]);
+      const big = runWorks(engine, p, [airAir(0)], costs);
+      expect(big.cout).toBe(Math.round(48.9 * 75));
+      const small = runWorks(engine, p, [airAir(1)], costs);
+      expect(small.cout).toBe(3000);
+      expect(small.applied[0]?.coutDetail).toBe(
+        '1 × 3\u202f000 € (the least an appliance costs; 14.4 m² × 75 €/m² = 1\u202f080 €)',
+      );
+    },
+    120_000,
+  );
+
+  corpusIt(
+    '2431E1275871H (8 small flats): a dwelling’s part of the area, × the dwellings served',
+    async () => {
+      const p = await prep(path.join(CORPUS, '2431E1275871H.xml'));
+      const b = scopeOf(p.raw);
+      expect(b).toMatchObject({ coverage: 'immeuble', dwellings: 8 });
+      let total = 0;
+      for (const [index, el] of elementsOf(p.raw, 'installation_chauffage').entries()) {
+        if (!offeredOptions(p, 'installation_chauffage', el).some((r) => r.code === 'PACAirAir'))
+          continue;
+        const n = dwellingsServed(b, el, 'ch', p.raw);
+        const each = heated(p, index) / n;
+        const run = runWorks(engine, p, [airAir(index)], costs);
+        expect(run.cout).toBe(Math.round(n * Math.max(3000, each * 75)));
+        expect(run.applied[0]?.coutDetail).toMatch(
+          new RegExp(`^${n} × 3\u202f000 € \\(the least an appliance costs; a dwelling's `),
+        );
+        total += n;
+      }
+      expect(total).toBe(8);
+    },
+    120_000,
+  );
 });

@@ -338,7 +338,7 @@ describe('the least a window costs, whatever its area', () => {
     const mine = withOverrides(costs, { fenetre_pvc: { eur: 700, minPerUnit: 500 } }, 'mine.json');
     expect(priceOn(pvc, window2(raw), mine, raw).eur).toBe(500);
     expect(() => withOverrides(costs, { ite: { eur: 150, minPerUnit: 10 } }, 'mine.json')).toThrow(
-      "mine.json: cost 'ite' has no minPerUnit (only the windows' figures do)",
+      "mine.json: cost 'ite' has no minPerUnit (only the windows' and the air/air heat pump's figures do)",
     );
     expect(() => withOverrides(costs, { fenetre_pvc: { minPerUnit: -1 } }, 'mine.json')).toThrow(
       "mine.json: cost 'fenetre_pvc': minPerUnit must be a number of euros ≥ 0",

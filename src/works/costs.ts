@@ -3,7 +3,7 @@
  * figure below; docs/works.md, "Costs"). A user overrides any figure with a JSON file
  * (`--costs FILE` or `dpe-sim config set costs FILE`): `{"<costKey>": <euros>, ...}` or
  * `{"<costKey>": {"eur": <euros>}, "margin": 0.25, "delta": 10}`; a window's figure also takes
- * `"minPerUnit": <euros>` (the least one window costs, 0 for none).
+ * `"minPerUnit": <euros>` (the least one window, or one air/air heat pump, costs; 0 for none).
  */
 import { DpeSimError } from '../contract/errors.js';
 import { numberText } from '../contract/number-text.js';
@@ -12,7 +12,8 @@ import { jsonSyntaxReason } from '../contract/text.js';
 
 /**
  * How a figure scales (README "Costs"):
- * - `m2`: per m² of the element (envelope) or of the area served (collective networks);
+ * - `m2`: per m² of the element (envelope) or of the area served (collective networks, the
+ *   air/air heat pump per m² heated, at least `minPerUnit` a dwelling);
  * - `unit`: one appliance of one dwelling; in a whole-building DPE, × the dwellings it serves;
  * - `dwelling`: per dwelling served by a collective installation;
  * - `kw`: per kW of the building's heating power;
@@ -36,7 +37,9 @@ export interface CostFigure {
   perf?: Perf;
   /**
    * m² figures of elements that count units (windows, `nb_baie`): the least one unit costs,
-   * euros incl. VAT, whatever its area (a 0.1 m² window is not fitted for a tenth of a 1 m² one)
+   * euros incl. VAT, whatever its area (a 0.1 m² window is not fitted for a tenth of a 1 m² one);
+   * m² figures of an individual appliance (the air/air heat pump, per m² heated): the least one
+   * dwelling's appliance costs (a 14 m² zone still needs a whole single split)
    */
   minPerUnit?: number;
   /**
@@ -242,10 +245,11 @@ export const DEFAULT_COSTS = {
     classe: 'pellet boiler after 2019 (3CL 74)',
   },
   pac_air_air: {
-    eur: 6000,
-    unit: 'unit',
+    eur: 75,
+    unit: 'm2',
     source:
-      'commercial pages (~2024): multi-split air/air heat pump 4\u202f000–8\u202f000 € fitted (midpoint)',
+      'hellowatt.fr (prix d’une pompe à chaleur air-air, 2025): 60–90 € per m² heated, fitted (midpoint), 7\u202f200–10\u202f800 € for a 120 m² house; at least a single split (monosplit) per dwelling, 2\u202f000–4\u202f000 € fitted (midpoint; installpac.com the same for 6–10 kW)',
+    minPerUnit: 3000,
     classe: 'air/air heat pump from 2015 (3CL 3)',
   },
   radiateurs_performants: {
@@ -443,7 +447,7 @@ export function withOverrides(base: CostTable, overrides: unknown, source: strin
       throw new DpeSimError(
         'invalid-input',
         figure.minPerUnit === undefined
-          ? `${source}: cost '${k}' has no minPerUnit (only the windows' figures do)`
+          ? `${source}: cost '${k}' has no minPerUnit (only the windows' and the air/air heat pump's figures do)`
           : `${source}: cost '${k}': minPerUnit must be a number of euros ≥ 0`,
       );
     }

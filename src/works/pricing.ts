@@ -228,6 +228,16 @@ export function priceOption(
         const whole = b.buildingSurface * unitPrice;
         return shareOf(whole, `${qty(b.buildingSurface)} m² × ${eur(unitPrice)}/m²`);
       }
+      if (kind && figure.minPerUnit !== undefined)
+        return byServedArea(
+          dpe,
+          b,
+          el,
+          option.category,
+          kind,
+          unitPrice,
+          figure.minPerUnit * (1 + costs.delta / 100),
+        );
       const byArea = `${qty(area)} m² × ${eur(unitPrice)}/m²`;
       const least = leastPrice(figure.minPerUnit, costs, option.category, el, dpe);
       // a generated flat's envelope is its building's: the flat pays its share
@@ -313,18 +323,60 @@ function perDwelling(
   el: RawElement,
   kind: 'ch' | 'ecs' | 'vent',
   unitPrice: number,
+  how?: string,
 ): Price {
   const d = installationDwellings(dpe, b, el, kind);
   const n = d.engine;
   const detail = `${qty(n)} × ${eur(unitPrice)}`;
-  if (b.coverage !== 'immeuble') return { eur: Math.round(n * unitPrice), detail };
-  if (d.declared === n) return { eur: Math.round(n * unitPrice), detail };
+  const notes = how ? [how] : [];
+  const said = (): string => (notes.length ? ` (${notes.join('; ')})` : '');
+  if (b.coverage !== 'immeuble' || d.declared === n)
+    return { eur: Math.round(n * unitPrice), detail: `${detail}${said()}` };
   const what = d.declaredByCount
     ? `${qty(d.declared)} dwelling${d.declared === 1 ? '' : 's'}${d.area !== undefined ? `, ${qty(d.area)} m²` : ''}`
     : `${d.area !== undefined ? `${qty(d.area)} m², ` : ''}${qty(d.declared)} dwelling${d.declared === 1 ? '' : 's'} of ${qty(b.dwellings)} by area`;
+  notes.push(
+    `${qty(n)} dwelling${n === 1 ? '' : 's'}, as the engine simulates this installation; the DPE's installation says ${what}`,
+  );
   return {
     eur: Math.round(n * unitPrice),
-    detail: `${detail} (${qty(n)} dwelling${n === 1 ? '' : 's'}, as the engine simulates this installation; the DPE's installation says ${what})`,
+    detail: `${detail}${said()}`,
     dwellings: { priced: n, declared: d.declared },
   };
+}
+
+/**
+ * An individual appliance priced by the area it heats, and at least `least` a dwelling (the
+ * air/air heat pump: € per m² heated, at least a single split): a 14 m² zone of radiant panels
+ * is not a whole house's multi-split. The area is the installation's `surface_chauffee` (the
+ * dwelling's area where the DPE does not give it); in a whole building, a dwelling's part of it
+ * (the area ÷ the dwellings the engine simulates with the installation), × those dwellings.
+ */
+function byServedArea(
+  dpe: RawDpe,
+  b: Scope,
+  el: RawElement,
+  category: Category,
+  kind: 'ch' | 'ecs' | 'vent',
+  perM2: number,
+  least: number,
+): Price {
+  const given = servedAreaOf(category, el);
+  const area = given > 0 ? given : b.surface;
+  const unset =
+    given > 0 ? '' : ` (the installation's area is not given: the DPE's ${qty(b.surface)} m²)`;
+  const building = b.coverage === 'immeuble';
+  const n = building ? installationDwellings(dpe, b, el, kind).engine : 1;
+  const each = area / Math.max(1, n);
+  const byArea = each * perM2;
+  const what = `${building ? "a dwelling's " : ''}${qty(each)} m²${unset} × ${eur(perM2)}/m²`;
+  if (least > byArea) {
+    const how = `the least an appliance costs; ${what} = ${eur(byArea)}`;
+    return building
+      ? perDwelling(dpe, b, el, kind, least, how)
+      : { eur: Math.round(least), detail: `1 × ${eur(least)} (${how})` };
+  }
+  return building
+    ? perDwelling(dpe, b, el, kind, byArea, what)
+    : { eur: Math.round(byArea), detail: what };
 }
