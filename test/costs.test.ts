@@ -31,7 +31,8 @@ import { offeredOptions } from '../src/works/apply.js';
 import { CATALOGUE } from '../src/works/catalogue.js';
 import { defaultCosts, steppedPrice, withOverrides } from '../src/works/costs.js';
 import stringWidth from 'string-width';
-import { CORPUS, HAS_CORPUS, HOUSE, ROOT } from './helpers.js';
+import type { AuditResponse } from '../src/contract/audit.js';
+import { CORPUS, HAS_CORPUS, HOUSE, ROOT, runCli } from './helpers.js';
 
 const costs = defaultCosts();
 const T = { ...STANDARD_LIMITS, smallSurface: false, highAltitude: false };
@@ -528,6 +529,33 @@ describe('an air/air heat pump priced by the area it heats, at least a single sp
       );
     },
     120_000,
+  );
+
+  corpusIt(
+    '2287E1307980I’s audit by the built bin: each heat pump’s line says the area it heats, and the minimum where it binds',
+    async () => {
+      const json = await runCli(['audit', path.join(CORPUS, '2287E1307980I.xml'), '--json']);
+      expect(json.code).toBe(0);
+      const a = JSON.parse(json.stdout) as AuditResponse;
+      const lines = a.proposals
+        .flatMap((p) => p.steps.flatMap((s) => s.works))
+        .filter((w) => w.editableValue === 'PACAirAir');
+      expect(lines.length).toBeGreaterThan(0);
+      for (const w of lines) {
+        const big = w.referenceId === 'installation_chauffage:0';
+        expect(w.heatedArea).toBe(big ? 48.9 : 14.4);
+        expect(w.cost).toBe(big ? Math.round(48.9 * 75) : 3000);
+        expect(w.leastPerDwelling).toBe(big ? undefined : 3000);
+      }
+      const text = await runCli(['audit', path.join(CORPUS, '2287E1307980I.xml')], {
+        env: { COLUMNS: '160' },
+      });
+      expect(text.code).toBe(0);
+      const shown = text.stdout.replace(/\u00a0|\u202f/g, ' ');
+      expect(shown).toContain('1 unit (48.9 m² heated)');
+      expect(shown).toContain('1 unit (14.4 m² heated, at the 3 000 € minimum)');
+    },
+    300_000,
   );
 
   corpusIt(

@@ -545,6 +545,28 @@ describe.skipIf(!HAS_CHROMIUM || !HAS_BUNDLE)('the workbench in headless Chromiu
     },
   );
 
+  it('the bundled flat’s audit at 375 px: its air/air heat pump says the area it heats, as the API', async () => {
+    const id = '0000E0000002F';
+    copyFileSync(path.join(ROOT, 'fixtures', `${id}.xml`), path.join(s.dpeDir, `${id}.xml`));
+    const { ctx, page, errors } = await openAudit(id, 375);
+    await page.waitForSelector('#audit-view', { timeout: HANG_MS });
+    const shown = await auditOf(page, id);
+    const lines = shown.proposals
+      .flatMap((p) => p.steps.flatMap((st) => st.works))
+      .filter((w) => w.editableValue === 'PACAirAir');
+    expect(lines.length).toBeGreaterThan(0);
+    for (const w of lines) expect(w).toMatchObject({ heatedArea: 45.2, cost: 3390 });
+    const text = (await page.locator('#audit-view').textContent()) ?? '';
+    expect(text).toMatch(
+      /installation_chauffage:0 Pompe à chaleur air\/air[^·]*· 1\u00a0unit \(45\.2\u00a0m² heated\) · 3\u202f390\u00a0€/,
+    );
+    expect(text).not.toContain('minimum a dwelling');
+    expect(await axeViolations(page)).toEqual([]);
+    await noSidewaysScroll(page);
+    expect(errors).toEqual([]);
+    await ctx.close();
+  });
+
   it('expired, unknown and missing tokens show a clear error, accessibly', async () => {
     const auth = await partner<{ url: string }>('/partners/user/auth', {
       ...WHO,

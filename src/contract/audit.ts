@@ -141,6 +141,16 @@ export const AuditWork = Type.Object({
    * its area's price (a 0.3 m² window at 350 €, not 203 €; docs/works.md)
    */
   leastPerWindow: Type.Optional(Type.Number()),
+  /**
+   * an appliance priced by the area it heats (the air/air heat pump, € per m² heated): that
+   * area, m² (the installation's `surface_chauffee`; the DPE's living area where not given)
+   */
+  heatedArea: Type.Optional(Type.Number()),
+  /**
+   * such an appliance priced at the least one costs, € incl. VAT a dwelling, when that is above
+   * its area's price (a 14 m² zone at a single split's 3 000 €, not 1 080 €; docs/works.md)
+   */
+  leastPerDwelling: Type.Optional(Type.Number()),
   /** the building's quantity when the DPE pays a share of collective or building works (0.2) */
   buildingQuantity: Type.Optional(Type.Number()),
   /** the building's amount, € incl. VAT, when `cost` is the DPE's share (0.2) */

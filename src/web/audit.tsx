@@ -145,6 +145,9 @@ function ProposalView({ p, index }: { p: Proposal; index: number }) {
                         {w.doors != null && w.doors > 1 ? ` (${num(w.doors, 0)} doors)` : ''}
                         {w.leastPerWindow != null && w.windows != null
                           ? ` (${num(w.windows, 0)} window${w.windows > 1 ? 's' : ''} at the ${euros(w.leastPerWindow)} minimum)`
+                          : ''}
+                        {w.heatedArea != null
+                          ? ` (${num(w.heatedArea, 1)}\u00a0m² heated${w.leastPerDwelling != null ? `, at the ${euros(w.leastPerDwelling)} minimum${w.quantity > 1 ? ' a dwelling' : ''}` : ''})`
                           : ''}{' '}
                         · {euros(w.cost)}
                         {w.buildingCost != null ? ` (share of ${euros(w.buildingCost)})` : ''}

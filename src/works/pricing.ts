@@ -45,6 +45,11 @@ export interface Price {
    * windows and the euros of one (incl. VAT and the table's delta)
    */
   least?: { units: number; eur: number };
+  /**
+   * an appliance priced by the area it heats (`byServedArea`): the area priced, m², and the euros
+   * a dwelling when the least one costs binds (incl. VAT and the table's delta)
+   */
+  served?: { area: number; leastPerDwelling?: number };
 }
 
 /** The R (insulation) or Uw (windows) the option installs: what its price follows. */
@@ -372,11 +377,13 @@ function byServedArea(
   const what = `${building ? "a dwelling's " : ''}${qty(each)} m²${unset} × ${eur(perM2)}/m²`;
   if (least > byArea) {
     const how = `the least an appliance costs; ${what} = ${eur(byArea)}`;
+    const served = { area, leastPerDwelling: least };
     return building
-      ? perDwelling(dpe, b, el, kind, least, how)
-      : { eur: Math.round(least), detail: `1 × ${eur(least)} (${how})` };
+      ? { ...perDwelling(dpe, b, el, kind, least, how), served }
+      : { eur: Math.round(least), detail: `1 × ${eur(least)} (${how})`, served };
   }
+  const served = { area };
   return building
-    ? perDwelling(dpe, b, el, kind, byArea, what)
-    : { eur: Math.round(byArea), detail: what };
+    ? { ...perDwelling(dpe, b, el, kind, byArea, what), served }
+    : { eur: Math.round(byArea), detail: what, served };
 }

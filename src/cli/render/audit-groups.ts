@@ -4,7 +4,7 @@
  * costs summed. The JSON keeps one line per element.
  */
 import type { AuditWork } from '../../contract/audit.js';
-import { euros, num } from '../format.js';
+import { euros, num, withUnit } from '../format.js';
 
 /** A works line as shown: one element's, or several summed (`flooredWindows`: see `windowsOf`) */
 export type ShownWork = AuditWork & { flooredWindows?: number };
@@ -67,6 +67,9 @@ export function groupIdentical(works: readonly AuditWork[]): WorksGroup[] {
     if (doors !== undefined) work.doors = doors;
     const bq = sum((w) => w.buildingQuantity);
     const bc = sum((w) => w.buildingCost);
+    const heated = sum((w) => w.heatedArea);
+    if (heated !== undefined) work.heatedArea = heated;
+    if (list.some((w) => w.leastPerDwelling === undefined)) delete work.leastPerDwelling;
     if (bq !== undefined) work.buildingQuantity = bq;
     if (bc !== undefined) work.buildingCost = bc;
     return {
@@ -84,7 +87,8 @@ export function groupIdentical(works: readonly AuditWork[]): WorksGroup[] {
 /**
  * "39.2 m² (22 doors)": a door line's count beside its area (doors are priced by the door); "0.3 m²
  * (1 window at the 350 € minimum)", "18.1 m² (9 windows, 1 at the 350 € minimum)": the windows
- * priced at the least a window costs rather than by their area
+ * priced at the least a window costs rather than by their area; "1 unit (14.4 m² heated, at the
+ * 3 000 € minimum)": an appliance priced by the area it heats
  */
 export function withDoors(quantity: string, w: ShownWork): string {
   if (w.leastPerWindow !== undefined && w.windows !== undefined) {
@@ -93,6 +97,13 @@ export function withDoors(quantity: string, w: ShownWork): string {
     return floored >= w.windows
       ? `${quantity} (${num(w.windows)} window${w.windows > 1 ? 's' : ''} ${minimum})`
       : `${quantity} (${num(w.windows)} windows, ${num(floored)} ${minimum})`;
+  }
+  if (w.heatedArea !== undefined) {
+    const least =
+      w.leastPerDwelling !== undefined
+        ? `, at the ${euros(w.leastPerDwelling)} minimum${w.quantity > 1 ? ' a dwelling' : ''}`
+        : '';
+    return `${quantity} (${withUnit(w.heatedArea, 'm²', 1)} heated${least})`;
   }
   return w.doors !== undefined && w.doors > 1 ? `${quantity} (${num(w.doors)} doors)` : quantity;
 }

@@ -607,6 +607,13 @@ function workOf(
     const least = row ? priceOn(row, el, frame.costs, prep.raw).least : undefined;
     if (least) work.leastPerWindow = round2(least.eur);
   }
+  const served =
+    row && el && !envelope ? priceOn(row, el, frame.costs, prep.raw).served : undefined;
+  if (served) {
+    work.heatedArea = round2(served.area);
+    if (served.leastPerDwelling !== undefined)
+      work.leastPerDwelling = round2(served.leastPerDwelling);
+  }
   if (envelope && share < 1) work.buildingQuantity = round2(area);
   if (buildingCost !== undefined) work.buildingCost = round2(buildingCost);
   if (row && el) {
