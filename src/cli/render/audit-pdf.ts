@@ -5,8 +5,8 @@
  * the top, the scope, controls, summer comfort, the losses and items, each proposal's steps with
  * their works grouped by identical elements, the bill saved, the rules, the aids with their
  * source and date, the sources and versions, and the note. PDFKit's standard fonts are
- * WinAnsi: the few characters outside it (→, ≥, ≤, −, narrow no-break space) are written as
- * ASCII equivalents.
+ * WinAnsi: the few characters outside it (→, ≥, ≤, −) are written as ASCII equivalents, the
+ * narrow no-break space as WinAnsi's no-break space.
  */
 import PDFDocument from 'pdfkit';
 import type { AuditProposal, AuditResponse, AuditStep } from '../../contract/audit.js';
@@ -18,14 +18,16 @@ import { CLASS_COLOURS } from './style.js';
 
 /** Text in PDFKit's WinAnsi standard fonts. */
 export function winAnsi(s: string): string {
-  return s
-    .replace(/→/g, '->')
-    .replace(/≥/g, '>=')
-    .replace(/≤/g, '<=')
-    .replace(/−/g, '-')
-    .replace(/[\u202f\u2009]/g, ' ')
-    .replace(/\u00a0/g, ' ')
-    .replace(/[^\t\n\r\u0020-\u00ff€’‘“”–—…·•‰]/g, '?');
+  return (
+    s
+      .replace(/→/g, '->')
+      .replace(/≥/g, '>=')
+      .replace(/≤/g, '<=')
+      .replace(/−/g, '-')
+      // a figure and its unit stay on one line: WinAnsi's no-break space (PDFKit breaks no line there)
+      .replace(/[\u202f\u2009]/g, '\u00a0')
+      .replace(/[^\t\n\r\u0020-\u00ff€’‘“”–—…·•‰]/g, '?')
+  );
 }
 
 type Doc = InstanceType<typeof PDFDocument>;
