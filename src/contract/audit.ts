@@ -143,7 +143,7 @@ export const AuditWork = Type.Object({
   leastPerWindow: Type.Optional(Type.Number()),
   /**
    * an appliance priced by the area it heats (the air/air heat pump, € per m² heated): that
-   * area, m² (the installation's `surface_chauffee`; the DPE's living area where not given)
+   * area, m² (the installation's `surface_chauffee`)
    */
   heatedArea: Type.Optional(Type.Number()),
   /**

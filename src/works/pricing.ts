@@ -353,9 +353,9 @@ function perDwelling(
 /**
  * An individual appliance priced by the area it heats, and at least `least` a dwelling (the
  * air/air heat pump: € per m² heated, at least a single split): a 14 m² zone of radiant panels
- * is not a whole house's multi-split. The area is the installation's `surface_chauffee` (the
- * dwelling's area where the DPE does not give it); in a whole building, a dwelling's part of it
- * (the area ÷ the dwellings the engine simulates with the installation), × those dwellings.
+ * is not a whole house's multi-split. The area is the installation's `surface_chauffee`; in a
+ * whole building, a dwelling's part of it (the area ÷ the dwellings the engine simulates with the
+ * installation), × those dwellings.
  */
 function byServedArea(
   dpe: RawDpe,
@@ -366,15 +366,13 @@ function byServedArea(
   perM2: number,
   least: number,
 ): Price {
-  const given = servedAreaOf(category, el);
-  const area = given > 0 ? given : b.surface;
-  const unset =
-    given > 0 ? '' : ` (the installation's area is not given: the DPE's ${qty(b.surface)} m²)`;
+  // a heating installation without its area is blocked before any works (the engine's NaN)
+  const area = servedAreaOf(category, el);
   const building = b.coverage === 'immeuble';
   const n = building ? installationDwellings(dpe, b, el, kind).engine : 1;
   const each = area / Math.max(1, n);
   const byArea = each * perM2;
-  const what = `${building ? "a dwelling's " : ''}${qty(each)} m²${unset} × ${eur(perM2)}/m²`;
+  const what = `${building ? "a dwelling's " : ''}${qty(each)} m² × ${eur(perM2)}/m²`;
   if (least > byArea) {
     const how = `the least an appliance costs; ${what} = ${eur(byArea)}`;
     const served = { area, leastPerDwelling: least };
