@@ -410,7 +410,12 @@ export function corpusSubset(subset) {
   const every = /^every:(\d+)$/.exec(subset ?? '');
   if (!subset) return all;
   if (every) return all.filter((_, i) => i % Number(every[1]) === 0);
-  return all.filter((f) => subset.split(',').includes(f.replace(/\.xml$/, '')));
+  // names with or without ".xml"; a name the corpus does not hold is said, not skipped silently
+  const names = subset.split(',').map((n) => n.trim().replace(/\.xml$/, ''));
+  const files = all.filter((f) => names.includes(f.replace(/\.xml$/, '')));
+  const missing = names.filter((n) => !files.includes(`${n}.xml`));
+  if (missing.length) console.error(`not in ${CORPUS}: ${missing.join(', ')}`);
+  return files;
 }
 
 export async function runSearchBench() {
