@@ -8,7 +8,7 @@
  * it knows, optionally, and ignores the rest.
  */
 import type { AuditResponse } from '../contract/audit.js';
-import { perDwellingText, synthesisAids, unitsText } from '../contract/audit-text.js';
+import { perDwellingText, quantityNote, synthesisAids, unitsText } from '../contract/audit-text.js';
 import { billChangeText } from '../contract/number-text.js';
 import { euros, num } from './format.js';
 
@@ -142,13 +142,11 @@ function ProposalView({ p, index }: { p: Proposal; index: number }) {
                         {w.unit === 'm²'
                           ? `${num(w.quantity, 1)}\u00a0m²`
                           : unitsText(w.quantity, (x) => num(x))}
-                        {w.doors != null && w.doors > 1 ? ` (${num(w.doors, 0)} doors)` : ''}
-                        {w.leastPerWindow != null && w.windows != null
-                          ? ` (${num(w.windows, 0)} window${w.windows > 1 ? 's' : ''} at the ${euros(w.leastPerWindow)} minimum)`
-                          : ''}
-                        {w.heatedArea != null
-                          ? ` (${num(w.heatedArea, 1)}\u00a0m² heated${w.leastPerDwelling != null ? `, at the ${euros(w.leastPerDwelling)} minimum${w.quantity > 1 ? ' a dwelling' : ''}` : ''})`
-                          : ''}{' '}
+                        {quantityNote(w, {
+                          num: (x) => num(x, 0),
+                          euros,
+                          area: (x) => `${num(x, 1)}\u00a0m²`,
+                        })}{' '}
                         · {euros(w.cost)}
                         {w.buildingCost != null ? ` (share of ${euros(w.buildingCost)})` : ''}
                       </li>

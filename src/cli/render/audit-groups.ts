@@ -4,6 +4,7 @@
  * costs summed. The JSON keeps one line per element.
  */
 import type { AuditWork } from '../../contract/audit.js';
+import { quantityNote } from '../../contract/audit-text.js';
 import { euros, num, withUnit } from '../format.js';
 
 /** A works line as shown: one element's, or several summed (`flooredWindows`: see `windowsOf`) */
@@ -91,21 +92,7 @@ export function groupIdentical(works: readonly AuditWork[]): WorksGroup[] {
  * 3 000 € minimum)": an appliance priced by the area it heats
  */
 export function withDoors(quantity: string, w: ShownWork): string {
-  if (w.leastPerWindow !== undefined && w.windows !== undefined) {
-    const floored = w.flooredWindows ?? w.windows;
-    const minimum = `at the ${euros(w.leastPerWindow)} minimum`;
-    return floored >= w.windows
-      ? `${quantity} (${num(w.windows)} window${w.windows > 1 ? 's' : ''} ${minimum})`
-      : `${quantity} (${num(w.windows)} windows, ${num(floored)} ${minimum})`;
-  }
-  if (w.heatedArea !== undefined) {
-    const least =
-      w.leastPerDwelling !== undefined
-        ? `, at the ${euros(w.leastPerDwelling)} minimum${w.quantity > 1 ? ' a dwelling' : ''}`
-        : '';
-    return `${quantity} (${withUnit(w.heatedArea, 'm²', 1)} heated${least})`;
-  }
-  return w.doors !== undefined && w.doors > 1 ? `${quantity} (${num(w.doors)} doors)` : quantity;
+  return quantity + quantityNote(w, { num, euros, area: (x) => withUnit(x, 'm²', 1) });
 }
 
 /**

@@ -602,13 +602,12 @@ function workOf(
     treats: row ? optionTreats(row) : false,
   };
   if (category === 'porte' && el) work.doors = doorsOf(el);
+  const priced = row && el ? priceOn(row, el, frame.costs, prep.raw) : undefined;
   if (category === 'baie_vitree' && el) {
     work.windows = windowsOf(el);
-    const least = row ? priceOn(row, el, frame.costs, prep.raw).least : undefined;
-    if (least) work.leastPerWindow = round2(least.eur);
+    if (priced?.least) work.leastPerWindow = round2(priced.least.eur);
   }
-  const served =
-    row && el && !envelope ? priceOn(row, el, frame.costs, prep.raw).served : undefined;
+  const served = envelope ? undefined : priced?.served;
   if (served) {
     work.heatedArea = round2(served.area);
     if (served.leastPerDwelling !== undefined)
