@@ -6,6 +6,8 @@
  * the input gate (engine and registry far apart, an installation covering the building's area,
  * primary below final). Fixtures always; corpus DPEs when the corpus is there.
  */
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { indexRanges } from '../src/contract/number-text.js';
@@ -241,6 +243,30 @@ describe('element references in a reason, short', () => {
       expect(line('baie_vitree:10')?.windows).toBe(2);
       expect(line('baie_vitree:10')?.leastPerWindow).toBeUndefined();
       expect(out.stdout).not.toContain('baie_vitree:0…13');
+    },
+  );
+
+  it.skipIf(!HAS_CORPUS)(
+    '2463E3164679Z (a flat generated from building data): a share line says the building’s quantity, then its windows at the minimum, the building’s count (terminal, report)',
+    async () => {
+      const dir = await mkdtemp(path.join(tmpdir(), 'dpe-sim-share-'));
+      const report = path.join(dir, 'audit.html');
+      try {
+        const out = await runCli(['audit', corpus('2463E3164679Z'), '--report', report]);
+        expect(out.code).toBe(0);
+        // 23 small windows in the building (9.7 m²), each at the least a window costs: 23 × 350 €
+        // = 8 050 €, the flat's 6.3 % of it 505 €; the count is the building's, not the flat's
+        expect(out.stdout).toContain(
+          '0.6\u00a0m² (building 9.7\u00a0m²; 23 windows at the 350\u00a0€ minimum)\t505\u00a0€',
+        );
+        expect(out.stdout).not.toContain('(23 windows at the 350\u00a0€ minimum) (building');
+        const html = await readFile(report, 'utf8');
+        expect(html).toContain(
+          '0.6\u00a0m²<br><span class="small">building 9.7\u00a0m²; 23 windows at the 350\u00a0€ minimum</span>',
+        );
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
     },
   );
 });

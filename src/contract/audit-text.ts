@@ -37,6 +37,7 @@ export function unitsText(quantity: number, num: (x: number) => string): string 
 /** What a works line's quantity note reads from the line (`flooredWindows`: a summed line's) */
 export interface QuantityNoteWork {
   quantity: number;
+  buildingQuantity?: number;
   doors?: number;
   windows?: number;
   leastPerWindow?: number;
@@ -45,30 +46,46 @@ export interface QuantityNoteWork {
   leastPerDwelling?: number;
 }
 
+interface NoteFormat {
+  num: (x: number) => string;
+  euros: (x: number) => string;
+  area: (x: number) => string;
+}
+
 /**
- * What follows a works line's quantity, the same in the terminal, the report, the PDF and the
- * workbench: " (22 doors)" (doors are priced by the door); " (1 window at the 350 € minimum)",
- * " (9 windows, 1 at the 350 € minimum)" (windows priced at the least a window costs rather than
- * by their area); " (14.4 m² heated, at the 3 000 € minimum)" (an appliance priced by the area it
- * heats; "a dwelling" on a whole building's); else empty.
+ * The notes beside a works line's quantity, the same in the terminal, the report, the PDF and the
+ * workbench: "building 9.7 m²" (a flat's share of a building's element: what follows is the
+ * building's, its windows or doors), "22 doors" (doors are priced by the door), "1 window at the
+ * 350 € minimum", "9 windows, 1 at the 350 € minimum" (windows priced at the least a window costs
+ * rather than by their area), "14.4 m² heated, at the 3 000 € minimum" (an appliance priced by the
+ * area it heats; "a dwelling" on a whole building's).
  */
-export function quantityNote(
-  w: QuantityNoteWork,
-  f: { num: (x: number) => string; euros: (x: number) => string; area: (x: number) => string },
-): string {
+export function quantityNotes(w: QuantityNoteWork, f: NoteFormat): string[] {
+  const building =
+    w.buildingQuantity !== undefined ? [`building ${f.area(w.buildingQuantity)}`] : [];
+  return [...building, ...countNote(w, f)];
+}
+
+function countNote(w: QuantityNoteWork, f: NoteFormat): string[] {
   if (w.leastPerWindow !== undefined && w.windows !== undefined) {
     const floored = w.flooredWindows ?? w.windows;
     const minimum = `at the ${f.euros(w.leastPerWindow)} minimum`;
     return floored >= w.windows
-      ? ` (${f.num(w.windows)} window${w.windows > 1 ? 's' : ''} ${minimum})`
-      : ` (${f.num(w.windows)} windows, ${f.num(floored)} ${minimum})`;
+      ? [`${f.num(w.windows)} window${w.windows > 1 ? 's' : ''} ${minimum}`]
+      : [`${f.num(w.windows)} windows, ${f.num(floored)} ${minimum}`];
   }
   if (w.heatedArea !== undefined) {
     const least =
       w.leastPerDwelling !== undefined
         ? `, at the ${f.euros(w.leastPerDwelling)} minimum${w.quantity > 1 ? ' a dwelling' : ''}`
         : '';
-    return ` (${f.area(w.heatedArea)} heated${least})`;
+    return [`${f.area(w.heatedArea)} heated${least}`];
   }
-  return w.doors !== undefined && w.doors > 1 ? ` (${f.num(w.doors)} doors)` : '';
+  return w.doors !== undefined && w.doors > 1 ? [`${f.num(w.doors)} doors`] : [];
+}
+
+/** The notes in brackets after the quantity: " (building 9.7 m²; 23 windows at the 350 € minimum)" */
+export function quantityNote(w: QuantityNoteWork, f: NoteFormat): string {
+  const notes = quantityNotes(w, f);
+  return notes.length > 0 ? ` (${notes.join('; ')})` : '';
 }

@@ -4,7 +4,7 @@
  * costs summed. The JSON keeps one line per element.
  */
 import type { AuditWork } from '../../contract/audit.js';
-import { quantityNote } from '../../contract/audit-text.js';
+import { quantityNote, quantityNotes } from '../../contract/audit-text.js';
 import { euros, num, withUnit } from '../format.js';
 
 /** A works line as shown: one element's, or several summed (`flooredWindows`: see `windowsOf`) */
@@ -92,8 +92,15 @@ export function groupIdentical(works: readonly AuditWork[]): WorksGroup[] {
  * 3 000 € minimum)": an appliance priced by the area it heats
  */
 export function withDoors(quantity: string, w: ShownWork): string {
-  return quantity + quantityNote(w, { num, euros, area: (x) => withUnit(x, 'm²', 1) });
+  return quantity + quantityNote(w, noteFormat);
 }
+
+/** The same notes as a list ("building 9.7 m²", "23 windows at the 350 € minimum") */
+export function lineNotes(w: ShownWork): string[] {
+  return quantityNotes(w, noteFormat);
+}
+
+const noteFormat = { num, euros, area: (x: number) => withUnit(x, 'm²', 1) };
 
 /**
  * What the proof (proof.ts's cut search) says of a step's works: "proved cheapest" (of the works

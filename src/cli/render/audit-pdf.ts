@@ -136,11 +136,10 @@ function stepPdf(doc: Doc, step: AuditStep) {
   const rows = groupIdentical(step.works).map(({ work: w, count, refs, description }) => {
     const name =
       `${count > 1 ? `${count} × ` : ''}${refs} ${description.split(' - ')[0] ?? ''}`.trim();
-    const qty =
-      withDoors(w.unit === 'm²' ? withUnit(w.quantity, 'm²', 1) : unitsText(w.quantity, num), w) +
-      (w.buildingQuantity !== undefined
-        ? ` (building ${withUnit(w.buildingQuantity, 'm²', 1)})`
-        : '');
+    const qty = withDoors(
+      w.unit === 'm²' ? withUnit(w.quantity, 'm²', 1) : unitsText(w.quantity, num),
+      w,
+    );
     const cost =
       euros(w.cost) + (w.buildingCost !== undefined ? ` (share of ${euros(w.buildingCost)})` : '');
     const level = w.aidLevel

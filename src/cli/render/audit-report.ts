@@ -14,7 +14,7 @@ import type {
 import { euros, eurosPerYear, num, withUnit } from '../format.js';
 import { perDwellingText, synthesisAids, unitsText } from '../../contract/audit-text.js';
 import { billChangeText } from '../../contract/number-text.js';
-import { groupIdentical, proofText, withDoors } from './audit-groups.js';
+import { groupIdentical, lineNotes, proofText, withDoors } from './audit-groups.js';
 import { CLASS_COLOURS } from './style.js';
 
 const LETTERS = ['A', 'B', 'C', 'D', 'E', 'F', 'G'] as const;
@@ -92,14 +92,17 @@ function stepHtml(step: AuditStep): string {
         count > 1
           ? `${count} × ${elementName(`${refs} — ${description}`)}`
           : elementName(w.element);
-      const qty = esc(
-        withDoors(w.unit === 'm²' ? withUnit(w.quantity, 'm²', 1) : unitsText(w.quantity, num), w),
-      );
+      const q = w.unit === 'm²' ? withUnit(w.quantity, 'm²', 1) : unitsText(w.quantity, num);
+      // a share of a building's element: the building's quantity and counts on a line below
+      const qty =
+        w.buildingQuantity !== undefined
+          ? `${esc(q)}<br><span class="small">${esc(lineNotes(w).join('; '))}</span>`
+          : esc(withDoors(q, w));
       const sheet = /\(([^)]+)\)$/.exec(w.aidLevel?.requirement ?? '')?.[1];
       const level = w.aidLevel
         ? `<br><span class="small" title="${esc(w.aidLevel.requirement)}">${esc(w.aidLevel.installed.slice(0, 40))} · ${esc(sheet ?? 'aids’ level')} ${w.aidLevel.met ? 'met' : 'NOT MET'}</span>`
         : '';
-      return `<tr><td title="${esc(w.element)}">${esc(name)}</td><td>${esc(shortOption(w.option))}</td><td>${esc(w.performance.startsWith('generator') ? '3CL tables' : w.performance)}${level}</td><td class="n">${qty}${w.buildingQuantity !== undefined ? `<br><span class="small">building ${withUnit(w.buildingQuantity, 'm²', 1)}</span>` : ''}</td><td class="n">${euros(w.cost)}${w.buildingCost !== undefined ? `<br><span class="small">share of ${euros(w.buildingCost)}</span>` : ''}</td></tr>`;
+      return `<tr><td title="${esc(w.element)}">${esc(name)}</td><td>${esc(shortOption(w.option))}</td><td>${esc(w.performance.startsWith('generator') ? '3CL tables' : w.performance)}${level}</td><td class="n">${qty}</td><td class="n">${euros(w.cost)}${w.buildingCost !== undefined ? `<br><span class="small">share of ${euros(w.buildingCost)}</span>` : ''}</td></tr>`;
     })
     .join('');
   const comfort = step.summerComfort

@@ -123,13 +123,7 @@ export function indented(head: string[], rows: string[][], keep: number[], drop:
 }
 
 function quantityText(w: ShownWork): string {
-  const q = withDoors(
-    w.unit === 'm²' ? withUnit(w.quantity, 'm²', 1) : unitsText(w.quantity, num),
-    w,
-  );
-  return w.buildingQuantity !== undefined
-    ? `${q} (building ${withUnit(w.buildingQuantity, 'm²', 1)})`
-    : q;
+  return withDoors(w.unit === 'm²' ? withUnit(w.quantity, 'm²', 1) : unitsText(w.quantity, num), w);
 }
 
 function costText(w: AuditWork): string {
