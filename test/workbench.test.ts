@@ -545,6 +545,29 @@ describe.skipIf(!HAS_CHROMIUM || !HAS_BUNDLE)('the workbench in headless Chromiu
     },
   );
 
+  it.skipIf(!HAS_CORPUS)(
+    'a flat generated from building data (2463E3164679Z) at 375 px: a share line says the building’s quantity and its windows, as the terminal',
+    async () => {
+      const id = '2463E3164679Z';
+      copyFileSync(path.join(CORPUS, `${id}.xml`), path.join(s.dpeDir, `${id}.xml`));
+      const { ctx, page, errors } = await openAudit(id, 375);
+      await page.waitForSelector('#audit-view', { timeout: HANG_MS });
+      const shown = await auditOf(page, id);
+      const line = shown.proposals[0]?.steps
+        .flatMap((st) => st.works)
+        .find((w) => w.referenceId === 'baie_vitree:1');
+      expect(line).toMatchObject({ windows: 23, leastPerWindow: 350, buildingCost: 8050 });
+      const text = (await page.locator('.proposal').first().textContent()) ?? '';
+      expect(text).toMatch(
+        /baie_vitree:1 [^·]*· 0\.6\u00a0m² \(building 9\.7\u00a0m²; 23 windows at the 350\u00a0€ minimum\) · 505\u00a0€ \(share of 8\u202f050\u00a0€\)/,
+      );
+      expect(await axeViolations(page)).toEqual([]);
+      await noSidewaysScroll(page);
+      expect(errors).toEqual([]);
+      await ctx.close();
+    },
+  );
+
   it('the bundled flat’s audit at 375 px: its air/air heat pump says the area it heats, as the API', async () => {
     const id = '0000E0000002F';
     copyFileSync(path.join(ROOT, 'fixtures', `${id}.xml`), path.join(s.dpeDir, `${id}.xml`));
