@@ -76,7 +76,7 @@ describe('scenario search budget (change sets, never time)', () => {
     // one, given the runs a full search spends elsewhere, could find what the full search's
     // later passes find (E for 3,300 € on this house, where the full search stopped at 3,346 €
     // before the swap pass); a budget cut that helps is not a test of the budget; nor for the
-    // second and last cut searches, proofs on their own budgets)
+    // second and last cut searches and the closing round, proofs on their own budgets)
     const cut = searchScenarios(engine, house, {
       ...opts,
       runBudget: 0,
@@ -84,6 +84,7 @@ describe('scenario search budget (change sets, never time)', () => {
       crossingBudget: 0,
       secondCutBudget: 0,
       lastCutBudget: 0,
+      closeBudget: 0,
     });
     expect(cut.solutions.length).toBeGreaterThan(0);
     for (const s of cut.solutions) {

@@ -162,6 +162,12 @@ export interface ProofQuery {
    * (docs/scenario-search.md, "M0's pairs the cut search does not compare").
    */
   tunedSteering?: boolean;
+  /**
+   * false: the master's answers that miss are not lifted (each run is one cut, the answer's own):
+   * for a narrow gap between the bound and the answer, where a few combinations are left to run
+   * and a lift's runs would cost more than running them (the closing round, scenarios.ts)
+   */
+  lifts?: boolean;
   /** the runs' rows' rounds in the last solve (default `Y_ROUNDS`; 0: none) */
   runsRows?: number;
   /** the rows in the answer's world per search (default `WORLD_ROWS`; 0: none) */
@@ -2248,6 +2254,7 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
    * by halves (one run per batch tried), as long as the run still misses on `f`.
    */
   const lift = (start: Point, f: Figure) => {
+    if (query.lifts === false) return;
     let y = start;
     // the choice a group is best lifted to: the strongest (or tied), leaving the costliest choices
     // outside what it covers
@@ -3029,44 +3036,61 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
    */
   function final(exact: boolean, lb: number): ProofAnswer {
     if (!lighterMatters) return answer(exact, lb);
-    const found = best as Evaluated | null;
     const ges = missAt.ges !== Infinity && !gesFixedExempt && gesTrusted;
-    const goal = found ? found.cout - fixedCost : Infinity;
-    // (only works that line a wall or a roof inside move the class, works/apply.ts
-    // `withInertia`: the combinations with one of them are allowed the lighter class's saving,
-    // those without keep `fixed`'s class and S as in every solve)
-    const weakOf = (m: MasterResult): number =>
-      m.kind === 'infeasible'
-        ? found
-          ? found.cout
-          : Infinity
-        : (m.kind === 'capped' ? m.lowerBound : m.cost) + fixedCost;
     const step = inertiaStep(evaluator, opts, fixed);
-    const lighterY = {
-      ep: Math.min(inertiaMost.ep, lighterAtMost(missAt.ep, lighterShare())),
-      ges: Math.min(inertiaMost.ges, lighterAtMost(missAt.ges, lighterShare())),
-    };
-    // (the rows in the answers' worlds only while they can lift the bound, at most `lb`)
-    const some = withYRows(
-      lighterY,
-      goal,
-      () => master(perSolve, goal, ges, cuts, true, { atLeast: step }),
-      lb - fixedCost,
-    );
-    const fewer = withYRows(
-      NO_LIGHTER,
-      goal,
-      () => master(perSolve, goal, ges, cuts, false, { atMost: step - 1 }),
-      lb - fixedCost,
-    );
-    const bound = Math.min(lb, weakOf(some.plain), weakOf(fewer.plain));
-    // (with the rows in the answers' worlds: what the scenario reports)
-    worldLb = Math.min(lb, weakOf(some.world), weakOf(fewer.world));
-    // (no answer: proved unreachable only while the last solve finds nothing either)
-    return answer(
-      found ? found.cout <= bound : exact && bound === Infinity,
-      found ? Math.min(bound, found.cout) : bound,
-    );
+    for (;;) {
+      const found = best as Evaluated | null;
+      const goal = found ? found.cout - fixedCost : Infinity;
+      // (only works that line a wall or a roof inside move the class, works/apply.ts
+      // `withInertia`: the combinations with one of them are allowed the lighter class's saving,
+      // those without keep `fixed`'s class and S as in every solve)
+      const weakOf = (m: MasterResult): number =>
+        m.kind === 'infeasible'
+          ? found
+            ? found.cout
+            : Infinity
+          : (m.kind === 'capped' ? m.lowerBound : m.cost) + fixedCost;
+      const lighterY = {
+        ep: Math.min(inertiaMost.ep, lighterAtMost(missAt.ep, lighterShare())),
+        ges: Math.min(inertiaMost.ges, lighterAtMost(missAt.ges, lighterShare())),
+      };
+      // (the rows in the answers' worlds only while they can lift the bound, at most `lb`)
+      const some = withYRows(
+        lighterY,
+        goal,
+        () => master(perSolve, goal, ges, cuts, true, { atLeast: step }),
+        lb - fixedCost,
+      );
+      const fewer = withYRows(
+        NO_LIGHTER,
+        goal,
+        () => master(perSolve, goal, ges, cuts, false, { atMost: step - 1 }),
+        lb - fixedCost,
+      );
+      const bound = Math.min(lb, weakOf(some.plain), weakOf(fewer.plain));
+      // (with the rows in the answers' worlds: what the scenario reports)
+      worldLb = Math.min(lb, weakOf(some.world), weakOf(fewer.world));
+      // the closing round (no lifts): the solve that bounds is answered by a run, its answer a
+      // cut (or a cheaper answer), and solved again, while the run budget lasts; a run already
+      // made is no progress
+      const m = weakOf(some.plain) <= weakOf(fewer.plain) ? some.plain : fewer.plain;
+      if (
+        query.lifts === false &&
+        found &&
+        bound < found.cout &&
+        evaluator.left > 0 &&
+        m.kind === 'solution'
+      ) {
+        const before = evaluator.count;
+        run(m.choice.map((k, g) => (k < 0 ? null : (opts[g]![k] as Candidate))));
+        if (evaluator.count > before) continue;
+      }
+      // (no answer: proved unreachable only while the last solve finds nothing either)
+      return answer(
+        found ? found.cout <= bound : exact && bound === Infinity,
+        found ? Math.min(bound, found.cout) : bound,
+      );
+    }
   }
   /** whether a choice of the master meets S on GES (without the thresholds' allowance) */
   function meetsGes(choice: readonly number[]): boolean {

@@ -156,6 +156,19 @@ export const SECOND_POLISH_BUDGET = 60;
  * another answer: docs/scenario-search.md, "The last cut search").
  */
 export const LAST_CUT_BUDGET = 1_500;
+
+/**
+ * The closing round, after the last cut search: the answers still unproved within `CLOSE_GAP` of
+ * their bound (cost ≤ 1.1 × bound), nearest first, the cut search again without lifts (each of the
+ * master's answers run as it is, one cut each) and, where a lighter inertia class holds the bound
+ * down, the last solve's answers run until the bound meets the answer (`lifts` in proof.ts), on its
+ * own evaluator with `CLOSE_BUDGET` change sets per DPE (half of what is left per target, all of it
+ * for the last) and `CLOSE_MASTER_NODES` nodes per solve. Measured on the corpus:
+ * docs/scenario-search.md, "The closing round".
+ */
+export const CLOSE_BUDGET = 300;
+export const CLOSE_GAP = 0.1;
+export const CLOSE_MASTER_NODES = 100_000;
 /**
  * Change sets per DPE the final pass's exchanges may evaluate (half of what is left per target,
  * all of it for the last), on its own evaluator, which answers every combination the searches ran
@@ -231,6 +244,8 @@ export interface ScenarioOptions {
   secondCutBudget?: number;
   /** change sets the last cut search may evaluate, all targets together (LAST_CUT_BUDGET) */
   lastCutBudget?: number;
+  /** change sets the closing round may evaluate, all targets together (CLOSE_BUDGET) */
+  closeBudget?: number;
   /** change sets the final pass's exchanges may evaluate, all targets together (FINAL_POLISH_BUDGET) */
   finalPolishBudget?: number;
   /** the final pass (default on; tests measuring another pass alone turn it off) */
@@ -652,10 +667,15 @@ export function searchScenarios(
        * answer it finds, unproved, gets the last pass and the swap pass on `polisher`. It keeps a
        * cheaper answer and a higher bound only.
        */
-      const cutRound = (searcher: Evaluator, polisher: Evaluator, budget: number) => {
+      const cutRound = (
+        searcher: Evaluator,
+        polisher: Evaluator,
+        budget: number,
+        closing?: { gap: number },
+      ) => {
         const open = targets.filter((t) => {
           const f = best.get(t);
-          return f && !f.exact;
+          return f && !f.exact && (!closing || f.ev.cout <= (1 + closing.gap) * f.lowerBound);
         });
         if (!open.length) return;
         // every combination any pass ran, once (the evaluators' memos overlap)
@@ -674,8 +694,9 @@ export function searchScenarios(
             target,
             known,
             incumbent: found.ev.items,
-            masterNodes: SECOND_MASTER_NODES,
+            masterNodes: closing ? CLOSE_MASTER_NODES : SECOND_MASTER_NODES,
             dearestFirst: true,
+            ...(closing ? { lifts: false } : {}),
           });
           let next = afterProof(found, c);
           reported(target, c);
@@ -760,6 +781,9 @@ export function searchScenarios(
       const lastBudget = opts.lastCutBudget ?? LAST_CUT_BUDGET;
       if (strategy === 'best-first' && opts.finalPass !== false && lastBudget > 0)
         cutRound(pass(), pass(), lastBudget);
+      const closeBudget = opts.closeBudget ?? CLOSE_BUDGET;
+      if (strategy === 'best-first' && opts.finalPass !== false && closeBudget > 0)
+        cutRound(pass(), pass(), closeBudget, { gap: CLOSE_GAP });
       evaluations = passes.reduce((n, e) => n + e.count, 0);
     }
   }
