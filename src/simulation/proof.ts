@@ -165,9 +165,15 @@ export interface ProofQuery {
   /**
    * false: the master's answers that miss are not lifted (each run is one cut, the answer's own):
    * for a narrow gap between the bound and the answer, where a few combinations are left to run
-   * and a lift's runs would cost more than running them (the closing round, scenarios.ts)
+   * and a lift's runs would cost more than running them (the closing round, scenarios.ts; with
+   * lifts there, fewer proofs: docs/scenario-search.md)
    */
   lifts?: boolean;
+  /**
+   * true: where a lighter inertia class holds the bound down, the last solve's answers are run
+   * (each a cut, or a cheaper answer) until the bound meets the answer or the runs are spent
+   */
+  finalRuns?: boolean;
   /** the runs' rows' rounds in the last solve (default `Y_ROUNDS`; 0: none) */
   runsRows?: number;
   /** the rows in the answer's world per search (default `WORLD_ROWS`; 0: none) */
@@ -3075,7 +3081,7 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
       // made is no progress
       const m = weakOf(some.plain) <= weakOf(fewer.plain) ? some.plain : fewer.plain;
       if (
-        query.lifts === false &&
+        query.finalRuns === true &&
         found &&
         bound < found.cout &&
         evaluator.left > 0 &&

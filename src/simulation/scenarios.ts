@@ -696,7 +696,7 @@ export function searchScenarios(
             incumbent: found.ev.items,
             masterNodes: closing ? CLOSE_MASTER_NODES : SECOND_MASTER_NODES,
             dearestFirst: true,
-            ...(closing ? { lifts: false } : {}),
+            ...(closing ? { lifts: false, finalRuns: true } : {}),
           });
           let next = afterProof(found, c);
           reported(target, c);
