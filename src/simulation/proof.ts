@@ -174,6 +174,13 @@ export interface ProofQuery {
    * (each a cut, or a cheaper answer) until the bound meets the answer or the runs are spent
    */
   finalRuns?: boolean;
+  /**
+   * with `finalRuns`: no cut loop, the last solves at once (the runs' rows and the rows in the
+   * answers' worlds, or the lighter inertia class's two), their answers run: where the plain
+   * master is far below the bound those rows give, its loop spends the runs on answers the rows
+   * already rule out (the closing round's second part, scenarios.ts)
+   */
+  straight?: boolean;
   /** the runs' rows' rounds in the last solve (default `Y_ROUNDS`; 0: none) */
   runsRows?: number;
   /** the rows in the answer's world per search (default `WORLD_ROWS`; 0: none) */
@@ -3246,16 +3253,32 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
    * without them (every scenario as before), only the bound rises. Its nodes are not counted.
    */
   function ySolve(): void {
-    const found = best as Evaluated | null;
-    if (yRounds <= 0 || lighterMatters || !found || found.cout <= bestLb || !base0) return;
-    const ges = missAt.ges !== Infinity && !gesFixedExempt && gesTrusted;
-    const { plain: m, world } = withYRows(NO_LIGHTER, found.cout - fixedCost, () =>
-      master(perSolve, found.cout - fixedCost, ges),
-    );
-    if (m.kind !== 'infeasible')
-      bestLb = Math.max(bestLb, (m.kind === 'capped' ? m.lowerBound : m.cost) + fixedCost);
-    if (world.kind !== 'infeasible')
-      worldLb = Math.max(bestLb, worldLb, boundOf(world) + fixedCost);
+    for (;;) {
+      const found = best as Evaluated | null;
+      if (yRounds <= 0 || lighterMatters || !found || found.cout <= bestLb || !base0) return;
+      const ges = missAt.ges !== Infinity && !gesFixedExempt && gesTrusted;
+      const { plain: m, world } = withYRows(NO_LIGHTER, found.cout - fixedCost, () =>
+        master(perSolve, found.cout - fixedCost, ges),
+      );
+      if (m.kind !== 'infeasible')
+        bestLb = Math.max(bestLb, (m.kind === 'capped' ? m.lowerBound : m.cost) + fixedCost);
+      if (world.kind !== 'infeasible')
+        worldLb = Math.max(bestLb, worldLb, boundOf(world) + fixedCost);
+      // (`finalRuns`: the answer of the solve with the rows, the rows in its world first, run as
+      // it is, a cut or a cheaper answer, and solved again while the runs last)
+      const next = world.kind === 'solution' ? world : m;
+      if (
+        !query.finalRuns ||
+        next.kind !== 'solution' ||
+        next.cost + fixedCost >= found.cout ||
+        Math.max(bestLb, worldLb) >= found.cout ||
+        evaluator.left <= 0
+      )
+        return;
+      const before = evaluator.count;
+      run(next.choice.map((k, g) => (k < 0 ? null : (opts[g]![k] as Candidate))));
+      if (evaluator.count === before) return;
+    }
   }
   /**
    * S on GES in one last solve of the proof's master, once the search is done: its runs are those
@@ -3273,6 +3296,8 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
     if (m.kind !== 'infeasible')
       bestLb = Math.max(bestLb, (m.kind === 'capped' ? m.lowerBound : m.cost) + fixedCost);
   }
+  // (`straight`: no cut loop, the last solves at once, their answers run: `finalRuns`)
+  if (query.straight && query.finalRuns) return stop();
   for (;;) {
     const cap =
       query.masterTotal === undefined
