@@ -161,7 +161,7 @@ export const LAST_CUT_BUDGET = 1_500;
  * The closing round, after the last cut search: the answers still unproved within `CLOSE_GAP` of
  * their bound (cost ≤ 1.1 × bound), nearest first, the cut search again without lifts (each of the
  * master's answers run as it is, one cut each) and, where a lighter inertia class holds the bound
- * down, the last solve's answers run until the bound meets the answer (`lifts` in proof.ts), on its
+ * down, the last solve's answers run until the bound meets the answer (`finalRuns` in proof.ts), on its
  * own evaluator with `CLOSE_BUDGET` change sets per DPE (half of what is left per target, all of it
  * for the last) and `CLOSE_MASTER_NODES` nodes per solve. Measured on the corpus:
  * docs/scenario-search.md, "The closing round".
