@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { indexRanges } from '../src/contract/number-text.js';
-import type { AuditResponse } from '../src/contract/audit.js';
+import type { AuditResponse, AuditWork } from '../src/contract/audit.js';
 import { DpeSimError } from '../src/contract/errors.js';
 import { elementsOf } from '../src/dpe/elements.js';
 import { readDpeFile } from '../src/dpe/source.js';
@@ -508,6 +508,87 @@ describe.skipIf(!HAS_CORPUS)('the rules where they bind on the corpus', () => {
     }
     const other = audit(await prep(corpus('2469E0234270E')));
     expect(other.proposals.flatMap((x) => x.steps).some((st) => st.hotWaterNote)).toBe(false);
+  });
+
+  it('heat pumps of one kind on two installations of one dwelling say they are priced as two appliances, and what one would cost (2287E1307980I air/air, 2387E2899635W air/water); a mixed pair and a whole building’s say nothing (2387E1211986H, 2459E1831723H)', async () => {
+    const n = (x: string) => Number(x.replace(/\u202f/g, ''));
+    const heatPumps = (ws: readonly AuditWork[]) =>
+      ws.filter(
+        (w) => w.referenceId.startsWith('installation_chauffage:') && /^PAC/.test(w.editableValue),
+      );
+    // air/air: one multi-split for both zones priced by the same rule, € per m² on their areas
+    // together, at least the least an appliance costs (docs/works.md)
+    const airAir = audit(await prep(corpus('2287E1307980I')));
+    const perM2 = costs.figures.pac_air_air.eur;
+    for (const p of airAir.proposals) {
+      const noted = p.steps.filter((st) => st.heatPumpsNote);
+      // on the step that fits the second, and on no other
+      expect(noted.length, p.kind).toBe(1);
+      const st = noted[0]!;
+      const upTo = p.steps.filter((x) => x.n <= st.n).flatMap((x) => x.works);
+      const pumps = heatPumps(upTo);
+      expect(pumps.map((w) => w.editableValue)).toEqual(['PACAirAir', 'PACAirAir']);
+      expect(heatPumps(st.works).length).toBeGreaterThan(0);
+      const m =
+        /^Two air\/air heat pumps in one dwelling, priced as two appliances: installation_chauffage:(\d) \(([\d\u202f]+)\s€\) and installation_chauffage:(\d) \(([\d\u202f]+)\s€\), ([\d\u202f]+)\s€\. One multi-split for both would be ([\d\u202f]+)\s€ \(([\d.]+)\sm² × 75\s€\/m²\), ([\d\u202f]+)\s€ less: whether one appliance serves both is the auditor’s call on site\.$/.exec(
+          st.heatPumpsNote!,
+        );
+      expect(m, st.heatPumpsNote).not.toBeNull();
+      const line = (i: string) =>
+        pumps.find((w) => w.referenceId === `installation_chauffage:${i}`)!;
+      expect(n(m![2]!)).toBe(line(m![1]!).cost);
+      expect(n(m![4]!)).toBe(line(m![3]!).cost);
+      const total = pumps.reduce((s, w) => s + w.cost, 0);
+      expect(n(m![5]!)).toBe(total);
+      const area = pumps.reduce((s, w) => s + (w.heatedArea ?? 0), 0);
+      expect(Number(m![7])).toBeCloseTo(area, 1);
+      expect(n(m![6]!)).toBe(Math.round(Math.max(3000, area * perM2)));
+      expect(n(m![8]!)).toBe(total - n(m![6]!));
+    }
+    expect(airAir.proposals.find((p) => p.kind === 'single')?.steps[0]?.heatPumpsNote).toBe(
+      'Two air/air heat pumps in one dwelling, priced as two appliances: installation_chauffage:0 (3\u202f668\u00a0€) and installation_chauffage:1 (3\u202f000\u00a0€), 6\u202f668\u00a0€. One multi-split for both would be 4\u202f748\u00a0€ (63.3\u00a0m² × 75\u00a0€/m²), 1\u202f920\u00a0€ less: whether one appliance serves both is the auditor’s call on site.',
+    );
+    // air/water: one heat pump with a circuit for each, from the dearer line (the double service
+    // keeps the hot water), its second circuit unpriced
+    const airWater = audit(await prep(corpus('2387E2899635W')));
+    for (const p of airWater.proposals) {
+      const st = p.steps.find((x) => x.heatPumpsNote);
+      expect(st, p.kind).toBeDefined();
+      const pumps = heatPumps(p.steps.filter((x) => x.n <= st!.n).flatMap((x) => x.works));
+      expect(pumps.length).toBe(2);
+      const dearer = Math.max(...pumps.map((w) => w.cost));
+      expect(st!.heatPumpsNote).toContain(
+        `One heat pump with a heating circuit for each may serve both, from ${dearer.toLocaleString('en-US').replace(',', '\u202f')}\u00a0€ (the dearer line) plus the second circuit’s fittings, which the catalogue does not price`,
+      );
+      expect(st!.heatPumpsNote).toContain(
+        'installation_chauffage:1 (Pompe à chaleur air/eau double service',
+      );
+    }
+    // an air/water and an air/air heat pump are not one appliance; a whole building's
+    // installations serve different dwellings
+    for (const id of ['2387E1211986H', '2459E1831723H']) {
+      const a = audit(await prep(corpus(id)));
+      const pumps = heatPumps(a.proposals.flatMap((p) => p.steps.flatMap((x) => x.works)));
+      expect(pumps.length, id).toBeGreaterThan(1);
+      expect(
+        a.proposals.flatMap((p) => p.steps).some((x) => x.heatPumpsNote),
+        id,
+      ).toBe(false);
+    }
+    // as the user reads it: the terminal under the step's figures, the report's small line (in
+    // both paths: each fits both heat pumps in one of its steps)
+    const dir = await mkdtemp(path.join(tmpdir(), 'dpe-sim-heat-pumps-'));
+    const report = path.join(dir, 'audit.html');
+    try {
+      const out = await runCli(['audit', corpus('2287E1307980I'), '--report', report]);
+      expect(out.code).toBe(0);
+      const note = airAir.proposals[0]!.steps.find((x) => x.heatPumpsNote)!.heatPumpsNote!;
+      expect(out.stdout.split(note).length - 1).toBe(2);
+      const html = await readFile(report, 'utf8');
+      expect(html.split(`<p class="small">${note}</p>`).length - 1).toBe(2);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('a roof window whose new glazing lets in less sun says so: its Sw, the XML’s, and what the replacement adds (2287E0793758O)', async () => {

@@ -568,6 +568,32 @@ describe.skipIf(!HAS_CHROMIUM || !HAS_BUNDLE)('the workbench in headless Chromiu
     },
   );
 
+  it.skipIf(!HAS_CORPUS)(
+    'a house of two zones heated by air/air heat pumps (2287E1307980I) at 375 px: the step says they are priced as two appliances and what one multi-split would cost, as the API',
+    async () => {
+      const id = '2287E1307980I';
+      copyFileSync(path.join(CORPUS, `${id}.xml`), path.join(s.dpeDir, `${id}.xml`));
+      const { ctx, page, errors } = await openAudit(id, 375);
+      await page.waitForSelector('#audit-view', { timeout: HANG_MS });
+      const shown = await auditOf(page, id);
+      const notes = shown.proposals.flatMap((p) =>
+        p.steps.flatMap((st) => (st.heatPumpsNote ? [st.heatPumpsNote] : [])),
+      );
+      expect(notes.length).toBe(2);
+      expect(notes[0]).toMatch(
+        /^Two air\/air heat pumps in one dwelling, priced as two appliances: /,
+      );
+      expect(notes[0]).toContain('One multi-split for both would be 4\u202f748\u00a0€');
+      const shownNotes = await page.locator('#audit-view .heat-pumps-note').allTextContents();
+      expect(shownNotes).toEqual(notes);
+      expect(await page.locator('#audit-view .heat-pumps-note').first().isVisible()).toBe(true);
+      expect(await axeViolations(page)).toEqual([]);
+      await noSidewaysScroll(page);
+      expect(errors).toEqual([]);
+      await ctx.close();
+    },
+  );
+
   it('the bundled flat’s audit at 375 px: its air/air heat pump says the area it heats, as the API', async () => {
     const id = '0000E0000002F';
     copyFileSync(path.join(ROOT, 'fixtures', `${id}.xml`), path.join(s.dpeDir, `${id}.xml`));

@@ -246,6 +246,12 @@ export const AuditStep = Type.Object({
    * this step's heating works (a heat pump that heats only), named (0.2)
    */
   hotWaterNote: Type.Optional(Type.String()),
+  /**
+   * heat pumps of one kind on two or more heating installations of one dwelling, priced as an
+   * appliance each: the step that fits the second says so, and what one appliance for them all
+   * would cost where the catalogue prices it (0.2)
+   */
+  heatPumpsNote: Type.Optional(Type.String()),
   /** summer comfort after the step (0.2) */
   summerComfort: Type.Optional(SummerComfort),
   /**

@@ -152,6 +152,7 @@ function ProposalView({ p, index }: { p: Proposal; index: number }) {
                       </li>
                     ))}
                   </ul>
+                  {s.heatPumpsNote && <p class="small heat-pumps-note">{s.heatPumpsNote}</p>}
                   {s.hotWaterNote && <p class="small hot-water-note">{s.hotWaterNote}</p>}
                 </td>
                 <td>

@@ -368,20 +368,47 @@ function byServedArea(
 ): Price {
   // a heating installation without its area is blocked before any works (the engine's NaN)
   const area = servedAreaOf(category, el);
-  const building = b.coverage === 'immeuble';
-  const n = building ? installationDwellings(dpe, b, el, kind).engine : 1;
+  if (b.coverage !== 'immeuble') return oneDwelling(area, perM2, least);
+  const n = installationDwellings(dpe, b, el, kind).engine;
   const each = area / Math.max(1, n);
   const byArea = each * perM2;
-  const what = `${building ? "a dwelling's " : ''}${qty(each)} m² × ${eur(perM2)}/m²`;
+  const what = `a dwelling's ${qty(each)} m² × ${eur(perM2)}/m²`;
   if (least > byArea) {
     const how = `the least an appliance costs; ${what} = ${eur(byArea)}`;
-    const served = { area, leastPerDwelling: least };
-    return building
-      ? { ...perDwelling(dpe, b, el, kind, least, how), served }
-      : { eur: Math.round(least), detail: `1 × ${eur(least)} (${how})`, served };
+    return {
+      ...perDwelling(dpe, b, el, kind, least, how),
+      served: { area, leastPerDwelling: least },
+    };
   }
-  const served = { area };
-  return building
-    ? { ...perDwelling(dpe, b, el, kind, byArea, what), served }
-    : { eur: Math.round(byArea), detail: what, served };
+  return { ...perDwelling(dpe, b, el, kind, byArea, what), served: { area } };
+}
+
+/** One dwelling's appliance heating `area` m²: € per m², at least `least` (`byServedArea`). */
+function oneDwelling(area: number, perM2: number, least: number): Price {
+  const byArea = area * perM2;
+  const what = `${qty(area)} m² × ${eur(perM2)}/m²`;
+  if (least > byArea)
+    return {
+      eur: Math.round(least),
+      detail: `1 × ${eur(least)} (the least an appliance costs; ${what} = ${eur(byArea)})`,
+      served: { area, leastPerDwelling: least },
+    };
+  return { eur: Math.round(byArea), detail: what, served: { area } };
+}
+
+/**
+ * One appliance for several zones of one dwelling, priced as `byServedArea` prices one on their
+ * areas together (the air/air heat pump's zones as one multi-split: € per m² heated, at least
+ * the least one costs). Undefined for an option not priced by the area it heats.
+ */
+export function oneApplianceFor(
+  option: WorksOptionRow,
+  area: number,
+  costs: CostTable,
+): Price | undefined {
+  const figure = costs.figures[option.cost];
+  if (figure.unit !== 'm2' || figure.minPerUnit === undefined || !systemKind(option.category))
+    return undefined;
+  const perM2 = priceOf(costs, option.cost, performanceOf(option));
+  return oneDwelling(area, perM2, figure.minPerUnit * (1 + costs.delta / 100));
 }

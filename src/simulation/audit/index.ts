@@ -58,6 +58,7 @@ import { oversizedDoors } from '../../dpe/doors.js';
 import { windowShares, windowsOf } from '../../dpe/windows.js';
 import { billRiseOf } from '../bill-rise.js';
 import { inputGate, type Gate } from './gate.js';
+import { heatPumpsNoteOf } from './heat-pumps.js';
 import { INSULATION_ITEMS, ITEM_OF, judgeItems, type Items } from './items.js';
 import { isRoofWindow, optionAllowed, optionTreats, windowMeets, levelText } from './levels.js';
 import {
@@ -258,6 +259,15 @@ export function auditDpe(engine: Engine, prep: PreparedDpe, opts: AuditOptions):
       prev = ev;
     }
     const single = [withProof(stepOf(frame, 1, paths.base, paths.single, 0), paths.singleProof)];
+    for (const steps of [stepsList, single])
+      steps.forEach((step, i) => {
+        const note = heatPumpsNoteOf(
+          prep.raw,
+          frame.costs,
+          steps.slice(0, i + 1).map((s) => s.works),
+        );
+        if (note) steps[i] = { ...step, heatPumpsNote: note };
+      });
     proposals.push(
       proposal(
         'steps',

@@ -1,0 +1,100 @@
+/**
+ * Heat pumps of one kind on two or more heating installations of one dwelling (a house's two
+ * zones, each with its own generator in the DPE): the audit prices an appliance each, as the
+ * search does (prices stay a sum over the works: the proofs rest on it), and says so on the step
+ * that adds the second, with what one appliance for all of them would cost where the catalogue
+ * prices it (docs/works.md, "An air/air heat pump by the area it heats").
+ */
+import type { AuditWork } from '../../contract/audit.js';
+import { numberText } from '../../contract/number-text.js';
+import { isCollective, scopeOf } from '../../dpe/building.js';
+import { elementsOf, parseReferenceId } from '../../dpe/elements.js';
+import type { RawDpe } from '../../dpe/raw.js';
+import { findOption, type WorksOptionRow } from '../../works/catalogue.js';
+import type { CostTable } from '../../works/costs.js';
+import { oneApplianceFor } from '../../works/pricing.js';
+
+/** The kinds of heat pump one appliance could serve several zones with, by generator recipe. */
+const KIND_OF: Record<string, 'air/air' | 'air/water'> = {
+  'pac-air-air': 'air/air',
+  'pac-air-eau': 'air/water',
+  'pac-air-eau-ecs': 'air/water',
+};
+
+const COUNT = ['', 'One', 'Two', 'Three', 'Four', 'Five'];
+
+const euros = (x: number) => `${numberText(Math.round(x))}\u00a0€`;
+/** a price's detail with each figure kept beside its unit (a no-break space before m² and €) */
+const unitsKept = (detail: string) => detail.replace(/(\d) (?=m²|€)/g, '$1\u00a0');
+
+interface Fitted {
+  work: AuditWork;
+  row: WorksOptionRow;
+  /** the step it is in (1-based) */
+  step: number;
+}
+
+/**
+ * The note of step `n` (1-based) of a path whose steps' works are `works` (one list a step, up to
+ * this one): undefined unless this step fits a heat pump of a kind whose pumps, with the earlier
+ * steps', now sit on two or more individual heating installations of one dwelling (a house or a
+ * flat; a whole building's installations serve different dwellings).
+ */
+export function heatPumpsNoteOf(
+  dpe: RawDpe,
+  costs: CostTable,
+  works: readonly (readonly AuditWork[])[],
+): string | undefined {
+  if (scopeOf(dpe).coverage === 'immeuble') return undefined;
+  const n = works.length;
+  const installations = elementsOf(dpe, 'installation_chauffage');
+  const byKind = new Map<'air/air' | 'air/water', Fitted[]>();
+  works.forEach((list, i) => {
+    for (const work of list) {
+      const ref = parseReferenceId(work.referenceId);
+      if (ref?.category !== 'installation_chauffage') continue;
+      const el = installations[ref.index];
+      if (!el || isCollective(el)) continue;
+      const row = findOption('installation_chauffage', work.editableKey, work.editableValue);
+      const kind = row?.recipe.kind === 'heating' ? KIND_OF[row.recipe.generator] : undefined;
+      if (!row || !kind) continue;
+      const list = byKind.get(kind) ?? [];
+      list.push({ work, row, step: i + 1 });
+      byKind.set(kind, list);
+    }
+  });
+  const notes: string[] = [];
+  for (const [kind, fitted] of byKind) {
+    if (fitted.length < 2 || !fitted.some((f) => f.step === n)) continue;
+    const total = fitted.reduce((s, f) => s + f.work.cost, 0);
+    const one = (f: Fitted) =>
+      `${f.work.referenceId} (${[
+        ...(f.step < n ? [`step ${f.step}`] : []),
+        ...(kind === 'air/water' ? [f.row.label] : []),
+        euros(f.work.cost),
+      ].join(', ')})`;
+    const lines = fitted.map(one);
+    const listed = `${lines.slice(0, -1).join(', ')} and ${lines[lines.length - 1]}`;
+    const head = `${COUNT[fitted.length] ?? numberText(fitted.length)} ${kind} heat pumps in one dwelling, priced as ${(COUNT[fitted.length] ?? numberText(fitted.length)).toLowerCase()} appliances: ${listed}, ${euros(total)}.`;
+    const them = fitted.length === 2 ? 'both' : 'them all';
+    const call = `whether one appliance serves ${them} is the auditor’s call on site.`;
+    if (kind === 'air/air') {
+      const area = fitted.reduce((s, f) => s + (f.work.heatedArea ?? 0), 0);
+      const price = area > 0 ? oneApplianceFor(fitted[0]!.row, area, costs) : undefined;
+      if (!price) {
+        notes.push(`${head} One multi-split may serve ${them}: ${call}`);
+        continue;
+      }
+      const less = total - price.eur;
+      notes.push(
+        `${head} One multi-split for ${them} would be ${euros(price.eur)} (${unitsKept(price.detail)})${less > 0 ? `, ${euros(less)} less` : ''}: ${call}`,
+      );
+    } else {
+      const dearest = Math.max(...fitted.map((f) => f.work.cost));
+      notes.push(
+        `${head} One heat pump with a heating circuit for each may serve ${them}, from ${euros(dearest)} (the ${fitted.length === 2 ? 'dearer' : 'dearest'} line) plus the ${fitted.length === 2 ? 'second circuit’s' : 'other circuits’'} fittings, which the catalogue does not price: ${call}`,
+      );
+    }
+  }
+  return notes.length ? notes.join(' ') : undefined;
+}
