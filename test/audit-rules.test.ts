@@ -561,7 +561,7 @@ describe.skipIf(!HAS_CORPUS)('the rules where they bind on the corpus', () => {
         `One heat pump with a heating circuit for each may serve both, from ${dearer.toLocaleString('en-US').replace(',', '\u202f')}\u00a0€ (the dearer line) plus the second circuit’s fittings, which the catalogue does not price`,
       );
       expect(st!.heatPumpsNote).toContain(
-        'installation_chauffage:1 (Pompe à chaleur air/eau double service',
+        'installation_chauffage:1 (Pompe à chaleur air/eau double service, 14\u202f000\u00a0€)',
       );
     }
     // an air/water and an air/air heat pump are not one appliance; a whole building's

@@ -70,7 +70,7 @@ export function heatPumpsNoteOf(
     const one = (f: Fitted) =>
       `${f.work.referenceId} (${[
         ...(f.step < n ? [`step ${f.step}`] : []),
-        ...(kind === 'air/water' ? [f.row.label] : []),
+        ...(kind === 'air/water' ? [f.row.label.replace(/\s*\([^()]*\)$/, '')] : []),
         euros(f.work.cost),
       ].join(', ')})`;
     const lines = fitted.map(one);
