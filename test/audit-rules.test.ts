@@ -18,6 +18,7 @@ import { readDpeFile } from '../src/dpe/source.js';
 import { loadEngine, type Engine } from '../src/engine/engine.js';
 import { aidsOf, builtOf } from '../src/simulation/audit/content.js';
 import { auditDpe } from '../src/simulation/audit/index.js';
+import { initialSimulation } from '../src/simulation/initial.js';
 import { refsText } from '../src/simulation/audit/items.js';
 import { acceptedExisting } from '../src/simulation/audit/levels.js';
 import { prepare, type PreparedDpe } from '../src/simulation/prepared.js';
@@ -589,6 +590,42 @@ describe.skipIf(!HAS_CORPUS)('the rules where they bind on the corpus', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+
+  it('initial’s scenario that holds two air/air heat pumps in one dwelling says so, as the audit does (2287E1307980I): in --json and under the scenarios in the terminal; the others say nothing', async () => {
+    const body = initialSimulation(engine, await prep(corpus('2287E1307980I')), {
+      coef: 'activated',
+      forceNormalization: false,
+      simulationId: 't',
+      costs,
+    });
+    const pumpsOf = (s: (typeof body.autoSolutions)[number]) =>
+      s.items.filter(
+        (it) =>
+          it.referenceId.startsWith('installation_chauffage:') && /^PAC/.test(it.editableValue),
+      );
+    const two = body.autoSolutions.filter((s) => pumpsOf(s).length === 2);
+    expect(two.length).toBeGreaterThan(0);
+    for (const s of body.autoSolutions)
+      expect(s.heatPumpsNote !== undefined, s.classe).toBe(pumpsOf(s).length === 2);
+    // the same two lines as the audit's path in one step (its note above, word for word), each
+    // figure the scenario's own: its items' costs and their sum
+    const [first] = two;
+    expect(pumpsOf(first!).map((it) => [it.referenceId, it.cout])).toEqual([
+      ['installation_chauffage:0', 3668],
+      ['installation_chauffage:1', 3000],
+    ]);
+    expect(first!.heatPumpsNote).toBe(
+      'Two air/air heat pumps in one dwelling, priced as two appliances: installation_chauffage:0 (3\u202f668\u00a0€) and installation_chauffage:1 (3\u202f000\u00a0€), 6\u202f668\u00a0€. One multi-split for both would be 4\u202f748\u00a0€ (63.3\u00a0m² × 75\u00a0€/m²), 1\u202f920\u00a0€ less: whether one appliance serves both is the auditor’s call on site.',
+    );
+    // as the user reads it: a line under the scenarios naming the row and its class
+    const out = await runCli(['initial', corpus('2287E1307980I')], {
+      env: { COLUMNS: '400' },
+    });
+    expect(out.code).toBe(0);
+    const row = body.autoSolutions.indexOf(first!) + 1;
+    expect(out.stdout).toContain(`Scenario ${row} (${first!.classe}): ${first!.heatPumpsNote}`);
+    expect(out.stdout.split('heat pumps in one dwelling').length - 1).toBe(two.length);
   });
 
   it('a roof window whose new glazing lets in less sun says so: its Sw, the XML’s, and what the replacement adds (2287E0793758O)', async () => {

@@ -569,7 +569,7 @@ describe.skipIf(!HAS_CHROMIUM || !HAS_BUNDLE)('the workbench in headless Chromiu
   );
 
   it.skipIf(!HAS_CORPUS)(
-    'a house of two zones heated by air/air heat pumps (2287E1307980I) at 375 px: the step says they are priced as two appliances and what one multi-split would cost, as the API',
+    'a house of two zones heated by air/air heat pumps (2287E1307980I) at 375 px: the step, and initial’s scenario, say they are priced as two appliances and what one multi-split would cost, as the API',
     async () => {
       const id = '2287E1307980I';
       copyFileSync(path.join(CORPUS, `${id}.xml`), path.join(s.dpeDir, `${id}.xml`));
@@ -587,6 +587,12 @@ describe.skipIf(!HAS_CHROMIUM || !HAS_BUNDLE)('the workbench in headless Chromiu
       const shownNotes = await page.locator('#audit-view .heat-pumps-note').allTextContents();
       expect(shownNotes).toEqual(notes);
       expect(await page.locator('#audit-view .heat-pumps-note').first().isVisible()).toBe(true);
+      // initial's scenario with the same two heat pumps says the same, under its works
+      const single = shown.proposals.find((p) => p.kind === 'single')?.steps[0]?.heatPumpsNote;
+      const scenarioNotes = page.locator('.scenarios .heat-pumps-note');
+      expect(await scenarioNotes.allTextContents()).toEqual([single]);
+      await scenarioNotes.first().scrollIntoViewIfNeeded();
+      expect(await scenarioNotes.first().isVisible()).toBe(true);
       expect(await axeViolations(page)).toEqual([]);
       await noSidewaysScroll(page);
       expect(errors).toEqual([]);

@@ -611,6 +611,12 @@ export const AutoSolution = Type.Object({
   coutParM2: Type.Optional(Type.Number()),
   /** a whole building: `cout` shared equally by its dwellings (`dpe.scope.dwellings`), € (dpe-sim) */
   coutParLogement: Type.Optional(Type.Number()),
+  /**
+   * heat pumps of one kind on two or more heating installations of one dwelling, priced as that
+   * many appliances in `cout`: says so, and what one appliance would cost where the catalogue
+   * prices it (the audit's `heatPumpsNote`, docs/works.md) (dpe-sim)
+   */
+  heatPumpsNote: Type.Optional(Type.String()),
 });
 export type AutoSolution = Type.Static<typeof AutoSolution>;
 

@@ -13,6 +13,7 @@ import type {
 import { classFromIndex, classIndex, isClassLetter } from '../contract/classes.js';
 import type { Engine } from '../engine/engine.js';
 import type { CostTable } from '../works/costs.js';
+import { heatPumpsNoteOf } from '../works/heat-pumps.js';
 import { calculation, DEFAULT_SCENARIO, outcome, scenarioTitle } from './calc.js';
 import { engineFigures, registryMode } from './comparison.js';
 import type { PreparedDpe } from './prepared.js';
@@ -69,10 +70,14 @@ export function initialSimulation(
   const solutions = searchScenarios(engine, prep, opts).solutions.map((sol) => {
     const m2 = costPerM2(sol.cout, scope);
     const each = costPerDwelling(sol.cout, scope.dwellings);
+    const heatPumps = heatPumpsNoteOf(prep.raw, opts.costs, [
+      sol.items.map((it) => ({ ...it, cost: it.cout })),
+    ]);
     return {
       ...sol,
       ...(m2 === undefined ? {} : { coutParM2: m2 }),
       ...(each === undefined ? {} : { coutParLogement: each }),
+      ...(heatPumps === undefined ? {} : { heatPumpsNote: heatPumps }),
     };
   });
   const packs = registryPacks(

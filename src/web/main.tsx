@@ -600,6 +600,7 @@ function Scenarios({
               </li>
             ))}
           </ul>
+          {s.heatPumpsNote && <p class="small heat-pumps-note">{s.heatPumpsNote}</p>}
           <button type="button" onClick={() => onApply(i + 1)}>
             Apply scenario {i + 1}
           </button>

@@ -655,6 +655,11 @@ export function renderInitial(
         body.simulation.initialGrade ?? undefined,
       ),
     );
+    // (two heat pumps of one kind in one dwelling, priced as two appliances: the scenario says so)
+    body.autoSolutions.forEach((sol, i) => {
+      const note = (sol as { heatPumpsNote?: string }).heatPumpsNote;
+      if (note) parts.push(wrap(`Scenario ${i + 1} (${sol.classe}): ${terminalText(note)}`, '  '));
+    });
     const scope = scopeLine(body.dpe);
     if (scope) parts.push(wrap(s.c.dim(scope), '  '));
   }

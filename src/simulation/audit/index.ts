@@ -58,7 +58,7 @@ import { oversizedDoors } from '../../dpe/doors.js';
 import { windowShares, windowsOf } from '../../dpe/windows.js';
 import { billRiseOf } from '../bill-rise.js';
 import { inputGate, type Gate } from './gate.js';
-import { heatPumpsNoteOf } from './heat-pumps.js';
+import { heatPumpsNoteOf } from '../../works/heat-pumps.js';
 import { INSULATION_ITEMS, ITEM_OF, judgeItems, type Items } from './items.js';
 import { isRoofWindow, optionAllowed, optionTreats, windowMeets, levelText } from './levels.js';
 import {

@@ -1,18 +1,27 @@
 /**
  * Heat pumps of one kind on two or more heating installations of one dwelling (a house's two
- * zones, each with its own generator in the DPE): the audit prices an appliance each, as the
- * search does (prices stay a sum over the works: the proofs rest on it), and says so on the step
- * that adds the second, with what one appliance for all of them would cost where the catalogue
- * prices it (docs/works.md, "An air/air heat pump by the area it heats").
+ * zones, each with its own generator in the DPE): the search prices an appliance each (prices
+ * stay a sum over the works: the proofs rest on it), and the audit's step that adds the second,
+ * like `initial`'s scenario that holds them, says so, with what one appliance for all of them
+ * would cost where the catalogue prices it (docs/works.md, "An air/air heat pump by the area it
+ * heats").
  */
-import type { AuditWork } from '../../contract/audit.js';
-import { numberText } from '../../contract/number-text.js';
-import { isCollective, scopeOf } from '../../dpe/building.js';
-import { elementsOf, parseReferenceId } from '../../dpe/elements.js';
-import type { RawDpe } from '../../dpe/raw.js';
-import { findOption, type WorksOptionRow } from '../../works/catalogue.js';
-import type { CostTable } from '../../works/costs.js';
-import { oneApplianceFor } from '../../works/pricing.js';
+import type { EditableChange } from '../contract/schemas.js';
+import { numberText } from '../contract/number-text.js';
+import { isCollective, scopeOf } from '../dpe/building.js';
+import { elementsOf, parseReferenceId } from '../dpe/elements.js';
+import type { RawDpe } from '../dpe/raw.js';
+import { priceOn } from './apply.js';
+import { findOption, type WorksOptionRow } from './catalogue.js';
+import type { CostTable } from './costs.js';
+import { oneApplianceFor } from './pricing.js';
+
+/** A works line as priced: the audit's works and `initial`'s scenario items (`cout`) both give one. */
+export interface PricedWork extends EditableChange {
+  cost: number;
+  /** the area the appliance heats (the pricing's), m²; read from the price when not given */
+  heatedArea?: number;
+}
 
 /** The kinds of heat pump one appliance could serve several zones with, by generator recipe. */
 const KIND_OF: Record<string, 'air/air' | 'air/water'> = {
@@ -28,7 +37,7 @@ const euros = (x: number) => `${numberText(Math.round(x))}\u00a0€`;
 const unitsKept = (detail: string) => detail.replace(/(\d) (?=m²|€)/g, '$1\u00a0');
 
 interface Fitted {
-  work: AuditWork;
+  work: PricedWork;
   row: WorksOptionRow;
   /** the step it is in (1-based) */
   step: number;
@@ -43,7 +52,7 @@ interface Fitted {
 export function heatPumpsNoteOf(
   dpe: RawDpe,
   costs: CostTable,
-  works: readonly (readonly AuditWork[])[],
+  works: readonly (readonly PricedWork[])[],
 ): string | undefined {
   if (scopeOf(dpe).coverage === 'immeuble') return undefined;
   const n = works.length;
@@ -79,7 +88,7 @@ export function heatPumpsNoteOf(
     const them = fitted.length === 2 ? 'both' : 'them all';
     const call = `whether one appliance serves ${them} is the auditor’s call on site.`;
     if (kind === 'air/air') {
-      const area = fitted.reduce((s, f) => s + (f.work.heatedArea ?? 0), 0);
+      const area = fitted.reduce((s, f) => s + heatedAreaOf(dpe, costs, f), 0);
       const price = area > 0 ? oneApplianceFor(fitted[0]!.row, area, costs) : undefined;
       if (!price) {
         notes.push(`${head} One multi-split may serve ${them}: ${call}`);
@@ -97,4 +106,13 @@ export function heatPumpsNoteOf(
     }
   }
   return notes.length ? notes.join(' ') : undefined;
+}
+
+/** The area a fitted heat pump heats: the line's, else its price's (m², to the cent as the audit's). */
+function heatedAreaOf(dpe: RawDpe, costs: CostTable, f: Fitted): number {
+  if (f.work.heatedArea !== undefined) return f.work.heatedArea;
+  const ref = parseReferenceId(f.work.referenceId);
+  const el = ref ? elementsOf(dpe, 'installation_chauffage')[ref.index] : undefined;
+  const area = el ? priceOn(f.row, el, costs, dpe).served?.area : undefined;
+  return area === undefined ? 0 : Math.round(area * 100) / 100;
 }
