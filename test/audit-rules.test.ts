@@ -26,6 +26,7 @@ import { figuresOf, runWorks } from '../src/simulation/runs.js';
 import { applyWorks, resolveChanges } from '../src/works/apply.js';
 import { consumptionOf } from '../src/engine/bills.js';
 import { defaultCosts } from '../src/works/costs.js';
+import { gensOf } from '../src/works/context.js';
 import { CORPUS, FLAT, HAS_CORPUS, HOUSE, STUDIO, runCli } from './helpers.js';
 
 let engine: Engine;
@@ -719,6 +720,31 @@ describe.skipIf(!HAS_CORPUS)('the rules where they bind on the corpus', () => {
       expect(hot?.status).toBe('cannot');
       expect(hot?.reason).toMatch(/no generator the aids accept/);
     }
+  });
+
+  it('a heating installation the catalogue cannot treat names what it holds: a gas room heater (2269E1217015Z), a pellet stove with its bathroom heater as back-up (2387E0839319Y)', async () => {
+    const heating = (a: AuditResponse) =>
+      a.items
+        .find((i) => i.key === 'heatingHotWater')
+        ?.elements?.find((e) => e.referenceId === 'installation_chauffage:0');
+    const gasRoom = heating(audit(await prep(corpus('2269E1217015Z'))));
+    expect(gasRoom?.status).toBe('cannot');
+    expect(gasRoom?.reason).toBe(
+      'no generator the aids accept can be offered here for its generator (radiateur à gaz indépendant ou autonome avant 2006): no central heating with water emitters to replace; no electric heaters to replace',
+    );
+    // the bathroom's electric radiator (link 3) is the back-up: "no electric heaters to replace"
+    // speaks of the main heating, and the reason says which is which
+    const p = await prep(corpus('2387E0839319Y'));
+    const inst = elementsOf(p.raw, 'installation_chauffage')[0];
+    const links = (inst ? gensOf(inst) : []).map((g) =>
+      String(g.donnee_entree.enum_lien_generateur_emetteur_id),
+    );
+    expect(links).toEqual(['1', '3']);
+    const stove = heating(audit(p));
+    expect(stove?.status).toBe('cannot');
+    expect(stove?.reason).toMatch(
+      /^no generator the aids accept can be offered here for its generator \(poêle à granulés installée avant 2012 ou sans label flamme verte; back-up: radiateur électrique nfc, nf\*\* et nf\*\*\*\): no central heating with water emitters to replace; no electric heaters to replace$/,
+    );
   });
 
   it('a condensing fuel-oil boiler is not a generator the aids accept: heating needs works (2387E0112951S)', async () => {

@@ -302,10 +302,17 @@ export function judgeItems(
       }
       // (why the generators the aids accept are not offered; emitters and lagging do not treat)
       const why = refusalsOn(prep, category, el, optionTreats);
+      // (a heating installation names what it holds: a stove or a gas room heater is refused by
+      // what it is not, central heating or electric heaters; a bathroom's heater is its back-up)
+      const backUpLabels = gens.filter((g) => !main.includes(g)).map((g) => g.label);
+      const holds =
+        category === 'installation_chauffage' && main.length
+          ? ` for its ${main.length > 1 ? 'generators' : 'generator'} (${main.map((g) => g.label).join(' + ')}${backUpLabels.length ? `; back-up: ${backUpLabels.join(' + ')}` : ''})`
+          : '';
       push({
         ...base,
         status: 'cannot',
-        reason: `no generator the aids accept can be offered here${why.length ? `: ${why.slice(0, 2).join('; ')}` : ''}`,
+        reason: `no generator the aids accept can be offered here${holds}${why.length ? `: ${why.slice(0, 2).join('; ')}` : ''}`,
       });
     });
   }
