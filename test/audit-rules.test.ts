@@ -722,16 +722,28 @@ describe.skipIf(!HAS_CORPUS)('the rules where they bind on the corpus', () => {
     }
   });
 
-  it('a heating installation the catalogue cannot treat names what it holds: a gas room heater (2269E1217015Z), a pellet stove with its bathroom heater as back-up (2387E0839319Y)', async () => {
+  it('a heating installation the catalogue cannot treat names what it holds: a wood stove (2387E0028605Q), a pellet stove with its bathroom heater as back-up (2387E0839319Y); a gas room heater is treated by an air/air heat pump (2269E1217015Z)', async () => {
     const heating = (a: AuditResponse) =>
       a.items
         .find((i) => i.key === 'heatingHotWater')
         ?.elements?.find((e) => e.referenceId === 'installation_chauffage:0');
-    const gasRoom = heating(audit(await prep(corpus('2269E1217015Z'))));
-    expect(gasRoom?.status).toBe('cannot');
-    expect(gasRoom?.reason).toBe(
-      'no generator the aids accept can be offered here for its generator (radiateur à gaz indépendant ou autonome avant 2006): no central heating with water emitters to replace; no electric heaters to replace',
+    const wood = heating(audit(await prep(corpus('2387E0028605Q'))));
+    expect(wood?.status).toBe('cannot');
+    expect(wood?.reason).toBe(
+      'no generator the aids accept can be offered here for its generator (poêle bûche installé entre 1990 et 2004): no central heating with water emitters to replace; no electric heaters to replace',
     );
+    const gas = audit(await prep(corpus('2269E1217015Z')));
+    expect(heating(gas)?.status).toBe('needs-works');
+    for (const p of gas.proposals) {
+      const line = p.steps
+        .flatMap((st) => st.works)
+        .find((w) => w.referenceId === 'installation_chauffage:0');
+      expect(line, p.kind).toMatchObject({
+        editableValue: 'PACAirAirAppareils',
+        aidLevel: expect.anything(),
+      });
+      expect(p.items.find((i) => i.key === 'heatingHotWater')?.status, p.kind).toMatch(/^treated/);
+    }
     // the bathroom's electric radiator (link 3) is the back-up: "no electric heaters to replace"
     // speaks of the main heating, and the reason says which is which
     const p = await prep(corpus('2387E0839319Y'));

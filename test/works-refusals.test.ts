@@ -19,7 +19,15 @@ import { loadEngine, type Engine } from '../src/engine/engine.js';
 import { auditDpe } from '../src/simulation/audit/index.js';
 import { prepare, type PreparedDpe } from '../src/simulation/prepared.js';
 import { defaultCosts } from '../src/works/costs.js';
-import { offeredOptions, refusalsOn } from '../src/works/apply.js';
+import {
+  applyWorks,
+  offeredOptions,
+  priceOn,
+  refusalsOn,
+  resolveChanges,
+} from '../src/works/apply.js';
+import { consumptionOf } from '../src/engine/bills.js';
+import { figuresOf, runWorks } from '../src/simulation/runs.js';
 import { CORPUS, HAS_CORPUS, HOUSE } from './helpers.js';
 
 if (!HAS_CORPUS)
@@ -64,12 +72,69 @@ function heatingRefusals(p: PreparedDpe, index = 0): string[] {
 }
 
 describe('why no generator is offered on a heating installation', () => {
-  it('an oil stove: neither a central heating with water emitters nor electric heaters, said so', async () => {
+  it('an oil stove: an air/air heat pump replacing it is offered, nothing for water emitters or electric heaters; the engine heats on electricity, for less primary energy and emissions', async () => {
     // 47 poêle fioul ou gpl ou charbon, 23 poêle gpl
-    const why = heatingRefusals(await house('47', '23'));
+    const stove = await house('47', '23');
+    const inst = elementsOf(stove.raw, 'installation_chauffage')[0]!;
+    const codes = offeredOptions(stove, 'installation_chauffage', inst).map((r) => r.code);
+    expect(codes).toContain('PACAirAirAppareils');
+    for (const c of ['PACAirAir', 'RadiateursElecNF', 'PACAirEau', 'ChaudiereGazCondensation'])
+      expect(codes).not.toContain(c);
+    const why = heatingRefusals(stove);
     expect(why).toContain('no central heating with water emitters to replace');
     expect(why).toContain('no electric heaters to replace');
     for (const r of why) expect(r).not.toMatch(/is offered|are offered/);
+    // priced as the air/air heat pump on electric heaters: € per m² heated, at least a split
+    const costs = defaultCosts();
+    const row = offeredOptions(stove, 'installation_chauffage', inst).find(
+      (r) => r.code === 'PACAirAirAppareils',
+    )!;
+    const area = Number(inst.donnee_entree.surface_chauffee);
+    expect(priceOn(row, inst, costs, stove.raw).eur).toBe(
+      Math.round(
+        Math.max(costs.figures.pac_air_air.minPerUnit ?? 0, area * costs.figures.pac_air_air.eur),
+      ),
+    );
+    const change = [
+      {
+        referenceId: 'installation_chauffage:0',
+        editableKey: 'ReplaceGEN',
+        editableValue: 'PACAirAirAppareils',
+      },
+    ];
+    const works = applyWorks(engine, stove, resolveChanges(stove, change), costs);
+    const before = consumptionOf(engine.run(stove.raw, { owned: true }).output);
+    const after = consumptionOf(engine.run(works.raw, { owned: true }).output);
+    const heating = (use: typeof before, energy: string) =>
+      use.filter((c) => c.energy === energy).reduce((x, c) => x + c.byUse.ch, 0);
+    const electricity = '1';
+    const fuels = (use: typeof before) =>
+      use.filter((c) => c.energy !== electricity).reduce((x, c) => x + c.byUse.ch, 0);
+    expect(fuels(before)).toBeGreaterThan(0);
+    expect(fuels(after)).toBe(0);
+    expect(heating(after, electricity)).toBeGreaterThan(0);
+    const o = runWorks(engine, stove, change, costs);
+    const f = figuresOf(o, 'activated');
+    const f0 = figuresOf(runWorks(engine, stove, [], costs), 'activated');
+    expect(f.ep).toBeLessThan(f0.ep);
+    expect(f.ges).toBeLessThan(f0.ges);
+  });
+
+  it('a wood stove: neither a central heating nor electric heaters, said so; nor an independent fossil heater (said only where nothing else is)', async () => {
+    // 26 poêle bûche installé entre 1990 et 2004, 21 poêle bois
+    const stove = await house('26', '21');
+    const inst = elementsOf(stove.raw, 'installation_chauffage')[0]!;
+    expect(offeredOptions(stove, 'installation_chauffage', inst).map((r) => r.code)).not.toContain(
+      'PACAirAirAppareils',
+    );
+    const why = heatingRefusals(stove);
+    expect(why).toContain('no central heating with water emitters to replace');
+    expect(why).toContain('no electric heaters to replace');
+    expect(why).not.toContain('no independent gas, fuel-oil or coal heaters to replace');
+    // the same refusal, alone, where it is all there is to say: the option's own applicability
+    expect(
+      refusalsOn(stove, 'installation_chauffage', inst, (r) => r.code === 'PACAirAirAppareils'),
+    ).toEqual(['no independent gas, fuel-oil or coal heaters to replace']);
   });
 
   it('water radiators on the registry’s default collective system: what to replace is unknown', async () => {

@@ -200,6 +200,14 @@ export const CATALOGUE: readonly WorksOptionRow[] = [
   {
     category: 'installation_chauffage',
     key: 'ReplaceGEN',
+    code: 'PACAirAirAppareils',
+    label: 'Pompe à chaleur air/air (remplace des poêles ou radiateurs gaz, fioul, charbon)',
+    recipe: { kind: 'heating', generator: 'pac-air-air-appareils' },
+    cost: 'pac_air_air',
+  },
+  {
+    category: 'installation_chauffage',
+    key: 'ReplaceGEN',
     code: 'RadiateursElecNF',
     label: 'Radiateurs électriques NF*** programmables (remplacent des convecteurs)',
     recipe: { kind: 'heating', generator: 'radiateurs-nf' },

@@ -8,6 +8,7 @@ export type HeatingGenerator =
   | 'gaz-condensation'
   | 'granules'
   | 'pac-air-air'
+  | 'pac-air-air-appareils'
   | 'radiateurs-nf'
   | 'gaz-condensation-collective'
   | 'pac-air-eau-collective';
@@ -28,5 +29,8 @@ export const OTHER_KIND = {
   individualHotWater: 'only individual hot-water installations can be replaced',
   collectiveNetwork:
     'offered on collective installations (a building’s boiler room or district heating)',
+  // (the air/air heat pump for independent fossil heaters: said only of an installation with
+  // nothing else to say, not beside an electric installation's own reason)
+  roomHeaters: 'no independent gas, fuel-oil or coal heaters to replace',
 } as const;
 export const OTHER_KIND_REFUSALS: ReadonlySet<string> = new Set(Object.values(OTHER_KIND));

@@ -60,6 +60,14 @@ const JOULE_GEN = new Set(['98', '99', '100', '101', '102', '103', '104']);
 // 6/7 plafond rayonnant, 8/9 plancher rayonnant, 10 radiateur à accumulation
 const JOULE_EMISSION = new Set(['1', '2', '3', '4', '6', '7', '8', '9', '10']);
 const EFFET_JOULE_GEN = new Set([...JOULE_GEN, '105', '106']); // the engine's isEffetJoule list
+// independent fossil heaters: 47 poêle fioul, GPL ou charbon, 50-52 générateurs d'air chaud à
+// combustion, 53/54 radiateurs à gaz indépendants (wood stoves, inserts and cookers are not:
+// renewable, and what replaces one is the auditor's call)
+const ROOM_GEN = new Set(['47', '50', '51', '52', '53', '54']);
+// their emitters: 5 air soufflé par réseau aéraulique, 19 radiateur gaz, 20 poêle charbon,
+// 22 poêle fioul, 23 poêle GPL
+const ROOM_EMISSION = new Set(['5', '19', '20', '22', '23']);
+const NO_ROOM_HEATERS = OTHER_KIND.roomHeaters;
 const SDB_LINK = '3'; // enum_lien_generateur_emetteur_id: electric appoint in the bathroom
 
 // enum_cfg_installation_ch_id accepted: 1 simple, 2 solar, 3 wood stove appoint, 4/5 bathroom
@@ -540,6 +548,8 @@ interface ElectricSpec {
   emission: string;
   intermittence?: string;
   alreadyDone: ReadonlySet<string>;
+  /** replaces independent fossil heaters (`ROOM_GEN`) instead of electric ones */
+  rooms?: boolean;
 }
 
 const ELECTRIC: Partial<Record<HeatingGenerator, ElectricSpec>> = {
@@ -548,6 +558,13 @@ const ELECTRIC: Partial<Record<HeatingGenerator, ElectricSpec>> = {
     description: 'Pompe à chaleur air/air (travaux)',
     emission: '42', // soufflage d'air chaud, distribution par fluide frigorigène
     alreadyDone: new Set(),
+  },
+  'pac-air-air-appareils': {
+    type: '3', // pac air/air installée à partir de 2015
+    description: 'Pompe à chaleur air/air (travaux)',
+    emission: '42', // soufflage d'air chaud, distribution par fluide frigorigène
+    alreadyDone: new Set(),
+    rooms: true,
   },
   'radiateurs-nf': {
     type: '100', // radiateur électrique NFC, NF** et NF***
@@ -559,23 +576,30 @@ const ELECTRIC: Partial<Record<HeatingGenerator, ElectricSpec>> = {
 };
 
 /**
- * Electric generators and emitters of an individual installation, bathroom appoint excluded; where
- * there are none to replace, why (`refusal`).
+ * Electric generators and emitters of an individual installation, bathroom appoint excluded (with
+ * `rooms`: its independent fossil heaters instead); where there are none to replace, why
+ * (`refusal`).
  */
-function jouleMains(inst: RawGeneratorHolder): {
+function jouleMains(
+  inst: RawGeneratorHolder,
+  rooms = false,
+): {
   gens: RawElement[];
   ems: RawElement[];
   refusal?: string;
 } {
-  const none = { gens: [], ems: [], refusal: 'no electric heaters to replace' };
+  const nothing = rooms ? NO_ROOM_HEATERS : 'no electric heaters to replace';
+  const none = { gens: [], ems: [], refusal: nothing };
   if (centralRefusal(inst)) return none;
+  const genSet = rooms ? ROOM_GEN : JOULE_GEN;
+  const emSet = rooms ? ROOM_EMISSION : JOULE_EMISSION;
   const gens = gensOf(inst).filter(
     (g) =>
-      JOULE_GEN.has(genType(g)) && s(g.donnee_entree.enum_lien_generateur_emetteur_id) !== SDB_LINK,
+      genSet.has(genType(g)) && s(g.donnee_entree.enum_lien_generateur_emetteur_id) !== SDB_LINK,
   );
   const ems = emsOf(inst).filter(
     (e) =>
-      JOULE_EMISSION.has(s(e.donnee_entree.enum_type_emission_distribution_id)) &&
+      emSet.has(s(e.donnee_entree.enum_type_emission_distribution_id)) &&
       s(e.donnee_entree.enum_lien_generateur_emetteur_id) !== SDB_LINK,
   );
   if (!gens.length) return none;
@@ -589,17 +613,21 @@ function jouleMains(inst: RawGeneratorHolder): {
   const refusal = others.some((e) =>
     HYDRONIC_EMISSION.has(s(e.donnee_entree.enum_type_emission_distribution_id)),
   )
-    ? ELECTRIC_ON_WATER
+    ? rooms
+      ? 'its heater feeds water emitters: a central heating, not an independent heater'
+      : ELECTRIC_ON_WATER
     : others.length
-      ? 'its electric generator feeds emitters the catalogue does not replace (not radiators, convectors, panels or radiant floors and ceilings)'
-      : 'no electric heaters to replace';
+      ? rooms
+        ? 'its heater feeds emitters the catalogue does not replace (not a stove, a gas radiator or warm-air vents)'
+        : 'its electric generator feeds emitters the catalogue does not replace (not radiators, convectors, panels or radiant floors and ceilings)'
+      : nothing;
   return { gens: [], ems: [], refusal };
 }
 
 function electricApplies(inst: RawGeneratorHolder, spec: ElectricSpec): Applicability {
   const refusal = centralRefusal(inst);
   if (refusal) return refusal;
-  const m = jouleMains(inst);
+  const m = jouleMains(inst, spec.rooms);
   if (!m.gens.length) return m.refusal ?? 'no electric heaters to replace';
   if (m.gens.every((g) => spec.alreadyDone.has(genType(g))))
     return 'this equipment is already installed';
@@ -608,7 +636,7 @@ function electricApplies(inst: RawGeneratorHolder, spec: ElectricSpec): Applicab
 
 /** The electric generators and their emitters become ONE generator and ONE emitter. */
 function electricApply(inst: RawGeneratorHolder, spec: ElectricSpec, ctx: WorksContext): void {
-  const m = jouleMains(inst);
+  const m = jouleMains(inst, spec.rooms);
   const e0 = m.ems[0]?.donnee_entree;
   if (!m.gens.length || !e0) return;
   const lien = s(e0.enum_lien_generateur_emetteur_id) || '1';

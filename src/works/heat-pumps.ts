@@ -26,6 +26,7 @@ export interface PricedWork extends EditableChange {
 /** The kinds of heat pump one appliance could serve several zones with, by generator recipe. */
 const KIND_OF: Record<string, 'air/air' | 'air/water'> = {
   'pac-air-air': 'air/air',
+  'pac-air-air-appareils': 'air/air',
   'pac-air-eau': 'air/water',
   'pac-air-eau-ecs': 'air/water',
 };

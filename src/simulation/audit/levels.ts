@@ -113,6 +113,7 @@ export const ACCEPTED_GENERATORS: Readonly<Record<string, string>> = {
   PACAirEauECS: 'BAR-TH-171',
   PACAirEauCollective: 'BAR-TH-166',
   PACAirAir: 'BAR-TH-129',
+  PACAirAirAppareils: 'BAR-TH-129',
   ChaudiereGranules: 'BAR-TH-113',
   ChaudiereGazCondensation: 'BAR-TH-106',
   ChaufferieGazCondensation: 'BAR-TH-107',
