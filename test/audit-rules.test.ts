@@ -6,7 +6,7 @@
  * the input gate (engine and registry far apart, an installation covering the building's area,
  * primary below final). Fixtures always; corpus DPEs when the corpus is there.
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -593,7 +593,7 @@ describe.skipIf(!HAS_CORPUS)('the rules where they bind on the corpus', () => {
     }
   });
 
-  it('initial’s scenario that holds two air/air heat pumps in one dwelling says so, as the audit does (2287E1307980I): in --json and under the scenarios in the terminal; the others say nothing', async () => {
+  it('initial’s scenario that holds two air/air heat pumps in one dwelling says so, as the audit does (2287E1307980I): in --json and under the scenarios in the terminal (--all); the others say nothing', async () => {
     const body = initialSimulation(engine, await prep(corpus('2287E1307980I')), {
       coef: 'activated',
       forceNormalization: false,
@@ -619,10 +619,18 @@ describe.skipIf(!HAS_CORPUS)('the rules where they bind on the corpus', () => {
     expect(first!.heatPumpsNote).toBe(
       'Two air/air heat pumps in one dwelling, priced as two appliances: installation_chauffage:0 (3\u202f668\u00a0€) and installation_chauffage:1 (3\u202f000\u00a0€), 6\u202f668\u00a0€. One multi-split for both would be 4\u202f748\u00a0€ (63.3\u00a0m² × 75\u00a0€/m²), 1\u202f920\u00a0€ less: whether one appliance serves both is the auditor’s call on site.',
     );
-    // as the user reads it: a line under the scenarios naming the row and its class
-    const out = await runCli(['initial', corpus('2287E1307980I')], {
-      env: { COLUMNS: '400' },
-    });
+    // as the user reads it with --all: a line under the scenarios naming the row and its class
+    // (at a glance, one line names the scenarios: test/cli-terminal.test.ts)
+    // (the XML's own descriptions write decimals with a comma, "R=2,25", which --all's elements
+    // table echoes and the suite's number guard reads as ours: a copy writes them with a point)
+    const dir = await mkdtemp(path.join(tmpdir(), 'dpe-sim-initial-pumps-'));
+    const copy = path.join(dir, '2287E1307980I.xml');
+    await writeFile(
+      copy,
+      (await readFile(corpus('2287E1307980I'), 'utf8')).replace(/(\d),(\d)/g, '$1.$2'),
+    );
+    const out = await runCli(['initial', copy, '--all'], { env: { COLUMNS: '400' } });
+    await rm(dir, { recursive: true, force: true });
     expect(out.code).toBe(0);
     const row = body.autoSolutions.indexOf(first!) + 1;
     expect(out.stdout).toContain(`Scenario ${row} (${first!.classe}): ${first!.heatPumpsNote}`);

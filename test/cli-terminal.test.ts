@@ -154,6 +154,12 @@ describe.skipIf(!HAS_SCRIPT)('output fits the terminal', () => {
           const scenarios = lines.filter((l) => /^│ \d+ │/.test(l)).length;
           const perDwelling = (text.match(/\d\s€\/dwelling/g) ?? []).length;
           expect(perDwelling, text).toBe(id === '2535E0426429Q' ? scenarios : 0);
+          // a house's scenarios that fit two air/air heat pumps: one line names them all at a
+          // glance (each scenario's note with --all)
+          const pumps =
+            /Scenarios 2 \(E\), 3 \(D\) and 5 \(B\): heat pumps of one kind on several heating installations of one dwelling, priced as an appliance each; whether one serves them all is the auditor’s call \(--all says what one would cost\)/;
+          if (id === '2187E0982782R') expect(text.replace(/\n {2}/g, ' '), text).toMatch(pumps);
+          else expect(text).not.toMatch(/heat pumps of one kind/);
         }
       }
       console.log(`initial, lines at 100 and 80 columns: ${counts.join('; ')}`);
