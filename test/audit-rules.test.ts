@@ -59,6 +59,12 @@ function blockedBy(p: PreparedDpe): DpeSimError {
   throw new Error(`${p.key} was not stopped by the gate`);
 }
 
+/** The audit's judgement of the DPE's first heating installation. */
+const heating = (a: AuditResponse) =>
+  a.items
+    .find((i) => i.key === 'heatingHotWater')
+    ?.elements?.find((e) => e.referenceId === 'installation_chauffage:0');
+
 const worksOf = (a: AuditResponse, kind: 'steps' | 'single') =>
   a.proposals.find((p) => p.kind === kind)?.steps.flatMap((s) => s.works) ?? [];
 
@@ -731,10 +737,6 @@ describe.skipIf(!HAS_CORPUS)('the rules where they bind on the corpus', () => {
   });
 
   it('a heating installation the catalogue cannot treat names what it holds: a wood stove (2387E0028605Q), a pellet stove with its bathroom heater as back-up (2387E0839319Y); a gas room heater is treated by an air/air heat pump (2269E1217015Z)', async () => {
-    const heating = (a: AuditResponse) =>
-      a.items
-        .find((i) => i.key === 'heatingHotWater')
-        ?.elements?.find((e) => e.referenceId === 'installation_chauffage:0');
     const wood = heating(audit(await prep(corpus('2387E0028605Q'))));
     expect(wood?.status).toBe('cannot');
     expect(wood?.reason).toBe(
@@ -865,10 +867,6 @@ describe.skipIf(!HAS_CORPUS)('the rules where they bind on the corpus', () => {
   });
 
   it('a heating whose main generator is at the aids’ level is, beside an old back-up; a fuel-oil back-up keeps it open (2387E0992815Q, 2464E1799476F)', async () => {
-    const heating = (a: AuditResponse) =>
-      a.items
-        .find((i) => i.key === 'heatingHotWater')
-        ?.elements?.find((e) => e.referenceId === 'installation_chauffage:0');
     // a heat pump after 2017 with an insert before 1990 in appoint
     const pac = heating(audit(await prep(corpus('2387E0992815Q'))));
     expect(pac?.performance).toBe('pac air/eau installée après 2017 + insert installé avant 1990');

@@ -304,10 +304,9 @@ export function judgeItems(
       const why = refusalsOn(prep, category, el, optionTreats);
       // (a heating installation names what it holds: a stove or a gas room heater is refused by
       // what it is not, central heating or electric heaters; a bathroom's heater is its back-up)
-      const backUpLabels = gens.filter((g) => !main.includes(g)).map((g) => g.label);
       const holds =
         category === 'installation_chauffage' && main.length
-          ? ` for its ${main.length > 1 ? 'generators' : 'generator'} (${main.map((g) => g.label).join(' + ')}${backUpLabels.length ? `; back-up: ${backUpLabels.join(' + ')}` : ''})`
+          ? ` for its ${main.length > 1 ? 'generators' : 'generator'} (${main.map((g) => g.label).join(' + ')}${backUps.length ? `; back-up: ${backUps.map((g) => g.label).join(' + ')}` : ''})`
           : '';
       push({
         ...base,
