@@ -19,7 +19,8 @@ import { loadEngine, type Engine } from '../src/engine/engine.js';
 import { aidsOf, builtOf } from '../src/simulation/audit/content.js';
 import { auditDpe } from '../src/simulation/audit/index.js';
 import { initialSimulation } from '../src/simulation/initial.js';
-import { refsText } from '../src/simulation/audit/items.js';
+import { judgeItems, refsText } from '../src/simulation/audit/items.js';
+import { candidatesOf } from '../src/simulation/scenarios.js';
 import { acceptedExisting } from '../src/simulation/audit/levels.js';
 import { prepare, type PreparedDpe } from '../src/simulation/prepared.js';
 import { figuresOf, runWorks } from '../src/simulation/runs.js';
@@ -704,12 +705,13 @@ describe.skipIf(!HAS_CORPUS)('the rules where they bind on the corpus', () => {
     for (const w of facade) expect(w.aidLevel?.met).toBe(true);
   });
 
-  it('a path in steps folded into one step is the path in one step’s answer when that meets its rules and costs less (2438E1338967I: D → B)', async () => {
-    const a = audit(await prep(corpus('2438E1338967I')));
+  it('a path in steps folded into one step is the path in one step’s answer when that meets its rules and costs less (2593E3377930D: D → B)', async () => {
+    const a = audit(await prep(corpus('2593E3377930D')));
     invariants(a);
     const steps = a.proposals.find((p) => p.kind === 'steps');
     const single = a.proposals.find((p) => p.kind === 'single');
     expect(steps?.steps.length).toBe(1);
+    expect(steps?.steps[0]?.after.classe).toBe('B');
     expect(steps?.ok).toBe(true);
     // one question, one answer: the same works, the same cost, the same proof
     expect(steps?.cost).toBe(single?.cost);
@@ -736,37 +738,64 @@ describe.skipIf(!HAS_CORPUS)('the rules where they bind on the corpus', () => {
     }
   });
 
-  it('a heating installation the catalogue cannot treat names what it holds: a wood stove (2387E0028605Q), a pellet stove with its bathroom heater as back-up (2387E0839319Y); a gas room heater is treated by an air/air heat pump (2269E1217015Z)', async () => {
-    const wood = heating(audit(await prep(corpus('2387E0028605Q'))));
-    expect(wood?.status).toBe('cannot');
-    expect(wood?.reason).toBe(
-      'no generator the aids accept can be offered here for its generator (poêle bûche installé entre 1990 et 2004): no central heating with water emitters to replace; no electric heaters to replace',
-    );
-    const gas = audit(await prep(corpus('2269E1217015Z')));
-    expect(heating(gas)?.status).toBe('needs-works');
-    for (const p of gas.proposals) {
-      const line = p.steps
-        .flatMap((st) => st.works)
-        .find((w) => w.referenceId === 'installation_chauffage:0');
-      expect(line, p.kind).toMatchObject({
-        editableValue: 'PACAirAirAppareils',
-        aidLevel: expect.anything(),
-      });
-      expect(p.items.find((i) => i.key === 'heatingHotWater')?.status, p.kind).toMatch(/^treated/);
+  it('a heating installation names what it holds: a wood stove is treated by a pellet stove (2387E0028605Q), and so is an old pellet stove with its bathroom heater as back-up (2387E0839319Y); a gas room heater by an air/air heat pump (2269E1217015Z); one the catalogue cannot treat names its generator and back-up (2251E1368858K)', async () => {
+    for (const id of ['2387E0028605Q', '2387E0839319Y', '2269E1217015Z']) {
+      const a = audit(await prep(corpus(id)));
+      invariants(a);
+      expect(heating(a)?.status, id).toBe('needs-works');
+      const value = id === '2269E1217015Z' ? 'PACAirAirAppareils' : 'PoeleGranules';
+      for (const p of a.proposals) {
+        const line = p.steps
+          .flatMap((st) => st.works)
+          .find((w) => w.referenceId === 'installation_chauffage:0');
+        expect(line, `${id} ${p.kind}`).toMatchObject({ editableValue: value });
+        expect(line?.aidLevel?.met, `${id} ${p.kind}`).toBe(true);
+        expect(line?.treats, `${id} ${p.kind}`).toBe(true);
+        expect(p.items.find((i) => i.key === 'heatingHotWater')?.status, p.kind).toMatch(
+          /^treated/,
+        );
+      }
     }
-    // the bathroom's electric radiator (link 3) is the back-up: "no electric heaters to replace"
-    // speaks of the main heating, and the reason says which is which
+    // the bathroom's electric radiator (link 3) is the back-up of 2387E0839319Y's pellet stove
     const p = await prep(corpus('2387E0839319Y'));
     const inst = elementsOf(p.raw, 'installation_chauffage')[0];
     const links = (inst ? gensOf(inst) : []).map((g) =>
       String(g.donnee_entree.enum_lien_generateur_emetteur_id),
     );
     expect(links).toEqual(['1', '3']);
-    const stove = heating(audit(p));
-    expect(stove?.status).toBe('cannot');
-    expect(stove?.reason).toMatch(
-      /^no generator the aids accept can be offered here for its generator \(poêle à granulés installée avant 2012 ou sans label flamme verte; back-up: radiateur électrique nfc, nf\*\* et nf\*\*\*\): no central heating with water emitters to replace; no electric heaters to replace$/,
+    expect(heating(audit(p))?.performance).toBe(
+      'poêle à granulés installée avant 2012 ou sans label flamme verte + radiateur électrique nfc, nf** et nf***',
     );
+    const kept = heating(audit(await prep(corpus('2251E1368858K'))));
+    expect(kept?.status).toBe('cannot');
+    expect(kept?.reason).toBe(
+      'no generator the aids accept can be offered here for its generator (chaudière gaz standard 1991-2000; back-up: convecteur électrique nfc, nf** et nf***): this installation (collective base + appoint, or bi-jonction convectors) is not replaced',
+    );
+  });
+
+  it('a pellet stove treats an installation its wood appliances heat, not one where a stove backs up a boiler (2287E0281128A: an oil boiler, a cooker as appoint)', async () => {
+    const frame = { coef: 'activated' as const, forceNormalization: false, costs };
+    for (const [id, treats] of [
+      ['2387E0028605Q', true],
+      ['2287E0281128A', false],
+    ] as const) {
+      const p = await prep(corpus(id));
+      const groups = candidatesOf(engine, p, frame);
+      const offered = (groups.get('installation_chauffage:0|ReplaceGEN') ?? []).map(
+        (c) => c.change.editableValue,
+      );
+      expect(offered, id).toContain('PoeleGranules');
+      const req = judgeItems(engine, p, groups, frame)
+        .requirements.get('heatingHotWater')
+        ?.find((r) => r.ref === 'installation_chauffage:0');
+      const options = [...(req?.options ?? [])];
+      expect(
+        options.includes('installation_chauffage:0|ReplaceGEN|PoeleGranules'),
+        `${id}: ${options.join(', ')}`,
+      ).toBe(treats);
+      // the oil boiler's own replacements treat it
+      if (!treats) expect(options, id).toContain('installation_chauffage:0|ReplaceGEN|PACAirEau');
+    }
   });
 
   it('a condensing fuel-oil boiler is not a generator the aids accept: heating needs works (2387E0112951S)', async () => {

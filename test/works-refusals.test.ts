@@ -27,6 +27,7 @@ import {
   resolveChanges,
 } from '../src/works/apply.js';
 import { consumptionOf } from '../src/engine/bills.js';
+import { emsOf, gensOf } from '../src/works/context.js';
 import { figuresOf, runWorks } from '../src/simulation/runs.js';
 import { CORPUS, HAS_CORPUS, HOUSE } from './helpers.js';
 
@@ -40,19 +41,30 @@ beforeAll(async () => {
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'dpe-sim-refusals-'));
 
-/** The bundled house with its boiler (generator 88) and its radiators (emitter 34) replaced. */
-async function house(generator: string, emitter: string): Promise<PreparedDpe> {
+/**
+ * The bundled house with its boiler (generator 88) and its radiators (emitter 34) replaced; with
+ * `heatingOnly`, the new generator heats only (the boiler also makes the hot water: usage 3), its
+ * hot water left to the water heater's own entry; a wood appliance (20-46) burns logs or pellets.
+ */
+async function house(
+  generator: string,
+  emitter: string,
+  heatingOnly = false,
+): Promise<PreparedDpe> {
+  const usage = heatingOnly ? '1' : '3';
+  const id = Number(generator);
+  const energy = id >= 20 && id <= 43 ? '4' : id >= 44 && id <= 46 ? '5' : '2';
   const xml = readFileSync(HOUSE, 'utf8')
     .replace(
-      '<enum_type_generateur_ch_id>88</enum_type_generateur_ch_id>',
-      `<enum_type_generateur_ch_id>${generator}</enum_type_generateur_ch_id>`,
+      /<enum_type_generateur_ch_id>88<\/enum_type_generateur_ch_id>(\s*)<enum_usage_generateur_id>3<\/enum_usage_generateur_id>(\s*)<enum_type_energie_id>2</,
+      `<enum_type_generateur_ch_id>${generator}</enum_type_generateur_ch_id>$1<enum_usage_generateur_id>${usage}</enum_usage_generateur_id>$2<enum_type_energie_id>${energy}<`,
     )
     .replace(
       '<enum_type_emission_distribution_id>34</enum_type_emission_distribution_id>',
       `<enum_type_emission_distribution_id>${emitter}</enum_type_emission_distribution_id>`,
     );
   expect(xml).toContain(`<enum_type_generateur_ch_id>${generator}<`);
-  const file = path.join(tmp, `house-${generator}-${emitter}.xml`);
+  const file = path.join(tmp, `house-${generator}-${emitter}-${usage}.xml`);
   writeFileSync(file, xml);
   return prepared(file);
 }
@@ -120,13 +132,15 @@ describe('why no generator is offered on a heating installation', () => {
     expect(f.ges).toBeLessThan(f0.ges);
   });
 
-  it('a wood stove: neither a central heating nor electric heaters, said so; nor an independent fossil heater (said only where nothing else is)', async () => {
+  it('a wood stove: a pellet stove replaces it (one appliance, 4 800 € by default, on the stove’s own emitter); the engine burns pellets instead of logs, for less primary energy; no air/air heat pump (said only where nothing else is)', async () => {
     // 26 poêle bûche installé entre 1990 et 2004, 21 poêle bois
-    const stove = await house('26', '21');
+    const stove = await house('26', '21', true);
     const inst = elementsOf(stove.raw, 'installation_chauffage')[0]!;
-    expect(offeredOptions(stove, 'installation_chauffage', inst).map((r) => r.code)).not.toContain(
-      'PACAirAirAppareils',
-    );
+    const offered = offeredOptions(stove, 'installation_chauffage', inst);
+    const codes = offered.map((r) => r.code);
+    expect(codes).toContain('PoeleGranules');
+    for (const c of ['PACAirAirAppareils', 'PACAirAir', 'PACAirEau', 'ChaudiereGazCondensation'])
+      expect(codes).not.toContain(c);
     const why = heatingRefusals(stove);
     expect(why).toContain('no central heating with water emitters to replace');
     expect(why).toContain('no electric heaters to replace');
@@ -135,6 +149,60 @@ describe('why no generator is offered on a heating installation', () => {
     expect(
       refusalsOn(stove, 'installation_chauffage', inst, (r) => r.code === 'PACAirAirAppareils'),
     ).toEqual(['no independent gas, fuel-oil or coal heaters to replace']);
+    // priced per appliance, from the costs table
+    const costs = defaultCosts();
+    const row = offered.find((r) => r.code === 'PoeleGranules')!;
+    expect(costs.figures.poele_granules.eur).toBe(4800);
+    expect(priceOn(row, inst, costs, stove.raw).eur).toBe(4800);
+    const change = [
+      {
+        referenceId: 'installation_chauffage:0',
+        editableKey: 'ReplaceGEN',
+        editableValue: 'PoeleGranules',
+      },
+    ];
+    const works = applyWorks(engine, stove, resolveChanges(stove, change), costs);
+    const gen = gensOf(elementsOf(works.raw, 'installation_chauffage')[0]!);
+    expect(gen.map((g) => String(g.donnee_entree.enum_type_generateur_ch_id))).toEqual(['46']);
+    const em = emsOf(elementsOf(works.raw, 'installation_chauffage')[0]!);
+    expect(em.map((e) => String(e.donnee_entree.enum_type_emission_distribution_id))).toEqual([
+      '21',
+    ]);
+    const before = consumptionOf(engine.run(stove.raw, { owned: true }).output);
+    const after = consumptionOf(engine.run(works.raw, { owned: true }).output);
+    const heating = (use: typeof before, energy: string) =>
+      use.filter((c) => c.energy === energy).reduce((x, c) => x + c.byUse.ch, 0);
+    const LOGS = '4';
+    const PELLETS = '5';
+    expect(heating(before, LOGS)).toBeGreaterThan(0);
+    expect(heating(after, LOGS)).toBe(0);
+    // the 3CL tables: a log stove of 1990-2004 yields 0.6, a Flamme Verte pellet stove 0.87
+    expect(heating(after, PELLETS) / heating(before, LOGS)).toBeCloseTo(0.6 / 0.87, 2);
+    const f = figuresOf(runWorks(engine, stove, change, costs), 'activated');
+    const f0 = figuresOf(runWorks(engine, stove, [], costs), 'activated');
+    expect(f.ep).toBeLessThan(f0.ep);
+  });
+
+  it('a pellet stove is not offered where one with the Flamme Verte label is there, nor on a wood appliance that also makes the hot water', async () => {
+    // 45 poêle à granulés flamme verte installé entre 2012 et 2019
+    const recent = await house('45', '21', true);
+    const inst = elementsOf(recent.raw, 'installation_chauffage')[0]!;
+    expect(offeredOptions(recent, 'installation_chauffage', inst).map((r) => r.code)).not.toContain(
+      'PoeleGranules',
+    );
+    expect(
+      refusalsOn(recent, 'installation_chauffage', inst, (r) => r.code === 'PoeleGranules'),
+    ).toEqual(['this equipment is already installed']);
+    // a cooker of 1990-2004 that also makes the hot water (usage 3, as the boiler it replaces in
+    // the file): its hot-water side would be left without an appliance
+    const cooker = await house('24', '21');
+    const cInst = elementsOf(cooker.raw, 'installation_chauffage')[0]!;
+    expect(
+      refusalsOn(cooker, 'installation_chauffage', cInst, (r) => r.code === 'PoeleGranules'),
+    ).toEqual(['its wood appliance also makes the hot water (the hot-water side would be left)']);
+    expect(
+      offeredOptions(cooker, 'installation_chauffage', cInst).map((r) => r.code),
+    ).not.toContain('PoeleGranules');
   });
 
   it('water radiators on the registry’s default collective system: what to replace is unknown', async () => {

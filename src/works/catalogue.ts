@@ -208,6 +208,14 @@ export const CATALOGUE: readonly WorksOptionRow[] = [
   {
     category: 'installation_chauffage',
     key: 'ReplaceGEN',
+    code: 'PoeleGranules',
+    label: 'Poêle à granulés Flamme Verte (remplace un poêle, un insert ou une cuisinière à bois)',
+    recipe: { kind: 'heating', generator: 'poele-granules' },
+    cost: 'poele_granules',
+  },
+  {
+    category: 'installation_chauffage',
+    key: 'ReplaceGEN',
     code: 'RadiateursElecNF',
     label: 'Radiateurs électriques NF*** programmables (remplacent des convecteurs)',
     recipe: { kind: 'heating', generator: 'radiateurs-nf' },

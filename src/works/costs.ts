@@ -252,6 +252,13 @@ export const DEFAULT_COSTS = {
     minPerUnit: 3000,
     classe: 'air/air heat pump from 2015 (3CL 3)',
   },
+  poele_granules: {
+    eur: 4800,
+    unit: 'unit',
+    source:
+      'commercial pages (2024): pellet stove 1\u202f000–7\u202f000 €, mean 3\u202f531 € (monequerre.fr), + its flue for pellets 500–2\u202f000 € (ootravaux.fr, midpoint 1\u202f250 €), rounded',
+    classe: 'pellet stove, Flamme Verte label, from 2020 (3CL 46)',
+  },
   radiateurs_performants: {
     eur: 2500,
     unit: 'unit',

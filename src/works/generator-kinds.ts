@@ -9,6 +9,7 @@ export type HeatingGenerator =
   | 'granules'
   | 'pac-air-air'
   | 'pac-air-air-appareils'
+  | 'poele-granules'
   | 'radiateurs-nf'
   | 'gaz-condensation-collective'
   | 'pac-air-eau-collective';
@@ -32,5 +33,7 @@ export const OTHER_KIND = {
   // (the air/air heat pump for independent fossil heaters: said only of an installation with
   // nothing else to say, not beside an electric installation's own reason)
   roomHeaters: 'no independent gas, fuel-oil or coal heaters to replace',
+  // (the pellet stove: the same, for wood stoves, inserts, closed hearths and cookers)
+  woodStoves: 'no wood stove, insert or cooker to replace',
 } as const;
 export const OTHER_KIND_REFUSALS: ReadonlySet<string> = new Set(Object.values(OTHER_KIND));

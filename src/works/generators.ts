@@ -68,6 +68,13 @@ const ROOM_GEN = new Set(['47', '50', '51', '52', '53', '54']);
 // 22 poêle fioul, 23 poêle GPL
 const ROOM_EMISSION = new Set(['5', '19', '20', '22', '23']);
 const NO_ROOM_HEATERS = OTHER_KIND.roomHeaters;
+// wood room appliances: 20-43 cuisinières, foyers fermés, poêles bûche and inserts of every
+// period, 44 poêle à granulés before 2012 or without the Flamme Verte label; 45 and 46 (Flamme
+// Verte pellet stoves from 2012) are there already (`alreadyDone`). Boiler stoves (48, 49, 140,
+// 141) feed water emitters: central heating, not here.
+const WOOD_GEN = new Set(range(20, 46));
+const WOOD_EMISSION = new Set(['21']); // poêle bois
+const NO_WOOD_STOVES = OTHER_KIND.woodStoves;
 const SDB_LINK = '3'; // enum_lien_generateur_emetteur_id: electric appoint in the bathroom
 
 // enum_cfg_installation_ch_id accepted: 1 simple, 2 solar, 3 wood stove appoint, 4/5 bathroom
@@ -542,14 +549,21 @@ function hydronicApply(inst: RawGeneratorHolder, spec: HydronicSpec, ctx: WorksC
 
 // ---------------------------------------------------------------------------- electric heating
 
+/** What a room-appliance option replaces: electric heaters, fossil heaters or wood appliances. */
+type Replaced = 'joule' | 'rooms' | 'wood';
+
 interface ElectricSpec {
   type: string;
   description: string;
   emission: string;
   intermittence?: string;
   alreadyDone: ReadonlySet<string>;
-  /** replaces independent fossil heaters (`ROOM_GEN`) instead of electric ones */
-  rooms?: boolean;
+  /** electric heaters (the default), independent fossil heaters (`ROOM_GEN`) or wood appliances */
+  replaces?: Replaced;
+  /** enum_type_energie_id of the new appliance (electricity when absent) */
+  energie?: string;
+  /** the old emitters stay (a stove's own emitter, 21, is the new stove's too) */
+  keepEmitters?: boolean;
 }
 
 const ELECTRIC: Partial<Record<HeatingGenerator, ElectricSpec>> = {
@@ -564,7 +578,16 @@ const ELECTRIC: Partial<Record<HeatingGenerator, ElectricSpec>> = {
     description: 'Pompe à chaleur air/air (travaux)',
     emission: '42', // soufflage d'air chaud, distribution par fluide frigorigène
     alreadyDone: new Set(),
-    rooms: true,
+    replaces: 'rooms',
+  },
+  'poele-granules': {
+    type: '46', // poêle à granulés flamme verte installé à partir de 2020
+    description: 'Poêle à granulés Flamme Verte (travaux)',
+    emission: '21', // poêle bois (kept)
+    alreadyDone: new Set(['45', '46']),
+    replaces: 'wood',
+    energie: '5', // bois – granulés (pellets) ou briquettes
+    keepEmitters: true,
   },
   'radiateurs-nf': {
     type: '100', // radiateur électrique NFC, NF** et NF***
@@ -575,24 +598,34 @@ const ELECTRIC: Partial<Record<HeatingGenerator, ElectricSpec>> = {
   },
 };
 
+const REPLACED: Record<Replaced, { gens: ReadonlySet<string>; ems: ReadonlySet<string> }> = {
+  joule: { gens: JOULE_GEN, ems: JOULE_EMISSION },
+  rooms: { gens: ROOM_GEN, ems: ROOM_EMISSION },
+  wood: { gens: WOOD_GEN, ems: WOOD_EMISSION },
+};
+const NOTHING: Record<Replaced, string> = {
+  joule: 'no electric heaters to replace',
+  rooms: NO_ROOM_HEATERS,
+  wood: NO_WOOD_STOVES,
+};
+
 /**
- * Electric generators and emitters of an individual installation, bathroom appoint excluded (with
- * `rooms`: its independent fossil heaters instead); where there are none to replace, why
- * (`refusal`).
+ * Electric generators and emitters of an individual installation, bathroom appoint excluded (or
+ * its independent fossil heaters, or its wood stoves, inserts and cookers); where there are none
+ * to replace, why (`refusal`).
  */
 function jouleMains(
   inst: RawGeneratorHolder,
-  rooms = false,
+  replaces: Replaced = 'joule',
 ): {
   gens: RawElement[];
   ems: RawElement[];
   refusal?: string;
 } {
-  const nothing = rooms ? NO_ROOM_HEATERS : 'no electric heaters to replace';
+  const nothing = NOTHING[replaces];
   const none = { gens: [], ems: [], refusal: nothing };
   if (centralRefusal(inst)) return none;
-  const genSet = rooms ? ROOM_GEN : JOULE_GEN;
-  const emSet = rooms ? ROOM_EMISSION : JOULE_EMISSION;
+  const { gens: genSet, ems: emSet } = REPLACED[replaces];
   const gens = gensOf(inst).filter(
     (g) =>
       genSet.has(genType(g)) && s(g.donnee_entree.enum_lien_generateur_emetteur_id) !== SDB_LINK,
@@ -603,6 +636,14 @@ function jouleMains(
       s(e.donnee_entree.enum_lien_generateur_emetteur_id) !== SDB_LINK,
   );
   if (!gens.length) return none;
+  // a wood appliance that also makes the hot water keeps its place (its hot-water side would be
+  // left without a generator): the auditor's call
+  if (replaces === 'wood' && gens.some((g) => s(g.donnee_entree.enum_usage_generateur_id) === '3'))
+    return {
+      gens: [],
+      ems: [],
+      refusal: 'its wood appliance also makes the hot water (the hot-water side would be left)',
+    };
   // every emitter on the same link must be electric too (an electric generator "feeding" a water
   // radiator is a data error; the engine then counts only one emitter for it)
   const links = new Set(gens.map((g) => s(g.donnee_entree.enum_lien_generateur_emetteur_id)));
@@ -610,16 +651,19 @@ function jouleMains(
     (e) => !ems.includes(e) && links.has(s(e.donnee_entree.enum_lien_generateur_emetteur_id)),
   );
   if (ems.length && !others.length) return { gens, ems };
-  const refusal = others.some((e) =>
+  const water = others.some((e) =>
     HYDRONIC_EMISSION.has(s(e.donnee_entree.enum_type_emission_distribution_id)),
-  )
-    ? rooms
-      ? 'its heater feeds water emitters: a central heating, not an independent heater'
-      : ELECTRIC_ON_WATER
+  );
+  const refusal = water
+    ? replaces === 'joule'
+      ? ELECTRIC_ON_WATER
+      : 'its heater feeds water emitters: a central heating, not an independent heater'
     : others.length
-      ? rooms
-        ? 'its heater feeds emitters the catalogue does not replace (not a stove, a gas radiator or warm-air vents)'
-        : 'its electric generator feeds emitters the catalogue does not replace (not radiators, convectors, panels or radiant floors and ceilings)'
+      ? replaces === 'joule'
+        ? 'its electric generator feeds emitters the catalogue does not replace (not radiators, convectors, panels or radiant floors and ceilings)'
+        : replaces === 'rooms'
+          ? 'its heater feeds emitters the catalogue does not replace (not a stove, a gas radiator or warm-air vents)'
+          : 'its wood appliance feeds emitters the catalogue does not replace (not a stove’s own)'
       : nothing;
   return { gens: [], ems: [], refusal };
 }
@@ -627,8 +671,8 @@ function jouleMains(
 function electricApplies(inst: RawGeneratorHolder, spec: ElectricSpec): Applicability {
   const refusal = centralRefusal(inst);
   if (refusal) return refusal;
-  const m = jouleMains(inst, spec.rooms);
-  if (!m.gens.length) return m.refusal ?? 'no electric heaters to replace';
+  const m = jouleMains(inst, spec.replaces);
+  if (!m.gens.length) return m.refusal ?? NOTHING[spec.replaces ?? 'joule'];
   if (m.gens.every((g) => spec.alreadyDone.has(genType(g))))
     return 'this equipment is already installed';
   return true;
@@ -636,10 +680,28 @@ function electricApplies(inst: RawGeneratorHolder, spec: ElectricSpec): Applicab
 
 /** The electric generators and their emitters become ONE generator and ONE emitter. */
 function electricApply(inst: RawGeneratorHolder, spec: ElectricSpec, ctx: WorksContext): void {
-  const m = jouleMains(inst, spec.rooms);
+  const m = jouleMains(inst, spec.replaces);
   const e0 = m.ems[0]?.donnee_entree;
   if (!m.gens.length || !e0) return;
   const lien = s(e0.enum_lien_generateur_emetteur_id) || '1';
+  const energie = spec.energie ?? '1';
+  if (spec.keepEmitters) {
+    // one new appliance per old one, on its link and in its place; the emitters stay
+    const fresh = m.gens.map((old) =>
+      newHeatingGen(old, {
+        description: spec.description,
+        type: spec.type,
+        usage: '1',
+        energie,
+        lien: s(old.donnee_entree.enum_lien_generateur_emetteur_id) || lien,
+      }),
+    );
+    inst.generateur_chauffage_collection = {
+      ...inst.generateur_chauffage_collection,
+      generateur_chauffage: gensOf(inst).map((g) => fresh[m.gens.indexOf(g)] ?? g),
+    };
+    return;
+  }
   const surface =
     Math.max(...m.ems.map((e) => n(e.donnee_entree.surface_chauffee) || 0)) ||
     n(inst.donnee_entree.surface_chauffee);
@@ -647,7 +709,7 @@ function electricApply(inst: RawGeneratorHolder, spec: ElectricSpec, ctx: WorksC
     description: spec.description,
     type: spec.type,
     usage: '1',
-    energie: '1',
+    energie,
     lien,
     position_volume_chauffe: 1,
   });
@@ -679,9 +741,14 @@ function electricApply(inst: RawGeneratorHolder, spec: ElectricSpec, ctx: WorksC
   });
 }
 
+/** A wood stove, insert, closed hearth or cooker the pellet stove (`poele-granules`) replaces. */
+export function isWoodRoomAppliance(g: RawElement): boolean {
+  return WOOD_GEN.has(genType(g));
+}
+
 /** The energy (`enum_type_energie_id`) a new heating generator burns: gas, pellets, electricity. */
 export function heatingEnergy(generator: HeatingGenerator): string {
-  return HYDRONIC[generator]?.energie ?? '1';
+  return HYDRONIC[generator]?.energie ?? ELECTRIC[generator]?.energie ?? '1';
 }
 
 export function heatingApplies(

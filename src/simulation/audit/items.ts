@@ -13,7 +13,8 @@ import { descriptionOf, elementsOf, referenceId } from '../../dpe/elements.js';
 import { num, str, type RawElement, type RawGeneratorHolder } from '../../dpe/raw.js';
 import type { Engine } from '../../engine/engine.js';
 import { areaOf, refusalsOn } from '../../works/apply.js';
-import { findOption } from '../../works/catalogue.js';
+import { findOption, type WorksOptionRow } from '../../works/catalogue.js';
+import { isWoodRoomAppliance } from '../../works/generators.js';
 import { changeKey } from '../runs.js';
 import type { PreparedDpe } from '../prepared.js';
 import type { Candidate } from '../scenarios.js';
@@ -149,10 +150,15 @@ function generatorLabel(engine: Engine, category: Category, g: RawElement): stri
 }
 
 /** The options of `ref` (all its groups) that treat it, as change keys, and their groups. */
+/** An option that replaces wood room appliances and nothing else (the pellet stove). */
+const replacesWoodOnly = (row: WorksOptionRow): boolean =>
+  row.recipe.kind === 'heating' && row.recipe.generator === 'poele-granules';
+
 function treatingOptions(
   groups: Map<string, Candidate[]>,
   ref: string,
   category: Category,
+  woodMain = true,
 ): { groups: string[]; options: Set<string> } {
   const options = new Set<string>();
   const gs: string[] = [];
@@ -161,7 +167,9 @@ function treatingOptions(
     let any = false;
     for (const c of list) {
       const row = findOption(category, c.change.editableKey, c.change.editableValue);
-      if (row && optionTreats(row)) {
+      // a pellet stove replaces wood appliances only: where they back up another main
+      // generator (a boiler with a stove as appoint), the installation is not treated by it
+      if (row && optionTreats(row) && (woodMain || !replacesWoodOnly(row))) {
         options.add(changeKey(c.change));
         any = true;
       }
@@ -250,7 +258,11 @@ export function judgeItems(
       const ref = referenceId(category, index);
       const gens = generatorsOf(category, el).map((g) => {
         const label = generatorLabel(engine, category, g);
-        return { label, backUp: isBackUp(category, el, g, label) };
+        return {
+          label,
+          backUp: isBackUp(category, el, g, label),
+          wood: category === 'installation_chauffage' && isWoodRoomAppliance(g),
+        };
       });
       const labels = gens.map((g) => g.label);
       const main = gens.some((g) => !g.backUp) ? gens.filter((g) => !g.backUp) : gens;
@@ -278,7 +290,12 @@ export function judgeItems(
         });
         return;
       }
-      const t = treatingOptions(groups, ref, category);
+      const t = treatingOptions(
+        groups,
+        ref,
+        category,
+        main.every((g) => g.wood),
+      );
       if (category === 'installation_ecs') {
         // a dual-service heat pump replaces the hot water too
         for (const [g, list] of groups)

@@ -103,7 +103,7 @@ export const DOOR_LEVEL = { text: 'éco-PTZ', ud: 1.7 } as const;
 
 /**
  * Generators the aids accept (MaPrimeRénov' 2026, or a CEE sheet): heat pumps (BAR-TH-104,
- * -129, -171), pellet boilers (BAR-TH-113), condensing gas boilers (CEE only, BAR-TH-106 and
+ * -129, -171), pellet boilers (BAR-TH-113), pellet stoves (BAR-TH-112), condensing gas boilers (CEE only, BAR-TH-106 and
  * -107 collective), thermodynamic and solar water heaters (BAR-TH-148, -101). Direct electric
  * radiators, electric tanks and the distribution works (valves, emitters, pipe lagging) are not
  * generators the aids accept: they add to the item, they do not treat it.
@@ -115,6 +115,7 @@ export const ACCEPTED_GENERATORS: Readonly<Record<string, string>> = {
   PACAirAir: 'BAR-TH-129',
   PACAirAirAppareils: 'BAR-TH-129',
   ChaudiereGranules: 'BAR-TH-113',
+  PoeleGranules: 'BAR-TH-112',
   ChaudiereGazCondensation: 'BAR-TH-106',
   ChaufferieGazCondensation: 'BAR-TH-107',
   CET: 'BAR-TH-148',
@@ -171,7 +172,7 @@ export function levelText(category: Category, el: RawElement): string | null {
       : `Uw ≤ 1.3 W/(m²·K) with Sw ≥ 0.3, or Uw ≤ 1.7 with Sw ≥ 0.36 (${WINDOW_LEVEL.sheet})`;
   if (category === 'porte') return `Ud ≤ ${DOOR_LEVEL.ud} W/(m²·K) (${DOOR_LEVEL.text})`;
   if (category === 'installation_chauffage' || category === 'installation_ecs')
-    return 'a generator the aids accept (heat pump, pellet boiler, condensing boiler, thermodynamic or solar water heater)';
+    return 'a generator the aids accept (heat pump, pellet boiler or stove, condensing boiler, thermodynamic or solar water heater)';
   return null;
 }
 
