@@ -604,7 +604,7 @@ function workOf(
     item: ITEM_OF[category],
     element: description ? `${c.change.referenceId} — ${description}` : c.change.referenceId,
     option: c.label,
-    performance: row ? performanceOf(row) : c.label,
+    performance: row ? performanceOf(row, frame.costs) : c.label,
     quantity: envelope ? round2(area * share) : units,
     unit: envelope ? 'm²' : 'installation',
     cost: round2(cost),
@@ -687,8 +687,11 @@ function aidLevelOf(
   }
 }
 
-/** The option's recommended performance, from its recipe. */
-export function performanceOf(row: WorksOptionRow): string {
+/**
+ * The option's recommended performance, from its recipe; a generator's, the 3CL generator type its
+ * price is for (the costs table's `classe`), at the efficiency the 3CL tables give it.
+ */
+export function performanceOf(row: WorksOptionRow, costs?: CostTable): string {
   const r = row.recipe;
   switch (r.kind) {
     case 'wall':
@@ -703,7 +706,7 @@ export function performanceOf(row: WorksOptionRow): string {
       return r.typeId === '20' ? 'double flow with heat recovery' : 'humidity-controlled (type B)';
     case 'heating':
     case 'hot-water':
-      return `generator: efficiency of the 3CL tables for a new ${row.code}`;
+      return `generator: ${costs?.figures[row.cost]?.classe ?? row.label}, at the 3CL tables' efficiency`;
     case 'distribution':
       return row.label;
   }
