@@ -895,13 +895,19 @@ describe.skipIf(!HAS_CORPUS)('the rules where they bind on the corpus', () => {
     );
   });
 
-  it('a heating whose main generator is at the aids’ level is, beside an old back-up; a fuel-oil back-up keeps it open (2387E0992815Q, 2464E1799476F)', async () => {
+  it('a heating whose main generator is at the aids’ level is, beside an old back-up (a pellet stove offered for an old insert, not required); an electric one is left to the auditor (2206E1133029I); a fuel-oil back-up keeps it open (2387E0992815Q, 2464E1799476F)', async () => {
     // a heat pump after 2017 with an insert before 1990 in appoint
     const pac = heating(audit(await prep(corpus('2387E0992815Q'))));
     expect(pac?.performance).toBe('pac air/eau installée après 2017 + insert installé avant 1990');
     expect(pac?.status).toBe('at-level');
     expect(pac?.reason).toMatch(
-      /^already a generator the aids accept \(pac air\/eau installée après 2017\); its back-up \(insert installé avant 1990\) is not at the aids’ level/,
+      /^already a generator the aids accept \(pac air\/eau installée après 2017\); its back-up \(insert installé avant 1990\) is not at the aids’ level, and a pellet stove is offered for it, not required$/,
+    );
+    // an electric back-up: the catalogue has nothing for it
+    const joule = heating(audit(await prep(corpus('2206E1133029I'))));
+    expect(joule?.status).toBe('at-level');
+    expect(joule?.reason).toMatch(
+      /; its back-up \(autres émetteurs à effet joule\) is not at the aids’ level, and replacing it is left to the auditor$/,
     );
     // an old heat pump with a fuel-oil boiler taking over
     const oil = heating(audit(await prep(corpus('2464E1799476F'))));

@@ -278,14 +278,23 @@ export function judgeItems(
       // a fuel-oil or coal back-up (a boiler taking over from a heat pump) keeps the item open
       const fossilBackUp = backUps.some((g) => burnsOilOrCoal(g.label));
       if (main.length && main.every((g) => acceptedExisting(g.label)) && !fossilBackUp) {
-        const below = backUps.filter((g) => !acceptedExisting(g.label)).map((g) => g.label);
+        const old = backUps.filter((g) => !acceptedExisting(g.label));
+        const below = old.map((g) => g.label);
+        // (a wood back-up the catalogue can replace: said, not asked)
+        const stove =
+          old.length > 0 &&
+          old.every((g) => g.wood) &&
+          (groups.get(`${ref}|ReplaceGEN`) ?? []).some((c) => {
+            const row = findOption(category, c.change.editableKey, c.change.editableValue);
+            return row !== undefined && replacesWoodOnly(row);
+          });
         push({
           ...base,
           status: 'at-level',
           reason:
             `already a generator the aids accept (${main.map((g) => g.label).join(', ')})` +
             (below.length
-              ? `; its back-up (${below.join(', ')}) is not at the aids’ level, and replacing it is left to the auditor`
+              ? `; its back-up (${below.join(', ')}) is not at the aids’ level, ${stove ? 'and a pellet stove is offered for it, not required' : 'and replacing it is left to the auditor'}`
               : ''),
         });
         return;
