@@ -149,11 +149,15 @@ function generatorLabel(engine: Engine, category: Category, g: RawElement): stri
   return label ?? d.description ?? 'unknown generator';
 }
 
-/** The options of `ref` (all its groups) that treat it, as change keys, and their groups. */
 /** An option that replaces wood room appliances and nothing else (the pellet stove). */
 const replacesWoodOnly = (row: WorksOptionRow): boolean =>
   row.recipe.kind === 'heating' && row.recipe.generator === 'poele-granules';
 
+/**
+ * The options of `ref` (all its groups) that treat it, as change keys, and their groups; without
+ * `woodMain` (a heating whose main generators are not all wood room appliances), not the pellet
+ * stove, which replaces only those.
+ */
 function treatingOptions(
   groups: Map<string, Candidate[]>,
   ref: string,

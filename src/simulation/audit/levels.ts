@@ -103,10 +103,10 @@ export const DOOR_LEVEL = { text: 'éco-PTZ', ud: 1.7 } as const;
 
 /**
  * Generators the aids accept (MaPrimeRénov' 2026, or a CEE sheet): heat pumps (BAR-TH-104,
- * -129, -171), pellet boilers (BAR-TH-113), pellet stoves (BAR-TH-112), condensing gas boilers (CEE only, BAR-TH-106 and
- * -107 collective), thermodynamic and solar water heaters (BAR-TH-148, -101). Direct electric
- * radiators, electric tanks and the distribution works (valves, emitters, pipe lagging) are not
- * generators the aids accept: they add to the item, they do not treat it.
+ * -129, -171), pellet boilers (BAR-TH-113), pellet stoves (BAR-TH-112), condensing gas boilers
+ * (CEE only, BAR-TH-106 and -107 collective), thermodynamic and solar water heaters (BAR-TH-148,
+ * -101). Direct electric radiators, electric tanks and the distribution works (valves, emitters,
+ * pipe lagging) are not generators the aids accept: they add to the item, they do not treat it.
  */
 export const ACCEPTED_GENERATORS: Readonly<Record<string, string>> = {
   PACAirEau: 'BAR-TH-171',
