@@ -547,12 +547,12 @@ function hydronicApply(inst: RawGeneratorHolder, spec: HydronicSpec, ctx: WorksC
   }
 }
 
-// ---------------------------------------------------------------------------- electric heating
+// ------------------------------------------- room appliances (electric, fossil or wood heaters)
 
 /** What a room-appliance option replaces: electric heaters, fossil heaters or wood appliances. */
 type Replaced = 'joule' | 'rooms' | 'wood';
 
-interface ElectricSpec {
+interface ApplianceSpec {
   type: string;
   description: string;
   emission: string;
@@ -566,7 +566,7 @@ interface ElectricSpec {
   keepEmitters?: boolean;
 }
 
-const ELECTRIC: Partial<Record<HeatingGenerator, ElectricSpec>> = {
+const APPLIANCES: Partial<Record<HeatingGenerator, ApplianceSpec>> = {
   'pac-air-air': {
     type: '3', // pac air/air installée à partir de 2015
     description: 'Pompe à chaleur air/air (travaux)',
@@ -614,7 +614,7 @@ const NOTHING: Record<Replaced, string> = {
  * its independent fossil heaters, or its wood stoves, inserts and cookers); where there are none
  * to replace, why (`refusal`).
  */
-function jouleMains(
+function replacedAppliances(
   inst: RawGeneratorHolder,
   replaces: Replaced = 'joule',
 ): {
@@ -668,19 +668,22 @@ function jouleMains(
   return { gens: [], ems: [], refusal };
 }
 
-function electricApplies(inst: RawGeneratorHolder, spec: ElectricSpec): Applicability {
+function applianceApplies(inst: RawGeneratorHolder, spec: ApplianceSpec): Applicability {
   const refusal = centralRefusal(inst);
   if (refusal) return refusal;
-  const m = jouleMains(inst, spec.replaces);
+  const m = replacedAppliances(inst, spec.replaces);
   if (!m.gens.length) return m.refusal ?? NOTHING[spec.replaces ?? 'joule'];
   if (m.gens.every((g) => spec.alreadyDone.has(genType(g))))
     return 'this equipment is already installed';
   return true;
 }
 
-/** The electric generators and their emitters become ONE generator and ONE emitter. */
-function electricApply(inst: RawGeneratorHolder, spec: ElectricSpec, ctx: WorksContext): void {
-  const m = jouleMains(inst, spec.replaces);
+/**
+ * The replaced appliances and their emitters become ONE generator and ONE emitter (a pellet stove:
+ * one per old stove, on its emitter).
+ */
+function applianceApply(inst: RawGeneratorHolder, spec: ApplianceSpec, ctx: WorksContext): void {
+  const m = replacedAppliances(inst, spec.replaces);
   const e0 = m.ems[0]?.donnee_entree;
   if (!m.gens.length || !e0) return;
   const lien = s(e0.enum_lien_generateur_emetteur_id) || '1';
@@ -748,7 +751,7 @@ export function isWoodRoomAppliance(g: RawElement): boolean {
 
 /** The energy (`enum_type_energie_id`) a new heating generator burns: gas, pellets, electricity. */
 export function heatingEnergy(generator: HeatingGenerator): string {
-  return HYDRONIC[generator]?.energie ?? ELECTRIC[generator]?.energie ?? '1';
+  return HYDRONIC[generator]?.energie ?? APPLIANCES[generator]?.energie ?? '1';
 }
 
 export function heatingApplies(
@@ -758,8 +761,8 @@ export function heatingApplies(
 ): Applicability {
   const h = HYDRONIC[generator];
   if (h) return hydronicApplies(inst, h, ctx);
-  const e = ELECTRIC[generator];
-  return e ? electricApplies(inst, e) : 'unknown generator';
+  const e = APPLIANCES[generator];
+  return e ? applianceApplies(inst, e) : 'unknown generator';
 }
 
 export function heatingApply(
@@ -769,8 +772,8 @@ export function heatingApply(
 ): void {
   const h = HYDRONIC[generator];
   if (h) return hydronicApply(inst, h, ctx);
-  const e = ELECTRIC[generator];
-  if (e) electricApply(inst, e, ctx);
+  const e = APPLIANCES[generator];
+  if (e) applianceApply(inst, e, ctx);
 }
 
 // ---------------------------------------------------------------------------- hot water
