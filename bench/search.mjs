@@ -41,6 +41,11 @@ export function seeded(name) {
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 
 const assumptions = {
+  // the rows on the envelope's losses (proof.ts, docs "The rows on the envelope's losses"): A1,
+  // what a combination takes off the losses against the sum of its choices' alone; A3, among
+  // combinations with the same choices outside the opaque groups and inertia class, one with
+  // losses no lower crossing no threshold the other has not has each figure no lower
+  losses: { dpes: 0, combos: 0, a1: 0, pairs: 0, viol: { ep: 0, ges: 0 }, list: [] },
   m0: { ep: { pairs: 0, viol: 0, max: 0 }, ges: { pairs: 0, viol: 0, max: 0 } },
   sub: { ep: { combos: 0, viol: 0, max: 0 }, ges: { combos: 0, viol: 0, max: 0, list: [] } },
   // combinations whose works cross a Q4Pa,conv threshold: what they save beyond S, against what
@@ -115,6 +120,47 @@ function checkFactor(chosen, saved, factors, pairs, label, fig = 'ep', check = f
  * alone (the relation the cuts use) raises no figure; subadditivity: what a combination saves is
  * at most (1 + margin) × the sum of what its options save alone.
  */
+/** A1 and A3 of the rows on the envelope's losses, on every combination of a brute-forced DPE */
+function measureLosses(groups, figs, states, s0, file, inertiaOf) {
+  const L = assumptions.losses;
+  const none = groups.map(() => -1);
+  const f0 = figs.get(none.join(','));
+  if (f0?.gv === undefined) return;
+  L.dpes++;
+  const opaque = groups.map((list) => list.every(helpers.isOpaque));
+  const loss = (c) => Math.max(0, c.single.before.gv - c.single.after.gv);
+  const buckets = new Map();
+  for (const [key, F] of figs) {
+    const idx = key.split(',').map(Number);
+    let sum = 0;
+    idx.forEach((k, g) => {
+      if (k >= 0) sum += loss(groups[g][k]);
+    });
+    const took = f0.gv - F.gv;
+    L.combos++;
+    if (sum > 0) L.a1 = Math.max(L.a1, took / sum - 1);
+    else if (took > 1e-9) L.a1 = Infinity;
+    const st = states.get(key);
+    const crossed =
+      (st && st.isolation !== s0.isolation ? 1 : 0) | (st && st.joints !== s0.joints ? 2 : 0);
+    const b = `${idx.map((k, g) => (opaque[g] ? '' : k)).join(',')}|${inertiaOf(idx)}`;
+    let list = buckets.get(b);
+    if (!list) buckets.set(b, (list = []));
+    list.push({ q: F.gv, crossed, ep: F.ep, ges: F.ges, key });
+  }
+  for (const list of buckets.values())
+    for (const a of list)
+      for (const c of list) {
+        if (a === c || !(a.q >= c.q) || (a.crossed & ~c.crossed) !== 0) continue;
+        L.pairs++;
+        for (const fig of ['ep', 'ges'])
+          if (a[fig] < c[fig] - 1e-9 * Math.abs(c[fig])) {
+            L.viol[fig]++;
+            if (L.list.length < 8) L.list.push(`${file} ${fig} ${a.key} vs ${c.key}`);
+          }
+      }
+}
+
 function measureAssumptions(groups, figs, file, states, air, s0, inertiaMoves, factorsGes) {
   const { SUBADDITIVITY_MARGIN: SUB } = helpers;
   const keyOf = (idx) => idx.join(',');
@@ -672,6 +718,13 @@ export async function runSearchBench() {
       'ges',
     );
     measureAssumptions(groups, figs, f, states, air, s0, inertiaMoves, factorsGes);
+    measureLosses(groups, figs, states, s0, f, (idx) =>
+      inertiaMoves
+        ? new Evaluator(engine, p, { ...opts, thresholds: p.thresholds }, Infinity).inertia(
+            idx.flatMap((k, g) => (k < 0 ? [] : [groups[g][k]])),
+          )
+        : 0,
+    );
     {
       const ev = new Evaluator(engine, p, { ...opts, thresholds: p.thresholds }, Infinity);
       const factors = helpers.heatingFactors(ev, groups);
@@ -760,6 +813,10 @@ export async function runSearchBench() {
       `  the rows in Y's world on ${fig} (saved(X) − saved(Y) ≤ (1 + ${helpers.SUBADDITIVITY_MARGIN[fig]}) × Σ what X's choices Y's does not cover save put in Y in place of Y's, + what crossing beyond Y saves at most; a heating generator Y's does not cover meets the row, as does none where Y's choice is not compared with none; the search's own runs force Y's inertia class on a lining added, the brute force has none${fig === 'ges' ? `; not where the search's checks before any run keep S on GES out: ${wr.untrusted.join(', ') || 'none'}` : ''}): ${wr.pairs} pairs where X saves more, ${wr.viol} over${wr.list.length ? ` (${wr.list.slice(0, 8).join('; ')}${wr.list.length > 8 ? '; …' : ''})` : ''}, largest ratio ${wr.max.toFixed(3)}`,
     );
   }
+  const l = assumptions.losses;
+  console.log(
+    `  the rows on the envelope's losses: A1 (what a combination takes off GV less hperm ≤ (1 + ${helpers.GV_MARGIN}, raised by the runs) × Σ what its choices take off alone) on ${l.dpes} DPEs, ${l.combos} combinations, the largest ratio ${(1 + l.a1).toFixed(3)}; A3 (the same choices outside walls, floors and roofs, the same inertia class, losses no lower, no threshold crossed the other has not: each figure no lower): ${l.pairs} pairs, ${l.viol.ep} over on ep, ${l.viol.ges} on ges${l.list.length ? ` (${l.list.slice(0, 8).join('; ')})` : ''}`,
+  );
   const a = assumptions.air;
   console.log(
     `  subadditivity across a Q4Pa,conv threshold (saved ≤ (1 + ${helpers.SUBADDITIVITY_MARGIN.ep}) × Σ saved alone + what crossing saves at most, × (1 + ${helpers.AIR_MARGIN})): ${a.dpes} DPEs can cross, ${a.combos} combinations do, ${a.viol} over, largest share of that allowance taken ${a.max.toFixed(3)}`,

@@ -670,13 +670,19 @@ describe('the closing round (CLOSE_BUDGET): answers within CLOSE_GAP of their bo
       if (!p.ok) throw new Error('blocked');
       const pick = (x: ReturnType<typeof searchScenarios>) =>
         x.solutions.find((s) => s.classe === 'E');
-      const without = pick(searchScenarios(engine, p.dpe, { ...frame, costs, closeBudget: 0 }));
-      const withIt = pick(searchScenarios(engine, p.dpe, { ...frame, costs }));
+      // (without the rows on the envelope's losses, which prove it before the closing round)
+      const off = { ...frame, costs, envelopeRows: false };
+      const without = pick(searchScenarios(engine, p.dpe, { ...off, closeBudget: 0 }));
+      const withIt = pick(searchScenarios(engine, p.dpe, off));
       expect(without?.exact).toBe(false);
       expect(without?.cout).toBe(4447);
       expect(without?.lowerBound).toBeLessThan(4447);
       expect(withIt).toMatchObject({ exact: true, cout: 4447, lowerBound: 4447 });
       expect(withIt?.editables).toEqual(without?.editables);
+      // with them, the same answer proved without the closing round
+      const rows = pick(searchScenarios(engine, p.dpe, { ...frame, costs, closeBudget: 0 }));
+      expect(rows).toMatchObject({ exact: true, cout: 4447, lowerBound: 4447 });
+      expect(rows?.editables).toEqual(without?.editables);
     },
   );
 

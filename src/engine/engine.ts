@@ -39,6 +39,12 @@ export interface EngineFigures {
   cout: number;
   /** final energy, kWh/yr */
   ef: number;
+  /**
+   * the envelope's losses GV less the air permeability's, W/K (`deperdition_enveloppe − hperm`:
+   * walls, floors, roofs, windows, doors, thermal bridges, ventilation), where the engine gave
+   * finite ones; read by the scenario search's rows on the envelope's losses, never shown
+   */
+  gv?: number;
 }
 
 export interface EngineResult {
@@ -392,6 +398,10 @@ class OpenEngine implements Engine {
     if (surface === undefined || surface <= 0) {
       throw new EngineFailure('the DPE has no usable living surface', messages);
     }
+    const dep = sortie?.deperdition as
+      { deperdition_enveloppe?: unknown; hperm?: unknown } | undefined;
+    const gv = Number(dep?.deperdition_enveloppe) - Number(dep?.hperm);
+    if (Number.isFinite(gv)) mode2026.gv = mode2025.gv = gv;
     return { mode2026, mode2025, surface, output, messages };
   }
 
@@ -464,9 +474,12 @@ class OpenEngine implements Engine {
   }
 }
 
-function figures(raw: Record<keyof EngineFigures, unknown>, messages: string[]): EngineFigures {
+function figures(
+  raw: Record<Exclude<keyof EngineFigures, 'gv'>, unknown>,
+  messages: string[],
+): EngineFigures {
   const out = {} as EngineFigures;
-  for (const [k, v] of Object.entries(raw) as [keyof EngineFigures, unknown][]) {
+  for (const [k, v] of Object.entries(raw) as [Exclude<keyof EngineFigures, 'gv'>, unknown][]) {
     if (typeof v !== 'number' || !Number.isFinite(v)) {
       throw new EngineFailure(
         `the engine produced a non-numeric ${k} (${String(v)}) for this DPE`,

@@ -183,6 +183,8 @@ export interface ProofQuery {
   straight?: boolean;
   /** the runs' rows' rounds in the last solve (default `Y_ROUNDS`; 0: none) */
   runsRows?: number;
+  /** the rows on the envelope's losses among them (default true: docs "The rows on the envelope's losses") */
+  envelopeRows?: boolean;
   /** the rows in the answer's world per search (default `WORLD_ROWS`; 0: none) */
   worldRows?: number;
   /**
@@ -1950,6 +1952,17 @@ export function generatorPairs(
 const ENVELOPE = ['mur:', 'plancher_bas:', 'plancher_haut:', 'baie_vitree:', 'porte:'];
 export const isEnvelope = (c: Candidate): boolean =>
   ENVELOPE.some((p) => c.change.referenceId.startsWith(p));
+/** Insulation of a wall, a floor or a roof: what it changes is its element's losses (and inertia). */
+const OPAQUE = ['mur:', 'plancher_bas:', 'plancher_haut:'];
+export const isOpaque = (c: Candidate): boolean =>
+  OPAQUE.some((p) => c.change.referenceId.startsWith(p));
+
+/**
+ * The starting margin of A1 on the envelope's losses (docs "The rows on the envelope's losses"):
+ * what a combination takes off them is at most (1 + GV_MARGIN) × what its choices take off
+ * alone, raised on a DPE where a run the search has seen shows more (then plus CHECK_SLACK).
+ */
+export const GV_MARGIN = 0.02;
 
 /**
  * The margin of F on the measured factor: ρ_h × (1 + FACTOR_MARGIN) (docs "The factored
@@ -2539,6 +2552,12 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
      * `meets`), not its gain alone
      */
     world?: boolean;
+    /**
+     * a row on the envelope's losses (`gvRows`): Y's losses and what its choices outside the
+     * opaque groups (and the fixed works) take off them alone; the opaque groups' choices count
+     * what each takes off alone, the others 0 where Y's covers them, else `meets`
+     */
+    gv?: { q: number; others: number; items: Candidate[]; valid?: boolean };
   }
   const yRounds = query.runsRows ?? Y_ROUNDS;
   const yRowsKept: YRow[] = [];
@@ -2564,6 +2583,124 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
    * than the DPE's (F on GES's factor at most 1)
    */
   const yMeets = (f: Figure, c: Candidate): boolean => f === 'ges' && gesExempt(c);
+  // the rows on the envelope's losses (docs "The rows on the envelope's losses"): where the
+  // inertia class cannot move, a combination whose choices outside the opaque groups Y's cover
+  // (M0) and whose losses are no lower than Y's misses as Y does (A3, checked on every run seen);
+  // its losses are at least the DPE's less (1 + gvMargin) × what its choices take off alone (A1,
+  // checked likewise)
+  const opaqueGroup = full.map((list) => list.every(isOpaque));
+  const lossOf = (c: Candidate): number => {
+    const d = (c.single.before.gv ?? Number.NaN) - (c.single.after.gv ?? Number.NaN);
+    return Number.isFinite(d) ? Math.max(0, d) : Number.NaN;
+  };
+  const qAlone = opts.map((list) => Float64Array.from(list, lossOf));
+  const q0 = base0?.gv ?? Number.NaN;
+  const fixedLoss = fixed.reduce((t, c) => t + lossOf(c), 0);
+  // (where lining walls inside can move the inertia class: the class of each run, 1 très lourde …
+  // 4 légère, and the lightest the linings reach)
+  const clsOf = (items: readonly Candidate[]): number =>
+    inertiaMoves ? (evaluator.inertia?.([...fixed, ...items]) ?? Number.NaN) : 0;
+  const lightest = clsOf(full.flatMap((list) => list.filter(isInternal).slice(0, 1)));
+  let gvUsable =
+    query.predict !== true &&
+    query.envelopeRows !== false &&
+    Number.isFinite(lightest) &&
+    Number.isFinite(q0) &&
+    Number.isFinite(fixedLoss) &&
+    qAlone.every((a) => a.every(Number.isFinite));
+  let gvMargin = GV_MARGIN;
+  const gvBroken: Record<Figure, boolean> = { ep: false, ges: false };
+  // (per choice outside the opaque groups, the runs seen with it)
+  const gvBuckets = new Map<
+    string,
+    { q: number; cls: number; crossed: number; ep: number; ges: number }[]
+  >();
+  let gvChecked = 0;
+  const gvCheck = (): void => {
+    for (; gvUsable && gvChecked < observed.length; gvChecked++) {
+      const { items, ev } = observed[gvChecked] as (typeof observed)[number];
+      const q = ev.o.after.gv;
+      if (q === undefined) {
+        gvUsable = false;
+        return;
+      }
+      let sum = fixedLoss;
+      const others: string[] = new Array<string>(G).fill('');
+      for (const c of items) {
+        const w = where.get(c);
+        const loss = lossOf(c);
+        if (!w || !Number.isFinite(loss)) {
+          gvUsable = false;
+          return;
+        }
+        sum += loss;
+        if (!opaqueGroup[w.g]) others[w.g] = changeKey(c);
+      }
+      // A1
+      const took = q0 - q;
+      if (took > (1 + gvMargin) * sum + 1e-9 * q0)
+        gvMargin = sum > 0 ? took / sum - 1 + CHECK_SLACK : Number.POSITIVE_INFINITY;
+      // A3: among the runs with the same other choices and inertia class, one with losses no
+      // lower has each figure no lower
+      const key = others.join('|');
+      let bucket = gvBuckets.get(key);
+      if (!bucket) gvBuckets.set(key, (bucket = []));
+      const cls = clsOf(items);
+      if (!Number.isFinite(cls)) {
+        gvUsable = false;
+        return;
+      }
+      const at = {
+        q,
+        cls,
+        crossed: seenRun(gvChecked).crossed,
+        ep: ev.o.after.ep,
+        ges: ev.o.after.ges,
+      };
+      for (const f of ['ep', 'ges'] as const) {
+        if (gvBroken[f]) continue;
+        const tol = 1e-9 * Math.abs(at[f]);
+        // (a above b: losses no lower, the same class, no threshold crossed that b has not: then
+        // a's figure is no lower)
+        const wrong = (a: typeof at, b: typeof at) =>
+          a.q >= b.q && a.cls === b.cls && (a.crossed & ~b.crossed) === 0 && a[f] < b[f] - tol;
+        if (bucket.some((b) => wrong(at, b) || wrong(b, at))) gvBroken[f] = true;
+      }
+      bucket.push(at);
+    }
+  };
+  /**
+   * whether a row on the losses holds for every inertia class a combination may have: where
+   * lining walls inside can move it, Y with each class from the DPE's to the lightest the
+   * linings reach forced (`Evaluator.withInertiaClass`, uncounted) misses as Y does (A3 holds
+   * class by class); asked of the rows a solve takes only
+   */
+  const heaviest = clsOf([]);
+  const gvValid = (r: YRow): boolean => {
+    const gv = r.gv;
+    if (!gv) return false;
+    if (gv.valid === undefined) {
+      gv.valid = true;
+      if (inertiaMoves) {
+        const own = clsOf(gv.items);
+        for (let c = Math.min(heaviest, lightest); c <= Math.max(heaviest, lightest); c++) {
+          if (c === own) continue;
+          const o = evaluator.withInertiaClass?.([...fixed, ...gv.items], c);
+          const cls = o && (r.f === 'ep' ? o.classesAfter.energy : o.classesAfter.ges);
+          if (!cls || !(classIndex(cls) > t)) {
+            gv.valid = false;
+            break;
+          }
+        }
+      }
+    }
+    return gv.valid;
+  };
+  /** a row on the losses' need: what the opaque choices must take off alone (−∞: no row) */
+  const gvNeed = (r: YRow): number =>
+    r.gv && r.gv.valid !== false && gvUsable && !gvBroken[r.f] && Number.isFinite(gvMargin)
+      ? (q0 - r.gv.q) / (1 + gvMargin) - r.gv.others
+      : Number.NEGATIVE_INFINITY;
   /**
    * what choice k of group g counts in a runs' row (not in Y's world): 0 where Y's choice covers
    * it, what meets the row where Y's is not compared with none or the choice meets it (`yMeets`),
@@ -2579,6 +2716,12 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
   };
   const gainIn = (r: YRow, g: number, k: number): number => {
     if (r.gain) return r.gain[g]![k] as number;
+    if (r.gv)
+      return opaqueGroup[g]
+        ? (qAlone[g]![k] as number)
+        : ((r.masks[g] as number) & (1 << (k + 1))) === 0
+          ? 0
+          : r.meets;
     if (((r.masks[g] as number) & (1 << (k + 1))) === 0) return 0;
     if ((r.none[g] as number) > 0) return r.meets;
     const a = aloneTab[r.f][g]![k] as number;
@@ -2662,12 +2805,40 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
    */
   const yRows = (): YRow[] => {
     if (!base0) return [];
+    gvCheck();
     const m = margins();
     const least: Record<Figure, number> = { ep: m.s, ges: m.sGes };
     for (; yRowsAt < observed.length; yRowsAt++) {
       const { items, ev } = observed[yRowsAt] as (typeof observed)[number];
       for (const f of ['ep', 'ges'] as const) {
         if (!misses(ev, f)) continue;
+        if (gvUsable && ev.o.after.gv !== undefined) {
+          const y: Point = new Array<Candidate | null>(G).fill(null);
+          let others = fixedLoss;
+          for (const c of items) {
+            const at = where.get(c);
+            if (!at) continue;
+            y[at.g] = c;
+            if (!opaqueGroup[at.g]) others += lossOf(c);
+          }
+          const masks = opts.map((_, g) =>
+            maskOf(g, y[g] ?? null, f, keepsInertia(y) ? 'same' : 'plain'),
+          );
+          const meets = q0 - ev.o.after.gv + 1;
+          yRowsKept.push({
+            f,
+            atY: ev.o.after[f],
+            y,
+            masks,
+            none: masks.map((mk, g) => (!opaqueGroup[g] && (mk & 1) !== 0 ? meets : 0)),
+            meets,
+            margin: 0,
+            checkedAt: Number.POSITIVE_INFINITY,
+            crossed: seenRun(yRowsAt).crossed,
+            heat: [],
+            gv: { q: ev.o.after.gv, others, items },
+          });
+        }
         // (on GES, a run whose heating generators all make the envelope worth less GES than the
         // DPE's own: F on GES's factor at most 1, checked below at each use)
         const heat = items.filter(gesExempt);
@@ -2788,11 +2959,12 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
    * beyond Y (`beyondY`), at the allowance's checked scale, at the row's margin
    */
   const yAllowance = (ch: AirChoice, r: YRow): number => {
+    if (r.gv) return (crossedBits(ch) & ~r.crossed) !== 0 ? r.meets : 0;
     const m = margins();
     return (beyondY(crossedBits(ch), r) * (r.f === 'ep' ? m.air : m.airGes)) / (1 + r.margin);
   };
   const yNeed = (r: YRow, lighter: Record<Figure, number>): number =>
-    (r.atY - missAt[r.f] - lighter[r.f]) / (1 + r.margin);
+    r.gv ? gvNeed(r) : (r.atY - missAt[r.f] - lighter[r.f]) / (1 + r.margin);
   // the knapsacks: the proof's (S with its checked margin, generator pairs, thresholds), the
   // steering master's (`plain`: S at STEER_MARGIN alone, as before pairs and thresholds were
   // known), the predicted search's (no margin)
@@ -2877,7 +3049,7 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
       // (1 + m) × the gains alone of its choices Y's do not cover (docs "The runs' rows")
       // (only within `withYRows`'s solves of the proof's master)
       for (const r of yChosen) {
-        if (r.f !== f) continue;
+        if (r.f !== f || r.gv) continue;
         const needY = yNeed(r, { ep: lighter, ges: lighter });
         // (its thresholds' allowance at its own margin, as `withAir` at S's)
         if (needY > 0)
@@ -2891,6 +3063,25 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
               : { gain: rowGain(r), need: needY, none: r.none },
           );
       }
+    }
+    // the rows on the envelope's losses (each met by what crossing a threshold takes off: inside
+    // its A1 margin)
+    for (const r of yChosen) {
+      if (!r.gv) continue;
+      const need = gvNeed(r);
+      if (need > 0)
+        out.push(
+          air && !plain
+            ? {
+                gain: [
+                  air.choices.map((ch) => ((crossedBits(ch) & ~r.crossed) !== 0 ? r.meets : 0)),
+                  ...rowGain(r),
+                ],
+                need,
+                none: [0, ...r.none],
+              }
+            : { gain: rowGain(r), need, none: r.none },
+        );
     }
     if (air && !plain)
       for (const row of air.rows)
@@ -3141,7 +3332,11 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
     // the rows the answer does not meet, the most violated first (`limit` per figure of the runs'
     // rows, each checked on the runs seen first: a wider margin asks less; every row in an
     // answer's world made so far)
-    const violatedBy = (r: MasterResult & { kind: 'solution' }, worlds: readonly YRow[]) => {
+    const violatedBy = (
+      r: MasterResult & { kind: 'solution' },
+      worlds: readonly YRow[],
+      losses = false,
+    ) => {
       const choice = r.choice;
       // (the thresholds' state the answer reaches: its allowance counts in each row, as in the
       // master's)
@@ -3156,7 +3351,7 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
       };
       const violated: { r: YRow; sum: number; by: number }[] = [];
       for (const row of [...all, ...worlds]) {
-        if (chosen.includes(row)) continue;
+        if (chosen.includes(row) || (row.gv && !losses)) continue;
         const sum = sumOf(row);
         const by = yNeed(row, lighter) - sum;
         if (by > 0) violated.push({ r: row, sum, by });
@@ -3164,10 +3359,17 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
       violated.sort((a, b) => b.by - a.by);
       const added: Record<Figure, number> = { ep: 0, ges: 0 };
       let more = 0;
+      let addedGv = 0;
       for (const v of violated) {
         if (v.r.world) {
           chosen.push(v.r);
           more++;
+          continue;
+        }
+        if (v.r.gv) {
+          if (addedGv >= Y_PER_ROUND || !gvValid(v.r)) continue;
+          chosen.push(v.r);
+          addedGv++;
           continue;
         }
         if (added[v.r.f] >= Y_PER_ROUND) continue;
@@ -3176,7 +3378,7 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
         chosen.push(v.r);
         added[v.r.f]++;
       }
-      return { added: added.ep + added.ges + more, sumOf };
+      return { added: added.ep + added.ges + addedGv + more, sumOf };
     };
     const solveWith = (): MasterResult => {
       yChosen = chosen;
@@ -3224,7 +3426,7 @@ export function cheapestProved(evaluator: Evaluator, query: ProofQuery): ProofAn
       m.cost < Math.min(goal, worldGoal) - 1e-9
     ) {
       worldLeft--;
-      const { added, sumOf } = violatedBy(m, worlds);
+      const { added, sumOf } = violatedBy(m, worlds, true);
       let more = added;
       const y = m.choice.map((k, g) => (k < 0 ? null : (opts[g]![k] as Candidate)));
       for (const f of figures) {

@@ -254,6 +254,8 @@ export interface ScenarioOptions {
   lastCutBudget?: number;
   /** change sets the closing round may evaluate, all targets together (CLOSE_BUDGET) */
   closeBudget?: number;
+  /** the rows on the envelope's losses in the cut searches (default true; proof.ts `envelopeRows`) */
+  envelopeRows?: boolean;
   /** change sets the final pass's exchanges may evaluate, all targets together (FINAL_POLISH_BUDGET) */
   finalPolishBudget?: number;
   /** the final pass (default on; tests measuring another pass alone turn it off) */
@@ -596,6 +598,7 @@ export function searchScenarios(
               masterNodes: masterNodesFor(masterBudget, masterUsed),
               // (its runs as they were tuned; its bound on the proof's cuts)
               tunedSteering: true,
+              ...(opts.envelopeRows === false ? { envelopeRows: false } : {}),
             });
             cutRuns += proving.count - before;
             masterUsed += c.masterNodes;
@@ -705,6 +708,7 @@ export function searchScenarios(
             masterNodes: closing && !closing.straight ? CLOSE_MASTER_NODES : SECOND_MASTER_NODES,
             dearestFirst: true,
             ...(closing ? { lifts: false, finalRuns: true, straight: closing.straight } : {}),
+            ...(opts.envelopeRows === false ? { envelopeRows: false } : {}),
           });
           let next = afterProof(found, c);
           reported(target, c);
