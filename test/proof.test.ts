@@ -317,6 +317,22 @@ function gesOutcome(limit: number, ges: number): Outcome {
     },
   } as unknown as Outcome;
 }
+/**
+ * an outcome whose class energy alone sets (1,000 kWh before works, E): D at `limit` or below;
+ * with `gv`, the envelope's losses too (400 W/K before works)
+ */
+function epOutcome(limit: number, ep: number, gv?: number): Outcome {
+  return {
+    before: { ep: 1000, ges: 100, ...(gv === undefined ? {} : { gv: 400 }) },
+    after: { ep, ges: 50, ...(gv === undefined ? {} : { gv }) },
+    classesBefore: { energy: 'E', ges: 'E', dpe: 'E' },
+    classesAfter: {
+      energy: ep <= limit ? 'D' : 'E',
+      ges: 'D',
+      dpe: ep <= limit ? 'D' : 'E',
+    },
+  } as unknown as Outcome;
+}
 /** an option of group g saving `saves` kg of GES alone */
 function gesOption(g: number, k: number, cout: number, saves: number): Candidate {
   return {
@@ -1040,17 +1056,7 @@ describe('the bound stays sound where savings add up to more than their sum (S, 
  */
 describe("the runs' rows: what a combination saves beyond a run that misses", () => {
   const E0 = 1000;
-  const outcomeOf = (limit: number, ep: number): Outcome =>
-    ({
-      before: { ep: E0, ges: 100 },
-      after: { ep, ges: 50 },
-      classesBefore: { energy: 'E', ges: 'E', dpe: 'E' },
-      classesAfter: {
-        energy: ep <= limit ? 'D' : 'E',
-        ges: 'D',
-        dpe: ep <= limit ? 'D' : 'E',
-      },
-    }) as unknown as Outcome;
+  const outcomeOf = (limit: number, ep: number): Outcome => epOutcome(limit, ep);
   const option = (g: number, k: number, cout: number, saves: number): Candidate => ({
     change: {
       referenceId: `porte:${g}`,
@@ -1332,17 +1338,7 @@ describe("the runs' rows: what a combination saves beyond a run that misses", ()
 
 describe("the rows in the answer's world: what a combination saves beyond the master's answer", () => {
   const E0 = 1000;
-  const outcomeOf = (limit: number, ep: number): Outcome =>
-    ({
-      before: { ep: E0, ges: 100 },
-      after: { ep, ges: 50 },
-      classesBefore: { energy: 'E', ges: 'E', dpe: 'E' },
-      classesAfter: {
-        energy: ep <= limit ? 'D' : 'E',
-        ges: 'D',
-        dpe: ep <= limit ? 'D' : 'E',
-      },
-    }) as unknown as Outcome;
+  const outcomeOf = (limit: number, ep: number): Outcome => epOutcome(limit, ep);
   /** a fake evaluator that also measures (uncounted runs, as `Evaluator.measure`) */
   const measuring = (
     figure: (all: readonly Candidate[]) => number,
@@ -1812,17 +1808,7 @@ describe('BitsetMemo (the master bound’s memo of sums by open rows)', () => {
 describe("the rows on the envelope's losses: a combination that takes off no more than a run that misses", () => {
   const E0 = 1000;
   const Q0 = 400;
-  const outcomeOf = (limit: number, ep: number, gv: number): Outcome =>
-    ({
-      before: { ep: E0, ges: 100, gv: Q0 },
-      after: { ep, ges: 50, gv },
-      classesBefore: { energy: 'E', ges: 'E', dpe: 'E' },
-      classesAfter: {
-        energy: ep <= limit ? 'D' : 'E',
-        ges: 'D',
-        dpe: ep <= limit ? 'D' : 'E',
-      },
-    }) as unknown as Outcome;
+  const outcomeOf = (limit: number, ep: number, gv: number): Outcome => epOutcome(limit, ep, gv);
   /** a wall's insulation (opaque: `mur:`) or a door (`porte:`), its losses and energy alone */
   const option = (ref: string, k: number, cout: number, loss: number, ep: number): Candidate => ({
     change: { referenceId: ref, editableKey: 'synthetic', editableValue: `${k}` } as EditableChange,
