@@ -580,6 +580,28 @@ describe('the final pass (FINAL_POLISH_BUDGET): after every search, drops and sw
   );
 });
 
+describe('the last polish (REORDER_BUDGET): the final pass again, its exchanges trimmed in the other order too', () => {
+  it('house, flat, studio: never dearer, a proved scenario unchanged, the bound unchanged', () =>
+    neverDearerThanWithout({ reorderBudget: 0 }));
+
+  it.skipIf(!HAS_CORPUS)(
+    '2187E1039187C D: the option an exchange brings in, dropped at its turn, is tried last too (the second attic in, two walls out)',
+    async () => {
+      const p = prepare(engine, await readDpeFile(path.join(CORPUS, '2187E1039187C.xml')));
+      if (!p.ok) throw new Error('blocked');
+      const { before, after } = cheaperWith(p.dpe, 'D', {}, { reorderBudget: 0 });
+      const values = (x: typeof after) =>
+        (x?.editables ?? []).map((e) => `${e.referenceId}=${e.editableValue}`);
+      // (11,484 € without it: the attic, dearer than each wall it makes redundant, was dropped
+      // first, which took the exchange back to where it started)
+      expect(before?.cout).toBe(11_484);
+      expect(after?.cout).toBeLessThanOrEqual(10_515);
+      expect(values(after)).toContain('plancher_haut:1=IComblesR7');
+      expect(values(after)).not.toContain('mur:4=IMurITI30');
+    },
+  );
+});
+
 describe("the descent (DESCENT_BUDGET): an unproved answer against what a stricter class's answer holds", () => {
   it('house, flat, studio: never dearer, a proved scenario unchanged, the bound unchanged', () =>
     neverDearerThanWithout({ descentBudget: 0 }));

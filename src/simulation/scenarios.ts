@@ -198,6 +198,14 @@ export const FINAL_POLISH_BUDGET = 600;
  * than the nearer target found (`2387E1742056P` E). It can only lower a scenario's cost.
  */
 export const DESCENT_BUDGET = 200;
+/**
+ * Change sets per target the last polish may evaluate, after the closing round, on its own
+ * evaluator (what any pass ran is answered without a run): each answer still unproved gets the
+ * final pass again (`polished`), its exchanges trimmed in the other order too where the option
+ * brought in goes at its turn (`withExchanges`). Per target, not shared: a target's answer hangs
+ * on its own runs only, and nothing comes after it, so it can only lower a scenario's cost.
+ */
+export const REORDER_BUDGET = 100;
 /** Bounds of the slack within which a predicted combination is worth an engine run. */
 export const SLACK_MIN = 0.08;
 export const SLACK_MAX = 0.25;
@@ -262,6 +270,8 @@ export interface ScenarioOptions {
   finalPass?: boolean;
   /** change sets the descent from stricter classes' answers may evaluate (DESCENT_BUDGET) */
   descentBudget?: number;
+  /** change sets per target the last polish, in the other order, may evaluate (REORDER_BUDGET) */
+  reorderBudget?: number;
 }
 
 export interface ScenarioSearch {
@@ -801,6 +811,30 @@ export function searchScenarios(
           straight: true,
         });
       }
+      // the last polish, after the closing round (nothing above changes): each answer still
+      // unproved, the final pass again with the exchanges' other order, `REORDER_BUDGET` change
+      // sets per target
+      const reorderBudget = opts.reorderBudget ?? REORDER_BUDGET;
+      if (strategy === 'best-first' && opts.finalPass !== false && reorderBudget > 0) {
+        const reordering = pass();
+        for (const e of passes) if (e !== reordering) reordering.remember(e.evaluated);
+        for (const target of targets) {
+          const f = best.get(target);
+          if (!f || f.exact) continue;
+          reordering.budget = reordering.count + reorderBudget;
+          const reachesTarget = (o: Outcome) => reaches(o, target);
+          const { found } = polished(
+            reordering,
+            f,
+            reachesTarget,
+            elements,
+            reorderBudget,
+            false,
+            true,
+          );
+          best.set(target, found);
+        }
+      }
       evaluations = passes.reduce((n, e) => n + e.count, 0);
     }
   }
@@ -846,6 +880,7 @@ function polished(
   elements: ReadonlyMap<string, readonly Candidate[]>,
   share: number,
   inLast = false,
+  reordering = false,
 ): { found: Found; spent: number } {
   let f = start;
   let spent = 0;
@@ -860,7 +895,7 @@ function polished(
     if (spent >= share) break;
     const before = finishing.count;
     finishing.budget = before + share - spent;
-    f = cheaperOf(f, withExchanges(finishing, f.ev, reachesTarget, elements, inLast));
+    f = cheaperOf(f, withExchanges(finishing, f.ev, reachesTarget, elements, inLast, reordering));
     spent += finishing.count - before;
     if (f.ev.cout >= was) break;
   }
@@ -932,6 +967,7 @@ function withExchanges(
   reachesGoal: (o: Outcome) => boolean,
   elements: ReadonlyMap<string, readonly Candidate[]>,
   inLast = false,
+  reordering = false,
 ): Evaluated {
   const mine = new Set(ev.items);
   const bySlot = new Map(ev.items.map((c) => [slotOf(c), c]));
@@ -945,7 +981,15 @@ function withExchanges(
     const items = [...ev.items.filter((x) => x !== own), g];
     const next = evaluator.evaluate(items);
     if (!reachesGoal(next.o)) continue;
-    const trimmed = withoutUnneeded(evaluator, next, reachesGoal, inLast ? g : undefined);
+    let trimmed = withoutUnneeded(evaluator, next, reachesGoal, inLast ? g : undefined);
+    // (`reordering`: the other order where it may find less. `g` dropped at its turn takes the
+    // combination back to `ev` and leaves those it makes redundant (2187E1039187C D: a second
+    // attic in, two walls out, 11,484 → 10,515 €), so it is then tried last; tried last and kept,
+    // it may still go at its turn. Kept at its turn, it is kept when tried last too)
+    if (reordering && trimmed.items.includes(g) === inLast && evaluator.left > 0) {
+      const other = withoutUnneeded(evaluator, next, reachesGoal, inLast ? undefined : g);
+      if (reachesGoal(other.o) && other.cout < trimmed.cout) trimmed = other;
+    }
     if (reachesGoal(trimmed.o) && trimmed.cout < out.cout) out = trimmed;
   }
   return out;
