@@ -741,8 +741,9 @@ export function searchScenarios(
       // one followed by another), then, while its budget lasts, the exchange pass, and again
       // (what any search ran is answered without a run)
       const finishing = pass(Infinity);
-      const rememberAll = () => {
-        for (const e of passes) if (e !== finishing) finishing.remember(e.evaluated);
+      // (what every other pass ran, answered by `into` without a run)
+      const rememberAll = (into: typeof finishing) => {
+        for (const e of passes) if (e !== into) into.remember(e.evaluated);
       };
       const finalBudget = opts.finalPolishBudget ?? FINAL_POLISH_BUDGET;
       const open =
@@ -750,7 +751,7 @@ export function searchScenarios(
           ? targets.filter((t) => best.get(t)?.exact === false)
           : [];
       if (open.length > 0) {
-        rememberAll();
+        rememberAll(finishing);
         let exchangesLeft = finalBudget;
         for (const [i, target] of open.entries()) {
           const share = i === open.length - 1 ? exchangesLeft : Math.floor(exchangesLeft / 2);
@@ -771,7 +772,7 @@ export function searchScenarios(
       // reaches it too: without what this class does not need, then swapped, while its runs last
       const descentBudget = opts.descentBudget ?? DESCENT_BUDGET;
       if (strategy === 'best-first' && opts.finalPass !== false && descentBudget > 0) {
-        if (open.length === 0) rememberAll();
+        if (open.length === 0) rememberAll(finishing);
         const stop = finishing.count + descentBudget;
         for (const [i, target] of targets.entries()) {
           let f = best.get(target);
@@ -817,7 +818,7 @@ export function searchScenarios(
       const reorderBudget = opts.reorderBudget ?? REORDER_BUDGET;
       if (strategy === 'best-first' && opts.finalPass !== false && reorderBudget > 0) {
         const reordering = pass();
-        for (const e of passes) if (e !== reordering) reordering.remember(e.evaluated);
+        rememberAll(reordering);
         for (const target of targets) {
           const f = best.get(target);
           if (!f || f.exact) continue;
