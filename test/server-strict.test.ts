@@ -10,6 +10,7 @@ import { DEFAULT_HISTORY_PATH } from '../src/config/keys.js';
 import type { ErrorBody } from '../src/contract/schemas.js';
 import { DEFAULT_LIMITS } from '../src/server/limits.js';
 import { startServer } from '../src/server/start.js';
+import { REG, startStandIn, type StandIn } from './registry-standin.js';
 import { IDENTITY, http, startTestServer, type TestServer } from './server-harness.js';
 import { tempDir } from './helpers.js';
 
@@ -258,7 +259,7 @@ describe('slow clients and the connection cap', () => {
   it('the defaults cut a slow client within 10 s and cap open sockets', () => {
     expect(DEFAULT_LIMITS.headersTimeoutMs).toBeLessThanOrEqual(10_000);
     expect(DEFAULT_LIMITS.requestTimeoutMs).toBeLessThanOrEqual(10_000);
-    // idle sockets: above the longest computation (it runs while the answer is computed)
+    // idle sockets (not while an answer is prepared: below)
     expect(DEFAULT_LIMITS.connectionTimeoutMs).toBe(60_000);
     expect(DEFAULT_LIMITS.checkIntervalMs).toBeLessThanOrEqual(1_000);
     expect(DEFAULT_LIMITS.maxConnections).toBe(512);
@@ -323,5 +324,40 @@ describe('slow clients and the connection cap', () => {
       await server.close();
       await services.close();
     }
+  });
+});
+
+describe('an answer slower than the idle-socket timeout', () => {
+  let reg: StandIn;
+  let srv: TestServer;
+  beforeAll(async () => {
+    // the registry stand-in answers after 1.5 s: the request's socket sits idle meanwhile, as
+    // it does while an engine thread computes a whole building or the request waits its turn
+    reg = await startStandIn({ slowMs: 1_500 });
+    srv = await startTestServer({
+      registry: { url: reg.base, wait: { answerWithinMs: 60_000, maxFetches: 2 } },
+      limits: { connectionTimeoutMs: 300 },
+    });
+  });
+  afterAll(async () => {
+    await srv?.close();
+    await reg?.close();
+  });
+
+  it('arrives: the idle timer does not run while the server prepares the answer', async () => {
+    const started = performance.now();
+    const res = await http<{ dpeSource?: { origin: string }; url: string }>(
+      `${srv.url}/partners/dpe/pre`,
+      {
+        key: srv.keyA,
+        body: { ...IDENTITY, dpeId: REG.slow },
+      },
+    );
+    // (the socket was idle longer than the timeout: the stand-in's 1.5 s)
+    expect(performance.now() - started).toBeGreaterThan(1_500);
+    expect(res.status).toBe(200);
+    // the DPE the registry gave, with its login URL
+    expect(res.body.dpeSource?.origin).toBe('registry');
+    expect(res.body.url).toMatch(/partnerToken=/);
   });
 });

@@ -76,6 +76,11 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   // a request that slipped in on a socket refused for too many connections is not handled
   app.addHook('onRequest', async (req, reply) => {
     if (refusedOverCap(req.socket)) return reply.hijack();
+    // the idle-socket timer stops while the answer is prepared (an engine thread computing a
+    // whole building, a turn in the engine queue, the registry's answer: the socket is silent
+    // and the client waits); it runs again from the answer's first byte (`onSend`), against a
+    // client that stops reading. Slow senders are cut by the header and request timeouts.
+    req.raw.socket.setTimeout(0);
     if (onProbeReserve(req.socket)) {
       // a socket of the probes' reserve: closed after its one answer
       void reply.header('connection', 'close');
@@ -90,6 +95,10 @@ export function buildApp(deps: AppDeps): FastifyInstance {
           });
       }
     }
+  });
+  app.addHook('onSend', async (req, _reply, payload) => {
+    req.raw.socket.setTimeout(limits.connectionTimeoutMs);
+    return payload;
   });
   useRateLimit(app, limits); // before the routes: every route but /health and /ready
   useJsonBodyParser(app); // every body is JSON: anything else is a 415

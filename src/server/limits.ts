@@ -14,9 +14,10 @@ export interface ServerLimits {
   /** the whole request must arrive within this time (Node `requestTimeout`), ms */
   requestTimeoutMs: number;
   /**
-   * a socket with no traffic for this long is closed (fastify `connectionTimeout`), ms. It also
-   * runs while the server computes an answer, so it stays above the longest computation; slow
-   * clients are cut by the two timeouts above.
+   * a socket with no traffic for this long is closed (fastify `connectionTimeout`), ms. It stops
+   * while an answer is prepared (app.ts: an engine thread computing, a turn in the engine queue,
+   * the registry's answer) and runs again from the answer's first byte, against a client that
+   * stops reading; slow senders are cut by the two timeouts above.
    */
   connectionTimeoutMs: number;
   /** an idle keep-alive socket is closed after this long, ms */
