@@ -27,6 +27,8 @@ interface Reply {
   headers?: Record<string, string>;
   /** never answer */
   hang?: boolean;
+  /** close the connection without an answer */
+  drop?: boolean;
 }
 
 interface Fake {
@@ -59,6 +61,7 @@ async function fake(replies: Reply[]): Promise<Fake> {
       });
       const reply = replies[Math.min(seen.length - 1, replies.length - 1)] as Reply;
       if (reply.hang) return;
+      if (reply.drop) return req.socket.destroy();
       res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers });
       res.end(reply.body === undefined ? '' : JSON.stringify(reply.body));
     });
@@ -174,6 +177,16 @@ describe('RemoteBackend retries', () => {
       /cannot reach http:\/\/127\.0\.0\.2:\d+: ECONNREFUSED \(after 3 attempts\)/,
     );
     expect(c.lastAttempts).toBe(3);
+  });
+
+  it('says so when the server closes the connection before its answer', async () => {
+    const f = await fake([{ status: 200, drop: true }]);
+    const err = await failure(client(f.url, { retries: 1 }).auth(IDENTITY));
+    expect(err.kind).toBe('runtime');
+    expect(err.message).toBe(
+      `cannot reach ${f.url}: the connection was closed before an answer (after 2 attempts)`,
+    );
+    expect(f.seen).toHaveLength(2);
   });
 
   it('times out a silent server', async () => {

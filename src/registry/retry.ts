@@ -53,6 +53,8 @@ export function describeNetworkError(err: unknown, timeoutMs: number): string {
   if (err instanceof Error) {
     if (isTimeout(err)) return `no answer within ${timeoutMs / 1000} s`;
     const cause = (err as Error & { cause?: { code?: string; message?: string } }).cause;
+    // (undici's code for a socket the other side closed before its answer says less than this)
+    if (cause?.code === 'UND_ERR_SOCKET') return 'the connection was closed before an answer';
     if (cause?.code) return cause.code;
     return cause?.message ?? err.message;
   }
