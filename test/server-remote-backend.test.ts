@@ -189,14 +189,43 @@ describe('RemoteBackend retries', () => {
     expect(f.seen).toHaveLength(2);
   });
 
-  it('times out a silent server', async () => {
+  it('times out a silent server, and asks again only for a lookup', async () => {
     const f = await fake([{ status: 200, hang: true }]);
     const started = Date.now();
-    const err = await failure(client(f.url, { retries: 1, timeoutMs: 200 }).auth(IDENTITY));
+    const err = await failure(client(f.url, { retries: 1, timeoutMs: 200 }).history({}));
     expect(err.message).toContain('no answer within 0.2 s (after 2 attempts)');
     expect(f.seen).toHaveLength(2);
     // 2 × 0.2 s and a backoff: far below a wait for the silent server, whatever the load
     expect(Date.now() - started).toBeLessThan(30_000);
+  });
+
+  it('never sends a computation again after a timeout: the server may still be computing it', async () => {
+    const f = await fake([{ status: 200, hang: true }]);
+    const c = client(f.url, { retries: 2, timeoutMs: 200 });
+    const req = { ...IDENTITY, dpeId: '0000E0000001H' };
+    for (const [name, run, path] of [
+      ['initial', () => c.initial(req), '/partners/dpe/initial'],
+      ['calc', () => c.calc({ ...req, params: { editablesChanges: [] } }), '/partners/dpe/calc'],
+      ['auth', () => c.auth(IDENTITY), '/partners/user/auth'],
+    ] as const) {
+      f.seen.length = 0;
+      const err = await failure(run());
+      expect([name, err.kind, err.details?.reason, err.details?.timeoutSeconds]).toEqual([
+        name,
+        'runtime',
+        'no-answer',
+        0.2,
+      ]);
+      expect(err.message).toBe(
+        `${f.url} gave no answer within 0.2 s to POST ${path}; not sent again, since the service may still be computing it`,
+      );
+      expect(f.seen.map((s) => s.url)).toEqual([path]);
+    }
+    // a 503 before it is still asked again (the server refused it: nothing computed)
+    const g = await fake([{ status: 503 }, { status: 200, hang: true }]);
+    const err = await failure(client(g.url, { retries: 2, timeoutMs: 200 }).auth(IDENTITY));
+    expect(err.details?.reason).toBe('no-answer');
+    expect(g.seen).toHaveLength(2);
   });
 });
 
@@ -317,8 +346,11 @@ describe('dpe-sim --backend remote: what a user sees', () => {
 
   it('--timeout from the command line', async () => {
     const f = await fake([{ status: 200, hang: true }]);
-    const r = await remote(f.url, '--timeout', '0.3', '--retries', '0', 'auth');
+    const r = await remote(f.url, '--timeout', '0.3', 'auth');
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('no answer within 0.3 s');
+    expect(r.stderr).toContain(`${f.url} gave no answer within 0.3 s to POST /partners/user/auth`);
+    expect(r.stderr).toContain('hint: wait longer with --timeout SECONDS');
+    // the default --retries (2) does not send a computation again after a timeout
+    expect(f.seen).toHaveLength(1);
   });
 });

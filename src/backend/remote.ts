@@ -1,7 +1,9 @@
 /**
  * The remote backend: the partner API over HTTP (Node's fetch). Timeout per attempt, retries on
  * network errors and 429/502/503/504 with exponential backoff and jitter (honouring
- * Retry-After), response bodies checked against the contract.
+ * Retry-After), response bodies checked against the contract. A timeout is retried only on an
+ * operation that is a lookup (`repeatable`): the others are being computed on the server, and
+ * sending them again would only queue the same work behind itself.
  */
 import type { TSchema, Static } from 'typebox';
 import { DpeSimError, kindForStatus } from '../contract/errors.js';
@@ -24,7 +26,7 @@ import {
 import type { SpecAutoSolution } from '../contract/spec-responses.js';
 import { isValid, parseBody } from '../contract/validate.js';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { describeNetworkError, retryDelayMs } from '../registry/retry.js';
+import { describeNetworkError, isTimeout, retryDelayMs } from '../registry/retry.js';
 import { pickScenario, type Backend, type RunOptions } from './backend.js';
 
 export interface RemoteOptions {
@@ -134,15 +136,16 @@ export class RemoteBackend implements Backend {
       if (qs) path += `?${qs}`;
     }
     const body = op.input === 'body' ? input : undefined;
-    return (await this.call(op.method, path, op.specResponse, body)) as Output<K>;
+    return (await this.call(op, path, op.specResponse, body)) as Output<K>;
   }
 
   private async call<T extends TSchema>(
-    method: 'GET' | 'POST',
+    op: ApiOperation,
     path: string,
     schema: T,
     body?: unknown,
   ): Promise<Static<T>> {
+    const method = op.method;
     const url = `${this.base}${path}`;
     const doFetch = this.opts.fetch ?? fetch;
     let attempt = 0;
@@ -163,6 +166,16 @@ export class RemoteBackend implements Backend {
         });
       } catch (err) {
         const reason = describeNetworkError(err, this.opts.timeoutMs);
+        if (isTimeout(err) && !op.repeatable)
+          throw new DpeSimError(
+            'runtime',
+            `${this.base} gave no answer within ${this.opts.timeoutMs / 1000} s to ${op.method} ${op.path}; not sent again, since the service may still be computing it`,
+            {
+              reason: 'no-answer',
+              timeoutSeconds: this.opts.timeoutMs / 1000,
+              hint: 'wait longer with --timeout SECONDS; a run the service finishes meanwhile shows in dpe-sim history',
+            },
+          );
         if (attempt <= this.opts.retries) {
           await sleep(this.backoff(attempt, undefined));
           continue;

@@ -4,6 +4,7 @@
  * simulation options. A command composes the groups it needs and adds its own.
  */
 import { Option, type Command } from 'commander';
+import { DEFAULT_TIMEOUT_SECONDS } from '../config/config.js';
 
 /** Flags every command has (declared on the program; read with `optsWithGlobals`). */
 export interface GlobalFlags {
@@ -55,7 +56,10 @@ export function globalFlags(program: Command): Command {
       'user-facing application URL in login links (default http://127.0.0.1:8787)',
     )
     .option('--costs <file>', 'JSON file overriding works cost figures')
-    .option('--timeout <seconds>', 'remote request timeout (default 30)')
+    .option(
+      '--timeout <seconds>',
+      `seconds to wait for a remote answer (default ${DEFAULT_TIMEOUT_SECONDS}); a computation timed out is not sent again`,
+    )
     .option('--retries <n>', 'remote retries on network errors, 429, 502, 503, 504 (default 2)')
     .option(
       '--registry-url <url>',

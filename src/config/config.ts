@@ -52,6 +52,12 @@ interface ConfShape {
 /** The config file (it may hold a partner key) and its directory: the owner's only. */
 export const CONFIG_FILE_MODE = 0o600;
 export const CONFIG_DIR_MODE = 0o700;
+/**
+ * How long the remote client waits for an answer, s: an `initial` takes 33 s alone on the
+ * corpus's slowest DPE, and a busy server queues it behind others; a computation is never sent
+ * twice (src/backend/remote.ts), so this wait is the whole of it.
+ */
+export const DEFAULT_TIMEOUT_SECONDS = 300;
 
 function octal(mode: number): string {
   return `0${mode.toString(8).padStart(3, '0')}`;
@@ -303,7 +309,7 @@ export function resolveSettings(
       dpeDir: path.resolve(pick('dpeDir') ?? BUNDLED_FIXTURES),
       dataDir: path.resolve(pick('dataDir') ?? defaultDataDir(env)),
       costs: pick('costs'),
-      timeout: Number(pick('timeout') ?? 30),
+      timeout: Number(pick('timeout') ?? DEFAULT_TIMEOUT_SECONDS),
       retries: Number(pick('retries') ?? 2),
       historyPath: pick('historyPath') ?? DEFAULT_HISTORY_PATH,
       registryUrl: pick('registryUrl'),

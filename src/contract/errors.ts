@@ -57,6 +57,7 @@ export type ErrorReason =
   | 'outside-directory' // a file of the DPE directory that leads outside it (a symbolic link)
   | 'blocked' // the DPE cannot be simulated (a `block` alert)
   | 'no-audit' // the remote service has no audit operation (a dpe-sim extension)
+  | 'no-answer' // the remote service did not answer a computation in time (not sent again)
   // a DPE file the user named:
   | 'directory' // a directory, not a file
   | 'not-a-file' // a named pipe, a socket or a device: only regular files are read

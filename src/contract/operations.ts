@@ -83,6 +83,12 @@ export interface ApiOperation {
   errors: readonly number[];
   /** a dpe-sim extension, not in the partner spec (`x-dpe-sim-extension` in the OpenAPI) */
   extension?: true;
+  /**
+   * Sending it twice does what sending it once does (a lookup). The remote client sends only such
+   * an operation again after a timeout: the others compute, record a run or use a token, and a
+   * timeout means the server has the request and may still be working on it.
+   */
+  repeatable: boolean;
 }
 
 export const ERROR_DESCRIPTIONS: Record<number, string> = {
@@ -135,6 +141,7 @@ export function apiOperations(historyPath: string): ApiOperation[] {
       response: { name: 'AuthResponse', schema: AuthResponse },
       specResponse: SpecAuthResponse,
       errors: [...PARTNER_ERRORS, ...DPE_ERRORS, 507],
+      repeatable: false,
     },
     {
       id: 'tokenInfo',
@@ -150,6 +157,7 @@ export function apiOperations(historyPath: string): ApiOperation[] {
       response: { name: 'TokenInfoResponse', schema: TokenInfoResponse },
       specResponse: SpecTokenInfoResponse,
       errors: [...PATH_ERRORS, 404],
+      repeatable: true,
     },
     {
       id: 'tokenLogin',
@@ -165,6 +173,7 @@ export function apiOperations(historyPath: string): ApiOperation[] {
       response: { name: 'TokenLoginResponse', schema: TokenLoginResponse },
       specResponse: SpecTokenLoginResponse,
       errors: [...PATH_ERRORS, 404, 410, 507],
+      repeatable: false,
     },
     {
       id: 'pre',
@@ -180,6 +189,7 @@ export function apiOperations(historyPath: string): ApiOperation[] {
       response: { name: 'PreResponse', schema: PreResponse },
       specResponse: SpecPreResponse,
       errors: [...PARTNER_ERRORS, ...DPE_ERRORS, 507],
+      repeatable: false,
     },
     {
       id: 'initial',
@@ -195,6 +205,7 @@ export function apiOperations(historyPath: string): ApiOperation[] {
       response: { name: 'InitialResponse', schema: InitialResponse },
       specResponse: SpecInitialResponse,
       errors: [...PARTNER_ERRORS, ...DPE_ERRORS, 422, 507],
+      repeatable: false,
     },
     {
       id: 'calc',
@@ -210,6 +221,7 @@ export function apiOperations(historyPath: string): ApiOperation[] {
       response: { name: 'CalcResponse', schema: CalcResponse },
       specResponse: SpecCalcResponse,
       errors: [...PARTNER_ERRORS, ...DPE_ERRORS, 422, 507],
+      repeatable: false,
     },
     {
       id: 'audit',
@@ -226,6 +238,7 @@ export function apiOperations(historyPath: string): ApiOperation[] {
       specResponse: AuditResponse,
       errors: [...PARTNER_ERRORS, ...DPE_ERRORS, 422, 507],
       extension: true,
+      repeatable: false,
     },
     {
       id: 'history',
@@ -242,6 +255,7 @@ export function apiOperations(historyPath: string): ApiOperation[] {
       response: { name: 'HistoryResponse', schema: HistoryResponse },
       specResponse: SpecHistoryResponse,
       errors: [400, 401, ...COMMON_ERRORS],
+      repeatable: true,
     },
     {
       id: 'pageLogin',
@@ -257,6 +271,7 @@ export function apiOperations(historyPath: string): ApiOperation[] {
       response: { name: 'PageLoginResponse', schema: PageLoginResponse },
       specResponse: PageLoginResponse,
       errors: [...BODY_ERRORS, ...COMMON_ERRORS, 403, 404, 410, 507],
+      repeatable: false,
     },
     {
       id: 'health',
@@ -270,6 +285,7 @@ export function apiOperations(historyPath: string): ApiOperation[] {
       response: { name: 'HealthResponse', schema: HealthResponse },
       specResponse: HealthResponse,
       errors: [...PROBE_ERRORS],
+      repeatable: true,
     },
     {
       id: 'ready',
@@ -284,6 +300,7 @@ export function apiOperations(historyPath: string): ApiOperation[] {
       response: { name: 'ReadyResponse', schema: ReadyResponse },
       specResponse: ReadyResponse,
       errors: [...PROBE_ERRORS],
+      repeatable: true,
     },
   ];
 }
