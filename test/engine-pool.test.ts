@@ -46,7 +46,9 @@ describe('engine pool: initial split among its threads', () => {
   it.each(files)('%s: the same response as one thread, progress counted once', async (file) => {
     const doc = await readDpeFile(file);
     const seen: Progress[] = [];
-    const split = (await pooled.run(doc, job, (p) => seen.push({ ...p }))) as InitialResponse;
+    const split = (await pooled.run(doc, job, {
+      onProgress: (p) => seen.push({ ...p }),
+    })) as InitialResponse;
     const one = (await single.run(doc, job)) as InitialResponse;
     expect(split).toEqual(one);
     let offered = Object.values(one.dpe.items)
@@ -71,6 +73,38 @@ describe('engine pool: initial split among its threads', () => {
   });
 });
 
+describe('engine pool: a job whose caller is gone', () => {
+  it('leaves the queue when it waits, stops its thread when it runs; the next jobs answer as before', async () => {
+    const one = makePool({ threads: 1 });
+    try {
+      const [house, flat] = await Promise.all([readDpeFile(HOUSE), readDpeFile(FLAT)]);
+      const pre = { kind: 'pre', coef: 'activated', forceNormalization: false } as const;
+      // waiting behind the house's pre-analysis on the one thread
+      const first = one.run(house, pre);
+      const gone = new AbortController();
+      const waiting = one.run(flat, pre, { signal: gone.signal });
+      gone.abort();
+      await expect(waiting).rejects.toMatchObject({ name: 'AbortError' });
+      expect(await first).toEqual(await single.run(house, pre));
+      // running (its first progress came from the thread): the thread is stopped
+      const running = new AbortController();
+      const stopped = one.run(flat, job, {
+        signal: running.signal,
+        onProgress: () => running.abort(),
+      });
+      await expect(stopped).rejects.toMatchObject({ name: 'AbortError' });
+      // a caller already gone: nothing is started
+      await expect(one.run(flat, job, { signal: AbortSignal.abort() })).rejects.toMatchObject({
+        name: 'AbortError',
+      });
+      // a new thread takes the next job
+      expect(await one.run(flat, pre)).toEqual(await single.run(flat, pre));
+    } finally {
+      await one.close();
+    }
+  });
+});
+
 describe('engine pool: a thread that runs out of memory', () => {
   it('runs the job again in a fresh thread with four times the heap: the same response, progress to the end', async () => {
     // 16 MB is too small for the engine itself: the first thread always dies of its heap limit
@@ -86,7 +120,9 @@ describe('engine pool: a thread that runs out of memory', () => {
     try {
       const doc = await readDpeFile(HOUSE);
       const seen: Progress[] = [];
-      const again = (await tight.run(doc, job, (p) => seen.push({ ...p }))) as InitialResponse;
+      const again = (await tight.run(doc, job, {
+        onProgress: (p) => seen.push({ ...p }),
+      })) as InitialResponse;
       const one = (await single.run(doc, job)) as InitialResponse;
       expect(again).toEqual(one);
       expect(seen.at(-1)?.step).toBe('scenarios');

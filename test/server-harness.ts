@@ -37,6 +37,8 @@ export interface TestServer {
   /** keys of partners `alpha` and `beta` */
   keyA: string;
   keyB: string;
+  /** the lines of the operator's error log so far */
+  log: string[];
   close(): Promise<void>;
 }
 
@@ -73,13 +75,17 @@ export async function startTestServer(
   const store = services.store;
   const keyA = await store.createPartnerKey('alpha');
   const keyB = await store.createPartnerKey('beta');
+  const log: string[] = [];
   const server = await startServer({
     services,
     historyPath: opts.historyPath ?? DEFAULT_HISTORY_PATH,
     appUrl: opts.appUrl,
     host: '127.0.0.1',
     port: 0,
-    errorLog: (line) => process.stderr.write(`[test server] ${line}\n`),
+    errorLog: (line) => {
+      log.push(line);
+      process.stderr.write(`[test server] ${line}\n`);
+    },
     ...(opts.limits ? { limits: opts.limits } : {}),
   });
   return {
@@ -90,6 +96,7 @@ export async function startTestServer(
     dpeDir,
     keyA,
     keyB,
+    log,
     close: async () => {
       await server.close();
       await services.close();

@@ -13,6 +13,7 @@ import { startServer } from '../src/server/start.js';
 import { REG, startStandIn, type StandIn } from './registry-standin.js';
 import { IDENTITY, http, startTestServer, type TestServer } from './server-harness.js';
 import { tempDir } from './helpers.js';
+import { HANG_MS } from './hang.js';
 
 const HOUSE_ID = '0000E0000001H';
 const WALL = { referenceId: 'mur:0', editableKey: 'ISOLATION', editableValue: 'IMurITE37' };
@@ -359,5 +360,72 @@ describe('an answer slower than the idle-socket timeout', () => {
     // the DPE the registry gave, with its login URL
     expect(res.body.dpeSource?.origin).toBe('registry');
     expect(res.body.url).toMatch(/partnerToken=/);
+  });
+});
+
+describe('a client that leaves before its answer', () => {
+  let reg: StandIn;
+  let srv: TestServer;
+  beforeAll(async () => {
+    // the DPE comes from a registry stand-in that answers after 1.5 s: the request is on the
+    // server, waiting, when its client leaves
+    reg = await startStandIn({ slowMs: 1_500 });
+    srv = await startTestServer({
+      registry: { url: reg.base, wait: { answerWithinMs: 60_000, maxFetches: 2 } },
+    });
+  });
+  afterAll(async () => {
+    await srv?.close();
+    await reg?.close();
+  });
+
+  async function until(check: () => boolean | Promise<boolean>, what: string): Promise<void> {
+    const end = Date.now() + HANG_MS;
+    while (!(await check())) {
+      if (Date.now() > end) throw new Error(`never: ${what}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+
+  it('is not computed for, nothing of it is recorded, and the server goes on', async () => {
+    const body = { ...IDENTITY, dpeId: REG.slow };
+    const gone = new AbortController();
+    const left = fetch(`${srv.url}/partners/dpe/initial`, {
+      method: 'POST',
+      headers: { authorization: srv.keyA, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+      signal: gone.signal,
+    });
+    // the server asks the registry for the DPE: it holds the request
+    await until(() => reg.hits.get(REG.slow) === 1, 'the registry asked');
+    gone.abort();
+    await expect(left).rejects.toMatchObject({ name: 'AbortError' });
+    const runs = async () =>
+      (
+        await http<{ records: { operation: string; dpeId: string }[] }>(
+          `${srv.url}${DEFAULT_HISTORY_PATH}?dpeId=${REG.slow}`,
+          { key: srv.keyA },
+        )
+      ).body.records.map((r) => [r.operation, r.dpeId]);
+    // once the registry answers, the server drops the work (one line for the operator), where
+    // it would have computed and recorded it
+    await until(
+      async () => srv.log.some((l) => l.includes(' 499: ')) || (await runs()).length > 0,
+      'the 499 line or a run',
+    );
+    expect(srv.log.filter((l) => l.includes(' 499: '))).toEqual([
+      'POST /partners/dpe/initial 499: the client closed its connection before the answer: its computation was dropped',
+    ]);
+    expect(await runs()).toEqual([]);
+    // the next request is answered, from the DPE the registry gave meanwhile (asked once), and
+    // it is the only run in the history
+    const res = await http<{ dpeSource?: { origin: string } }>(`${srv.url}/partners/dpe/pre`, {
+      key: srv.keyA,
+      body,
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.dpeSource?.origin).toBe('cache');
+    expect(reg.hits.get(REG.slow)).toBe(1);
+    expect(await runs()).toEqual([['pre', REG.slow]]);
   });
 });

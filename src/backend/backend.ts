@@ -6,27 +6,32 @@
  */
 import { DpeSimError } from '../contract/errors.js';
 import type { PartnerApi } from '../contract/operations.js';
-import type { OnProgress } from '../contract/progress.js';
 import type { AuditRequest, AuditResponse } from '../contract/audit.js';
-import type { CalcRequest, InitialRequest } from '../contract/schemas.js';
+import type { CalcRequest, InitialRequest, PreRequest } from '../contract/schemas.js';
 import type {
   SpecAutoSolution,
   SpecCalcResponse,
   SpecInitialResponse,
+  SpecPreResponse,
 } from '../contract/spec-responses.js';
+import type { JobOptions } from './engine-runner.js';
 
 /** A DPE the user names by path (`-`: the text read from stdin), rather than by number. */
 export type DpeInput = { path: string } | { text: string; name: string };
 
-/** How the caller follows a long run: progress as it goes (the local backend only). */
-export interface RunOptions {
-  onProgress?: OnProgress;
-}
+/**
+ * How the caller follows a long run (the local backend only): its progress, and a signal that
+ * the caller is gone (the server's client closed its connection), on which the engine work is
+ * dropped and nothing is recorded.
+ */
+export type RunOptions = JobOptions;
 
 export interface Backend extends PartnerApi {
   readonly kind: 'local' | 'remote';
-  /** The partner operation, with progress reported on the way (a remote service gives none). */
+  /** The partner operations that compute, with progress reported on the way (local only). */
+  pre(req: PreRequest, opts?: RunOptions): Promise<SpecPreResponse>;
   initial(req: InitialRequest, opts?: RunOptions): Promise<SpecInitialResponse>;
+  calc(req: CalcRequest, opts?: RunOptions): Promise<SpecCalcResponse>;
   /**
    * The energy audit (a dpe-sim extension: the spec has no audit operation). Local: computed
    * here, recorded in the history (operation `audit`). Remote: `POST /dpe-sim/audit`, which only a dpe-sim server answers;

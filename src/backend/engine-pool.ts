@@ -26,7 +26,11 @@ import {
   type PoolThread,
 } from '../pool/thread-pool.js';
 import { fromWire, type EngineJob, type JobResult, type WireOutcome } from './engine-jobs.js';
-import { DEFAULT_PREPARED_CACHE_BYTES, type EngineRunner } from './engine-runner.js';
+import {
+  DEFAULT_PREPARED_CACHE_BYTES,
+  type EngineRunner,
+  type JobOptions,
+} from './engine-runner.js';
 import type { EngineTask, EngineWorkerData } from './engine-worker.js';
 
 /** Jobs waiting for a thread, per thread, before new ones are refused (the server's queue). */
@@ -145,19 +149,25 @@ export class PooledEngine implements EngineRunner {
     return this.inFlight;
   }
 
+  /**
+   * A job whose caller is gone (`opts.signal` aborted) leaves the queue, or stops its thread
+   * (piscina replaces it), and rejects with the signal's reason: a busy server does not compute
+   * answers nobody waits for.
+   */
   async run<J extends EngineJob>(
     doc: DpeText,
     job: J,
-    onProgress?: OnProgress,
+    opts: JobOptions = {},
   ): Promise<JobResult<J>> {
+    opts.signal?.throwIfAborted();
     if (
       (job.kind === 'initial' || job.kind === 'audit') &&
       !job.seed &&
       this.threads > 1 &&
       this.inFlight === 0
     )
-      return (await this.splitInitial(doc, job, onProgress)) as JobResult<J>;
-    return this.runOne(doc, job, onProgress);
+      return (await this.splitInitial(doc, job, opts)) as JobResult<J>;
+    return this.runOne(doc, job, opts);
   }
 
   /**
@@ -170,7 +180,7 @@ export class PooledEngine implements EngineRunner {
   private async splitInitial(
     doc: DpeText,
     job: Extract<EngineJob, { kind: 'initial' | 'audit' }>,
-    onProgress?: OnProgress,
+    { onProgress, signal }: JobOptions,
   ): Promise<JobResult<typeof job>> {
     const parts = this.threads;
     const done = new Array<number>(parts).fill(0);
@@ -188,7 +198,10 @@ export class PooledEngine implements EngineRunner {
         this.runOne(
           doc,
           { kind: 'options', part, parts },
-          onProgress ? partProgress(part) : undefined,
+          {
+            ...(onProgress ? { onProgress: partProgress(part) } : {}),
+            ...(signal ? { signal } : {}),
+          },
         ),
       ),
     );
@@ -196,14 +209,17 @@ export class PooledEngine implements EngineRunner {
     return this.runOne(
       doc,
       { ...job, seed: runs.flat() },
-      onProgress ? (p) => p.step !== 'options' && onProgress(p) : undefined,
+      {
+        ...(onProgress ? { onProgress: (p) => p.step !== 'options' && onProgress(p) } : {}),
+        ...(signal ? { signal } : {}),
+      },
     );
   }
 
   private async runOne<J extends EngineJob>(
     doc: DpeText,
     job: J,
-    onProgress?: OnProgress,
+    opts: JobOptions,
   ): Promise<JobResult<J>> {
     if (this.inFlight >= this.threads + this.queue) {
       throw new DpeSimError(
@@ -216,13 +232,13 @@ export class PooledEngine implements EngineRunner {
     try {
       const pool = this.pool;
       try {
-        return await attempt(pool, doc, job, onProgress);
+        return await attempt(pool, doc, job, opts);
       } catch (err) {
         // the thread died of its heap limit (a building larger than any of the corpus): the job
         // runs once more, alone in a fresh thread with four times the heap (the same figures:
         // only memory differs); a pool closed meanwhile answers nothing more
-        if (!isOutOfMemory(err) || this.poolValue !== pool) throw err;
-        return await this.again(doc, job, onProgress);
+        if (!isOutOfMemory(err) || this.poolValue !== pool || opts.signal?.aborted) throw err;
+        return await this.again(doc, job, opts);
       }
     } finally {
       this.inFlight--;
@@ -232,12 +248,12 @@ export class PooledEngine implements EngineRunner {
   private async again<J extends EngineJob>(
     doc: DpeText,
     job: J,
-    onProgress?: OnProgress,
+    opts: JobOptions,
   ): Promise<JobResult<J>> {
     try {
       return await inRoomyThread<EngineTask, WireOutcome<unknown>, JobResult<J>>(
         { entry: ENTRY, workerData: this.data, usualMb: this.heapMb, live: this.fresh },
-        (fresh) => attempt(fresh, doc, job, onProgress),
+        (fresh) => attempt(fresh, doc, job, opts),
       );
     } catch (err) {
       if (!isOutOfMemory(err)) throw err;
@@ -288,7 +304,7 @@ async function attempt<J extends EngineJob>(
   pool: Piscina<EngineTask, WireOutcome<unknown>>,
   doc: DpeText,
   job: J,
-  onProgress?: OnProgress,
+  { onProgress, signal }: JobOptions,
 ): Promise<JobResult<J>> {
   const channel = onProgress ? new MessageChannel() : undefined;
   const drained = channel ? progressEnd(channel.port1, onProgress) : Promise.resolve();
@@ -300,7 +316,10 @@ async function attempt<J extends EngineJob>(
         ...(channel ? { progress: channel.port2 } : {}),
         [Piscina.queueOptionsSymbol]: { key: doc.key },
       },
-      channel ? { transferList: [channel.port2] } : {},
+      {
+        ...(channel ? { transferList: [channel.port2] } : {}),
+        ...(signal ? { signal } : {}),
+      },
     );
     await drained;
     return fromWire(outcome) as JobResult<J>;

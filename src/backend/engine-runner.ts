@@ -17,9 +17,20 @@ export async function warmUpEngine(): Promise<void> {
   await loadEngine();
 }
 
+/** How a job's caller follows it. */
+export interface JobOptions {
+  /** progress as it goes */
+  onProgress?: OnProgress;
+  /**
+   * The caller is gone (the server's client closed its connection): the job is dropped from the
+   * queue, or its thread stopped, and the run rejects with the signal's reason.
+   */
+  signal?: AbortSignal;
+}
+
 export interface EngineRunner {
   /** Runs a job on a DPE (prepared once per version, then from the cache). */
-  run<J extends EngineJob>(doc: DpeText, job: J, onProgress?: OnProgress): Promise<JobResult<J>>;
+  run<J extends EngineJob>(doc: DpeText, job: J, opts?: JobOptions): Promise<JobResult<J>>;
   /** Loads the engine now rather than on the first job. */
   warmUp(): Promise<void>;
   close(): Promise<void>;
@@ -160,12 +171,15 @@ export class InProcessEngine implements EngineRunner {
     return this.cache.bytes;
   }
 
+  /** In this thread a job cannot be stopped once started; one whose caller is gone is not started. */
   async run<J extends EngineJob>(
     doc: DpeText,
     job: J,
-    onProgress?: OnProgress,
+    opts: JobOptions = {},
   ): Promise<JobResult<J>> {
-    return this.runLoaded(await loadEngine(), doc, job, onProgress);
+    const engine = await loadEngine();
+    opts.signal?.throwIfAborted();
+    return this.runLoaded(engine, doc, job, opts.onProgress);
   }
 
   async close(): Promise<void> {}

@@ -5,7 +5,6 @@
  * The front doors reach the domain only through here and through `LocalBackend`.
  */
 import { DpeSimError } from '../contract/errors.js';
-import type { OnProgress } from '../contract/progress.js';
 import type { DpeSourceInfo, PageLoginResponse, PartnerIdentity } from '../contract/schemas.js';
 import { checkDpeText } from '../dpe/sniff.js';
 import {
@@ -25,7 +24,7 @@ import { InProcessEngine, type EngineRunner } from './engine-runner.js';
 export type { Partner, PartnerKeyInfo };
 /** How long a workbench session lasts, hours. */
 export { SESSION_HOURS } from '../store/store.js';
-import type { DpeInput } from './backend.js';
+import type { DpeInput, RunOptions } from './backend.js';
 
 export interface LocalServicesOptions {
   store: Store;
@@ -111,12 +110,8 @@ export class LocalServices {
    * Runs a job on a DPE where the engine is (this thread or the engine pool): the DPE is parsed
    * and run once per version, later jobs on it hit the cache of the thread that holds it.
    */
-  compute<J extends EngineJob>(
-    doc: DpeText,
-    job: J,
-    onProgress?: OnProgress,
-  ): Promise<JobResult<J>> {
-    return this.runner.run(doc, job, onProgress);
+  compute<J extends EngineJob>(doc: DpeText, job: J, opts: RunOptions = {}): Promise<JobResult<J>> {
+    return this.runner.run(doc, job, opts);
   }
 
   private async readInput(input: DpeInput): Promise<DpeText> {

@@ -11,11 +11,11 @@ import type {
   SimulationQuery,
 } from '../contract/schemas.js';
 import { DpeSimError } from '../contract/errors.js';
-import type { OnProgress } from '../contract/progress.js';
 import type { DpeText } from '../dpe/source.js';
 import type { Partner, RunInput, UserRef } from '../store/store.js';
 import type { EngineJob, JobResult } from './engine-jobs.js';
 import type { LocalServices } from './local-services.js';
+import type { RunOptions } from './backend.js';
 
 /** The options pre, initial and calc share, wherever the request put them. */
 export interface SimulationOptions {
@@ -102,8 +102,8 @@ export class Session {
    * cannot be simulated (`blocked`) or works it does not offer fail here, typed, before any
    * write.
    */
-  compute<J extends EngineJob>(job: J, onProgress?: OnProgress): Promise<JobResult<J>> {
-    return this.services.compute(this.doc, job, onProgress);
+  compute<J extends EngineJob>(job: J, opts: RunOptions = {}): Promise<JobResult<J>> {
+    return this.services.compute(this.doc, job, opts);
   }
 
   /** The user (created on first use): call only once every check has passed. */

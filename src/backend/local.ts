@@ -56,10 +56,10 @@ export class LocalBackend implements Backend {
     return { url: loginUrl(this.services.appUrl, token) };
   }
 
-  async pre(req: PreRequest): Promise<PreResponse> {
+  async pre(req: PreRequest, opts: RunOptions = {}): Promise<PreResponse> {
     const session = await this.open(req);
     const { coef, forceNormalization, expireInMinutes } = session.options;
-    const analysis = await session.compute({ kind: 'pre', coef, forceNormalization });
+    const analysis = await session.compute({ kind: 'pre', coef, forceNormalization }, opts);
     // the spec: a valid request creates a login token, whatever the analysis found; a blocked
     // DPE's pre is recorded as such (the user can log in, initial and calc refuse the DPE)
     const baseline = analysis.blocked ? undefined : analysis.baseline;
@@ -87,10 +87,10 @@ export class LocalBackend implements Backend {
    * with no login token issued and nothing recorded: the workbench shows it to a user already
    * signed in. `url` is the app's address.
    */
-  async previewPre(req: PreRequest): Promise<PreResponse> {
+  async previewPre(req: PreRequest, opts: RunOptions = {}): Promise<PreResponse> {
     const session = await this.open(req);
     const { coef, forceNormalization } = session.options;
-    const analysis = await session.compute({ kind: 'pre', coef, forceNormalization });
+    const analysis = await session.compute({ kind: 'pre', coef, forceNormalization }, opts);
     return { url: this.services.appUrl, ...analysis.body, dpeSource: session.dpeSource };
   }
 
@@ -106,7 +106,7 @@ export class LocalBackend implements Backend {
         coef: session.options.coef,
         forceNormalization: session.options.forceNormalization,
       },
-      opts.onProgress,
+      opts,
     );
     return { session, body: { ...body, dpeSource: session.dpeSource } };
   }
@@ -132,7 +132,7 @@ export class LocalBackend implements Backend {
         forceNormalization: session.options.forceNormalization,
         ...(req.engineFigures ? { engineFigures: true } : {}),
       },
-      opts.onProgress,
+      opts,
     );
     // recorded in the history as its path in one step (the works, classes, cost)
     const single = body.proposals.find((p) => p.kind === 'single');
@@ -166,23 +166,27 @@ export class LocalBackend implements Backend {
   /** A recalculation, computed with a pending simulation id and nothing written. */
   private async computeCalc(
     req: CalcRequest,
+    opts: RunOptions = {},
   ): Promise<{ session: Session; body: CalcResponse; works: EditableChange[] }> {
     const session = await this.open(req);
-    const { body, works } = await session.compute({
-      kind: 'calc',
-      coef: session.options.coef,
-      forceNormalization: session.options.forceNormalization,
-      changes: req.params?.editablesChanges ?? [],
-      scenario: req.params?.namedCalculation ?? 'default',
-      includeDpe: req.query?.includeDPE ?? false,
-    });
+    const { body, works } = await session.compute(
+      {
+        kind: 'calc',
+        coef: session.options.coef,
+        forceNormalization: session.options.forceNormalization,
+        changes: req.params?.editablesChanges ?? [],
+        scenario: req.params?.namedCalculation ?? 'default',
+        includeDpe: req.query?.includeDPE ?? false,
+      },
+      opts,
+    );
     if (req.query?.includeUser) body.user = identityOf(req);
     body.dpeSource = session.dpeSource;
     return { session, body, works };
   }
 
-  async calc(req: CalcRequest): Promise<CalcResponse> {
-    const { session, body, works } = await this.computeCalc(req);
+  async calc(req: CalcRequest, opts: RunOptions = {}): Promise<CalcResponse> {
+    const { session, body, works } = await this.computeCalc(req, opts);
     const user = await session.user();
     const simulationId =
       (await this.services.store.latestSimulation(user, session.dpeId)) ??
@@ -194,12 +198,12 @@ export class LocalBackend implements Backend {
     return body;
   }
 
-  async previewInitial(req: InitialRequest): Promise<InitialResponse> {
-    return (await this.computeInitial(req)).body;
+  async previewInitial(req: InitialRequest, opts: RunOptions = {}): Promise<InitialResponse> {
+    return (await this.computeInitial(req, opts)).body;
   }
 
-  async previewCalc(req: CalcRequest): Promise<CalcResponse> {
-    return (await this.computeCalc(req)).body;
+  async previewCalc(req: CalcRequest, opts: RunOptions = {}): Promise<CalcResponse> {
+    return (await this.computeCalc(req, opts)).body;
   }
 
   async history(req: HistoryRequest): Promise<HistoryResponse> {

@@ -58,6 +58,7 @@ export type ErrorReason =
   | 'blocked' // the DPE cannot be simulated (a `block` alert)
   | 'no-audit' // the remote service has no audit operation (a dpe-sim extension)
   | 'no-answer' // the remote service did not answer a computation in time (not sent again)
+  | 'client-gone' // the server's client closed its connection before the answer
   // a DPE file the user named:
   | 'directory' // a directory, not a file
   | 'not-a-file' // a named pipe, a socket or a device: only regular files are read

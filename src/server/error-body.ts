@@ -93,6 +93,9 @@ function fromDpeSimError(err: DpeSimError): HttpError {
       },
     };
   }
+  if (err.details?.reason === 'client-gone')
+    // nobody reads it; the access log shows nginx's "client closed request"
+    return { status: 499, body: { error: err.message, errorObject: { reason: 'client-gone' } } };
   // a runtime failure's message may name files or internals: the operator's log gets it
   if (err.kind === 'runtime') return { status: 500, body: { error: 'internal server error' } };
   const body: ErrorBody = { error: err.message };
@@ -193,6 +196,8 @@ export function sendError(
     log(
       `${request.method} ${request.routeOptions.url ?? '?'} 503: the store is unavailable (${cause})`,
     );
+  } else if (err instanceof DpeSimError && err.details?.reason === 'client-gone') {
+    log(`${request.method} ${request.routeOptions.url ?? '?'} 499: ${err.message}`);
   } else if (status >= 500 && status !== 503) {
     const detail = err instanceof Error ? (err.stack ?? err.message) : String(err);
     log(`${request.method} ${request.routeOptions.url ?? '?'} failed: ${detail}`);

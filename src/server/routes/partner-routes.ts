@@ -5,7 +5,9 @@
  * on a LocalBackend that sees only that partner's organisations, users, tokens and history.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { RunOptions } from '../../backend/backend.js';
 import { LocalBackend } from '../../backend/local.js';
+import { whileClientWaits } from '../client-gone.js';
 import type { LocalServices } from '../../backend/local-services.js';
 import type { ApiOperation, PartnerApi, PartnerOperationId } from '../../contract/operations.js';
 import { partnerFromHeader } from '../partner-key.js';
@@ -34,11 +36,13 @@ export function partnerRoutes(deps: PartnerRoutesDeps) {
     for (const op of deps.operations) {
       scope.route({
         ...routeBase(op),
-        handler: async (req) => {
+        handler: async (req, reply) => {
           const backend = backends.get(req);
           if (!backend) throw new Error('request without an authenticated partner');
-          const call = backend[op.id] as (input: AnyInput) => Promise<unknown>;
-          return call.call(backend, inputOf(op, req));
+          const call = backend[op.id] as (input: AnyInput, opts: RunOptions) => Promise<unknown>;
+          return whileClientWaits(reply, (signal) =>
+            call.call(backend, inputOf(op, req), { signal }),
+          );
         },
       });
     }

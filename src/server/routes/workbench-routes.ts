@@ -20,6 +20,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TSchema } from 'typebox';
+import type { RunOptions } from '../../backend/backend.js';
 import { LocalBackend } from '../../backend/local.js';
 import type { LocalServices } from '../../backend/local-services.js';
 import { AuditRequest } from '../../contract/audit.js';
@@ -31,6 +32,7 @@ import {
   PreRequest,
   type PartnerIdentity,
 } from '../../contract/schemas.js';
+import { whileClientWaits } from '../client-gone.js';
 import { crossSiteReason, sessionCookie, setSessionCookie } from '../session-cookie.js';
 
 export const WORKBENCH_API = '/public/api/workbench';
@@ -173,7 +175,7 @@ export function workbenchRoutes(deps: { services: LocalServices }) {
     const post = <B extends Body>(
       name: string,
       schema: TSchema,
-      run: (backend: LocalBackend, body: B) => Promise<unknown>,
+      run: (backend: LocalBackend, body: B, opts: RunOptions) => Promise<unknown>,
     ) =>
       scope.post(`${WORKBENCH_API}/${name}`, { schema: { body: schema } }, async (req, reply) => {
         const s = sessionOf(req);
@@ -181,13 +183,14 @@ export function workbenchRoutes(deps: { services: LocalServices }) {
         const body = req.body as B;
         const why = notTheSessions(s, body);
         if (why) return forbidden(reply, why);
-        return run(s.backend, body);
+        // a page closed or reloaded meanwhile: its engine work is dropped
+        return whileClientWaits(reply, (signal) => run(s.backend, body, { signal }));
       });
-    post<PreRequest>('pre', PreRequest, (b, body) => b.previewPre(body));
-    post<InitialRequest>('initial', InitialRequest, (b, body) => b.previewInitial(body));
-    post<CalcRequest>('preview', CalcRequest, (b, body) => b.previewCalc(body));
-    post<CalcRequest>('calc', CalcRequest, (b, body) => b.calc(body));
-    post<AuditRequest>('audit', AuditRequest, (b, body) => b.audit(body));
+    post<PreRequest>('pre', PreRequest, (b, body, o) => b.previewPre(body, o));
+    post<InitialRequest>('initial', InitialRequest, (b, body, o) => b.previewInitial(body, o));
+    post<CalcRequest>('preview', CalcRequest, (b, body, o) => b.previewCalc(body, o));
+    post<CalcRequest>('calc', CalcRequest, (b, body, o) => b.calc(body, o));
+    post<AuditRequest>('audit', AuditRequest, (b, body, o) => b.audit(body, o));
 
     scope.get(`${WORKBENCH_API}/history`, async (req) => {
       const s = sessionOf(req);
