@@ -29,6 +29,8 @@ interface Reply {
   hang?: boolean;
   /** close the connection without an answer */
   drop?: boolean;
+  /** send the head and half of the body, then wait ('hang') or close the connection ('drop') */
+  half?: 'hang' | 'drop';
 }
 
 interface Fake {
@@ -62,6 +64,13 @@ async function fake(replies: Reply[]): Promise<Fake> {
       const reply = replies[Math.min(seen.length - 1, replies.length - 1)] as Reply;
       if (reply.hang) return;
       if (reply.drop) return req.socket.destroy();
+      if (reply.half) {
+        const text = JSON.stringify(reply.body);
+        res.writeHead(reply.status, { 'content-type': 'application/json' });
+        res.write(text.slice(0, text.length / 2));
+        if (reply.half === 'drop') setTimeout(() => req.socket.destroy(), 50);
+        return;
+      }
       res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers });
       res.end(reply.body === undefined ? '' : JSON.stringify(reply.body));
     });
@@ -197,6 +206,23 @@ describe('RemoteBackend retries', () => {
     expect(f.seen).toHaveLength(2);
     // 2 × 0.2 s and a backoff: far below a wait for the silent server, whatever the load
     expect(Date.now() - started).toBeLessThan(30_000);
+  });
+
+  it('an answer that begins and stops: said so, not sent again', async () => {
+    for (const half of ['hang', 'drop'] as const) {
+      const f = await fake([{ status: 200, body: PRE_OK, half }]);
+      const err = await failure(
+        client(f.url, { retries: 2, timeoutMs: 500 }).pre({ ...IDENTITY, dpeId: '0000E0000001H' }),
+      );
+      expect([err.kind, err.details?.reason]).toEqual([
+        'runtime',
+        half === 'hang' ? 'no-answer' : undefined,
+      ]);
+      expect(err.message).toBe(
+        `${f.url} began its answer to POST /partners/dpe/pre (HTTP 200) and did not finish it: ${half === 'hang' ? 'not all of it within 0.5 s' : 'the connection was closed'}`,
+      );
+      expect(f.seen).toHaveLength(1);
+    }
   });
 
   it('never sends a computation again after a timeout: the server may still be computing it', async () => {

@@ -190,7 +190,20 @@ export class RemoteBackend implements Backend {
         await sleep(this.backoff(attempt, res.headers.get('retry-after')));
         continue;
       }
-      const payload = await readJson(res);
+      let payload: unknown;
+      try {
+        payload = await readJson(res);
+      } catch (err) {
+        if (err instanceof DpeSimError) throw err;
+        // the answer began and stopped: too slow (the same timeout) or the connection cut
+        throw new DpeSimError(
+          'runtime',
+          `${this.base} began its answer to ${op.method} ${op.path} (HTTP ${res.status}) and did not finish it: ${isTimeout(err) ? `not all of it within ${this.opts.timeoutMs / 1000} s` : 'the connection was closed'}`,
+          isTimeout(err)
+            ? { reason: 'no-answer', timeoutSeconds: this.opts.timeoutMs / 1000 }
+            : undefined,
+        );
+      }
       if (!res.ok) {
         const message = isValid(ErrorBody, payload)
           ? payload.error
