@@ -124,6 +124,14 @@ describe('the response check', () => {
         { DPE_SIM_REGISTRY_RETRIES: 'many' },
       ),
     ).toThrow("DPE_SIM_REGISTRY_RETRIES must be an integer from 0 to 10 (got 'many')");
+    expect(() =>
+      resolveRegistrySettings(
+        { registryUrl: undefined, offline: false, dataDir: '/d' },
+        { DPE_SIM_REGISTRY_TIMEOUT: '3e6' },
+      ),
+    ).toThrow(
+      "DPE_SIM_REGISTRY_TIMEOUT must be a number of seconds above 0, at most 86400 (a day) (got '3e6')",
+    );
   });
 });
 

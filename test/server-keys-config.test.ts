@@ -110,6 +110,10 @@ describe('dpe-sim config', () => {
       ['baseUrl', 'nope', "'nope' is not a URL"],
       ['backend', 'cloud', "use 'local' or 'remote'"],
       ['retries', 'many', 'an integer from 0 to 10'],
+      // (beyond 2^31 − 1 ms Node's timers fire at once: no wait at all)
+      ['timeout', '3000000', 'a number of seconds above 0, at most 86400 (a day)'],
+      ['timeout', 'Infinity', 'a number of seconds above 0, at most 86400 (a day)'],
+      ['timeout', '0', 'a number of seconds above 0, at most 86400 (a day)'],
       ['customerId', 'a:b', "must not contain ':'"],
       ['historyPath', 'history', "a path starting with '/'"],
     ] as const) {

@@ -11,6 +11,7 @@ import envPaths from 'env-paths';
 import { DpeSimError } from '../contract/errors.js';
 import { DEFAULT_APP_URL, DEFAULT_HISTORY_PATH, ENV_VARS, type SettingKey } from './keys.js';
 import { BUNDLED_FIXTURES, defaultDataDir } from './paths.js';
+import { isTimeoutSeconds, MAX_TIMEOUT_SECONDS } from '../registry/retry.js';
 
 export interface Settings {
   backend: 'local' | 'remote';
@@ -230,7 +231,8 @@ export function validateSetting(key: SettingKey, value: string): void {
       }
       break;
     case 'timeout':
-      if (!(Number(value) > 0)) fail('a number of seconds > 0');
+      if (!isTimeoutSeconds(Number(value)))
+        fail(`a number of seconds above 0, at most ${MAX_TIMEOUT_SECONDS} (a day)`);
       break;
     case 'retries':
       if (!/^\d+$/.test(value) || Number(value) > 10) fail('an integer from 0 to 10');

@@ -4,6 +4,17 @@
  * honoured. Pure, so the delays are tested without waiting.
  */
 
+/**
+ * The longest timeout a user may set, s: one day. Beyond 2^31 − 1 ms Node's timers fire at once
+ * (a `TimeoutOverflowWarning`, the wait set to 1 ms), so a larger number would mean no wait.
+ */
+export const MAX_TIMEOUT_SECONDS = 86_400;
+
+/** A timeout a user set, in seconds: a finite number above 0, at most MAX_TIMEOUT_SECONDS. */
+export function isTimeoutSeconds(n: number): boolean {
+  return Number.isFinite(n) && n > 0 && n <= MAX_TIMEOUT_SECONDS;
+}
+
 /** longest wait between two attempts, whatever the backoff or Retry-After say */
 export const MAX_RETRY_DELAY_MS = 60_000;
 

@@ -6,6 +6,7 @@
 import { DpeSimError } from '../contract/errors.js';
 import { cacheDirFor } from './cache.js';
 import { DEFAULT_REGISTRY_URL } from './client.js';
+import { isTimeoutSeconds, MAX_TIMEOUT_SECONDS } from './retry.js';
 
 export interface RegistrySettings {
   /** a URL with `{numero}`, or a base to which `/<numero>/xml` is appended */
@@ -64,8 +65,8 @@ export function resolveRegistrySettings(
         env,
         REGISTRY_ENV.timeout,
         DEFAULT_REGISTRY_TIMEOUT_S,
-        (n) => n > 0,
-        'a number of seconds > 0',
+        isTimeoutSeconds,
+        `a number of seconds above 0, at most ${MAX_TIMEOUT_SECONDS} (a day)`,
       ) * 1000,
     retries: numberFrom(
       env,
