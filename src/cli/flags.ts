@@ -4,7 +4,6 @@
  * simulation options. A command composes the groups it needs and adds its own.
  */
 import { Option, type Command } from 'commander';
-import { DEFAULT_TIMEOUT_SECONDS } from '../config/config.js';
 
 /** Flags every command has (declared on the program; read with `optsWithGlobals`). */
 export interface GlobalFlags {
@@ -58,7 +57,7 @@ export function globalFlags(program: Command): Command {
     .option('--costs <file>', 'JSON file overriding works cost figures')
     .option(
       '--timeout <seconds>',
-      `seconds to wait for a remote answer (default ${DEFAULT_TIMEOUT_SECONDS}); a computation timed out is not sent again`,
+      `seconds to wait for a remote answer (default 300); a computation timed out is not sent again`,
     )
     .option('--retries <n>', 'remote retries on network errors, 429, 502, 503, 504 (default 2)')
     .option(
