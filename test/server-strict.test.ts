@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { composeLocal } from '../src/compose.js';
 import { DEFAULT_HISTORY_PATH } from '../src/config/keys.js';
 import type { ErrorBody } from '../src/contract/schemas.js';
-import { DEFAULT_LIMITS } from '../src/server/limits.js';
+import { DEFAULT_LIMITS, type ServerLimits } from '../src/server/limits.js';
 import { startServer } from '../src/server/start.js';
 import { REG, startStandIn, type StandIn } from './registry-standin.js';
 import { IDENTITY, http, startTestServer, type TestServer } from './server-harness.js';
@@ -328,24 +328,33 @@ describe('slow clients and the connection cap', () => {
   });
 });
 
-describe('an answer slower than the idle-socket timeout', () => {
-  let reg: StandIn;
-  let srv: TestServer;
+/**
+ * A test server whose DPE `REG.slow` comes from a registry stand-in answering after 1.5 s: a
+ * request for it stays on the server meanwhile. Started before the describe's tests, closed after.
+ */
+function serverOfSlowRegistry(limits?: Partial<ServerLimits>): { srv: TestServer; reg: StandIn } {
+  const got = {} as { srv: TestServer; reg: StandIn };
   beforeAll(async () => {
-    // the registry stand-in answers after 1.5 s: the request's socket sits idle meanwhile, as
-    // it does while an engine thread computes a whole building or the request waits its turn
-    reg = await startStandIn({ slowMs: 1_500 });
-    srv = await startTestServer({
-      registry: { url: reg.base, wait: { answerWithinMs: 60_000, maxFetches: 2 } },
-      limits: { connectionTimeoutMs: 300 },
+    got.reg = await startStandIn({ slowMs: 1_500 });
+    got.srv = await startTestServer({
+      registry: { url: got.reg.base, wait: { answerWithinMs: 60_000, maxFetches: 2 } },
+      ...(limits ? { limits } : {}),
     });
   });
   afterAll(async () => {
-    await srv?.close();
-    await reg?.close();
+    await got.srv?.close();
+    await got.reg?.close();
   });
+  return got;
+}
+
+describe('an answer slower than the idle-socket timeout', () => {
+  // the request's socket sits idle while the registry answers, as it does while an engine
+  // thread computes a whole building or the request waits its turn
+  const slow = serverOfSlowRegistry({ connectionTimeoutMs: 300 });
 
   it('arrives: the idle timer does not run while the server prepares the answer', async () => {
+    const { srv } = slow;
     const started = performance.now();
     const res = await http<{ dpeSource?: { origin: string }; url: string }>(
       `${srv.url}/partners/dpe/pre`,
@@ -364,20 +373,8 @@ describe('an answer slower than the idle-socket timeout', () => {
 });
 
 describe('a client that leaves before its answer', () => {
-  let reg: StandIn;
-  let srv: TestServer;
-  beforeAll(async () => {
-    // the DPE comes from a registry stand-in that answers after 1.5 s: the request is on the
-    // server, waiting, when its client leaves
-    reg = await startStandIn({ slowMs: 1_500 });
-    srv = await startTestServer({
-      registry: { url: reg.base, wait: { answerWithinMs: 60_000, maxFetches: 2 } },
-    });
-  });
-  afterAll(async () => {
-    await srv?.close();
-    await reg?.close();
-  });
+  // the request is on the server, waiting for the registry, when its client leaves
+  const slow = serverOfSlowRegistry();
 
   async function until(check: () => boolean | Promise<boolean>, what: string): Promise<void> {
     const end = Date.now() + HANG_MS;
@@ -388,6 +385,7 @@ describe('a client that leaves before its answer', () => {
   }
 
   it('is not computed for, nothing of it is recorded, and the server goes on', async () => {
+    const { srv, reg } = slow;
     const body = { ...IDENTITY, dpeId: REG.slow };
     const gone = new AbortController();
     const left = fetch(`${srv.url}/partners/dpe/initial`, {
