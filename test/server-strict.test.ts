@@ -3,12 +3,14 @@
  * message (the README's table "Bad requests and their answers" lists the same rows), and that a
  * refused request writes nothing. Then the slow-client limits and the connection cap.
  */
+import { createServer } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { composeLocal } from '../src/compose.js';
 import { DEFAULT_HISTORY_PATH } from '../src/config/keys.js';
 import type { ErrorBody } from '../src/contract/schemas.js';
 import { DEFAULT_LIMITS, type ServerLimits } from '../src/server/limits.js';
+import { whileClientWaits } from '../src/server/client-gone.js';
 import { startServer } from '../src/server/start.js';
 import { REG, startStandIn, type StandIn } from './registry-standin.js';
 import { IDENTITY, http, startTestServer, type TestServer } from './server-harness.js';
@@ -425,5 +427,43 @@ describe('a client that leaves before its answer', () => {
     expect(res.body.dpeSource?.origin).toBe('cache');
     expect(reg.hits.get(REG.slow)).toBe(1);
     expect(await runs()).toEqual([['pre', REG.slow]]);
+  });
+});
+
+describe('a client gone before its handler runs', () => {
+  it('starts no work: the signal the work gets is aborted already', async () => {
+    // a handler that reaches its work only once its client has left (the connection's close
+    // event is past, as when a request waited in a hook or for its body)
+    const seen: { aborted: boolean; reason: unknown }[] = [];
+    let arrived = () => {};
+    const here = new Promise<void>((r) => (arrived = r));
+    const server = createServer((req, res) => {
+      arrived();
+      req.socket.once('close', () => {
+        const reply = { raw: res, request: { raw: req } } as unknown as Parameters<
+          typeof whileClientWaits
+        >[0];
+        void whileClientWaits(reply, async (signal) => {
+          seen.push({ aborted: signal.aborted, reason: signal.reason });
+        }).catch(() => undefined);
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const { port } = server.address() as { port: number };
+      const socket = connect(port, '127.0.0.1');
+      socket.write('GET /slow HTTP/1.1\r\nHost: x\r\n\r\n');
+      await here;
+      socket.destroy();
+      const end = Date.now() + HANG_MS;
+      while (seen.length === 0) {
+        if (Date.now() > end) throw new Error('the handler never reached its work');
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      expect(seen[0]?.aborted).toBe(true);
+      expect(seen[0]?.reason).toMatchObject({ details: { reason: 'client-gone' } });
+    } finally {
+      await new Promise((r) => server.close(r));
+    }
   });
 });

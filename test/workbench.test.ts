@@ -11,13 +11,16 @@
  */
 import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CORPUS, HAS_CORPUS, HOUSE, ROOT, runCli, startCli } from './helpers.js';
+import { CORPUS, HAS_CORPUS, HOUSE, ROOT, runCli, startCli, tempDir } from './helpers.js';
 import { startTestServer, type TestServer } from './server-harness.js';
 import { HANG_MS } from './hang.js';
 import type { AuditResponse } from '../src/contract/audit.js';
+import type { composeLocal as ComposeLocal } from '../src/compose.js';
+import type { startServer as StartServer } from '../src/server/start.js';
 
 const CHROMIUM = process.env.DPE_SIM_CHROMIUM ?? '/usr/bin/chromium';
 const HAS_CHROMIUM = existsSync(CHROMIUM);
@@ -789,6 +792,96 @@ describe.skipIf(!HAS_BUNDLE)(
     });
   },
 );
+
+describe.skipIf(!HAS_BUNDLE)('a report download the browser gives up', () => {
+  it('drops its audit on the engine thread, records nothing, and the server goes on', async () => {
+    // the server as `serve` composes it, engine threads included (they start from the built
+    // worker files: dist/, as the bin runs), in this process so that its engine calls are seen
+    const dist = async <T>(p: string): Promise<T> =>
+      (await import(pathToFileURL(path.join(ROOT, 'dist', p)).href)) as T;
+    const { composeLocal } = await dist<{ composeLocal: typeof ComposeLocal }>('compose.js');
+    const { startServer } = await dist<{ startServer: typeof StartServer }>('server/start.js');
+    const services = await composeLocal({
+      dataDir: tempDir('dpe-sim-gone-'),
+      dpeDir: path.join(ROOT, 'fixtures'),
+      appUrl: 'http://127.0.0.1',
+      offline: true,
+      engineThreads: 1,
+    });
+    const log: string[] = [];
+    const server = await startServer({
+      services,
+      historyPath: '/partners/tracking/history',
+      host: '127.0.0.1',
+      port: 0,
+      errorLog: (line) => log.push(line),
+    });
+    try {
+      const key = await services.store.createPartnerKey('alpha');
+      const auth = await fetch(`${server.url}/partners/user/auth`, {
+        method: 'POST',
+        headers: { authorization: key, 'content-type': 'application/json' },
+        body: JSON.stringify({ ...WHO, dpeId: HOUSE_ID }),
+      });
+      const { url } = (await auth.json()) as { url: string };
+      const partnerToken = new URL(url).searchParams.get('partnerToken');
+      const login = await fetch(`${server.url}/public/api/workbench/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: server.url },
+        body: JSON.stringify({ partnerToken }),
+      });
+      const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+      // the browser gives the download up the moment the server hands the audit to its engine
+      // thread (the server's own call, passed through unchanged)
+      const gone = new AbortController();
+      const compute = services.compute.bind(services);
+      const audits: (AbortSignal | undefined)[] = [];
+      services.compute = ((doc, job, opts = {}) => {
+        const running = compute(doc, job, opts);
+        if (job.kind === 'audit') {
+          audits.push(opts.signal);
+          gone.abort();
+        }
+        return running;
+      }) as typeof services.compute;
+      await expect(
+        fetch(`${server.url}/public/api/workbench/audit-report.html`, {
+          headers: { cookie },
+          signal: gone.signal,
+        }),
+      ).rejects.toMatchObject({ name: 'AbortError' });
+      const history = async () =>
+        (
+          (await (
+            await fetch(`${server.url}/public/api/workbench/history`, { headers: { cookie } })
+          ).json()) as { records: { operation: string }[] }
+        ).records.map((r) => r.operation);
+      // the server drops the work (one line for the operator), where it would have computed the
+      // audit and recorded it
+      const end = Date.now() + HANG_MS;
+      while (!log.some((l) => l.includes(' 499: ')) && (await history()).length === 0) {
+        if (Date.now() > end) throw new Error(`neither a 499 line nor a run; the log: ${log}`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      expect(log).toEqual([
+        'GET /public/api/workbench/audit-report.html 499: the client closed its connection before the answer: its computation was dropped',
+      ]);
+      expect(audits.length).toBe(1);
+      expect(audits[0]?.aborted).toBe(true);
+      expect(await history()).toEqual([]);
+      // the engine thread that was stopped is replaced: the next download is the report
+      const again = await fetch(`${server.url}/public/api/workbench/audit-report.html`, {
+        headers: { cookie },
+      });
+      expect(again.status).toBe(200);
+      expect(await again.text()).toContain(HOUSE_ID);
+      expect(await history()).toEqual(['audit']);
+    } finally {
+      await server.close();
+      await services.close();
+    }
+  });
+});
 
 describe.skipIf(!HAS_BUNDLE)('dpe-sim workbench <dpe>: the workbench for local use', () => {
   it('a link made by the local CLI with --app-url pointing at a server opens a session there', async () => {

@@ -25,6 +25,8 @@ export async function whileClientWaits<T>(
     if (!reply.raw.writableFinished) gone.abort(clientGone());
   };
   reply.raw.once('close', onClose);
+  // gone already, before the handler ran (the close event is past): nothing to start
+  if (reply.request.raw.socket?.destroyed) onClose();
   try {
     return await work(gone.signal);
   } catch (err) {

@@ -201,7 +201,10 @@ export function workbenchRoutes(deps: { services: LocalServices }) {
       const s = sessionOf(req);
       const dpeId = s.dpeId;
       if (dpeId === null) throw new DpeSimError('not-found', 'this session has no DPE');
-      const body = await s.backend.audit({ ...s.user, dpeId, ...engineFiguresOf(req) });
+      // a download the browser cancels (or a page closed) meanwhile: its engine work is dropped
+      const body = await whileClientWaits(reply, (signal) =>
+        s.backend.audit({ ...s.user, dpeId, ...engineFiguresOf(req) }, { signal }),
+      );
       const { auditReportHtml } = await import('../../cli/render/audit-report.js');
       return reply
         .headers({
@@ -218,7 +221,9 @@ export function workbenchRoutes(deps: { services: LocalServices }) {
       const s = sessionOf(req);
       const dpeId = s.dpeId;
       if (dpeId === null) throw new DpeSimError('not-found', 'this session has no DPE');
-      const body = await s.backend.audit({ ...s.user, dpeId, ...engineFiguresOf(req) });
+      const body = await whileClientWaits(reply, (signal) =>
+        s.backend.audit({ ...s.user, dpeId, ...engineFiguresOf(req) }, { signal }),
+      );
       const { auditReportPdf } = await import('../../cli/render/audit-pdf.js');
       return reply
         .headers({
