@@ -5,6 +5,7 @@
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_TIMEOUT_SECONDS } from '../src/config/config.js';
 import { SETTING_KEYS } from '../src/config/keys.js';
 import { runCli, tempDir } from './helpers.js';
 
@@ -135,6 +136,14 @@ describe('dpe-sim config', () => {
   it('--help lists every setting', async () => {
     const r = await runCli(['config', '--help']);
     for (const k of SETTING_KEYS) expect(r.stdout).toContain(k);
+  });
+
+  it("--help says the remote timeout's default the client uses", async () => {
+    // (written in the flag's help: --help loads no config module, test/cli-startup.test.ts)
+    const help = (await runCli(['--help'])).stdout.replace(/\s+/g, ' ');
+    expect(help).toContain(
+      `--timeout <seconds> seconds to wait for a remote answer (default ${DEFAULT_TIMEOUT_SECONDS});`,
+    );
   });
 });
 

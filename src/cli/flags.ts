@@ -57,7 +57,7 @@ export function globalFlags(program: Command): Command {
     .option('--costs <file>', 'JSON file overriding works cost figures')
     .option(
       '--timeout <seconds>',
-      `seconds to wait for a remote answer (default 300); a computation timed out is not sent again`,
+      'seconds to wait for a remote answer (default 300); a computation timed out is not sent again',
     )
     .option('--retries <n>', 'remote retries on network errors, 429, 502, 503, 504 (default 2)')
     .option(
