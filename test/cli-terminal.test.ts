@@ -350,6 +350,11 @@ describe('one voice for errors', () => {
         /^error: unknown option '--jsn'\nhint: did you mean --json\? dpe-sim pre --help/,
       ],
       [['prx'], /^error: unknown command 'prx'\nhint: did you mean pre\? dpe-sim --help/],
+      // a command's option given before the command's name (global options' values between)
+      [
+        ['--offline', '--backend', 'local', '--work', 'mur:0=ISOLATION:IMurITE37', 'calc', HOUSE],
+        /^error: unknown option '--work'\nhint: --work is an option of dpe-sim calc: give it after the command's name \(dpe-sim calc … --work\)/,
+      ],
       [['pre'], /^error: missing required argument 'dpe'\nhint: dpe-sim pre --help/],
       [
         ['calc', HOUSE, '--coef', '2024'],

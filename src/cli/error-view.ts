@@ -49,6 +49,8 @@ function withCommand(hint: string, command: string | undefined): string {
 export function commanderErrorView(
   err: { message: string },
   command: string | undefined,
+  /** a hint of the caller's that says more than commander's suggestion (a misplaced option) */
+  better?: string,
 ): ErrorView {
   const [first = '', ...rest] = err.message.replace(/^error: /, '').split('\n');
   const suggestion = rest
@@ -56,9 +58,11 @@ export function commanderErrorView(
     .match(/Did you mean (.+?)\?\)?$/)?.[1]
     ?.trim();
   const help = command ? `dpe-sim ${command} --help` : 'dpe-sim --help';
-  const hint = suggestion
-    ? `did you mean ${suggestion}? ${help} shows the usage`
-    : `${help} shows the usage`;
+  const hint = better
+    ? better
+    : suggestion
+      ? `did you mean ${suggestion}? ${help} shows the usage`
+      : `${help} shows the usage`;
   return { text: `error: ${first}\nhint: ${hint}\n`, code: EXIT_CODES.invalidInput };
 }
 

@@ -44,15 +44,46 @@ export function buildProgram(): Command {
   return program;
 }
 
+/**
+ * The command named on the command line (its first word that is a command's name: global
+ * options' values come before it), and its subcommand, if any: for hints.
+ */
+function namedCommand(program: Command, argv: readonly string[]): Command[] {
+  const words = argv.slice(2).filter((a) => !a.startsWith('-'));
+  const at = words.findIndex((w) =>
+    program.commands.some((c) => c.name() === w || c.aliases().includes(w)),
+  );
+  if (at < 0) return [];
+  const cmd = program.commands.find(
+    (c) => c.name() === words[at] || c.aliases().includes(words[at] ?? ''),
+  ) as Command;
+  const sub = cmd.commands.find((c) => c.name() === words[at + 1]);
+  return sub ? [cmd, sub] : [cmd];
+}
+
 /** The command named on the command line ('batch pre', 'pre'…), if any: for hints. */
 function commandOf(program: Command, argv: readonly string[]): string | undefined {
-  const words = argv.slice(2).filter((a) => !a.startsWith('-'));
-  const cmd = program.commands.find(
-    (c) => c.name() === words[0] || c.aliases().includes(words[0] ?? ''),
-  );
-  if (!cmd) return undefined;
-  const sub = cmd.commands.find((c) => c.name() === words[1]);
-  return sub ? `${cmd.name()} ${sub.name()}` : cmd.name();
+  const named = namedCommand(program, argv);
+  return named.length ? named.map((c) => c.name()).join(' ') : undefined;
+}
+
+/**
+ * An option given before its command's name (`dpe-sim --customer-id c pre X`): commander reads
+ * it as a global option and finds none; the command that has it, named, when there is one.
+ */
+function misplacedOption(
+  program: Command,
+  argv: readonly string[],
+  err: CommanderError,
+): string | undefined {
+  if (err.code !== 'commander.unknownOption') return undefined;
+  const flag = /'(-[^'=]+)/.exec(err.message)?.[1];
+  const named = namedCommand(program, argv);
+  const owner = named[named.length - 1];
+  if (!flag || !owner || !owner.options.some((o) => o.long === flag || o.short === flag))
+    return undefined;
+  const name = named.map((c) => c.name()).join(' ');
+  return `${flag} is an option of dpe-sim ${name}: give it after the command's name (dpe-sim ${name} … ${flag})`;
 }
 
 /** Runs the command line; returns the process exit code. */
@@ -72,9 +103,12 @@ export async function main(argv: string[]): Promise<number> {
       ) {
         return EXIT_CODES.ok;
       }
-      process.stderr.write(
-        wrapText(commanderErrorView(err, commandOf(program, argv)).text, stderrWidth()),
+      const view = commanderErrorView(
+        err,
+        commandOf(program, argv),
+        misplacedOption(program, argv, err),
       );
+      process.stderr.write(wrapText(view.text, stderrWidth()));
       return EXIT_CODES.invalidInput;
     }
     const view = errorView(err, debug, commandOf(program, argv));
