@@ -50,15 +50,13 @@ export function buildProgram(): Command {
  */
 function namedCommand(program: Command, argv: readonly string[]): Command[] {
   const words = argv.slice(2).filter((a) => !a.startsWith('-'));
-  const at = words.findIndex((w) =>
-    program.commands.some((c) => c.name() === w || c.aliases().includes(w)),
-  );
-  if (at < 0) return [];
-  const cmd = program.commands.find(
-    (c) => c.name() === words[at] || c.aliases().includes(words[at] ?? ''),
-  ) as Command;
-  const sub = cmd.commands.find((c) => c.name() === words[at + 1]);
-  return sub ? [cmd, sub] : [cmd];
+  for (const [at, w] of words.entries()) {
+    const cmd = program.commands.find((c) => c.name() === w || c.aliases().includes(w));
+    if (!cmd) continue;
+    const sub = cmd.commands.find((c) => c.name() === words[at + 1]);
+    return sub ? [cmd, sub] : [cmd];
+  }
+  return [];
 }
 
 /** The command named on the command line ('batch pre', 'pre'…), if any: for hints. */

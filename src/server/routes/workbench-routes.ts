@@ -197,14 +197,22 @@ export function workbenchRoutes(deps: { services: LocalServices }) {
       return s.backend.history({ customerId: s.user.customerId, userId: s.user.userId, limit: 50 });
     });
 
-    scope.get(`${WORKBENCH_API}/audit-report.html`, async (req, reply) => {
+    /**
+     * The session's audit for a report download; a download the browser cancels (or a page
+     * closed) meanwhile drops its engine work.
+     */
+    const reportAudit = async (req: FastifyRequest, reply: FastifyReply) => {
       const s = sessionOf(req);
       const dpeId = s.dpeId;
       if (dpeId === null) throw new DpeSimError('not-found', 'this session has no DPE');
-      // a download the browser cancels (or a page closed) meanwhile: its engine work is dropped
       const body = await whileClientWaits(reply, (signal) =>
         s.backend.audit({ ...s.user, dpeId, ...engineFiguresOf(req) }, { signal }),
       );
+      return { dpeId, body };
+    };
+
+    scope.get(`${WORKBENCH_API}/audit-report.html`, async (req, reply) => {
+      const { dpeId, body } = await reportAudit(req, reply);
       const { auditReportHtml } = await import('../../cli/render/audit-report.js');
       return reply
         .headers({
@@ -218,12 +226,7 @@ export function workbenchRoutes(deps: { services: LocalServices }) {
     });
 
     scope.get(`${WORKBENCH_API}/audit-report.pdf`, async (req, reply) => {
-      const s = sessionOf(req);
-      const dpeId = s.dpeId;
-      if (dpeId === null) throw new DpeSimError('not-found', 'this session has no DPE');
-      const body = await whileClientWaits(reply, (signal) =>
-        s.backend.audit({ ...s.user, dpeId, ...engineFiguresOf(req) }, { signal }),
-      );
+      const { dpeId, body } = await reportAudit(req, reply);
       const { auditReportPdf } = await import('../../cli/render/audit-pdf.js');
       return reply
         .headers({
