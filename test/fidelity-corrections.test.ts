@@ -755,6 +755,38 @@ describe('engine corrections', () => {
   );
 
   it.skipIf(!HAS_CORPUS)(
+    'ets-baie-interieure: a veranda with no window onto the dwelling gives it no solar gains (2262E0020943Y: south-equivalent area 34.23 m², was 42.20); one with such windows keeps them',
+    () => {
+      // §6.3: Sse_ver = Ssd + Ssind × bver is the gain of the windows that separate the dwelling
+      // from the buffer space; 2262E0020943Y's veranda has none (every window opens outside), and
+      // its registry's south-equivalent area is its outside windows' alone
+      const windows = (d: RawDpe) =>
+        [d.logement?.enveloppe?.baie_vitree_collection?.baie_vitree]
+          .flat()
+          .map((w) => (w?.donnee_entree as Fields | undefined)?.enum_type_adjacence_id);
+      const sse = (d: RawDpe) =>
+        (d.logement?.sortie?.apport_et_besoin as Fields).surface_sud_equivalente as number;
+      const raw = corpusDpe('2262E0020943Y');
+      expect((raw.logement?.enveloppe?.ets_collection as Fields | undefined)?.ets).toBeDefined();
+      expect(windows(raw).length).toBeGreaterThan(0);
+      expect(windows(raw)).not.toContain('10');
+      expect(sse(raw)).toBe(34.23024);
+      const out = engine.run(raw).output;
+      expect(sse(out)).toBeCloseTo(34.23024, 3);
+      // the heating need follows: the XML’s to 0.1% (it was 2.7% below it)
+      const need = (d: RawDpe) =>
+        (d.logement?.sortie?.apport_et_besoin as Fields).besoin_ch as number;
+      expect(Math.abs(need(out) / need(raw) - 1)).toBeLessThan(0.001);
+      // 2362E0595026C: two windows onto its veranda, whose gains stay (261.47 in the XML; 53.83
+      // for its outside windows alone)
+      const withWindows = corpusDpe('2362E0595026C');
+      expect(windows(withWindows)).toContain('10');
+      expect(sse(withWindows)).toBe(261.47);
+      expect(Math.abs(sse(engine.run(withWindows).output) / 261.47 - 1)).toBeLessThan(0.002);
+    },
+  );
+
+  it.skipIf(!HAS_CORPUS)(
     'circulateur-appoint-share: a boiler with a stove in appoint sizes its circulator for 0.75 of the need (2387E0112514X: 262.13 kWh/yr, was 199.29; its final energy the XML’s)',
     () => {
       // §15.2.1: the circulator's flow at the share of the need its network carries; the engine

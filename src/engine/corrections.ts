@@ -1033,6 +1033,29 @@ export const CORRECTIONS: Correction[] = [
       ],
     ],
   },
+  {
+    id: 'ets-baie-interieure',
+    module: '6.2_surface_sud_equivalente.js',
+    fault:
+      'a solarised buffer space (veranda, closed loggia) with no window between it and the ' +
+      'dwelling gives the dwelling its indirect solar gains anyway: Sse_ver is added to the ' +
+      'south-equivalent area when no window has the adjacency 10 (2213E0033125P: 104.22 m² ' +
+      'where the XML has its outside windows’ 43.30; heating need −9.1% on the XML)',
+    section:
+      '§6.3 (espaces tampons solarisés: Sse_ver = Ssd + Ssind × bver, the gains of the windows ' +
+      'that separate the dwelling from the buffer space)',
+    upstream: 'Open3CL/engine#140, PR #173',
+    replace: [
+      [
+        `  if (!ets) {
+    return baiesAdjExt.reduce(`,
+        `  // §6.3: a buffer space's gains enter through the windows between it and the dwelling: none
+  // without such a window (Open3CL/engine#140)
+  if (!ets || baiesAdjVeranda.length === 0) {
+    return baiesAdjExt.reduce(`,
+      ],
+    ],
+  },
 ];
 /** The marker a corrected module carries (idempotence of the module-load hook). */
 export function correctionMarker(c: Correction): string {
