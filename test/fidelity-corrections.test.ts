@@ -754,6 +754,61 @@ describe('engine corrections', () => {
     },
   );
 
+  it('pac-hybride-coef: each part of a hybrid heat pump takes its zone’s share of the need once (0.8 / 0.2 in H1, not 0.64 / 0.04)', () => {
+    // §9.1.4.3: Cch of each part = its zone's coefficient × Bch × Int × Ich. The bundled house
+    // (zone H1b) made a boiler in relève of a hybrid heat pump (configuration 8, generator types
+    // 147 and 149 as on 2595E0377407M, Open3CL/engine#88): both parts share the emitters, so each
+    // part's consumption times its generation efficiency is its share of the heat the house's
+    // single boiler delivers for the same need (0.8 and 0.2 of it; the engine gave 0.64 and 0.04)
+    const fixture = () =>
+      parseDpeXml(readFileSync(path.join(ROOT, 'fixtures', '0000E0000001H.xml'), 'utf8'));
+    const heating = (d: RawDpe) => {
+      const inst = first(d.logement?.installation_chauffage_collection?.installation_chauffage);
+      const gens = [inst?.generateur_chauffage_collection?.generateur_chauffage].flat() as Fields[];
+      return { inst, gens };
+    };
+    const single = heating(engine.run(fixture()).output);
+    const singleGen = at(single.gens, 0).donnee_intermediaire as Fields;
+    const delivered =
+      ((singleGen.conso_ch as number) * (singleGen.rendement_generation as number)) /
+      ((single.inst?.donnee_intermediaire as Fields).besoin_ch as number);
+
+    const raw = fixture();
+    const { inst, gens } = heating(raw);
+    (inst?.donnee_entree as Fields).enum_cfg_installation_ch_id = '8';
+    const boiler = structuredClone(at(gens, 0));
+    Object.assign(boiler.donnee_entree as Fields, {
+      enum_type_generateur_ch_id: '149',
+      tv_generateur_combustion_id: '13',
+      presence_ventouse: '1',
+      presence_regulation_combustion: '1',
+    });
+    delete boiler.donnee_intermediaire;
+    const pac = {
+      donnee_entree: {
+        description: 'PAC hybride air/eau',
+        reference: 'Generateur:pac-hybride',
+        enum_type_generateur_ch_id: '147',
+        enum_usage_generateur_id: '1',
+        enum_type_energie_id: '1',
+        position_volume_chauffe: '1',
+        tv_scop_id: '10',
+        enum_methode_saisie_carac_sys_id: '1',
+        enum_lien_generateur_emetteur_id: '1',
+      },
+    };
+    (inst?.generateur_chauffage_collection as Fields).generateur_chauffage = [pac, boiler];
+    const hybrid = heating(engine.run(raw).output);
+    const need = (hybrid.inst?.donnee_intermediaire as Fields).besoin_ch as number;
+    const share = (g: Fields) => {
+      const d = g.donnee_intermediaire as Fields;
+      return ((d.conso_ch as number) * (d.rg as number)) / need / delivered;
+    };
+    expect(at(hybrid.gens, 0).donnee_entree).toMatchObject({ enum_type_generateur_ch_id: '147' });
+    expect(share(at(hybrid.gens, 0))).toBeCloseTo(0.8, 6);
+    expect(share(at(hybrid.gens, 1))).toBeCloseTo(0.2, 6);
+  });
+
   it.skipIf(!HAS_CORPUS)(
     'ets-baie-interieure: a veranda with no window onto the dwelling gives it no solar gains (2262E0020943Y: south-equivalent area 34.23 m², was 42.20); one with such windows keeps them',
     () => {

@@ -1034,6 +1034,29 @@ export const CORRECTIONS: Correction[] = [
     ],
   },
   {
+    id: 'pac-hybride-coef',
+    module: '9_conso_ch.js',
+    fault:
+      'each part of a hybrid heat pump (generator types 145–170) in an installation with a ' +
+      'boiler in relève of a heat pump takes its share of the need twice: the climate zone’s ' +
+      '(getProrataGenerateur: 0.8 / 0.2 in H1, 0.83 / 0.17 in H2, 0.88 / 0.12 in H3) and the ' +
+      'configuration’s 0.8 / 0.2 again (2595E0377407M: heating 1 915 kWh/yr where the XML has ' +
+      '3 432.85, class A where the registry has B)',
+    section:
+      '§9.1.4.3 (les pompes à chaleur hybrides: Cch = coefficient of the zone × Bch × Int × Ich ' +
+      'for each part)',
+    upstream: 'Open3CL/engine#88 (closed, released after 1.4.6)',
+    replace: [
+      [
+        `  const coef = coef_ch(de.fch || 0.5)[cfg_ch][_pos] || 1;`,
+        `  // §9.1.4.3: a hybrid heat pump's part has its zone's share of the need already
+  // (getProrataGenerateur): the configuration's is not applied again
+  // (patches/corrections/pac-hybride-coef.js)
+  const coef = isPacHybride(de) ? 1 : coef_ch(de.fch || 0.5)[cfg_ch][_pos] || 1;`,
+      ],
+    ],
+  },
+  {
     id: 'ets-baie-interieure',
     module: '6.2_surface_sud_equivalente.js',
     fault:
