@@ -219,6 +219,45 @@ describe('engine corrections', () => {
   );
 
   it.skipIf(!HAS_CORPUS)(
+    'mur-doublage-declared: an insulated wall whose stored Umur0 is the bare U0 has its lining left out (2.5 → 0.4167 with 8 cm, as 2262E2687773I stores it)',
+    () => {
+      // a wall of unknown structure (U0 2.5) with an undetermined lining (R 0.1) and 8 cm of
+      // ITI (R 2): the DPE stores Umur0 2.5 and Umur 1 / (1/2.5 + 2) = 0.4167 (the engine read
+      // 1 / (1/2.5 + 0.1) = 2, then 0.4); a DPE that stores Umur0 2 keeps the engine's reading
+      const wall = (storedU0: number, storedU: number) => {
+        const raw = corpusDpe('2384E1066334E');
+        const walls = [raw.logement?.enveloppe?.mur_collection?.mur ?? []].flat();
+        const w = walls[0] as Fields;
+        Object.assign(w.donnee_entree as Fields, {
+          enum_materiaux_structure_mur_id: '1',
+          tv_umur0_id: 1,
+          enum_methode_saisie_u0_id: '1',
+          paroi_ancienne: 0,
+          enum_type_doublage_id: '3',
+          enum_type_isolation_id: '3',
+          enum_periode_isolation_id: '2',
+          epaisseur_isolation: 8,
+          enum_methode_saisie_u_id: '3',
+        });
+        w.donnee_intermediaire = {
+          ...(w.donnee_intermediaire as Fields),
+          umur0: storedU0,
+          umur: storedU,
+        };
+        const out = engine.run(raw).output;
+        return [out.logement?.enveloppe?.mur_collection?.mur ?? []].flat()[0]
+          ?.donnee_intermediaire as Fields;
+      };
+      const leftOut = wall(2.5, 0.4167);
+      expect(leftOut.umur0).toBeCloseTo(2.5, 6);
+      expect(leftOut.umur).toBeCloseTo(0.4167, 4);
+      const engines = wall(2, 0.4);
+      expect(engines.umur0).toBeCloseTo(2, 6);
+      expect(engines.umur).toBeCloseTo(0.4, 6);
+    },
+  );
+
+  it.skipIf(!HAS_CORPUS)(
     'pont-thermique-declared: a tabulated thermal bridge keeps the row the DPE declares (2342E2213002E: k 0.71, 216.27 W/K)',
     () => {
       // 2342E2213002E: wall (ITI) / floor bridge declared as row 7 (k 0.71) with k 0.71 stored;
