@@ -13,7 +13,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { indexRanges } from '../src/contract/number-text.js';
 import type { AuditResponse, AuditWork } from '../src/contract/audit.js';
 import { DpeSimError } from '../src/contract/errors.js';
-import { elementsOf } from '../src/dpe/elements.js';
+import { elementsOf, shortNameOf } from '../src/dpe/elements.js';
 import { readDpeFile } from '../src/dpe/source.js';
 import { loadEngine, type Engine } from '../src/engine/engine.js';
 import { aidsOf, builtOf } from '../src/simulation/audit/content.js';
@@ -208,6 +208,16 @@ describe('the rules on the fixtures', () => {
 });
 
 describe('element references in a reason, short', () => {
+  it('an element named as the diagnostician did, up to the " - " before its make-up, cut at a word', () => {
+    expect(shortNameOf('Plancher  2 - Dalle béton non isolée donnant sur un terre-plein')).toBe(
+      'Plancher 2',
+    );
+    expect(shortNameOf('Porte sur loggia')).toBe('Porte sur loggia');
+    expect(shortNameOf('Combiné au système de chauffage, contenance ballon 130 L')).toBe(
+      'Combiné au système de…',
+    );
+    expect(shortNameOf('  ')).toBe('');
+  });
   it('three or more consecutive indexes as a range, by category, in order', () => {
     expect(refsText(['plancher_bas:0', 'plancher_bas:1'])).toBe('plancher_bas:0, plancher_bas:1');
     expect(
@@ -452,7 +462,9 @@ describe.skipIf(!HAS_CORPUS)('the rules where they bind on the corpus', () => {
     // the item's line says the two walls' same reason once
     for (const prop of a.proposals) {
       const line = prop.items.find((i) => i.key === 'walls')?.reason ?? '';
-      expect(line).toMatch(/; mur:4 \(9\.1 m²\) and mur:7 \(9\.1 m²\): Isolation par l’intérieur/);
+      expect(line).toMatch(
+        /; Mur 5 Lot 2 \(mur:4, 9\.1 m²\) and Mur 8 Lot 3 \(mur:7, 9\.1 m²\): Isolation par l’intérieur/,
+      );
       expect(line.match(/mur:7/g)?.length).toBe(1);
     }
   });
@@ -815,7 +827,7 @@ describe.skipIf(!HAS_CORPUS)('the rules where they bind on the corpus', () => {
       expect(works.map((w) => w.referenceId)).toContain('installation_chauffage:0');
       expect(hot?.status).toBe('cannot');
       expect(hot?.reason).toMatch(
-        /^works on installation_chauffage:0; the catalogue cannot treat installation_ecs:0/,
+        /^works on Chaudière collective fioul à… \(installation_chauffage:0\); the catalogue cannot treat Combiné au système de… \(installation_ecs:0\): no generator/,
       );
     }
   });
@@ -981,10 +993,12 @@ describe.skipIf(!HAS_CORPUS)('the rules where they bind on the corpus', () => {
       const roof = p.items.find((i) => i.key === 'roof');
       expect(roof?.status).toBe('cannot');
       expect(roof?.reason).toMatch(
-        /^works on 8\.2 of 215\.5 m² \(plancher_haut:1 \(8\.2 m²\)\), less than half; the catalogue cannot treat plancher_haut:0 \(207\.3 m²\)/,
+        /^works on 8\.2 of 215\.5 m²: Dalle de béton non isolé… \(plancher_haut:1, 8\.2 m²\), less than half; the catalogue cannot treat Dalle de béton non isolé… \(plancher_haut:0, 207\.3 m²\)/,
       );
       const heating = p.items.find((i) => i.key === 'heatingHotWater');
-      expect(heating?.reason).toMatch(/^works on installation_chauffage:0, installation_ecs:0/);
+      expect(heating?.reason).toMatch(
+        /^works on Radiateurs gaz sans thermo \(installation_chauffage:0\), Générateur mixte \(chauffage \+… \(installation_ecs:0\), .*; the catalogue cannot treat Radiateurs gaz thermo \(installation_chauffage:1\): /,
+      );
     }
     // a generator typed against its energy (2159E1018555M: a district network typed as a
     // heat-pump water heater) stops the audit, naming the field

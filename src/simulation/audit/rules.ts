@@ -9,6 +9,7 @@
 import type { AuditRule, AuditStep, ItemKey, ItemOutcome } from '../../contract/audit.js';
 import { classFromIndex, classIndex, type ClassLetter } from '../../contract/classes.js';
 import { numberText } from '../../contract/number-text.js';
+import { shortNameOf } from '../../dpe/elements.js';
 import { INSULATION_ITEMS, ITEM_LABELS, type Items, type JudgedElement } from './items.js';
 
 const lower = (k: ItemKey) => ITEM_LABELS[k].toLowerCase();
@@ -36,8 +37,16 @@ interface ItemJudgement {
 const listText = (xs: readonly string[]) =>
   xs.length > 1 ? `${xs.slice(0, -1).join(', ')} and ${xs[xs.length - 1]}` : (xs[0] ?? '');
 
-const short = (e: JudgedElement) =>
-  `${e.referenceId}${e.area > 0 ? ` (${numberText(e.area, 1)} m²)` : ''}`;
+/**
+ * An element in a reason: "Plancher 2 (plancher_bas:1, 10.8 m²)": the diagnostician's name a signer
+ * finds in the DPE, its id for `calc --works`, its area; the id alone without a description.
+ */
+const short = (e: JudgedElement) => {
+  const name = shortNameOf(e.description);
+  const area = e.area > 0 ? `${numberText(e.area, 1)} m²` : '';
+  if (!name) return `${e.referenceId}${area ? ` (${area})` : ''}`;
+  return `${name} (${[e.referenceId, area].filter(Boolean).join(', ')})`;
+};
 
 export function judgeItem(items: Items, key: ItemKey, steps: readonly AuditStep[]): ItemJudgement {
   const keys = chosenKeys(steps);
@@ -88,10 +97,10 @@ export function judgeItem(items: Items, key: ItemKey, steps: readonly AuditStep[
   const partly =
     !treated && needs.length > 0
       ? envelope
-        ? `works on ${numberText(doneArea, 1)} of ${numberText(needArea, 1)} m² (${needs.slice(0, 4).map(short).join(', ')}${needs.length > 4 ? ` and ${needs.length - 4} more` : ''}), less than half; `
+        ? `works on ${numberText(doneArea, 1)} of ${numberText(needArea, 1)} m²: ${needs.slice(0, 4).map(short).join(', ')}${needs.length > 4 ? ` and ${needs.length - 4} more` : ''}, less than half; `
         : `works on ${needs
             .slice(0, 4)
-            .map((e) => e.referenceId)
+            .map(short)
             .join(', ')}${needs.length > 4 ? ` and ${needs.length - 4} more` : ''}; `
       : '';
   return {
@@ -226,7 +235,7 @@ export function rulesOf(
           cannot.length
             ? `; elements the catalogue cannot treat: ${cannot
                 .slice(0, 3)
-                .map((e) => `${e.referenceId} (${e.reason ?? ''})`)
+                .map((e) => `${short(e)}: ${e.reason ?? ''}`)
                 .join('; ')}`
             : ''
         }`,
