@@ -902,8 +902,8 @@ describe.skipIf(!HAS_CORPUS)('the rules where they bind on the corpus', () => {
     });
     expect(floors?.needed).toBe(true);
     expect(floors?.reason).toBe(
-      'plancher_bas:2: cannot be treated: floor insulation from underneath needs an accessible space below; ' +
-        'plancher_bas:0, plancher_bas:1: already insulated: U 0.23 W/(m²·K), R 4.14 (at least the R 2.7 the RT for existing buildings has asked of insulation works on a low floor since 2018)',
+      'Dalle de béton non isolé… (plancher_bas:2): cannot be treated: floor insulation from underneath needs an accessible space below; ' +
+        'Dalle de béton isolé à partir… (plancher_bas:0), Dalle de béton isolé à partir… (plancher_bas:1): already insulated: U 0.23 W/(m²·K), R 4.14 (at least the R 2.7 the RT for existing buildings has asked of insulation works on a low floor since 2018)',
     );
   });
 

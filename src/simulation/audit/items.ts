@@ -9,7 +9,7 @@ import type { ElementNeed, ItemKey, ItemState } from '../../contract/audit.js';
 import { indexRanges } from '../../contract/number-text.js';
 import type { Category } from '../../contract/schemas.js';
 import { scopeOf } from '../../dpe/building.js';
-import { descriptionOf, elementsOf, referenceId } from '../../dpe/elements.js';
+import { descriptionOf, elementsOf, referenceId, shortNameOf } from '../../dpe/elements.js';
 import { num, str, type RawElement, type RawGeneratorHolder } from '../../dpe/raw.js';
 import type { Engine } from '../../engine/engine.js';
 import { areaOf, refusalsOn } from '../../works/apply.js';
@@ -470,13 +470,20 @@ function atLevel(
  * needed: yes" is read beside the reason it is not done.
  */
 function itemReason(
-  mine: readonly { referenceId: string; status: string; reason: string | null }[],
+  mine: readonly {
+    referenceId: string;
+    description: string;
+    status: string;
+    reason: string | null;
+  }[],
 ): string {
-  const byReason = new Map<string, { refs: string[]; cannot: boolean }>();
+  const byReason = new Map<string, { refs: string[]; names: string[]; cannot: boolean }>();
   for (const e of mine) {
     if (!e.reason) continue;
-    const entry = byReason.get(e.reason) ?? { refs: [], cannot: e.status === 'cannot' };
+    const entry = byReason.get(e.reason) ?? { refs: [], names: [], cannot: e.status === 'cannot' };
     entry.refs.push(e.referenceId);
+    const name = shortNameOf(e.description);
+    entry.names.push(name ? `${name} (${e.referenceId})` : e.referenceId);
     byReason.set(e.reason, entry);
   }
   if (byReason.size === 0) return 'no works needed';
@@ -485,8 +492,10 @@ function itemReason(
     .sort(([, a], [, b]) => Number(b.cannot) - Number(a.cannot))
     .slice(0, 3)
     .map(
-      ([why, { refs, cannot }]) =>
-        `${refsText(refs)}: ${cannot ? 'cannot be treated: ' : ''}${why}`,
+      // up to three elements by the diagnostician's names, more as id ranges (a building's 62
+      // windows)
+      ([why, { refs, names, cannot }]) =>
+        `${refs.length <= 3 ? names.join(', ') : refsText(refs)}: ${cannot ? 'cannot be treated: ' : ''}${why}`,
     )
     .join('; ');
 }
