@@ -3,7 +3,8 @@
 //    DPE both paths and each rule (BENCH_AUDIT_QUIET=1 leaves them out), how many get both
 //    proposals meeting every rule, which rule blocks the others, the signer's counts that must be
 //    0, and the DPEs the input gate stops with their reason (BENCH_AUDIT_CORPUS=0 skips it;
-//    BENCH_AUDIT_ONLY=id,id limits it; BENCH_AUDIT_JSONL=FILE writes one line per DPE);
+//    BENCH_AUDIT_ONLY=id,id limits it; BENCH_AUDIT_JSONL=FILE writes one line per DPE;
+//    BENCH_DPE_DIR=DIR reads another folder of DPE XMLs);
 // 2. on the corpus's slowest DPE (BENCH_AUDIT_DPE, default 2535E0426429Q), as a user runs them:
 //    cold processes `dpe-sim initial FILE --json` and `dpe-sim audit FILE --json`, wall and CPU
 //    time (median of BENCH_AUDIT_REPEAT, default 3), audit ÷ initial (target ≤ 2); and the engine
@@ -19,7 +20,10 @@ import { corpusFiles } from './variants.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = path.join(ROOT, 'bin', 'dpe-sim.js');
-const CORPUS = path.resolve(ROOT, '..', 'shared', 'corpus', 'dpe');
+// BENCH_DPE_DIR: another folder of DPE XMLs (real DPEs outside the corpus, docs/fidelity.md)
+const CORPUS = process.env.BENCH_DPE_DIR
+  ? path.resolve(process.env.BENCH_DPE_DIR)
+  : path.resolve(ROOT, '..', 'shared', 'corpus', 'dpe');
 const TARGET = 2;
 
 function timeProcess(args, env, tmp) {
@@ -166,7 +170,7 @@ async function corpusCounts() {
   let slowest = { ms: 0, id: '' };
   const verbose = process.env.BENCH_AUDIT_QUIET !== '1';
   const only = process.env.BENCH_AUDIT_ONLY?.split(',');
-  for (const file of corpusFiles()) {
+  for (const file of corpusFiles(CORPUS)) {
     if (only && !only.some((id) => file.includes(id))) continue;
     const p = prepare(engine, await readDpeFile(file));
     if (!p.ok) {
@@ -244,7 +248,7 @@ async function corpusCounts() {
   if (process.env.BENCH_AUDIT_JSONL)
     writeFileSync(process.env.BENCH_AUDIT_JSONL, lines.join('\n') + '\n');
   console.log(
-    `corpus: ${lines.length} DPEs of class D–G audited (${blocked} blocked at pre, ${gated.length} stopped by the audit's input gate, ${outOfScope} in A–C)`,
+    `${process.env.BENCH_DPE_DIR ? CORPUS : 'corpus'}: ${lines.length} DPEs of class D–G audited (${blocked} blocked at pre, ${gated.length} stopped by the audit's input gate, ${outOfScope} in A–C)`,
   );
   const total = { dpes: 0, both: 0, rules: {} };
   for (const [coverage, c] of byCoverage) {
