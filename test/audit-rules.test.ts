@@ -13,7 +13,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { indexRanges } from '../src/contract/number-text.js';
 import type { AuditResponse, AuditWork } from '../src/contract/audit.js';
 import { DpeSimError } from '../src/contract/errors.js';
-import { elementsOf, shortNameOf } from '../src/dpe/elements.js';
+import { elementsOf } from '../src/dpe/elements.js';
+import { elementCell, elementLabel, elementNameOf } from '../src/contract/element-label.js';
 import { readDpeFile } from '../src/dpe/source.js';
 import { loadEngine, type Engine } from '../src/engine/engine.js';
 import { aidsOf, builtOf } from '../src/simulation/audit/content.js';
@@ -209,14 +210,33 @@ describe('the rules on the fixtures', () => {
 
 describe('element references in a reason, short', () => {
   it('an element named as the diagnostician did, up to the " - " before its make-up, cut at a word', () => {
-    expect(shortNameOf('Plancher  2 - Dalle béton non isolée donnant sur un terre-plein')).toBe(
+    expect(elementNameOf('Plancher  2 - Dalle béton non isolée donnant sur un terre-plein')).toBe(
       'Plancher 2',
     );
-    expect(shortNameOf('Porte sur loggia')).toBe('Porte sur loggia');
-    expect(shortNameOf('Combiné au système de chauffage, contenance ballon 130 L')).toBe(
+    expect(elementNameOf('Porte sur loggia')).toBe('Porte sur loggia');
+    expect(elementNameOf('Combiné au système de chauffage, contenance ballon 130 L')).toBe(
       'Combiné au système de…',
     );
-    expect(shortNameOf('  ')).toBe('');
+    expect(elementNameOf('  ')).toBe('');
+  });
+  it('one label for reasons and table cells: name, id, area; the id alone without a name', () => {
+    const floor = 'Plancher  2 - Dalle béton non isolée donnant sur un terre-plein';
+    expect(elementLabel('plancher_bas:1', floor, 10.84)).toBe(
+      'Plancher 2 (plancher_bas:1, 10.8 m²)',
+    );
+    expect(elementLabel('plancher_bas:1', floor)).toBe('Plancher 2 (plancher_bas:1)');
+    expect(elementLabel('mur:3', '', 21)).toBe('mur:3 (21 m²)');
+    expect(elementLabel('mur:3', '')).toBe('mur:3');
+    // a cell: the id whole, the name cut to what is left
+    expect(elementCell('mur:3', 'Mur 4 Ouest - Mur en blocs de béton creux', 28)).toBe(
+      'mur:3 Mur 4 Ouest',
+    );
+    expect(elementCell('mur:3', 'Mur sur local non chauffé côté garage nord', 20)).toBe(
+      'mur:3 Mur sur local…',
+    );
+    expect(elementCell('installation_chauffage:12', 'Chaudière gaz', 28)).toBe(
+      'installation_chauffage:12',
+    );
   });
   it('three or more consecutive indexes as a range, by category, in order', () => {
     expect(refsText(['plancher_bas:0', 'plancher_bas:1'])).toBe('plancher_bas:0, plancher_bas:1');

@@ -49,18 +49,3 @@ export function descriptionOf(el: RawElement): string {
   const d = el.donnee_entree?.description;
   return typeof d === 'string' ? d.replace(/\s+/g, ' ').trim() : '';
 }
-
-/**
- * An element's name for a sentence: its description up to the diagnostician's " - " ("Plancher  2 -
- * Dalle béton non isolée…" → "Plancher 2"), 32 characters at most; empty without a description.
- */
-export function shortNameOf(description: string): string {
-  const text = description.replace(/\s+/g, ' ').trim();
-  const cut = text.indexOf(' - ');
-  const name = (cut > 0 ? text.slice(0, cut) : text).trim();
-  if (name.length <= 32) return name;
-  // cut at a word when one ends in the last third ("Chaudière collective fioul à…")
-  const head = name.slice(0, 31);
-  const space = head.lastIndexOf(' ');
-  return `${(space > 20 ? head.slice(0, space) : head).trimEnd()}…`;
-}

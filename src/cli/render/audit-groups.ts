@@ -5,6 +5,7 @@
  */
 import type { AuditWork } from '../../contract/audit.js';
 import { quantityNote, quantityNotes } from '../../contract/audit-text.js';
+import { splitElement } from '../../contract/element-label.js';
 import { euros, num, withUnit } from '../format.js';
 
 /** A works line as shown: one element's, or several summed (`flooredWindows`: see `windowsOf`) */
@@ -41,10 +42,8 @@ export interface WorksGroup {
   description: string;
 }
 
-function describe(element: string): string {
-  const [, rest = element] = element.split(' — ');
-  return rest.trim();
-}
+/** what groups elements: their description; an element without one stays on its own line */
+const describe = (element: string) => splitElement(element).description || element;
 
 export function groupIdentical(works: readonly AuditWork[]): WorksGroup[] {
   const groups = new Map<string, AuditWork[]>();
@@ -80,7 +79,7 @@ export function groupIdentical(works: readonly AuditWork[]): WorksGroup[] {
         list.length === 1
           ? first.referenceId
           : `${category}:${list.map((w) => w.referenceId.split(':')[1] ?? '').join(', ')}`,
-      description: describe(first.element),
+      description: splitElement(first.element).description,
     };
   });
 }

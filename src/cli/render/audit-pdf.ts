@@ -13,6 +13,7 @@ import type { AuditProposal, AuditResponse, AuditStep } from '../../contract/aud
 import { euros, eurosPerYear, num, withUnit } from '../format.js';
 import { perDwellingText, synthesisAids, unitsText } from '../../contract/audit-text.js';
 import { billChangeText } from '../../contract/number-text.js';
+import { elementNameOf } from '../../contract/element-label.js';
 import { groupIdentical, proofText, withDoors } from './audit-groups.js';
 import { CLASS_COLOURS } from './style.js';
 
@@ -135,7 +136,7 @@ function stepPdf(doc: Doc, step: AuditStep) {
   doc.y = Math.max(doc.y, y + 12) + 2;
   const rows = groupIdentical(step.works).map(({ work: w, count, refs, description }) => {
     const name =
-      `${count > 1 ? `${count} × ` : ''}${refs} ${description.split(' - ')[0] ?? ''}`.trim();
+      `${count > 1 ? `${count} × ` : ''}${refs} ${elementNameOf(description, 80)}`.trim();
     const qty = withDoors(
       w.unit === 'm²' ? withUnit(w.quantity, 'm²', 1) : unitsText(w.quantity, num),
       w,

@@ -14,6 +14,7 @@ import type {
 import { euros, eurosPerYear, num, withUnit } from '../format.js';
 import { perDwellingText, synthesisAids, unitsText } from '../../contract/audit-text.js';
 import { billChangeText } from '../../contract/number-text.js';
+import { elementNameOf, splitElement } from '../../contract/element-label.js';
 import { groupIdentical, lineNotes, proofText, withDoors } from './audit-groups.js';
 import { CLASS_COLOURS } from './style.js';
 
@@ -73,11 +74,13 @@ function figuresCells(f: AuditFigures): string {
   return `<td class="c">${f.classe}</td><td>${num(f.epM2)}</td><td>${num(f.gesM2)}</td><td>${num(f.ef)}</td><td>${num(f.efM2)}</td><td>${num(f.bill)}</td>`;
 }
 
-/** "mur:0 — Mur 1 Nord - Mur en blocs..." → "mur:0 — Mur 1 Nord" (the full text as a tooltip). */
-function elementName(element: string): string {
-  const cut = element.indexOf(' - ');
-  const name = cut > 0 ? element.slice(0, cut) : element;
-  return name.length > 48 ? `${name.slice(0, 47)}…` : name;
+/**
+ * "mur:0 — Mur 1 Nord - Mur en blocs..." → "mur:0 — Mur 1 Nord", 48 characters at most (the full
+ * text as a tooltip); a name of 16 at least beside a long list of ids.
+ */
+function elementName(refs: string, description: string): string {
+  const name = elementNameOf(description, Math.max(16, 48 - refs.length - 3));
+  return name ? `${refs} — ${name}` : refs;
 }
 
 /** The option without the performance its own column gives. */
@@ -90,8 +93,8 @@ function stepHtml(step: AuditStep): string {
     .map(({ work: w, count, refs, description }) => {
       const name =
         count > 1
-          ? `${count} × ${elementName(`${refs} — ${description}`)}`
-          : elementName(w.element);
+          ? `${count} × ${elementName(refs, description)}`
+          : elementName(w.referenceId, splitElement(w.element).description);
       const q = w.unit === 'm²' ? withUnit(w.quantity, 'm²', 1) : unitsText(w.quantity, num);
       // a share of a building's element: the building's quantity and counts on a line below
       const qty =

@@ -7,6 +7,7 @@ import type { AuditProposal, AuditResponse, AuditStep, AuditWork } from '../../c
 import { euros, eurosPerYear, kwh, NBSP, num, percent, withUnit } from '../format.js';
 import { perDwellingText, synthesisAids, unitsText } from '../../contract/audit-text.js';
 import { billChangeText, indexRanges } from '../../contract/number-text.js';
+import { elementCell, splitElement } from '../../contract/element-label.js';
 import { proofText, windowsOf, withDoors, type ShownWork } from './audit-groups.js';
 import type { Style } from './style.js';
 import { table, terminalLayout, terminalWidth } from './table.js';
@@ -52,11 +53,8 @@ function figuresLine(f: AuditStep['after']): string {
 
 /** "mur:0 — Mur 1 Nord - Mur en blocs de béton..." → "mur:0 Mur 1 Nord" (the JSON keeps it all). */
 function shortElement(element: string): string {
-  const [ref, rest = ''] = element.split(' — ');
-  const cut = rest.indexOf(' - ');
-  let text = (cut > 0 ? rest.slice(0, cut) : rest).trim();
-  if (text.length > 16) text = `${text.slice(0, 15)}…`;
-  return text ? `${ref} ${text}` : (ref ?? element);
+  const { referenceId, description } = splitElement(element);
+  return elementCell(referenceId, description, referenceId.length + 17);
 }
 
 /** The option without the performance the next column gives. */

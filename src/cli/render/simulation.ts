@@ -2,6 +2,7 @@
 import { terminalText } from '../../contract/text.js';
 import type { DpeSourceInfo, RegistryPack, ScopeInfo } from '../../contract/schemas.js';
 import { COST_CEILING } from '../../contract/cost-ceiling.js';
+import { elementCell } from '../../contract/element-label.js';
 import { billSavedShown, numberText, percentText } from '../../contract/number-text.js';
 import type {
   SpecAutoSolution,
@@ -529,21 +530,11 @@ function nowLines(calc: SpecCalculation, s: Style): string[] {
   return lines.map((l) => wrap(l, '  '));
 }
 
-/**
- * "mur:3 Mur 4 Ouest": the element's id and the start of its name, 28 characters at most (the
- * table cuts it further to keep a row on a line).
- */
-function elementName(ref: string, name: string): string {
-  const room = 28 - ref.length - 1;
-  if (!name || room < 4) return ref;
-  return `${ref} ${name.length > room ? `${name.slice(0, room - 1).trimEnd()}…` : name}`;
-}
-
 /** The options that save the most per euro: every element's, best € per kWh/yr saved first. */
 function renderBestOptions(dpe: SpecDpeStructure, count: number, s: Style): string {
   const all: {
     ref: string;
-    name: string;
+    description: string;
     code: string;
     o: NonNullable<
       SpecDpeStructure['items']['mur'][number]['editables'][string]['options']
@@ -556,7 +547,7 @@ function renderBestOptions(dpe: SpecDpeStructure, count: number, s: Style): stri
           if (o.gainTotal > 0 && typeof o.euroParKwh === 'number')
             all.push({
               ref: el.referenceId,
-              name: el.description.split(' - ')[0] ?? '',
+              description: el.description,
               code: `${key}:${code}`,
               o,
             });
@@ -589,7 +580,7 @@ function renderBestOptions(dpe: SpecDpeStructure, count: number, s: Style): stri
     table(
       ['Element', 'Works option', 'Cost', 'Saves', '€ per kWh/yr saved'],
       shown.map((x) => [
-        elementName(x.ref, x.name),
+        elementCell(x.ref, x.description, 28), // "mur:3 Mur 4 Ouest" (the table cuts it further)
         x.code,
         euros(x.o.cout),
         kwh(x.o.gainTotal),

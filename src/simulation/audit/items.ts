@@ -6,10 +6,11 @@
  * distribution works add to the item, they do not treat it.
  */
 import type { ElementNeed, ItemKey, ItemState } from '../../contract/audit.js';
+import { elementLabel } from '../../contract/element-label.js';
 import { indexRanges } from '../../contract/number-text.js';
 import type { Category } from '../../contract/schemas.js';
 import { scopeOf } from '../../dpe/building.js';
-import { descriptionOf, elementsOf, referenceId, shortNameOf } from '../../dpe/elements.js';
+import { descriptionOf, elementsOf, referenceId } from '../../dpe/elements.js';
 import { num, str, type RawElement, type RawGeneratorHolder } from '../../dpe/raw.js';
 import type { Engine } from '../../engine/engine.js';
 import { areaOf, refusalsOn } from '../../works/apply.js';
@@ -482,8 +483,7 @@ function itemReason(
     if (!e.reason) continue;
     const entry = byReason.get(e.reason) ?? { refs: [], names: [], cannot: e.status === 'cannot' };
     entry.refs.push(e.referenceId);
-    const name = shortNameOf(e.description);
-    entry.names.push(name ? `${name} (${e.referenceId})` : e.referenceId);
+    entry.names.push(elementLabel(e.referenceId, e.description));
     byReason.set(e.reason, entry);
   }
   if (byReason.size === 0) return 'no works needed';

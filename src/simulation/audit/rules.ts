@@ -8,8 +8,8 @@
  */
 import type { AuditRule, AuditStep, ItemKey, ItemOutcome } from '../../contract/audit.js';
 import { classFromIndex, classIndex, type ClassLetter } from '../../contract/classes.js';
+import { elementLabel } from '../../contract/element-label.js';
 import { numberText } from '../../contract/number-text.js';
-import { shortNameOf } from '../../dpe/elements.js';
 import { INSULATION_ITEMS, ITEM_LABELS, type Items, type JudgedElement } from './items.js';
 
 const lower = (k: ItemKey) => ITEM_LABELS[k].toLowerCase();
@@ -37,16 +37,8 @@ interface ItemJudgement {
 const listText = (xs: readonly string[]) =>
   xs.length > 1 ? `${xs.slice(0, -1).join(', ')} and ${xs[xs.length - 1]}` : (xs[0] ?? '');
 
-/**
- * An element in a reason: "Plancher 2 (plancher_bas:1, 10.8 m²)": the diagnostician's name a signer
- * finds in the DPE, its id for `calc --works`, its area; the id alone without a description.
- */
-const short = (e: JudgedElement) => {
-  const name = shortNameOf(e.description);
-  const area = e.area > 0 ? `${numberText(e.area, 1)} m²` : '';
-  if (!name) return `${e.referenceId}${area ? ` (${area})` : ''}`;
-  return `${name} (${[e.referenceId, area].filter(Boolean).join(', ')})`;
-};
+/** An element in a reason: "Plancher 2 (plancher_bas:1, 10.8 m²)" (`elementLabel`). */
+const short = (e: JudgedElement) => elementLabel(e.referenceId, e.description, e.area);
 
 export function judgeItem(items: Items, key: ItemKey, steps: readonly AuditStep[]): ItemJudgement {
   const keys = chosenKeys(steps);
