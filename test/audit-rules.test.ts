@@ -234,6 +234,9 @@ describe('element references in a reason, short', () => {
     expect(elementCell('mur:3', 'Mur sur local non chauffé côté garage nord', 20)).toBe(
       'mur:3 Mur sur local…',
     );
+    expect(elementCell('baie_vitree:0', 'Porte-fenêtre 1 Sud - Porte-fenêtre battante', 30)).toBe(
+      'baie_vitree:0 Porte-fenêtre 1…',
+    );
     expect(elementCell('installation_chauffage:12', 'Chaudière gaz', 28)).toBe(
       'installation_chauffage:12',
     );

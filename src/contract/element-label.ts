@@ -9,17 +9,18 @@ import { numberText } from './number-text.js';
 
 /**
  * The diagnostician's name for an element: its description up to the first " - ", white space
- * collapsed, `max` characters at most (cut at a word when one ends in the last third, "…" added);
- * empty without a description.
+ * collapsed, `max` characters at most, "…" added where cut: at a word when one ends in the last
+ * third (a sentence), or at `max` (`atWord` false: a table cell keeps "Porte-fenêtre 1…" rather
+ * than "Porte-fenêtre…"); empty without a description.
  */
-export function elementNameOf(description: string, max = 32): string {
+export function elementNameOf(description: string, max = 32, atWord = true): string {
   const text = description.replace(/\s+/g, ' ').trim();
   const cut = text.indexOf(' - ');
   const name = (cut > 0 ? text.slice(0, cut) : text).trim();
   if (name.length <= max) return name;
   if (max < 2) return '';
   const head = name.slice(0, Math.max(1, max - 1));
-  const space = head.lastIndexOf(' ');
+  const space = atWord ? head.lastIndexOf(' ') : -1;
   return `${(space >= Math.floor((2 * max) / 3) ? head.slice(0, space) : head).trimEnd()}…`;
 }
 
@@ -40,7 +41,7 @@ export function elementLabel(referenceId: string, description: string, area?: nu
  */
 export function elementCell(referenceId: string, description: string, max: number): string {
   const room = max - referenceId.length - 1;
-  const name = room >= 4 ? elementNameOf(description, room) : '';
+  const name = room >= 4 ? elementNameOf(description, room, false) : '';
   return name ? `${referenceId} ${name}` : referenceId;
 }
 

@@ -79,7 +79,7 @@ function figuresCells(f: AuditFigures): string {
  * text as a tooltip); a name of 16 at least beside a long list of ids.
  */
 function elementName(refs: string, description: string): string {
-  const name = elementNameOf(description, Math.max(16, 48 - refs.length - 3));
+  const name = elementNameOf(description, Math.max(16, 48 - refs.length - 3), false);
   return name ? `${refs} — ${name}` : refs;
 }
 
