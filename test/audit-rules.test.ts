@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { indexRanges } from '../src/contract/number-text.js';
-import type { AuditResponse, AuditWork } from '../src/contract/audit.js';
+import type { AuditResponse, AuditStep, AuditWork } from '../src/contract/audit.js';
 import { DpeSimError } from '../src/contract/errors.js';
 import { elementsOf } from '../src/dpe/elements.js';
 import { elementCell, elementLabel, elementNameOf } from '../src/contract/element-label.js';
@@ -21,11 +21,13 @@ import { aidsOf, builtOf } from '../src/simulation/audit/content.js';
 import { auditDpe } from '../src/simulation/audit/index.js';
 import { initialSimulation } from '../src/simulation/initial.js';
 import { judgeItems, refsText } from '../src/simulation/audit/items.js';
+import { judgeItem } from '../src/simulation/audit/rules.js';
 import { candidatesOf } from '../src/simulation/scenarios.js';
 import { acceptedExisting } from '../src/simulation/audit/levels.js';
 import { prepare, type PreparedDpe } from '../src/simulation/prepared.js';
 import { figuresOf, runWorks } from '../src/simulation/runs.js';
 import { applyWorks, resolveChanges } from '../src/works/apply.js';
+import { roofKind } from '../src/works/recipes.js';
 import { consumptionOf } from '../src/engine/bills.js';
 import { defaultCosts } from '../src/works/costs.js';
 import { gensOf } from '../src/works/context.js';
@@ -240,6 +242,60 @@ describe('element references in a reason, short', () => {
     expect(elementCell('installation_chauffage:12', 'Chaudière gaz', 28)).toBe(
       'installation_chauffage:12',
     );
+  });
+  it('an item worked on less than half its area says what was done before what cannot be', () => {
+    const el = (
+      ref: string,
+      description: string,
+      area: number,
+      status: 'needs-works' | 'cannot',
+    ) => ({
+      item: 'roof' as const,
+      referenceId: ref,
+      description,
+      area,
+      performance: '',
+      level: null,
+      status,
+      reason: status === 'cannot' ? 'no roof insulation on a thatched roof' : null,
+      ...(status === 'needs-works'
+        ? {
+            requirement: {
+              item: 'roof' as const,
+              ref,
+              groups: [],
+              options: new Set([`${ref}|ISOLATION|ITerrasseR45`]),
+            },
+          }
+        : {}),
+    });
+    const items = {
+      states: [{ key: 'roof' as const, label: 'Roof', needed: true, reason: null }],
+      elements: [
+        el('plancher_haut:1', 'Terrasse - Dalle béton non isolée', 8.2, 'needs-works'),
+        el('plancher_haut:0', 'Toit de chaume - Chaume 30 cm', 207.3, 'cannot'),
+      ],
+      requirements: new Map(),
+      ventilationWeak: false,
+      ventilationLabel: '',
+    };
+    const step = {
+      works: [
+        { referenceId: 'plancher_haut:1', editableKey: 'ISOLATION', editableValue: 'ITerrasseR45' },
+      ],
+    } as unknown as AuditStep;
+    expect(judgeItem(items, 'roof', [step])).toMatchObject({
+      status: 'cannot',
+      reason:
+        'works on 8.2 of 215.5 m²: Terrasse (plancher_haut:1, 8.2 m²), less than half; the catalogue cannot treat Toit de chaume (plancher_haut:0, 207.3 m²): no roof insulation on a thatched roof',
+    });
+    // the same works on the larger part treat the item, and say what stays
+    items.elements[0]!.area = 300;
+    expect(judgeItem(items, 'roof', [step])).toMatchObject({
+      status: 'treated',
+      reason:
+        'treated except: the catalogue cannot treat Toit de chaume (plancher_haut:0, 207.3 m²): no roof insulation on a thatched roof',
+    });
   });
   it('three or more consecutive indexes as a range, by category, in order', () => {
     expect(refsText(['plancher_bas:0', 'plancher_bas:1'])).toBe('plancher_bas:0, plancher_bas:1');
@@ -719,6 +775,55 @@ describe.skipIf(!HAS_CORPUS)('the rules where they bind on the corpus', () => {
     }
   });
 
+  it('a ceiling under a garage (2287E3122267P, 71 m²) or a loft filed as an unheated space (2359E0545021S, 12.5 m²) is insulated from below: IPlafondR6 at 60 €/m², R ≥ 6 (BAR-EN-101), and the audit treats the roof; a ceiling under a heated room gets no option', async () => {
+    const options = (p: PreparedDpe, ref: string) => {
+      const body = initialSimulation(engine, p, {
+        coef: 'activated',
+        forceNormalization: false,
+        simulationId: 't',
+        costs,
+      });
+      const el = body.dpe.items.plancher_haut.find((e) => e.referenceId === ref);
+      return {
+        ep: body.calculation.result.ep_conso_5_usages.VInit,
+        isolation: el?.editables.ISOLATION?.options,
+      };
+    };
+    const garage = await prep(corpus('2287E3122267P'));
+    const g = options(garage, 'plancher_haut:0');
+    // only the ceiling's own option: not a lost attic's, a slope's nor a terrace's
+    expect(Object.keys(g.isolation ?? {})).toEqual(['IPlafondR6']);
+    expect(g.isolation?.IPlafondR6?.cout).toBe(71 * 60);
+    // 8 871 kWh/yr of 40 810: the garage above a bare timber ceiling is the house's largest loss
+    expect(g.isolation?.IPlafondR6?.gainTotal).toBeGreaterThan(0.2 * g.ep);
+    const loft = options(await prep(corpus('2359E0545021S')), 'plancher_haut:0');
+    expect(loft.isolation?.IPlafondR6?.cout).toBe(750);
+    expect(loft.isolation?.IPlafondR6?.gainTotal).toBeGreaterThan(0);
+    // what is above decides: a heated room loses nothing (no option), an attic is a lost attic's
+    const ceiling = (adj: number, type = 2) =>
+      roofKind({
+        donnee_entree: { enum_type_adjacence_id: adj, enum_type_plancher_haut_id: type },
+      });
+    expect([7, 8, 4, 9, 14, 21].map((adj) => ceiling(adj))).toEqual(Array(6).fill('plafond'));
+    expect([ceiling(22), ceiling(11), ceiling(1, 8), ceiling(1, 13)]).toEqual([
+      null,
+      'combles',
+      'terrasse',
+      null,
+    ]);
+
+    const a = audit(garage);
+    invariants(a);
+    for (const kind of ['steps', 'single'] as const) {
+      const p = a.proposals.find((x) => x.kind === kind);
+      expect(p?.items.find((i) => i.key === 'roof')?.status, kind).toBe('treated');
+      const w = worksOf(a, kind).find((x) => x.referenceId === 'plancher_haut:0');
+      expect(w?.editableValue, kind).toBe('IPlafondR6');
+      expect(w?.aidLevel?.requirement, kind).toBe('R ≥ 6 m²·K/W (BAR-EN-101)');
+      expect(w?.aidLevel?.met, kind).toBe(true);
+    }
+  });
+
   it('a roof window is replaced by the catalogue’s TOIT, at BAR-EN-104’s roof level: Uw ≤ 1.5 with Sw ≤ 0.36, where the 3CL tables give 0.38–0.42 (2262E0004883G)', async () => {
     const a = audit(await prep(corpus('2262E0004883G')));
     invariants(a);
@@ -1009,14 +1114,17 @@ describe.skipIf(!HAS_CORPUS)('the rules where they bind on the corpus', () => {
     const building = audit(await prep(corpus('2535E0426429Q')));
     expect(building.gate?.passed).toBe(true);
     invariants(building);
-    // an item the path works on but does not count as treated says what the works did: the
-    // roof's 8.2 m² terrace of 215.5 m² (the rest under an unheated space the catalogue cannot
-    // insulate), never "cannot be treated" alone beside works on it
+    // the roof: the 8.2 m² terrace and, since the catalogue insulates a ceiling under an unheated
+    // space from below (IPlafondR6), the 207.3 m² concrete slab under the lofts; the heating
+    // item says what the works did before what the catalogue cannot do
     for (const p of building.proposals) {
-      const roof = p.items.find((i) => i.key === 'roof');
-      expect(roof?.status).toBe('cannot');
-      expect(roof?.reason).toMatch(
-        /^works on 8\.2 of 215\.5 m²: Dalle de béton non isolé… \(plancher_haut:1, 8\.2 m²\), less than half; the catalogue cannot treat Dalle de béton non isolé… \(plancher_haut:0, 207\.3 m²\)/,
+      const works = p.steps.flatMap((st) => st.works);
+      expect(works.find((w) => w.referenceId === 'plancher_haut:0')?.editableValue, p.kind).toBe(
+        'IPlafondR6',
+      );
+      expect(p.items.find((i) => i.key === 'roof')?.status, p.kind).toBe('treated');
+      expect(p.items.find((i) => i.key === 'lowFloors')?.reason, p.kind).toMatch(
+        /^works on 62\.2 of 179\.4 m²: Dalle de béton non isolé… \(plancher_bas:1, 55\.4 m²\), Dalle de béton non isolé… \(plancher_bas:3, 6\.8 m²\), less than half; the catalogue cannot treat Dalle de béton non isolé… \(plancher_bas:0, 117\.2 m²\): floor insulation from underneath needs an accessible space below/,
       );
       const heating = p.items.find((i) => i.key === 'heatingHotWater');
       expect(heating?.reason).toMatch(

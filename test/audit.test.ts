@@ -373,7 +373,10 @@ describe('dpe-sim audit (the built CLI)', () => {
         expect(btext).toMatch(/one\s+step\s*│\s*1\s*│\s*B\s*│/);
         // each path's six items, with their why, as the report and the PDF show them
         expect(btext).toMatch(/Item\s*│\s*After this path\s*│\s*Why not \/ note/);
-        expect(btext).toMatch(/Roof\s*│\s*cannot be treated\s*│\s*works on 8\.2 of/);
+        // the roof under its lofts insulated from below (IPlafondR6); the low floors worked on
+        // less than half their area say what was done before what cannot be
+        expect(btext).toMatch(/Roof\s*│\s*treated in step 1\s*│/);
+        expect(btext).toMatch(/Low floors\s*│\s*cannot be treated\s*│\s*works on 62\.2 of/);
         // each path's cost, and the same shared by its 28 dwellings
         const digits = (x: string) => Number(x.replace(/\D/g, ''));
         for (const title of ['Path in steps', 'Path in one step']) {

@@ -91,6 +91,8 @@ const KNOWN_RISES: string[] = [
 const RAISES_EXPLAINED: Record<string, string> = {
   'mur ISOLATION':
     '3CL b table: the unheated space behind the wall gets colder once the dwelling side is insulated (b 0.25 → 0.70), a tabulated step that outweighs the U gain; or the inertia class drops (2444E2616926V)',
+  'plancher_haut ISOLATION:IPlafondR6':
+    '3CL b table: the unheated space above gets colder once the dwelling side is insulated (cfg 2 → 4 alone: +47.7 kWh/yr on 2387E2058698D), more than the U gain on a ceiling already insulated (20 cm, U 0.18 → 0.16)',
   'baie_vitree FENETRE':
     'new low-emissive glazing lets in less sun (Sw 0.51 → 0.39) than the old double glazing it replaces, on a window that loses little by U',
   'ventilation VMC':

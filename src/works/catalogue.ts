@@ -96,6 +96,14 @@ export const CATALOGUE: readonly WorksOptionRow[] = [
     recipe: { kind: 'roof', variant: 'terrasse', r: 4.5 },
     cost: 'toiture_terrasse',
   },
+  {
+    category: 'plancher_haut',
+    key: 'ISOLATION',
+    code: 'IPlafondR6',
+    label: 'Isolation du plafond par l’intérieur (sous un local non chauffé), R = 6 m²·K/W',
+    recipe: { kind: 'roof', variant: 'plafond', r: 6 },
+    cost: 'plafond',
+  },
   // floors
   {
     category: 'plancher_bas',

@@ -178,6 +178,12 @@ export const DEFAULT_COSTS = {
     source: `Je Rénove BBC invoices via batiactu.com: roof from outside 193 € HT/m², +5.5% VAT, ${TO_2024_FROM_2018}`,
     perf: perR(4.5, ROCK_WOOL_PER_R, "the roof-terrace aids' minimum, CITE 2018"),
   },
+  plafond: {
+    eur: indexed(50, '2018'),
+    unit: 'm2',
+    source: `Je Rénove BBC invoices via batiactu.com: top floor (plancher haut) 47 € HT/m², +5.5% VAT, ${TO_2024_FROM_2018}`,
+    perf: perR(6, GLASS_WOOL_PER_R, "the aids' minimum for attic ceilings, CEE BAR-EN-101"),
+  },
   plancher_bas: {
     eur: indexed(45, '2018'),
     unit: 'm2',

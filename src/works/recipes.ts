@@ -54,7 +54,7 @@ export type Recipe =
   | { kind: 'hot-water'; generator: HotWaterGenerator }
   | { kind: 'distribution'; work: DistributionWork };
 
-export type RoofVariant = 'combles' | 'rampants' | 'terrasse';
+export type RoofVariant = 'combles' | 'rampants' | 'terrasse' | 'plafond';
 export type { Applicability, HeatingGenerator, HotWaterGenerator } from './generator-kinds.js';
 
 // ---------------------------------------------------------------------------- opaque envelope
@@ -270,12 +270,25 @@ function insulateReveals(wallIndex: number, ctx: WorksContext): void {
 // 12 combles aménagés sous rampant, 13 chaume; adjacency 11/12/13 comble (très) (faiblement) ventilé
 const ROOF_HEAVY_OR_FLAT = new Set(['8', '11', '16']);
 const ROOF_COMBLES_ADJ = new Set(['11', '12', '13']);
+// a ceiling under an unheated space other than an attic, insulated from the dwelling's side: 4/20
+// other-use premises, 6 sous-sol, 7 locaux non chauffés non accessibles (lofts the DPE does not
+// class as an attic: "Plafond sous greniers"), 8 garage, 9 cellier, 10 espace tampon, 14-18
+// circulations and halls, 19 garage collectif, 21 autres dépendances. Not 22 (a heated room: no
+// losses) nor 2, 3, 5 (ground adjacencies a ceiling cannot have).
+const CEILING_UNHEATED_ADJ = new Set([
+  ...['4', '6', '7', '8', '9', '10'],
+  ...Array.from({ length: 8 }, (_, i) => String(14 + i)), // 14 to 21
+]);
 
-/** 'combles' (lost attic floor), 'rampants' (sloped roof), 'terrasse' (flat roof) or null. */
+/**
+ * 'combles' (lost attic floor), 'rampants' (sloped roof), 'terrasse' (flat roof), 'plafond' (a
+ * ceiling under an unheated space, insulated from below) or null.
+ */
 export function roofKind(el: RawElement): RoofVariant | null {
   const d = el.donnee_entree;
   const type = s(d.enum_type_plancher_haut_id);
   const adj = s(d.enum_type_adjacence_id);
+  if (CEILING_UNHEATED_ADJ.has(adj)) return 'plafond';
   if (type === '12') return adj === EXTERIEUR || ROOF_COMBLES_ADJ.has(adj) ? 'rampants' : null;
   if (ROOF_COMBLES_ADJ.has(adj)) return 'combles';
   if (adj === EXTERIEUR) {
@@ -283,13 +296,14 @@ export function roofKind(el: RawElement): RoofVariant | null {
     if (type === '13') return null; // thatched roof
     return 'combles'; // a light ceiling "onto the outside": software usually means a lost attic
   }
-  return null; // under another dwelling, a non-accessible space, a garage...
+  return null; // under another dwelling (a heated room: no losses)
 }
 
 const ROOF_REFUSAL: Record<RoofVariant, string> = {
   combles: 'lost-attic insulation needs an attic above the ceiling',
   rampants: 'sloped-roof insulation is for rooms under the roof',
   terrasse: 'roof-terrace insulation only on a flat roof',
+  plafond: 'ceiling insulation from below is for a ceiling under an unheated space',
 };
 
 function roofApplies(
@@ -299,14 +313,16 @@ function roofApplies(
 ): Applicability {
   const kind = roofKind(el);
   if (kind === null)
-    return 'no roof insulation under another dwelling, an unheated room or a thatched roof';
+    return 'no roof insulation under a heated room (no losses) or on a thatched roof';
   if (kind !== r.variant) return ROOF_REFUSAL[r.variant];
   return opaqueRefusal(el, ctx, 'plancher_haut', r.r, 'ceiling') ?? true;
 }
 
 function roofApply(el: RawElement, r: Extract<Recipe, { kind: 'roof' }>, ctx: WorksContext): void {
-  // lost attic and roof terrace: added on the outside; sloped roof: replaced from inside
-  insulateOpaque(el, ctx, 'plancher_haut', r.r, r.variant === 'rampants' ? 'ITI' : 'ITE');
+  // lost attic and roof terrace: added on the outside; sloped roof: replaced from inside; a
+  // ceiling under an unheated space: from below, inside the dwelling
+  const inside = r.variant === 'rampants' || r.variant === 'plafond';
+  insulateOpaque(el, ctx, 'plancher_haut', r.r, inside ? 'ITI' : 'ITE');
 }
 
 // ---------------------------------------------------------------------------- floors

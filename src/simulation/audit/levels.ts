@@ -64,6 +64,16 @@ export const OPAQUE_LEVELS = {
     surfaces: 0.14,
     label: 'roof slopes',
   },
+  // a ceiling under an unheated space, insulated from below: the level BAR-EN-101 asks of an
+  // attic's ceiling (plafond de combles, with the slopes); the 2017 arrêté's roof-slope figure
+  plafond: {
+    sheet: 'BAR-EN-101',
+    r: 6,
+    existingR: 4,
+    rt2018: 4.4,
+    surfaces: 0.2,
+    label: 'ceiling under an unheated space',
+  },
   terrasse: {
     sheet: 'BAR-EN-105',
     r: 4.5,
