@@ -1079,6 +1079,38 @@ export const CORRECTIONS: Correction[] = [
       ],
     ],
   },
+  {
+    id: 'materiaux-anciens-criteria',
+    module: 'engine.js',
+    fault:
+      'the registry’s figures of two softwares’ DPEs of 2021–2023 (usr_logiciel_id 3752 before ' +
+      'its version 5, 22570 in its versions 3.0.0.x) take ilpa (the Nref and DH tables of a ' +
+      'heavy building of old materials) from the method’s criteria, heavy inertia and more ' +
+      'than half the walls of old materials, where the engine takes the flag ' +
+      'batiment_materiaux_anciens they write: internal gains 9.5% below the registry’s on ' +
+      'their 12 DPEs of 287 where flag and criteria disagree (2262E2687773I: 938 955 Wh where ' +
+      'the XML has 1 037 273), the recovered hot-water losses and circulator hours with them',
+    section:
+      '§6.1 and §18 (apports gratuits, Nref19 and DH19: the rows of a building of heavy ' +
+      'inertia built of old materials), §15 (circulators: Nref19)',
+    upstream:
+      'Open3CL/engine#149 (the engine reads the flag alone since; the issue quotes the ' +
+      'method’s two criteria)',
+    replace: [
+      [
+        `  const dateDpe = dpe.administratif.date_etablissement_dpe;`,
+        `  const dateDpe = dpe.administratif.date_etablissement_dpe;
+  // the software that computed the DPE (the engine writes its own name there below)
+  const logicielDpe = dpe.administratif.diagnostiqueur;`,
+      ],
+      [
+        `  const ilpa = logement.meteo.batiment_materiaux_anciens === 1 ? '1' : '0';`,
+        `  // bug-for-bug: ilpa as the DPE's software computed it, from the method's criteria for
+  // some (patches/corrections/materiaux-anciens-criteria.js)
+  const ilpa = ilpaAsComputed(logement, inertie_id, logicielDpe);`,
+      ],
+    ],
+  },
 ];
 /** The marker a corrected module carries (idempotence of the module-load hook). */
 export function correctionMarker(c: Correction): string {
