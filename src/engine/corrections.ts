@@ -1084,7 +1084,7 @@ export const CORRECTIONS: Correction[] = [
     module: 'engine.js',
     fault:
       'the registry’s figures of two softwares’ DPEs of 2021–2023 (usr_logiciel_id 3752 before ' +
-      'its version 5, 22570 in its versions 3.0.0.x) take ilpa (the Nref and DH tables of a ' +
+      'its version 5, 22570 in its versions of 2022, 3.0.0.x) take ilpa (the Nref and DH tables of a ' +
       'heavy building of old materials) from the method’s criteria, heavy inertia and more ' +
       'than half the walls of old materials, where the engine takes the flag ' +
       'batiment_materiaux_anciens they write: internal gains 9.5% below the registry’s on ' +

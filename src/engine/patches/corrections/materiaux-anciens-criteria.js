@@ -4,7 +4,7 @@
 /**
  * The software whose engine derived ilpa (the Nref and DH tables of a heavy building of old
  * materials) from the method's criteria rather than from the flag batiment_materiaux_anciens it
- * writes: usr_logiciel_id 3752 before its version 5, and 22570 in its versions 3.0.0.x. On the
+ * writes: usr_logiciel_id 3752 before its version 5, and 22570 in its versions of 2022. On the
  * 287 registry DPEs measured, their 12 DPEs whose flag and criteria disagree all have the
  * criteria's gains in the XML (every other software's, the flag's).
  */
@@ -15,7 +15,9 @@ function derivesIlpaFromCriteria(who) {
     const major = /(\d+)\./.exec(version);
     return major !== null && Number(major[1]) < 5;
   }
-  return id === '22570' && /(^|[^\d.])3\.0\.0\.\d+/.test(version);
+  // 22570's versions of 2022 are a bare number (3.0.0.6, 3.0.0.8); those of 2023 on, written
+  // "WinDpeV3 v.3.0.0.16", were not seen on the criteria and keep the flag
+  return id === '22570' && /^3\.0\.0\.\d+$/.test(version.trim());
 }
 
 /**
