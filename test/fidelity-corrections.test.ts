@@ -1241,22 +1241,28 @@ try { await import('@open3cl/engine'); console.log('loaded'); } catch (e) { cons
         // flag 0, heavy inertia, every wall old: ilpa
         ['2262E1400297A', '0', '2', 3639578],
       ];
+      const outputs = new Map<string, RawDpe>();
       for (const [id, flag, cls, interne] of cases) {
         const raw = corpusDpe(id);
         expect(String(meteo(raw).batiment_materiaux_anciens), id).toBe(flag);
         expect(String(inertia(raw)), id).toBe(cls);
         expect(gains(raw).apport_interne_ch as number, id).toBeCloseTo(interne, 1);
         const out = engine.run(raw).output;
+        outputs.set(id, out);
         expect(Math.abs((gains(out).apport_interne_ch as number) / interne - 1), id).toBeLessThan(
           0.001,
         );
       }
       // what follows the hours: 2275E3186431Z's recovered storage losses (199 400.3 Wh) and
       // 2125E0981916Z's auxiliaries (564.408 kWh/yr, 9% below before) are the XML's
-      const storage = gains(engine.run(corpusDpe('2275E3186431Z')).output);
+      const output = (id: string): RawDpe => {
+        const out = outputs.get(id);
+        if (!out) throw new Error(`no output for ${id}`);
+        return out;
+      };
+      const storage = gains(output('2275E3186431Z'));
       expect(storage.pertes_stockage_ecs_recup as number).toBeCloseTo(199400.3, -1);
-      const aux = engine.run(corpusDpe('2125E0981916Z')).output.logement?.sortie
-        ?.ef_conso as Fields;
+      const aux = output('2125E0981916Z').logement?.sortie?.ef_conso as Fields;
       expect(aux.conso_totale_auxiliaire as number).toBeCloseTo(564.408, 0);
       // another software's DPE keeps its flag: 2387E0028605Q (flag 1, no wall of old materials)
       // has the gains of ilpa 1 in its XML, and gets them
@@ -1265,6 +1271,43 @@ try { await import('@open3cl/engine'); console.log('loaded'); } catch (e) { cons
       const xml = gains(other).apport_interne_ch as number;
       const eng = gains(engine.run(other).output).apport_interne_ch as number;
       expect(Math.abs(eng / xml - 1)).toBeLessThan(0.001);
+    },
+  );
+
+  it.skipIf(!HAS_CORPUS)(
+    'cet-air-ambiant-liciel: LICIEL’s water heater on ambient air takes the COP its software used (2368E3397674M: 2.5, hot water 803.0 kWh/yr, was 12% above); others keep the table’s',
+    () => {
+      // zone H1b, installed 2010-2014 (tv_scop 72, COP 2.2 in the table): LICIEL's registry
+      // figures use 2.5, the H3 and extracted-air rows' value of the period
+      const ecsGenerator = (d: RawDpe) =>
+        first(
+          first(d.logement?.installation_ecs_collection?.installation_ecs)
+            ?.generateur_ecs_collection?.generateur_ecs,
+        );
+      const ef = (d: RawDpe) => d.logement?.sortie?.ef_conso as Fields;
+      const raw = corpusDpe('2368E3397674M');
+      expect(String((raw.administratif?.diagnostiqueur as Fields).usr_logiciel_id)).toBe('26615');
+      expect(String(ecsGenerator(raw)?.donnee_entree.enum_type_generateur_ecs_id)).toBe('2');
+      expect(ecsGenerator(raw)?.donnee_intermediaire?.cop).toBe(2.5);
+      const out = engine.run(raw).output;
+      expect(ecsGenerator(out)?.donnee_intermediaire?.cop).toBe(2.5);
+      const xml = ef(raw).conso_ecs as number;
+      expect(Math.abs((ef(out).conso_ecs as number) / xml - 1)).toBeLessThan(0.001);
+      expect(
+        Math.abs((ef(out).conso_5_usages as number) / (ef(raw).conso_5_usages as number) - 1),
+      ).toBeLessThan(0.001);
+      // the software is kept out of the output: its diagnostiqueur is the engine's alone
+      expect(JSON.parse(JSON.stringify(out.administratif?.diagnostiqueur))).toEqual({
+        version_moteur_calcul: expect.stringMatching(/^Open3CL /),
+      });
+      // LICIEL's water heater on outside air (2528E1249844E, after 2014) keeps the table's 2.5,
+      // and a district-heating generator typed 1 (2159E1018555M) is not a water heater
+      const outside = corpusDpe('2528E1249844E');
+      expect(String(ecsGenerator(outside)?.donnee_entree.enum_type_generateur_ecs_id)).toBe('6');
+      expect(ecsGenerator(engine.run(outside).output)?.donnee_intermediaire?.cop).toBe(2.5);
+      const network = corpusDpe('2159E1018555M');
+      expect(String(ecsGenerator(network)?.donnee_entree.enum_type_energie_id)).toBe('8');
+      expect(ecsGenerator(engine.run(network).output)?.donnee_intermediaire?.cop).toBe(2);
     },
   );
 });

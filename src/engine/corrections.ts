@@ -1111,6 +1111,47 @@ export const CORRECTIONS: Correction[] = [
       ],
     ],
   },
+  {
+    id: 'logiciel-dpe-kept',
+    module: 'engine.js',
+    fault:
+      'the engine replaces administratif.diagnostiqueur, the software and version that computed ' +
+      'the DPE, with its own name before computing: no later step can compute a figure as that ' +
+      'software did (cet-air-ambiant-liciel reads it)',
+    section: 'none (the registry’s figures are each software’s reading of the method)',
+    upstream: 'none found',
+    replace: [
+      [
+        `  dpe.administratif.diagnostiqueur = { version_moteur_calcul: \`Open3CL \${getVersion()}\` };`,
+        `  // the DPE's software kept, not enumerable (the output's diagnostiqueur is the engine's), for
+  // the corrections that compute as it did (patches/corrections/logiciel-dpe-kept.js)
+  dpe.administratif.diagnostiqueur = withLogicielDpe(
+    { version_moteur_calcul: \`Open3CL \${getVersion()}\` },
+    dpe.administratif.diagnostiqueur
+  );`,
+      ],
+    ],
+  },
+  {
+    id: 'cet-air-ambiant-liciel',
+    module: '14_generateur_ecs.js',
+    fault:
+      'the registry’s figures of LICIEL’s DPEs (usr_logiciel_id 26615) give a thermodynamic water ' +
+      'heater on ambient air, in zones H1 and H2, the COP of the table’s next rows (2.3, 2.5, 2.8 ' +
+      'by period: both the H3 row and the extracted-air row of its period), where the engine ' +
+      'takes the table’s (2.0, 2.2, 2.5): its two DPEs of 287 then give every figure the XML’s ' +
+      '(2432E0658897O: hot water +12%, class C for the registry’s B)',
+    section: '§14.3 (génération d’ECS, chauffe-eau thermodynamiques: COP by zone, air and period)',
+    upstream: 'none found',
+    replace: [
+      [
+        `    scopOrCop(di, de, du, zc_id, null, 'ecs');`,
+        `    scopOrCop(di, de, du, zc_id, null, 'ecs');
+    // bug-for-bug: the COP the DPE's software used (patches/corrections/cet-air-ambiant-liciel.js)
+    copAsComputed(di, de, type_generateur_id, zc_id, dpe.administratif.diagnostiqueur);`,
+      ],
+    ],
+  },
 ];
 /** The marker a corrected module carries (idempotence of the module-load hook). */
 export function correctionMarker(c: Correction): string {
