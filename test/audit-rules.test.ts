@@ -370,7 +370,7 @@ describe('element references in a reason, short', () => {
 });
 
 describe('the generators the aids accept, read from their 3CL labels', () => {
-  it('a condensing gas boiler, a heat pump, pellets; never fuel oil or coal, condensing or not', () => {
+  it('a condensing gas boiler, a heat pump, a thermodynamic water heater, pellets; never fuel oil or coal, condensing or not', () => {
     for (const yes of [
       'chaudière gaz à condensation après 2015',
       'pac air/eau installée après 2015',
@@ -379,6 +379,9 @@ describe('the generators the aids accept, read from their 3CL labels', () => {
       'foyer fermé installé installé de 2007 à 2017 avec label flamme verte',
       'insert installé installé à partir de 2018 avec label flamme verte',
       'poêle à granulés flamme verte installé à partir de 2020',
+      // thermodynamic water heaters, whose 3CL labels say "cet"
+      'cet sur air ambiant (sur local non chauffé) 2010-2014',
+      'cet sur air extrait après 2014',
     ])
       expect(acceptedExisting(yes), yes).toBe(true);
     for (const no of [
@@ -394,6 +397,27 @@ describe('the generators the aids accept, read from their 3CL labels', () => {
     ])
       expect(acceptedExisting(no), no).toBe(false);
   });
+});
+
+describe('an existing thermodynamic water heater is at the aids’ level', () => {
+  it.skipIf(!HAS_CORPUS)(
+    '2368E3397674M: its water heater on ambient air needs no works, so heating and hot water are treated with the heat pumps (not "cannot be treated")',
+    async () => {
+      const json = await runCli(['audit', corpus('2368E3397674M'), '--json']);
+      expect(json.code, json.stderr).toBe(0);
+      const audit = JSON.parse(json.stdout) as AuditResponse;
+      const water = audit.items
+        .find((i) => i.key === 'heatingHotWater')
+        ?.elements?.find((e) => e.referenceId === 'installation_ecs:0');
+      expect(water?.status).toBe('at-level');
+      expect(water?.reason).toContain('cet sur air ambiant');
+      // both paths replace the gas boiler; the item is treated in the step that does it
+      expect(audit.proposals.map((p) => p.items.find((i) => i.key === 'heatingHotWater'))).toEqual([
+        expect.objectContaining({ status: 'treated', step: 2 }),
+        expect.objectContaining({ status: 'treated', step: 1 }),
+      ]);
+    },
+  );
 });
 
 describe('MaPrimeRénov’ rénovation d’ampleur is for dwellings built at least 15 years ago', () => {

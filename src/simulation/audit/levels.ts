@@ -150,7 +150,8 @@ export function isHeatPump(label: string): boolean {
 export function acceptedExisting(label: string): boolean {
   const l = label.toLowerCase();
   if (burnsOilOrCoal(l)) return false;
-  if (isHeatPump(l) || /thermodynamique|solaire|réseau de chaleur|condensation/.test(l))
+  // (a thermodynamic water heater's 3CL label is "cet sur air …")
+  if (isHeatPump(l) || /thermodynamique|\bcet\b|solaire|réseau de chaleur|condensation/.test(l))
     return true;
   // wood: pellets, a recent log or wood-chip boiler (after 2012 in the 3CL tables), a stove,
   // insert, closed hearth or cooker with the Flamme Verte label; the 3CL labels of appliances
