@@ -1275,7 +1275,7 @@ try { await import('@open3cl/engine'); console.log('loaded'); } catch (e) { cons
   );
 
   it.skipIf(!HAS_CORPUS)(
-    'cet-air-ambiant-liciel: LICIEL’s water heater on ambient air takes the COP its software used (2368E3397674M: 2.5, hot water 803.0 kWh/yr, was 12% above); others keep the table’s',
+    'cet-air-ambiant-liciel: LICIEL’s water heater on ambient air takes the COP its software used (2368E3397674M: 2.5, hot water 803.0 kWh/yr, was 12% above); others, and one that works add, keep the table’s',
     () => {
       // zone H1b, installed 2010-2014 (tv_scop 72, COP 2.2 in the table): LICIEL's registry
       // figures use 2.5, the H3 and extracted-air rows' value of the period
@@ -1296,6 +1296,13 @@ try { await import('@open3cl/engine'); console.log('loaded'); } catch (e) { cons
       expect(
         Math.abs((ef(out).conso_5_usages as number) / (ef(raw).conso_5_usages as number) - 1),
       ).toBeLessThan(0.001);
+      // a water heater that works add declares no tv_scop_id (src/works/generators.ts): a new
+      // appliance, computed with the method's table (2.2 for this type and zone)
+      const added = copyRaw(raw);
+      const gen = ecsGenerator(added);
+      if (!gen) throw new Error('no hot-water generator');
+      delete gen.donnee_entree.tv_scop_id;
+      expect(ecsGenerator(engine.run(added).output)?.donnee_intermediaire?.cop).toBe(2.2);
       // the software is kept out of the output: its diagnostiqueur is the engine's alone
       expect(JSON.parse(JSON.stringify(out.administratif?.diagnostiqueur))).toEqual({
         version_moteur_calcul: expect.stringMatching(/^Open3CL /),

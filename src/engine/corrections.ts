@@ -1146,9 +1146,11 @@ export const CORRECTIONS: Correction[] = [
     replace: [
       [
         `    scopOrCop(di, de, du, zc_id, null, 'ecs');`,
-        `    scopOrCop(di, de, du, zc_id, null, 'ecs');
+        `    // the row the DPE declares (none on a water heater that works add)
+    const tvScopDeclared = de.tv_scop_id;
+    scopOrCop(di, de, du, zc_id, null, 'ecs');
     // bug-for-bug: the COP the DPE's software used (patches/corrections/cet-air-ambiant-liciel.js)
-    copAsComputed(di, de, type_generateur_id, zc_id, dpe.administratif.diagnostiqueur);`,
+    copAsComputed(di, de, type_generateur_id, zc_id, dpe.administratif.diagnostiqueur, tvScopDeclared);`,
       ],
     ],
   },

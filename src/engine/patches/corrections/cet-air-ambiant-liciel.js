@@ -18,9 +18,13 @@ const COP_AIR_AMBIANT_LICIEL = { 1: 2.3, 2: 2.5, 3: 2.8 };
  * In bug-for-bug mode, a LICIEL DPE's (electric) water heater on ambient air, its COP from the table
  * (not typed from its documentation, enum_methode_saisie_carac_sys_id 6), gets the COP its
  * software used. `diagnostiqueur`: the engine's, carrying the DPE's software (logiciel-dpe-kept).
+ * `tvScopDeclared`: the tv_scop_id the DPE declares for it, before the engine writes its own: only
+ * the DPE's own water heaters are read as its software did; one that works add (no tv_scop_id) is
+ * a new appliance, computed with the method's table.
  */
-function copAsComputed(di, de, typeGenerateurId, zcId, diagnostiqueur) {
+function copAsComputed(di, de, typeGenerateurId, zcId, diagnostiqueur, tvScopDeclared) {
   if (!bug_for_bug_compat || String(de.enum_methode_saisie_carac_sys_id) === '6') return;
+  if (tvScopDeclared === undefined || tvScopDeclared === null || tvScopDeclared === '') return;
   if (String(diagnostiqueur?.logiciel_dpe?.usr_logiciel_id ?? '') !== '26615') return;
   const cop = COP_AIR_AMBIANT_LICIEL[String(typeGenerateurId)];
   // a water heater is electric: a district-heating generator typed 1 (2159E1018555M) is not one
