@@ -12,7 +12,11 @@ import { loadEngine, type Engine } from '../src/engine/engine.js';
 import { CORRECTIONS } from '../src/engine/corrections.js';
 import { sourcePatchHooks, sourcePatches } from '../src/engine/source-patches.js';
 import { parseDpeXml } from '../src/dpe/xml.js';
-import { copyRaw, type Fields, type RawDpe } from '../src/dpe/raw.js';
+import { copyRaw, type Fields, type RawDpe, type RawElement } from '../src/dpe/raw.js';
+import { readDpeFile } from '../src/dpe/source.js';
+import { prepare } from '../src/simulation/prepared.js';
+import { applyWorks, resolveChanges } from '../src/works/apply.js';
+import { defaultCosts } from '../src/works/costs.js';
 import { followAirtightness } from '../src/works/airtightness.js';
 import { followDeclaredInputs, keepDeclaredGaps } from '../src/works/declared-inputs.js';
 import { CORPUS, HAS_CORPUS, ROOT, runCli } from './helpers.js';
@@ -1315,6 +1319,51 @@ try { await import('@open3cl/engine'); console.log('loaded'); } catch (e) { cons
       const network = corpusDpe('2159E1018555M');
       expect(String(ecsGenerator(network)?.donnee_entree.enum_type_energie_id)).toBe('8');
       expect(ecsGenerator(engine.run(network).output)?.donnee_intermediaire?.cop).toBe(2);
+    },
+  );
+  it.skipIf(!HAS_CORPUS)(
+    'ujn-declared: a window keeps the Ujn its DPE stored from another ΔR column for the same Uw (2238E0097309E: window losses 54.2 W/K, the XML’s, were 49.7); a window that works replace gets the table’s',
+    async () => {
+      const windows = (d: RawDpe) =>
+        (d.logement?.enveloppe?.baie_vitree_collection?.baie_vitree ?? []) as RawElement[];
+      const losses = (d: RawDpe) =>
+        (d.logement?.sortie?.deperdition as Fields).deperdition_baie_vitree as number;
+      const raw = corpusDpe('2238E0097309E');
+      // 3752 1.1.4: closure 7 (ΔR 0.25), Uw 5.4: the table's Ujn is 3.8, the DPE stored 4.2
+      // (the ΔR 0.15 column), and the registry's window losses are those of the stored Ujn
+      const w0 = at(
+        windows(raw).map((w) => w.donnee_entree),
+        0,
+      );
+      expect(String(w0.enum_type_fermeture_id)).toBe('7');
+      expect(
+        at(
+          windows(raw).map((w) => w.donnee_intermediaire as Fields),
+          0,
+        ),
+      ).toMatchObject({ uw: 5.4, ujn: 4.2 });
+      const out = engine.run(raw).output;
+      expect(windows(out).map((w) => w.donnee_intermediaire?.u_menuiserie)).toEqual([
+        4.2, 3.8, 3.8, 2.9, 2.5, 3.8,
+      ]);
+      expect(losses(out)).toBeCloseTo(losses(raw), 2);
+      const need = (d: RawDpe) =>
+        (d.logement?.sortie?.apport_et_besoin as Fields).besoin_ch as number;
+      expect(Math.abs(need(out) / need(raw) - 1)).toBeLessThan(0.001);
+      // a window the works replace (Uw 1.3) is a new one: the table's Ujn at its closure's ΔR
+      // (1.1), not a stored figure of the old window
+      const p = prepare(engine, await readDpeFile(path.join(CORPUS, '2238E0097309E.xml')));
+      if (!p.ok) throw new Error(`blocked: ${p.alert.id}`);
+      const change = { referenceId: 'baie_vitree:0', editableKey: 'FENETRE', editableValue: 'PVC' };
+      const works = applyWorks(engine, p.dpe, resolveChanges(p.dpe, [change]), defaultCosts());
+      const after = windows(engine.run(works.raw).output).map((w) => w.donnee_intermediaire);
+      expect(at(after as Fields[], 0)).toMatchObject({ uw: 1.3, ujn: 1.1, u_menuiserie: 1.1 });
+      expect(after.slice(1).map((d) => d?.u_menuiserie)).toEqual([3.8, 3.8, 2.9, 2.5, 3.8]);
+      // a window whose stored Ujn is its declared column's keeps it: LICIEL's 2187E0982591I
+      const other = corpusDpe('2187E0982591I');
+      expect(windows(engine.run(other).output).map((w) => w.donnee_intermediaire?.ujn)).toEqual(
+        windows(other).map((w) => w.donnee_intermediaire?.ujn),
+      );
     },
   );
 });

@@ -1154,6 +1154,32 @@ export const CORRECTIONS: Correction[] = [
       ],
     ],
   },
+  {
+    id: 'ujn-declared',
+    module: '3.3_baie_vitree.js',
+    fault:
+      'bug-for-bug mode looks the Ujn of a window with a closure up in the ΔR column of the ' +
+      'closure declared, where some DPEs (3752’s versions 1.1 to 3.0) stored, and the registry ' +
+      'counted, the Ujn of another column for the same Uw (2238E0097309E: window losses 49.7 W/K ' +
+      'against the XML’s 54.2)',
+    section: '§3.3.3 (coefficients Ujn des fenêtres: by Uw and ΔR of the closure)',
+    upstream: 'none found',
+    replace: [
+      [
+        `      tv_ujn(di, de, du);
+`,
+        `      tv_ujn(di, de, du);
+      // bug-for-bug: the Ujn the DPE stored when it is the table's for this Uw in another ΔR
+      // column (patches/corrections/ujn-declared.js)
+      const declaredUjn = bug_for_bug_compat && ujnAsDeclared(di, bv.donnee_intermediaire);
+      if (declaredUjn) {
+        di.ujn = Number(declaredUjn.ujn);
+        de.tv_ujn_id = Number(declaredUjn.tv_ujn_id);
+      }
+`,
+      ],
+    ],
+  },
 ];
 /** The marker a corrected module carries (idempotence of the module-load hook). */
 export function correctionMarker(c: Correction): string {
