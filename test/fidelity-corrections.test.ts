@@ -1366,4 +1366,39 @@ try { await import('@open3cl/engine'); console.log('loaded'); } catch (e) { cons
       );
     },
   );
+  it.skipIf(!HAS_CORPUS)(
+    'temp-fonc-declared: a boiler whose emitters declare no period keeps the operating temperatures its DPE stored at another period (2287E0281128A: 52.5 / 70 °C, its efficiency the XML’s 0.7954, was 0.7853); a boiler without stored temperatures gets the table’s',
+    () => {
+      const boiler = (d: RawDpe) => firstHeating(d).gen as Fields;
+      const raw = corpusDpe('2287E0281128A');
+      // a house of 1948, a standard oil boiler (type 79) on high-temperature emitters that
+      // declare no period: the engine reads the rows of "before 1981" (55.5 / 80 °C), the DPE
+      // stored those of 1981-2000, with which its registry computed
+      expect(boiler(raw)).toMatchObject({ temp_fonc_30: 52.5, temp_fonc_100: 70 });
+      const out = engine.run(raw).output;
+      expect(boiler(out)).toMatchObject({ temp_fonc_30: 52.5, temp_fonc_100: 70 });
+      expect(boiler(out).rendement_generation as number).toBeCloseTo(
+        boiler(raw).rendement_generation as number,
+        6,
+      );
+      const conso = (d: RawDpe) => (d.logement?.sortie?.ef_conso as Fields).conso_ch as number;
+      expect(Math.abs(conso(out) / conso(raw) - 1)).toBeLessThan(0.001);
+      // a boiler with no stored temperatures (as works install one: src/works/generators.ts)
+      const fresh = copyRaw(raw);
+      const di = boiler(fresh);
+      delete di.temp_fonc_30;
+      delete di.temp_fonc_100;
+      expect(boiler(engine.run(fresh).output)).toMatchObject({
+        temp_fonc_30: 55.5,
+        temp_fonc_100: 80,
+      });
+      // a standard gas boiler on high-temperature emitters without a period whose DPE stored the
+      // "before 1981" rows (2238E0097309E, built 1961) keeps them
+      const other = corpusDpe('2238E0097309E');
+      expect(boiler(engine.run(other).output)).toMatchObject({
+        temp_fonc_30: 55.5,
+        temp_fonc_100: 80,
+      });
+    },
+  );
 });

@@ -1180,6 +1180,45 @@ export const CORRECTIONS: Correction[] = [
       ],
     ],
   },
+  {
+    id: 'temp-fonc-declared',
+    module: '13.2_generateur_combustion_ch.js',
+    fault:
+      'bug-for-bug mode reads a combustion generator’s operating temperatures (temp_fonc_30, ' +
+      'temp_fonc_100) at the period of installation of emitters that declare none, taken from ' +
+      'the year of construction, where the DPE stored, and its registry computed with, the ' +
+      'tables’ pair of another period (2287E0281128A, a house of 1948: 52.5 / 70 °C stored, the ' +
+      'engine 55.5 / 80, its boiler’s efficiency 0.785 against the XML’s 0.795)',
+    section:
+      '§13.2.1 (générateurs à combustion: températures de fonctionnement à 30% et 100% de charge ' +
+      'by type of generator, distribution temperature and period of the emitters)',
+    upstream: 'none found',
+    replace: [
+      [
+        `export function tv_temp_fonc_30_100(di, de, du, em_ch, ac) {
+`,
+        `export function tv_temp_fonc_30_100(di, de, du, em_ch, ac) {
+  // the pair the DPE stored, before the table's raise it
+  const tempFoncStored = [di.temp_fonc_30, di.temp_fonc_100];
+`,
+      ],
+      [
+        `      console.error('!! pas de valeur forfaitaire trouvée pour temp_fonc_100 !!');
+    }
+  }
+}
+`,
+        `      console.error('!! pas de valeur forfaitaire trouvée pour temp_fonc_100 !!');
+    }
+  }
+  // bug-for-bug: the stored pair when it is the tables' at another period of the emitters, which
+  // none declares (patches/corrections/temp-fonc-declared.js)
+  if (bug_for_bug_compat) tempFoncAsDeclared(di, de, em_ch, tempFoncStored);
+}
+`,
+      ],
+    ],
+  },
 ];
 /** The marker a corrected module carries (idempotence of the module-load hook). */
 export function correctionMarker(c: Correction): string {
