@@ -1401,4 +1401,50 @@ try { await import('@open3cl/engine'); console.log('loaded'); } catch (e) { cons
       });
     },
   );
+  it.skipIf(!HAS_CORPUS)(
+    'circulateur-pac-hybride: the circulator of a hybrid heat pump is sized on the whole flow, as for a single generator, its consumption shared between the two parts (the registry’s 212.17 kWh/yr on a DPE outside the corpus, the engine 157.29: the 30 W floor)',
+    () => {
+      // 2378E2995004O: one condensing gas boiler on radiators, its circulator above the 30 W
+      // floor (the XML's 267.60 kWh/yr); made a hybrid heat pump: its boiler the hybrid's boiler
+      // part (149), a heat-pump part (147) on the same emitters
+      const raw = corpusDpe('2378E2995004O');
+      const gens = (d: RawDpe) =>
+        (first(d.logement?.installation_chauffage_collection?.installation_chauffage)
+          ?.generateur_chauffage_collection?.generateur_chauffage ?? []) as RawElement[];
+      const aux = (g: RawElement | undefined) =>
+        g?.donnee_intermediaire?.conso_auxiliaire_distribution_ch as number;
+      const single = aux(gens(engine.run(raw).output)[0]);
+      expect(single).toBeCloseTo(
+        (raw.logement?.sortie?.ef_conso as Fields).conso_auxiliaire_distribution_ch as number,
+        0,
+      );
+      const hybrid = copyRaw(raw);
+      const inst = first(
+        hybrid.logement?.installation_chauffage_collection?.installation_chauffage,
+      );
+      const boiler = gens(hybrid)[0];
+      if (!inst?.generateur_chauffage_collection || !boiler) throw new Error('no boiler');
+      boiler.donnee_entree.enum_type_generateur_ch_id = '149';
+      boiler.donnee_entree.enum_usage_generateur_id = '3';
+      const pac: RawElement = {
+        donnee_entree: {
+          description: 'PAC hybride : partie pompe à chaleur',
+          reference: 'pac-hybride',
+          enum_type_generateur_ch_id: '147',
+          enum_usage_generateur_id: '3',
+          enum_type_energie_id: '1',
+          enum_methode_saisie_carac_sys_id: '1',
+          enum_lien_generateur_emetteur_id: boiler.donnee_entree.enum_lien_generateur_emetteur_id,
+        },
+        donnee_intermediaire: {},
+      };
+      inst.generateur_chauffage_collection.generateur_chauffage = [boiler, pac];
+      const parts = gens(engine.run(hybrid).output);
+      expect(parts).toHaveLength(2);
+      // the single generator's circulator, half on each part (the engine sized it on half the
+      // flow: 2^-0.676 of it)
+      expect(aux(parts[0])).toBeCloseTo(single / 2, 6);
+      expect(aux(parts[1])).toBeCloseTo(single / 2, 6);
+    },
+  );
 });

@@ -1219,6 +1219,32 @@ export const CORRECTIONS: Correction[] = [
       ],
     ],
   },
+  {
+    id: 'circulateur-pac-hybride',
+    module: '15_conso_aux.js',
+    fault:
+      'bug-for-bug mode sizes the heating circulator of a hybrid heat pump on half the flow, one ' +
+      'half per part (nbGenerateurCascade 2), where the registry sizes it on the whole flow, as ' +
+      'for a single generator (2459E0028946S: distribution auxiliaries 157.29 kWh/yr, the 30 W ' +
+      'floor, against the XML’s 212.17, 40.5 W)',
+    section:
+      '§15.2.1 (puissance des circulateurs de chauffage: Qvemnom from Pnc × Sc / Sh) with §9.1.4.3 ' +
+      '(pompes à chaleur hybrides)',
+    upstream: 'none found',
+    replace: [
+      [
+        `import { mois_liste, Tbase } from './utils.js';`,
+        `import { bug_for_bug_compat, mois_liste, Tbase } from './utils.js';`,
+      ],
+      [
+        `  const nbGenerateurCascade = du.nbGenerateurCascade || 1;`,
+        `  // bug-for-bug: the circulator of a hybrid heat pump on the whole flow, as the registry has it
+  // (patches/corrections/circulateur-pac-hybride.js)
+  const nbGenerateurCascade =
+    bug_for_bug_compat && partOfPacHybride(de) ? 1 : du.nbGenerateurCascade || 1;`,
+      ],
+    ],
+  },
 ];
 /** The marker a corrected module carries (idempotence of the module-load hook). */
 export function correctionMarker(c: Correction): string {
