@@ -1402,7 +1402,7 @@ try { await import('@open3cl/engine'); console.log('loaded'); } catch (e) { cons
     },
   );
   it.skipIf(!HAS_CORPUS)(
-    'circulateur-pac-hybride: the circulator of a hybrid heat pump is sized on the whole flow, as for a single generator, its consumption shared between the two parts (the registry’s 212.17 kWh/yr on a DPE outside the corpus, the engine 157.29: the 30 W floor)',
+    'circulateur-appoint-share, hybrid heat pump: its circulator is sized on the whole flow, as for a single generator, its consumption shared between the two parts (the registry’s 212.17 kWh/yr on a DPE outside the corpus, the engine 157.29: the 30 W floor)',
     () => {
       // 2378E2995004O: one condensing gas boiler on radiators, its circulator above the 30 W
       // floor (the XML's 267.60 kWh/yr); made a hybrid heat pump: its boiler the hybrid's boiler

@@ -664,11 +664,14 @@ export const CORRECTIONS: Correction[] = [
       '0.75 of the need and the stove has no water network: its distribution auxiliaries are ' +
       '0.760 of the XML’s on the 9 such DPEs (2387E0112514X: 199.29 kWh/yr where the XML has ' +
       '262.13, 1.5^0.676 = 1.315); a collective base with individual appoints without a water ' +
-      'network is sized for half the flow too (2268E0739293A: 190.05 where the XML has 269.14)',
+      'network is sized for half the flow too (2268E0739293A: 190.05 where the XML has 269.14), ' +
+      'and so is a hybrid heat pump, one appliance on one water network (2459E0028946S, outside ' +
+      'the corpus: 157.29, the 30 W floor, where the XML has 212.17, 40.5 W on the whole flow)',
     section:
       '§15.2.1 (puissance des circulateurs: Qvemnom from Pnc at the share of the need the ' +
-      'network carries) with §9 (insert or stove in appoint: 0.75 / 0.25) and §9.8 (collective ' +
-      'base + individual appoint: the base’s network carries the whole surface’s flow)',
+      'network carries) with §9 (insert or stove in appoint: 0.75 / 0.25), §9.8 (collective ' +
+      'base + individual appoint: the base’s network carries the whole surface’s flow) and ' +
+      '§9.1.4.3 (pompes à chaleur hybrides: both parts on the same emitters)',
     upstream: 'none found',
     replace: [
       [
@@ -1216,32 +1219,6 @@ export const CORRECTIONS: Correction[] = [
   if (bug_for_bug_compat) tempFoncAsDeclared(di, de, em_ch, tempFoncStored);
 }
 `,
-      ],
-    ],
-  },
-  {
-    id: 'circulateur-pac-hybride',
-    module: '15_conso_aux.js',
-    fault:
-      'bug-for-bug mode sizes the heating circulator of a hybrid heat pump on half the flow, one ' +
-      'half per part (nbGenerateurCascade 2), where the registry sizes it on the whole flow, as ' +
-      'for a single generator (2459E0028946S: distribution auxiliaries 157.29 kWh/yr, the 30 W ' +
-      'floor, against the XML’s 212.17, 40.5 W)',
-    section:
-      '§15.2.1 (puissance des circulateurs de chauffage: Qvemnom from Pnc × Sc / Sh) with §9.1.4.3 ' +
-      '(pompes à chaleur hybrides)',
-    upstream: 'none found',
-    replace: [
-      [
-        `import { mois_liste, Tbase } from './utils.js';`,
-        `import { bug_for_bug_compat, mois_liste, Tbase } from './utils.js';`,
-      ],
-      [
-        `  const nbGenerateurCascade = du.nbGenerateurCascade || 1;`,
-        `  // bug-for-bug: the circulator of a hybrid heat pump on the whole flow, as the registry has it
-  // (patches/corrections/circulateur-pac-hybride.js)
-  const nbGenerateurCascade =
-    bug_for_bug_compat && partOfPacHybride(de) ? 1 : du.nbGenerateurCascade || 1;`,
       ],
     ],
   },
