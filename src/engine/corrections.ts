@@ -1101,16 +1101,15 @@ export const CORRECTIONS: Correction[] = [
       'method’s two criteria)',
     replace: [
       [
-        `  const dateDpe = dpe.administratif.date_etablissement_dpe;`,
-        `  const dateDpe = dpe.administratif.date_etablissement_dpe;
-  // the software that computed the DPE (the engine writes its own name there below)
-  const logicielDpe = dpe.administratif.diagnostiqueur;`,
-      ],
-      [
         `  const ilpa = logement.meteo.batiment_materiaux_anciens === 1 ? '1' : '0';`,
         `  // bug-for-bug: ilpa as the DPE's software computed it, from the method's criteria for
-  // some (patches/corrections/materiaux-anciens-criteria.js)
-  const ilpa = ilpaAsComputed(logement, inertie_id, logicielDpe);`,
+  // some (patches/corrections/materiaux-anciens-criteria.js; the software as logiciel-dpe-kept
+  // keeps it)
+  const ilpa = ilpaAsComputed(
+    logement,
+    inertie_id,
+    dpe.administratif.diagnostiqueur.logiciel_dpe
+  );`,
       ],
     ],
   },
@@ -1120,7 +1119,7 @@ export const CORRECTIONS: Correction[] = [
     fault:
       'the engine replaces administratif.diagnostiqueur, the software and version that computed ' +
       'the DPE, with its own name before computing: no later step can compute a figure as that ' +
-      'software did (cet-air-ambiant-liciel reads it)',
+      'software did (cet-air-ambiant-liciel and materiaux-anciens-criteria read it)',
     section: 'none (the registry’s figures are each software’s reading of the method)',
     upstream: 'none found',
     replace: [

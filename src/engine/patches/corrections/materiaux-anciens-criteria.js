@@ -42,8 +42,9 @@ function oldWallsShare(logement) {
  * mode, a DPE of a software that applied the method's criteria instead (heavy or very heavy
  * inertia, enum_classe_inertie_id 1 or 2, and more than half the walls of old materials) is
  * computed with them: its internal and solar gains, recovered losses and circulator hours are
- * then the registry's. `logiciel`: the DPE's administratif.diagnostiqueur, as read before the
- * engine writes its own name there.
+ * then the registry's. `logiciel`: the software that computed the DPE ({ usr_logiciel_id,
+ * version_logiciel }), the `logiciel_dpe` that logiciel-dpe-kept keeps on the engine's
+ * administratif.diagnostiqueur (undefined without it: the flag).
  */
 function ilpaAsComputed(logement, inertieId, logiciel) {
   const flag = logement.meteo.batiment_materiaux_anciens === 1 ? '1' : '0';
