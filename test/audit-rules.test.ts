@@ -23,7 +23,7 @@ import { initialSimulation } from '../src/simulation/initial.js';
 import { judgeItems, refsText } from '../src/simulation/audit/items.js';
 import { judgeItem } from '../src/simulation/audit/rules.js';
 import { candidatesOf } from '../src/simulation/scenarios.js';
-import { acceptedExisting } from '../src/simulation/audit/levels.js';
+import { acceptedExisting, levelText } from '../src/simulation/audit/levels.js';
 import { prepare, type PreparedDpe } from '../src/simulation/prepared.js';
 import { figuresOf, runWorks } from '../src/simulation/runs.js';
 import { applyWorks, resolveChanges } from '../src/works/apply.js';
@@ -845,6 +845,60 @@ describe.skipIf(!HAS_CORPUS)('the rules where they bind on the corpus', () => {
       expect(w?.editableValue, kind).toBe('IPlafondR6');
       expect(w?.aidLevel?.requirement, kind).toBe('R ≥ 6 m²·K/W (BAR-EN-101)');
       expect(w?.aidLevel?.met, kind).toBe(true);
+    }
+  });
+
+  it('a light ceiling the DPE files under a terrace is insulated as a roof terrace (ITerrasseR45, R ≥ 4.5, BAR-EN-105), not as a lost attic; without the word, a lost attic as before (2287E0577966W)', async () => {
+    const light = (description?: string) =>
+      roofKind({
+        donnee_entree: {
+          enum_type_adjacence_id: 1,
+          enum_type_plancher_haut_id: 9,
+          ...(description === undefined ? {} : { description }),
+        },
+      });
+    expect(light()).toBe('combles');
+    expect(
+      light(
+        'Plafond / Terrasse - Plafond sur solives bois non isolé donnant sur l’extérieur (terrasse)',
+      ),
+    ).toBe('terrasse');
+    expect(
+      light('Plafond - Plafond sur solives bois donnant sur l’extérieur (combles aménagés)'),
+    ).toBe('combles');
+    // the level its works must meet is the terrace's
+    const terraceCeiling = {
+      donnee_entree: {
+        enum_type_adjacence_id: 1,
+        enum_type_plancher_haut_id: 9,
+        description: 'Plafond sur solives bois donnant sur l’extérieur (terrasse)',
+      },
+    };
+    expect(levelText('plancher_haut', terraceCeiling)).toBe('R ≥ 4.5 m²·K/W (BAR-EN-105)');
+    // the house's only ceiling, timber joists onto the outside: offered a lost attic's insulation;
+    // filed by its software under a terrace, a terrace's
+    const file = corpus('2287E0577966W');
+    const xml = await readFile(file, 'utf8');
+    const said = 'donnant sur l&apos;extérieur (combles aménagés)';
+    expect(xml.split(said).length - 1).toBe(2);
+    const dir = await mkdtemp(path.join(tmpdir(), 'dpe-sim-terrasse-'));
+    try {
+      const terrace = path.join(dir, '2287E0577966W.xml');
+      await writeFile(terrace, xml.replaceAll(said, 'donnant sur l&apos;extérieur (terrasse)'));
+      const isolation = async (f: string) => {
+        const body = initialSimulation(engine, await prep(f), {
+          coef: 'activated',
+          forceNormalization: false,
+          simulationId: 't',
+          costs,
+        });
+        const el = body.dpe.items.plancher_haut.find((e) => e.referenceId === 'plancher_haut:0');
+        return Object.keys(el?.editables.ISOLATION?.options ?? {});
+      };
+      expect(await isolation(file)).toEqual(['IComblesR7']);
+      expect(await isolation(terrace)).toEqual(['ITerrasseR45']);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
     }
   });
 

@@ -294,6 +294,10 @@ export function roofKind(el: RawElement): RoofVariant | null {
   if (adj === EXTERIEUR) {
     if (ROOF_HEAVY_OR_FLAT.has(type)) return 'terrasse';
     if (type === '13') return null; // thatched roof
+    // a light ceiling under a terrace, in the DPE's own words: LICIEL files the outside above a
+    // ceiling as "donnant sur l'extérieur (terrasse)" or "(combles aménagés)" (3 light ceilings of
+    // the 290 registry DPEs we have say terrace, on timber joists or of unknown structure)
+    if (/\bterrasse\b/i.test(String(d.description ?? ''))) return 'terrasse';
     return 'combles'; // a light ceiling "onto the outside": software usually means a lost attic
   }
   return null; // under another dwelling (a heated room: no losses)
