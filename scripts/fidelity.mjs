@@ -62,6 +62,18 @@ function kindOf(label) {
       : 'flat, mixed heating';
 }
 
+/** The sum of a registry sortie's GES by use (undefined without its heating's). */
+function gesUsesOf(ges) {
+  if (!ges || ges.emission_ges_ch === undefined) return undefined;
+  return [
+    'emission_ges_ch',
+    'emission_ges_ecs',
+    'emission_ges_fr',
+    'emission_ges_eclairage',
+    'emission_ges_totale_auxiliaire',
+  ].reduce((a, k) => a + (Number(ges[k]) || 0), 0);
+}
+
 const MODES = [
   ['bug-for-bug (--coef 2025)', 'deactivated'],
   ['default (--coef 2026)', 'activated'],
@@ -150,6 +162,8 @@ for (const f of files) {
     registryGesEnergies: xmlEnergies.length
       ? xmlEnergies.reduce((a, e) => a + (Number(e.emission_ges_5_usages) || 0), 0)
       : undefined,
+    // and its own uses (emission_ges_ch, _ecs, _fr, _eclairage, _totale_auxiliaire), summed
+    registryGesUses: gesUsesOf(dpe.raw.logement?.sortie?.emission_ges),
   };
   rows.push(row);
 }
@@ -303,20 +317,25 @@ if (!args.includes('--no-bare')) {
     if (!b || !registry) continue;
     const g = (a, ref) => Math.abs((a / ref - 1) * 100);
     const sum = r.ep2025.registryGesEnergies;
+    const uses = r.ep2025.registryGesUses;
     // The registry's figure to compare with: its total, unless the total contradicts the
     // registry's own figures: it is not its per-m² figure times the surface (beyond the per-m²
     // rounding: a unit slip, e.g. the per-m² figure stored as the total), or, for GES, it is
-    // not the sum of its own energies (sortie_par_energie, beyond 0.1%) while dpe-sim's total is
-    // that sum (within 0.05%). Then the reference is its published per-m² figure (what its
+    // not the sum of its own energies (sortie_par_energie) or of its own uses (emission_ges_ch,
+    // _ecs, …), beyond 0.1%, while dpe-sim's total is that sum (within 0.05%). Then the reference is its published per-m² figure (what its
     // class reads), read as published: a whole number n stands for [n, n + 1), the registry
     // floors. Distances in % of the reference.
-    const reference = (total, m2, parts, mine) => {
+    const reference = (total, m2, parts, mine, useSum) => {
       const why = [];
       if (m2 !== undefined && Math.abs(total / surface - m2) > 1)
         why.push(`its total ${total.toFixed(2)} is not its ${m2} per m² × ${surface} m²`);
       if (parts > 0 && g(total, parts) > 0.1 && g(mine, parts) <= 0.05)
         why.push(
           `its total ${total.toFixed(1)} is not the sum of its energies ${parts.toFixed(1)}, dpe-sim's is`,
+        );
+      else if (useSum > 0 && g(total, useSum) > 0.1 && g(mine, useSum) <= 0.05)
+        why.push(
+          `its total ${total.toFixed(1)} is not the sum of its uses ${useSum.toFixed(1)}, dpe-sim's is`,
         );
       if (!why.length || m2 === undefined) return { dist: (x) => g(x, total) };
       const hi = Number.isInteger(m2) ? m2 + 1 : m2;
@@ -336,7 +355,7 @@ if (!args.includes('--no-bare')) {
         reference(r.ep2025.registryStored ?? registry, r.ep2025.registryM2, undefined, engine),
       ],
       ...(registryGes
-        ? [['GES', ges, b[2], reference(registryGes, r.ep2025.registryGesM2, sum, ges)]]
+        ? [['GES', ges, b[2], reference(registryGes, r.ep2025.registryGesM2, sum, ges, uses)]]
         : []),
     ];
     const moved = [];
