@@ -15,6 +15,7 @@ import { readFileSync } from 'node:fs';
 import { register } from 'node:module';
 
 //   node bench/bare-engine.mjs --correction ID LIST   the bare engine with that one correction
+//   (and those it needs, corrections.ts `needs`)
 //   (npm run fidelity names the correction that moves a DPE away from the registry)
 //   node bench/bare-engine.mjs --steps LIST   also prints steps: path → the XML's intermediate
 //   figures against the bare engine's (src/simulation/fidelity.ts stepGaps; npm run fidelity
@@ -27,10 +28,14 @@ const stepGaps = process.argv.includes('--steps')
   : undefined;
 if (corrections || only) {
   const { sourcePatches, sourcePatchHooks } = await import('../dist/engine/source-patches.js');
+  const { CORRECTIONS } = await import('../dist/engine/corrections.js');
+  // one correction with those it reads (its `needs`: logiciel-dpe-kept's software)
+  const wanted = only && [only, ...(CORRECTIONS.find((c) => c.id === only)?.needs ?? [])];
   const picked = sourcePatches().filter(
-    (p) => p.correction && (!only || p.marker === `dpe-sim correction ${only}`),
+    (p) =>
+      p.correction && (!wanted || wanted.some((id) => p.marker === `dpe-sim correction ${id}`)),
   );
-  if (only && picked.length !== 1) {
+  if (only && picked.length !== wanted.length) {
     process.stderr.write(`bare-engine: no correction ${only}\n`);
     process.exit(2);
   }

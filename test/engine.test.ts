@@ -12,6 +12,7 @@ import { promisify } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadEngine, type Engine } from '../src/engine/engine.js';
+import { CORRECTIONS, correctionAppend } from '../src/engine/corrections.js';
 import { readDpeFile } from '../src/dpe/source.js';
 import { parseDpeXml } from '../src/dpe/xml.js';
 import { CORPUS, FIXTURES, HAS_CORPUS, ROOT, tempDir } from './helpers.js';
@@ -173,4 +174,43 @@ describe('engine adapter', () => {
     }
     expect(compared).toBeGreaterThan(180);
   });
+
+  it('a correction that reads the software logiciel-dpe-kept keeps declares it, and run alone (the dashboard’s “moved by”) is applied with it', async () => {
+    const reads = CORRECTIONS.filter(
+      (c) =>
+        c.id !== 'logiciel-dpe-kept' &&
+        (c.replace.some(([, to]) => to.includes('logiciel_dpe')) ||
+          correctionAppend(c).includes('logiciel_dpe')),
+    );
+    expect(reads.map((c) => c.id).sort()).toEqual([
+      'cet-air-ambiant-liciel',
+      'materiaux-anciens-criteria',
+    ]);
+    for (const c of reads) expect(c.needs, c.id).toContain('logiciel-dpe-kept');
+    const ids = new Set(CORRECTIONS.map((c) => c.id));
+    for (const c of CORRECTIONS) for (const n of c.needs ?? []) expect(ids.has(n), n).toBe(true);
+  });
+
+  it.skipIf(!HAS_CORPUS)(
+    'the bare engine with materiaux-anciens-criteria alone computes 3752’s DPE with the method’s criteria (2275E3186431Z: its primary energy moves), as with every correction',
+    async () => {
+      const file = path.join(CORPUS, '2275E3186431Z.xml');
+      const list = path.join(tempDir(), 'list.txt');
+      writeFileSync(list, file);
+      const figures = async (args: string[]) => {
+        const { stdout } = await run(process.execPath, [BARE_ENGINE, ...args, list], {
+          cwd: ROOT,
+          maxBuffer: 64 * 1024 * 1024,
+        });
+        return (JSON.parse(stdout) as { figures: Record<string, number[] | null> }).figures[file];
+      };
+      const bare = await figures([]);
+      const alone = await figures(['--correction', 'materiaux-anciens-criteria']);
+      const kept = await figures(['--correction', 'logiciel-dpe-kept']);
+      expect(bare?.[1]).toBeGreaterThan(0);
+      // the software kept alone changes no figure; the criteria with it do
+      expect(kept).toEqual(bare);
+      expect(Math.abs((alone?.[1] ?? 0) / (bare?.[1] ?? 1) - 1)).toBeGreaterThan(0.001);
+    },
+  );
 });

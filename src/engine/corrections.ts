@@ -50,6 +50,12 @@ export interface Correction {
   /** the upstream issue(s), e.g. Open3CL/engine#8 */
   upstream: string;
   /**
+   * the corrections it reads (logiciel-dpe-kept's software): applied with it when it is run
+   * alone (`bench/bare-engine.mjs --correction`, the dashboard's "moved by"); its diff is
+   * proposed with theirs
+   */
+  needs?: string[];
+  /**
    * exact texts replaced, each found exactly once; helpers they call go in
    * patches/corrections/<id>.js (appended to the module, optional)
    */
@@ -1085,6 +1091,7 @@ export const CORRECTIONS: Correction[] = [
   {
     id: 'materiaux-anciens-criteria',
     module: 'engine.js',
+    needs: ['logiciel-dpe-kept'],
     fault:
       'the registry’s figures of two softwares’ DPEs of 2021–2023 (usr_logiciel_id 3752 before ' +
       'its version 5, 22570 in its versions of 2022, 3.0.0.x) take ilpa (the Nref and DH tables of a ' +
@@ -1137,6 +1144,7 @@ export const CORRECTIONS: Correction[] = [
   {
     id: 'cet-air-ambiant-liciel',
     module: '14_generateur_ecs.js',
+    needs: ['logiciel-dpe-kept'],
     fault:
       'the registry’s figures of LICIEL’s DPEs (usr_logiciel_id 26615) give a thermodynamic water ' +
       'heater on ambient air, in zones H1 and H2, the COP of the table’s next rows (2.3, 2.5, 2.8 ' +
