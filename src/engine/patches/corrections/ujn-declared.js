@@ -1,8 +1,10 @@
-/* global tv */
+/* global tv, tvs */
 /* eslint @typescript-eslint/no-unused-vars: ["error", { "varsIgnorePattern": "^(ujnAsDeclared)$" }] */
 
-/** The ΔR of the closures' table (§3.3.3, tv deltar): the columns of the Ujn table. */
-const DELTAR_COLUMNS = [0.08, 0.15, 0.19, 0.25];
+/** The ΔR columns of the Ujn table (§3.3.3, tv ujn: 0.08, 0.15, 0.19, 0.25), ascending. */
+function deltarColumns() {
+  return [...new Set(tvs.ujn.map((row) => Number(row.deltar)))].sort((a, b) => a - b);
+}
 
 /**
  * In bug-for-bug mode, the Ujn of a window with a closure as the DPE stored it, when the DPE's
@@ -23,7 +25,7 @@ function ujnAsDeclared(di, stored) {
   const uwMatch = Number.isInteger(di.uw)
     ? `^${Number(di.uw)}$`
     : `^${Number(di.uw).toPrecision(2)}$`;
-  for (const deltar of DELTAR_COLUMNS) {
+  for (const deltar of deltarColumns()) {
     const row = tv('ujn', { deltar, uw: uwMatch });
     if (
       row &&
