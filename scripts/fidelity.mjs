@@ -322,9 +322,10 @@ if (!args.includes('--no-bare')) {
     // registry's own figures: it is not its per-m² figure times the surface (beyond the per-m²
     // rounding: a unit slip, e.g. the per-m² figure stored as the total), or, for GES, it is
     // not the sum of its own energies (sortie_par_energie) or of its own uses (emission_ges_ch,
-    // _ecs, …), beyond 0.1%, while dpe-sim's total is that sum (within 0.05%). Then the reference is its published per-m² figure (what its
-    // class reads), read as published: a whole number n stands for [n, n + 1), the registry
-    // floors. Distances in % of the reference.
+    // _ecs, …), beyond 0.1%, while dpe-sim's total is that sum (within 0.05%). Then the
+    // reference is its published per-m² figure (what its class reads), read as published: a
+    // whole number n stands for [n, n + 1), the registry floors. Distances in % of the
+    // reference.
     const reference = (total, m2, parts, mine, useSum) => {
       const why = [];
       if (m2 !== undefined && Math.abs(total / surface - m2) > 1)

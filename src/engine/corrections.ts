@@ -1205,6 +1205,13 @@ export const CORRECTIONS: Correction[] = [
     upstream: 'none found',
     replace: [
       [
+        `import { bug_for_bug_compat, requestInput, requestInputID, tv } from './utils.js';
+`,
+        `import { bug_for_bug_compat, requestInput, requestInputID, tv } from './utils.js';
+import tvs from './tv.js';
+`,
+      ],
+      [
         `export function tv_temp_fonc_30_100(di, de, du, em_ch, ac) {
 `,
         `export function tv_temp_fonc_30_100(di, de, du, em_ch, ac) {

@@ -35,7 +35,9 @@ function circulateurCascade(gen_ch, cfg_ch, pos) {
 
 /**
  * Whether a heating generator is a part of a hybrid heat pump (its heat pump or its boiler:
- * enum_type_generateur_ch_id 143 to 170, "pompe à chaleur hybride : partie …").
+ * enum_type_generateur_ch_id 143 to 170, "pompe à chaleur hybride : partie …"), withdrawn types
+ * 143 and 144 included: one appliance on one water network whatever its type's date
+ * (pac-hybride-coef's isPacHybride() follows the engine's zone share, 145 to 170, instead).
  */
 function partOfPacHybride(de) {
   const type = enums.type_generateur_ch[de?.enum_type_generateur_ch_id] ?? '';

@@ -1,8 +1,15 @@
-/* global tv, requestInput, requestInputID */
+/* global tvs, requestInput, requestInputID */
 /* eslint @typescript-eslint/no-unused-vars: ["error", { "varsIgnorePattern": "^(tempFoncAsDeclared)$" }] */
 
-/** The periods of installation of the emitters, as the temp_fonc tables name them (§13.2.1). */
-const PERIODES_EMETTEURS = ['avant 1981', 'entre 1981 et 2000', 'après 2000'];
+/** Whether a temp_fonc row is the tables' for this generator type and distribution temperature. */
+function tempFoncRowFor(row, type, temp) {
+  return (
+    String(row.enum_temp_distribution_ch_id) === temp &&
+    String(row.enum_type_generateur_ch_id ?? type)
+      .split('|')
+      .includes(type)
+  );
+}
 
 /**
  * In bug-for-bug mode, a combustion generator's operating temperatures at 30% and 100% load as the
@@ -10,8 +17,9 @@ const PERIODES_EMETTEURS = ['avant 1981', 'entre 1981 et 2000', 'après 2000'];
  * (the engine then takes it from the year of construction) and the stored pair is the tables'
  * pair for the generator's type and the emitters' highest distribution temperature at one period:
  * the period its software had, which the XML does not carry (2287E0281128A: a house of 1948, high
- * temperature, stored 52.5 / 70 °C, the 1981-2000 rows, where the engine reads 55.5 / 80). A
- * generator that works install has no stored temperatures: it gets the engine's.
+ * temperature, stored 52.5 / 70 °C, the 1981-2000 rows, where the engine reads 55.5 / 80). The
+ * periods are tried in the tables' order (before 1981, 1981-2000, after 2000). A generator that
+ * works install has no stored temperatures: it gets the engine's.
  */
 function tempFoncAsDeclared(di, de, em_ch, stored) {
   const [s30, s100] = stored.map(Number);
@@ -28,28 +36,17 @@ function tempFoncAsDeclared(di, de, em_ch, stored) {
   }
   const temp = String(Math.max(...temps.filter((t) => t >= 2 && t <= 4)));
   if (temp === '-Infinity') return;
-  for (const periode of PERIODES_EMETTEURS) {
-    const matcher = {
-      enum_type_generateur_ch_id: de.enum_type_generateur_ch_id,
-      enum_temp_distribution_ch_id: temp,
-      periode_emetteurs: periode
-    };
-    const row30 = tv('temp_fonc_30', matcher);
-    const row100 = tv('temp_fonc_100', matcher);
-    const full = (row) =>
-      row &&
-      String(row.enum_temp_distribution_ch_id) === temp &&
-      String(row.periode_emetteurs).toLowerCase() === periode &&
-      (row.enum_type_generateur_ch_id === undefined ||
-        String(row.enum_type_generateur_ch_id)
-          .split('|')
-          .includes(String(de.enum_type_generateur_ch_id)));
-    if (
-      full(row30) &&
-      full(row100) &&
-      Number(row30.temp_fonc_30) === s30 &&
-      Number(row100.temp_fonc_100) === s100
-    ) {
+  const type = String(de.enum_type_generateur_ch_id);
+  for (const row30 of tvs.temp_fonc_30) {
+    if (!tempFoncRowFor(row30, type, temp) || Number(row30.temp_fonc_30) !== s30) continue;
+    const periode = String(row30.periode_emetteurs).toLowerCase();
+    const row100 = tvs.temp_fonc_100.find(
+      (row) =>
+        tempFoncRowFor(row, type, temp) &&
+        String(row.periode_emetteurs).toLowerCase() === periode &&
+        Number(row.temp_fonc_100) === s100
+    );
+    if (row100) {
       di.temp_fonc_30 = s30;
       di.temp_fonc_100 = s100;
       de.tv_temp_fonc_30_id = row30.tv_temp_fonc_30_id;
