@@ -628,7 +628,7 @@ describe('a building area that is a unit slip is set aside (2213E0696993Z: 87 12
       expect(b?.exact).toBe(true);
       const details = b?.items.map((i) => i.coutDetail) ?? [];
       expect(details).toContain('87.1 m² × 10 €/m²');
-      expect(details).toContain('1 × 300 €');
+      expect(details).toContain('1 dwelling × 300 €/dwelling');
       const heatPump = body.autoSolutions
         .flatMap((s) => s.items)
         .find((i) => i.editableValue === 'PACAirEauCollective');

@@ -19,8 +19,8 @@ import { jsonSyntaxReason } from '../contract/text.js';
  * - `kw`: per kW of the building's heating power;
  * - `building`: once per building;
  * - `boiler-room`: a collective boiler room, stepped by power (`steps`), then × `factor`.
- * A flat's DPE pays its share (its area / the building's) of `dwelling`, `kw`, `building`,
- * `boiler-room` and collective `m2` figures.
+ * A flat's DPE pays its share (its area / the building's) of `kw`, `building`, `boiler-room` and
+ * collective `m2` figures, and its own dwelling's of a `dwelling` figure.
  */
 export type CostUnit = 'm2' | 'unit' | 'dwelling' | 'kw' | 'building' | 'boiler-room';
 

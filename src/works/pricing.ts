@@ -266,15 +266,16 @@ export function priceOption(
       return perDwelling(dpe, b, el, kind, unitPrice);
     }
     case 'dwelling': {
+      // a figure per dwelling served: a flat's DPE pays its own dwelling's
       if (b.coverage === 'appartement') {
-        return { eur: Math.round(unitPrice), detail: `1 × ${eur(unitPrice)}` };
+        return { eur: Math.round(unitPrice), detail: dwellingsTimes(1, unitPrice) };
       }
       if (!kind)
         return {
           eur: Math.round(b.dwellings * unitPrice),
-          detail: `${qty(b.dwellings)} × ${eur(unitPrice)}`,
+          detail: dwellingsTimes(b.dwellings, unitPrice),
         };
-      return perDwelling(dpe, b, el, kind, unitPrice);
+      return perDwelling(dpe, b, el, kind, unitPrice, undefined, true);
     }
     case 'kw': {
       const p = buildingPower(b, computed ?? el);
@@ -315,6 +316,11 @@ function leastPrice(
   return { eur: units * minPerUnit * (1 + costs.delta / 100), units };
 }
 
+/** A figure per dwelling served, × `n` dwellings: "1 dwelling × 300 €/dwelling". */
+function dwellingsTimes(n: number, unitPrice: number): string {
+  return `${qty(n)} dwelling${n === 1 ? '' : 's'} × ${eur(unitPrice)}/dwelling`;
+}
+
 /**
  * A price per dwelling on an installation: × the dwellings the engine simulates with it (1
  * outside whole buildings). In a whole building, where the DPE's installation says another
@@ -329,10 +335,11 @@ function perDwelling(
   kind: 'ch' | 'ecs' | 'vent',
   unitPrice: number,
   how?: string,
+  perDwellingFigure = false,
 ): Price {
   const d = installationDwellings(dpe, b, el, kind);
   const n = d.engine;
-  const detail = `${qty(n)} × ${eur(unitPrice)}`;
+  const detail = perDwellingFigure ? dwellingsTimes(n, unitPrice) : `${qty(n)} × ${eur(unitPrice)}`;
   const notes = how ? [how] : [];
   const said = (): string => (notes.length ? ` (${notes.join('; ')})` : '');
   if (b.coverage !== 'immeuble' || d.declared === n)
