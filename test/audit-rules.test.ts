@@ -26,7 +26,10 @@ import { candidatesOf } from '../src/simulation/scenarios.js';
 import { acceptedExisting, levelText } from '../src/simulation/audit/levels.js';
 import { prepare, type PreparedDpe } from '../src/simulation/prepared.js';
 import { figuresOf, runWorks } from '../src/simulation/runs.js';
-import { applyWorks, resolveChanges } from '../src/works/apply.js';
+import { applyWorks, priceOn, resolveChanges } from '../src/works/apply.js';
+import { findOption } from '../src/works/catalogue.js';
+import { unitsText } from '../src/contract/audit-text.js';
+import type { RawElement } from '../src/dpe/raw.js';
 import { roofKind } from '../src/works/recipes.js';
 import { consumptionOf } from '../src/engine/bills.js';
 import { defaultCosts } from '../src/works/costs.js';
@@ -513,6 +516,36 @@ describe('MaPrimeRénov’ rénovation d’ampleur excludes fossil-fuel heating'
 if (!HAS_CORPUS) console.warn(`\n⚠ audit rules corpus tests SKIPPED: no corpus at ${CORPUS}\n`);
 
 describe.skipIf(!HAS_CORPUS)('the rules where they bind on the corpus', () => {
+  it('works priced per dwelling served count dwellings, not units: a flat’s collective hot-water pipe insulation is 1 dwelling (2227E0002821P), a whole building’s its dwellings (2474E3798234X: 30)', async () => {
+    const a = audit(await prep(corpus('2227E0002821P')));
+    const lines = a.proposals
+      .flatMap((p) => p.steps.flatMap((s) => s.works))
+      .filter((w) => w.editableValue === 'CalorifugeageECS');
+    expect(lines.length).toBeGreaterThan(0);
+    for (const w of lines)
+      expect(w).toMatchObject({
+        quantity: 1,
+        unit: 'dwelling',
+        cost: 300,
+        costDetail: '1 dwelling × 300 €/dwelling',
+      });
+    const out = await runCli(['audit', corpus('2227E0002821P')]);
+    expect(out.code).toBe(0);
+    // piped output: tab-separated cells
+    expect(out.stdout).toMatch(/\tCalorifugeage du réseau[^\n]*\t1\u00a0dwelling\t300/);
+    const building = await prep(corpus('2474E3798234X'));
+    const ecs = elementsOf(building.raw, 'installation_ecs')[0] as RawElement;
+    const price = priceOn(
+      findOption('installation_ecs', 'CALORIFUGEAGE', 'CalorifugeageECS')!,
+      ecs,
+      costs,
+      building.raw,
+    );
+    expect(price).toMatchObject({ eur: 9000, perDwelling: 30 });
+    expect(unitsText(30, String, 'dwelling')).toBe('30\u00a0dwellings');
+    expect(unitsText(30, String, 'installation')).toBe('30\u00a0units');
+  });
+
   it('an oil-heated house: its first step alone keeps the oil boiler and claims nothing, the path as one application does, and the synthesis says both (2287E0793758O)', async () => {
     const a = audit(await prep(corpus('2287E0793758O')));
     const steps = a.proposals.find((p) => p.kind === 'steps');

@@ -27,11 +27,14 @@ export function synthesisAids(
 
 /**
  * A works line's quantity that is not an area: "1 unit", "3 units" (a whole building's water
- * heaters, one a dwelling), the same in the terminal, the report, the PDF and the workbench
- * (the response's `unit` says "installation": a count of appliances or installations).
+ * heaters, one a dwelling; the response's `unit` says "installation": a count of appliances or
+ * installations), or "1 dwelling", "24 dwellings" (`unit` "dwelling": works priced per dwelling
+ * served, as a collective network's pipe insulation), the same in the terminal, the report, the
+ * PDF and the workbench.
  */
-export function unitsText(quantity: number, num: (x: number) => string): string {
-  return `${num(quantity)}\u00a0unit${quantity > 1 ? 's' : ''}`;
+export function unitsText(quantity: number, num: (x: number) => string, unit?: string): string {
+  const name = unit === 'dwelling' ? 'dwelling' : 'unit';
+  return `${num(quantity)}\u00a0${name}${quantity > 1 ? 's' : ''}`;
 }
 
 /** What a works line's quantity note reads from the line (`flooredWindows`: a summed line's) */

@@ -125,6 +125,11 @@ export const AuditWork = Type.Object({
   /** the recommended performance: "R = 3.7 m²·K/W", "Uw = 1.3 W/m²·K", "efficiency: ..." */
   performance: Type.String(),
   quantity: Type.Number(),
+  /**
+   * what `quantity` counts: "m²" (an envelope element's area), "installation" (appliances or
+   * installations), "dwelling" (works priced per dwelling served: a collective network's pipe
+   * insulation, valves, radiators)
+   */
   unit: Type.String(),
   /** € incl. VAT */
   cost: Type.Number(),

@@ -141,7 +141,7 @@ function ProposalView({ p, index }: { p: Proposal; index: number }) {
                         <code>{w.referenceId}</code> {w.option} ·{' '}
                         {w.unit === 'm²'
                           ? `${num(w.quantity, 1)}\u00a0m²`
-                          : unitsText(w.quantity, (x) => num(x))}
+                          : unitsText(w.quantity, (x) => num(x), w.unit)}
                         {quantityNote(w, {
                           num: (x) => num(x, 0),
                           euros,

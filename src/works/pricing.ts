@@ -50,6 +50,8 @@ export interface Price {
    * a dwelling when the least one costs binds (incl. VAT and the table's delta)
    */
   served?: { area: number; leastPerDwelling?: number };
+  /** a figure per dwelling served (`dwelling`): the dwellings it was multiplied by */
+  perDwelling?: number;
 }
 
 /** The R (insulation) or Uw (windows) the option installs: what its price follows. */
@@ -268,12 +270,13 @@ export function priceOption(
     case 'dwelling': {
       // a figure per dwelling served: a flat's DPE pays its own dwelling's
       if (b.coverage === 'appartement') {
-        return { eur: Math.round(unitPrice), detail: dwellingsTimes(1, unitPrice) };
+        return { eur: Math.round(unitPrice), detail: dwellingsTimes(1, unitPrice), perDwelling: 1 };
       }
       if (!kind)
         return {
           eur: Math.round(b.dwellings * unitPrice),
           detail: dwellingsTimes(b.dwellings, unitPrice),
+          perDwelling: b.dwellings,
         };
       return perDwelling(dpe, b, el, kind, unitPrice, undefined, true);
     }
@@ -342,8 +345,9 @@ function perDwelling(
   const detail = perDwellingFigure ? dwellingsTimes(n, unitPrice) : `${qty(n)} × ${eur(unitPrice)}`;
   const notes = how ? [how] : [];
   const said = (): string => (notes.length ? ` (${notes.join('; ')})` : '');
+  const counted = perDwellingFigure ? { perDwelling: n } : {};
   if (b.coverage !== 'immeuble' || d.declared === n)
-    return { eur: Math.round(n * unitPrice), detail: `${detail}${said()}` };
+    return { eur: Math.round(n * unitPrice), detail: `${detail}${said()}`, ...counted };
   const what = d.declaredByCount
     ? `${qty(d.declared)} dwelling${d.declared === 1 ? '' : 's'}${d.area !== undefined ? `, ${qty(d.area)} m²` : ''}`
     : `${d.area !== undefined ? `${qty(d.area)} m², ` : ''}${qty(d.declared)} dwelling${d.declared === 1 ? '' : 's'} of ${qty(b.dwellings)} by area`;
@@ -354,6 +358,7 @@ function perDwelling(
     eur: Math.round(n * unitPrice),
     detail: `${detail}${said()}`,
     dwellings: { priced: n, declared: d.declared },
+    ...counted,
   };
 }
 

@@ -138,7 +138,7 @@ function stepPdf(doc: Doc, step: AuditStep) {
     const name =
       `${count > 1 ? `${count} × ` : ''}${refs} ${elementNameOf(description, 80)}`.trim();
     const qty = withDoors(
-      w.unit === 'm²' ? withUnit(w.quantity, 'm²', 1) : unitsText(w.quantity, num),
+      w.unit === 'm²' ? withUnit(w.quantity, 'm²', 1) : unitsText(w.quantity, num, w.unit),
       w,
     );
     const cost =

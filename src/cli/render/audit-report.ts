@@ -95,7 +95,8 @@ function stepHtml(step: AuditStep): string {
         count > 1
           ? `${count} × ${elementName(refs, description)}`
           : elementName(w.referenceId, splitElement(w.element).description);
-      const q = w.unit === 'm²' ? withUnit(w.quantity, 'm²', 1) : unitsText(w.quantity, num);
+      const q =
+        w.unit === 'm²' ? withUnit(w.quantity, 'm²', 1) : unitsText(w.quantity, num, w.unit);
       // a share of a building's element: the building's quantity and counts on a line below
       const qty =
         w.buildingQuantity !== undefined

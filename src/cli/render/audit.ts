@@ -121,7 +121,10 @@ export function indented(head: string[], rows: string[][], keep: number[], drop:
 }
 
 function quantityText(w: ShownWork): string {
-  return withDoors(w.unit === 'm²' ? withUnit(w.quantity, 'm²', 1) : unitsText(w.quantity, num), w);
+  return withDoors(
+    w.unit === 'm²' ? withUnit(w.quantity, 'm²', 1) : unitsText(w.quantity, num, w.unit),
+    w,
+  );
 }
 
 function costText(w: AuditWork): string {

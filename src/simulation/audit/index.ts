@@ -599,20 +599,22 @@ function workOf(
   const share = envelope ? scope.envelopeShare : 1;
   const units = el && row ? unitsOf(category, row, el, scope, prep.raw) : 1;
   const after = elementsOf(output, category)[ref?.index ?? 0];
+  const priced = row && el ? priceOn(row, el, frame.costs, prep.raw) : undefined;
+  // a figure per dwelling served (pipe insulation, valves, radiators): its dwellings, not "1 unit"
+  const dwellings = envelope ? undefined : priced?.perDwelling;
   const work: AuditWork = {
     ...c.change,
     item: ITEM_OF[category],
     element: description ? `${c.change.referenceId} — ${description}` : c.change.referenceId,
     option: c.label,
     performance: row ? performanceOf(row, frame.costs) : c.label,
-    quantity: envelope ? round2(area * share) : units,
-    unit: envelope ? 'm²' : 'installation',
+    quantity: envelope ? round2(area * share) : (dwellings ?? units),
+    unit: envelope ? 'm²' : dwellings !== undefined ? 'dwelling' : 'installation',
     cost: round2(cost),
     costDetail,
     treats: row ? optionTreats(row) : false,
   };
   if (category === 'porte' && el) work.doors = doorsOf(el);
-  const priced = row && el ? priceOn(row, el, frame.costs, prep.raw) : undefined;
   if (category === 'baie_vitree' && el) {
     work.windows = windowsOf(el);
     if (priced?.least) work.leastPerWindow = round2(priced.least.eur);
