@@ -184,6 +184,7 @@ describe('engine adapter', () => {
     );
     expect(reads.map((c) => c.id).sort()).toEqual([
       'cet-air-ambiant-liciel',
+      'charbon-k-liciel',
       'materiaux-anciens-criteria',
     ]);
     for (const c of reads) expect(c.needs, c.id).toContain('logiciel-dpe-kept');

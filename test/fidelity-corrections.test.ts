@@ -1322,6 +1322,32 @@ try { await import('@open3cl/engine'); console.log('loaded'); } catch (e) { cons
     },
   );
   it.skipIf(!HAS_CORPUS)(
+    'charbon-k-liciel: a LICIEL coal-fired generator’s efficiency with k 1, as its registry figures (2359E2800645M: 0.763 and heating 48 910.07 kWh/yr, the XML’s 48 910.15; with the method’s 1.04, 0.7621 and 48 969.36); another software’s keeps 1.04',
+    () => {
+      const boiler = (d: RawDpe) => firstHeating(d).gen as Fields;
+      const conso = (d: RawDpe) => (d.logement?.sortie?.ef_conso as Fields).conso_ch as number;
+      const raw = corpusDpe('2359E2800645M');
+      expect(String((raw.administratif?.diagnostiqueur as Fields).usr_logiciel_id)).toBe('26615');
+      // coal (enum_type_energie_id 11)
+      expect(
+        String(
+          first(firstHeating(raw).inst?.generateur_chauffage_collection?.generateur_chauffage)
+            ?.donnee_entree.enum_type_energie_id,
+        ),
+      ).toBe('11');
+      expect(boiler(raw).rendement_generation).toBe(0.763);
+      const out = engine.run(raw).output;
+      expect(boiler(out).rendement_generation as number).toBeCloseTo(0.763, 5);
+      expect(Math.abs(conso(out) / conso(raw) - 1)).toBeLessThan(1e-5);
+      // the same DPE as another software's: the method's k, 1.04
+      const other = copyRaw(raw);
+      (other.administratif?.diagnostiqueur as Fields).usr_logiciel_id = '3752';
+      const otherOut = engine.run(other).output;
+      expect(boiler(otherOut).rendement_generation as number).toBeCloseTo(0.76208, 5);
+      expect(conso(otherOut) / conso(raw) - 1).toBeGreaterThan(0.001);
+    },
+  );
+  it.skipIf(!HAS_CORPUS)(
     'ujn-declared: a window keeps the Ujn its DPE stored from another ΔR column for the same Uw (2238E0097309E: window losses 54.2 W/K, the XML’s, were 49.7); a window that works replace gets the table’s',
     async () => {
       const windows = (d: RawDpe) =>

@@ -501,6 +501,44 @@ export const CORRECTIONS: Correction[] = [
     ],
   },
   {
+    id: 'charbon-k-liciel',
+    module: '13.2_generateur_combustion_ch.js',
+    needs: ['logiciel-dpe-kept'],
+    fault:
+      'the registry’s figures of LICIEL’s DPEs (usr_logiciel_id 26615) compute a coal-fired ' +
+      'heating generator’s efficiency with a PCS/PCI ratio k of 1, where the engine takes the ' +
+      'method’s 1.04 (2359E2800645M: stored efficiency 0.763, heating 48 910.15 kWh/yr; the ' +
+      'engine 0.7621 and 48 969.36, with k 1 0.7630 and 48 910.07)',
+    section:
+      '§13.2.1.2 (générateurs à combustion: Rg = Rg,pcs × k, Rpn, Rpint and QP0 converted to PCS ' +
+      'with k, 1.04 for coal)',
+    upstream: 'none found',
+    replace: [
+      [
+        `  charbon: 1.04,`,
+        `  // bug-for-bug: LICIEL's k for coal (patches/corrections/charbon-k-liciel.js), set by
+  // calc_generateur_combustion_ch() for the generator it computes
+  get charbon() {
+    return coalK;
+  },`,
+      ],
+      [
+        `export function calc_generateur_combustion_ch(dpe, di, de, du) {
+`,
+        `export function calc_generateur_combustion_ch(dpe, di, de, du) {
+  coalK = coalPcsRatio(dpe.administratif?.diagnostiqueur);
+`,
+      ],
+      [
+        `function Tch_xfinal(x, Cdimref) {`,
+        `/** k of coal for the generator being computed (charbon-k-liciel) */
+let coalK = 1.04;
+
+function Tch_xfinal(x, Cdimref) {`,
+      ],
+    ],
+  },
+  {
     id: 'qp0-air-chaud',
     module: '13.2_generateur_combustion_ch.js',
     fault:
