@@ -800,6 +800,32 @@ describe('engine corrections', () => {
     },
   );
 
+  it.skipIf(!HAS_CORPUS)(
+    'base-appoint-dh14-nul: a month without degree-hours below 14 °C is the base’s, not the appoint’s (2206E1133029I: its convectors 2.94 kWh/yr, the XML 0, were 3 834; its boiler the XML’s per kWh of need)',
+    () => {
+      const raw = corpusDpe('2206E1133029I');
+      const inst = first(raw.logement?.installation_chauffage_collection?.installation_chauffage);
+      expect(inst?.donnee_entree?.enum_cfg_installation_ch_id).toBe('10');
+      const xmlGens = inst?.generateur_chauffage_collection?.generateur_chauffage as Fields[];
+      const xmlBoiler = (at(xmlGens, 0).donnee_intermediaire as Fields).conso_ch as number;
+      expect((at(xmlGens, 1).donnee_intermediaire as Fields).conso_ch).toBe(0);
+      const out = engine.run(raw).output;
+      const oInst = first(out.logement?.installation_chauffage_collection?.installation_chauffage);
+      const gens = oInst?.generateur_chauffage_collection?.generateur_chauffage as Fields[];
+      const boiler = (at(gens, 0).donnee_intermediaire as Fields).conso_ch as number;
+      const appoint = (at(gens, 1).donnee_intermediaire as Fields).conso_ch as number;
+      // October's 3 799 kWh of need went to the convectors; what is left is the coldest
+      // months' hours below the base's temperature
+      expect(appoint).toBeLessThan(10);
+      // the boiler's consumption per kWh of the installation's need is the XML's (its need is
+      // 1% above the XML's, an upstream gap)
+      const need = (d: Fields | undefined) =>
+        (d?.donnee_intermediaire as Fields).besoin_ch as number;
+      expect(boiler / need(oInst) / (xmlBoiler / need(inst)) - 1).toBeLessThan(0.001);
+      expect(boiler / need(oInst) / (xmlBoiler / need(inst)) - 1).toBeGreaterThan(-0.001);
+    },
+  );
+
   it('pac-hybride-coef: each part of a hybrid heat pump takes its zone’s share of the need once (0.8 / 0.2 in H1, not 0.64 / 0.04)', () => {
     // §9.1.4.3: Cch of each part = its zone's coefficient × Bch × Int × Ich. The bundled house
     // (zone H1b) made a boiler in relève of a hybrid heat pump (configuration 8, generator types

@@ -1081,6 +1081,28 @@ function Tch_xfinal(x, Cdimref) {`,
     ],
   },
   {
+    id: 'base-appoint-dh14-nul',
+    module: '9_conso_ch.js',
+    fault:
+      'a collective base + appoint installation (§9.8) gives the appoint the whole need of a ' +
+      'month without degree-hours below 14 °C (DH14 = 0: ratioDh taken as 0), where no hour of ' +
+      'that month is below the base’s temperature t (< 14 °C) either and the base covers it ' +
+      '(2206E1133029I, a whole building: October’s 3 799 kWh on its electric convectors, ' +
+      '3 834 kWh/yr where the XML has 0)',
+    section:
+      '§9.8 (installation de chauffage collectif avec base + appoint: Bch,base,j = Bch,j × (1 − ' +
+      'DHt,j / DH14,j), DHt,j ≤ DH14,j since t < 14 °C)',
+    upstream: 'none found (§9.8 came with Open3CL/engine PR #81)',
+    replace: [
+      [
+        `        let ratioDh = dh14j > 0 ? 1 - dhtj / dh14j : 0;`,
+        `        // a month with no degree-hours below 14 °C has none below t < 14 °C: the base covers
+        // its need (§9.8)
+        let ratioDh = dh14j > 0 ? 1 - dhtj / dh14j : 1;`,
+      ],
+    ],
+  },
+  {
     id: 'pac-hybride-coef',
     module: '9_conso_ch.js',
     fault:
