@@ -515,26 +515,24 @@ export const CORRECTIONS: Correction[] = [
     upstream: 'none found',
     replace: [
       [
-        `  charbon: 1.04,`,
-        `  // bug-for-bug: LICIEL's k for coal (patches/corrections/charbon-k-liciel.js), set by
-  // calc_generateur_combustion_ch() for the generator it computes
-  get charbon() {
-    return coalK;
-  },`,
+        `  const type_energie = enums.type_energie[de.enum_type_energie_id];
+  const k = K[type_energie];`,
+        `  const type_energie = enums.type_energie[de.enum_type_energie_id];
+  // bug-for-bug: coal's k as the DPE's software took it (patches/corrections/charbon-k-liciel.js)
+  const k = pcsRatio(type_energie, di);`,
       ],
       [
         `export function calc_generateur_combustion_ch(dpe, di, de, du) {
 `,
         `export function calc_generateur_combustion_ch(dpe, di, de, du) {
-  coalK = coalPcsRatio(dpe.administratif?.diagnostiqueur);
+  coalKOf.set(di, coalPcsRatio(dpe.administratif?.diagnostiqueur));
 `,
       ],
       [
-        `function Tch_xfinal(x, Cdimref) {`,
-        `/** k of coal for the generator being computed (charbon-k-liciel) */
-let coalK = 1.04;
-
-function Tch_xfinal(x, Cdimref) {`,
+        `  const type_energie = requestInput(de, du, 'type_energie');
+  const k = K[type_energie];`,
+        `  const type_energie = requestInput(de, du, 'type_energie');
+  const k = pcsRatio(type_energie, di);`,
       ],
     ],
   },

@@ -25,7 +25,7 @@ const COP_AIR_AMBIANT_LICIEL = { 1: 2.3, 2: 2.5, 3: 2.8 };
 function copAsComputed(di, de, typeGenerateurId, zcId, diagnostiqueur, tvScopDeclared) {
   if (!bug_for_bug_compat || String(de.enum_methode_saisie_carac_sys_id) === '6') return;
   if (tvScopDeclared === undefined || tvScopDeclared === null || tvScopDeclared === '') return;
-  if (String(diagnostiqueur?.logiciel_dpe?.usr_logiciel_id ?? '') !== '26615') return;
+  if (diagnostiqueur?.logiciel_dpe?.usr_logiciel_id !== '26615') return;
   const cop = COP_AIR_AMBIANT_LICIEL[String(typeGenerateurId)];
   // a water heater is electric: a district-heating generator typed 1 (2159E1018555M) is not one
   if (String(de.enum_type_energie_id) !== '1') return;

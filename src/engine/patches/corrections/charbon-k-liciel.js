@@ -1,5 +1,5 @@
-/* global bug_for_bug_compat */
-/* eslint @typescript-eslint/no-unused-vars: ["error", { "varsIgnorePattern": "^(coalPcsRatio)$" }] */
+/* global bug_for_bug_compat, K */
+/* eslint @typescript-eslint/no-unused-vars: ["error", { "varsIgnorePattern": "^(coalPcsRatio|pcsRatio)$" }] */
 
 /**
  * The ratio of higher to lower heating value (k, §13.2.1.2) a coal-fired heating generator's
@@ -11,6 +11,22 @@
  * (logiciel-dpe-kept).
  */
 function coalPcsRatio(diagnostiqueur) {
-  const liciel = String(diagnostiqueur?.logiciel_dpe?.usr_logiciel_id ?? '') === '26615';
+  const liciel = diagnostiqueur?.logiciel_dpe?.usr_logiciel_id === '26615';
   return bug_for_bug_compat && liciel ? 1 : 1.04;
+}
+
+/**
+ * The k of coal each generator is computed with, set by calc_generateur_combustion_ch() from its
+ * DPE's software before it computes the generator's losses; keyed by the generator's
+ * donnee_intermediaire, which every step of that computation (QPx) receives.
+ */
+const coalKOf = new WeakMap();
+
+/**
+ * k (PCS/PCI) of `typeEnergie` for the generator `di`: the method's table K, but coal's as its
+ * DPE's software took it (coalPcsRatio).
+ */
+function pcsRatio(typeEnergie, di) {
+  if (typeEnergie === 'charbon' && coalKOf.has(di)) return coalKOf.get(di);
+  return K[typeEnergie];
 }

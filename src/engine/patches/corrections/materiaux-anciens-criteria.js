@@ -9,15 +9,15 @@
  * criteria's gains in the XML (every other software's, the flag's).
  */
 function derivesIlpaFromCriteria(who) {
-  const id = String(who?.usr_logiciel_id ?? '');
-  const version = String(who?.version_logiciel ?? '');
+  const id = who?.usr_logiciel_id;
+  const version = who?.version_logiciel ?? '';
   if (id === '3752') {
     const major = /(\d+)\./.exec(version);
     return major !== null && Number(major[1]) < 5;
   }
   // 22570's versions of 2022 are a bare number (3.0.0.6, 3.0.0.8); those of 2023 on, written
   // "WinDpeV3 v.3.0.0.16", were not seen on the criteria and keep the flag
-  return id === '22570' && /^3\.0\.0\.\d+$/.test(version.trim());
+  return id === '22570' && /^3\.0\.0\.\d+$/.test(version);
 }
 
 /**
