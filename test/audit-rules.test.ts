@@ -541,7 +541,7 @@ describe.skipIf(!HAS_CORPUS)('the rules where they bind on the corpus', () => {
       costs,
       building.raw,
     );
-    expect(price).toMatchObject({ eur: 9000, perDwelling: 30 });
+    expect(price).toMatchObject({ eur: 9000, count: { n: 30, unit: 'dwelling' } });
     expect(unitsText(30, String, 'dwelling')).toBe('30\u00a0dwellings');
     expect(unitsText(30, String, 'installation')).toBe('30\u00a0units');
   });
@@ -806,7 +806,7 @@ describe.skipIf(!HAS_CORPUS)('the rules where they bind on the corpus', () => {
     );
   });
 
-  it('the controls of a building of two heating installations say which installation and which of its emitters (2535E0426429Q)', async () => {
+  it('the controls of a building of two heating installations say which installation and which of its emitters; its individual systems’ lines count the appliances their price multiplies (2535E0426429Q)', async () => {
     const a = audit(await prep(corpus('2535E0426429Q')));
     const heating = (a.controls ?? []).filter((c) => c.startsWith('heating'));
     expect(heating.map((c) => c.split(':')[0])).toEqual([
@@ -816,6 +816,17 @@ describe.skipIf(!HAS_CORPUS)('the rules where they bind on the corpus', () => {
     ]);
     expect(heating[1]).toMatch(/emitters: panneau rayonnant/);
     expect(heating[2]).toMatch(/emitters: radiateur bitube avec robinet thermostatique/);
+    // the count comes from the pricing: "14 installations" beside "14 × 4 770 €", never another
+    const systems = a.proposals
+      .flatMap((p) => p.steps.flatMap((s) => s.works))
+      .filter((w) => w.unit === 'installation');
+    expect(systems.some((w) => w.quantity > 1)).toBe(true);
+    for (const w of systems) {
+      const times = /^(\d+) × ([\d\s\u00a0\u202f]+) €/.exec(w.costDetail);
+      expect(times, w.costDetail).not.toBeNull();
+      expect(Number(times![1]), w.costDetail).toBe(w.quantity);
+      expect(w.cost).toBe(w.quantity * Number(times![2]!.replace(/\D/g, '')));
+    }
   });
 
   it('a token roof: the 0.6 m² ceiling does not treat a roof whose 22.8 and 35.7 m² stay bare (2287E1923356Q)', async () => {

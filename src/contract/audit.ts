@@ -126,9 +126,10 @@ export const AuditWork = Type.Object({
   performance: Type.String(),
   quantity: Type.Number(),
   /**
-   * what `quantity` counts: "m²" (an envelope element's area), "installation" (appliances or
-   * installations), "dwelling" (works priced per dwelling served: a collective network's pipe
-   * insulation, valves, radiators)
+   * what `quantity` counts: "m²" (an envelope element's area), "installation" (an individual
+   * system's appliances, one a dwelling served, or 1: a collective plant), "dwelling" (works
+   * priced per dwelling served: a collective network's pipe insulation, valves, radiators); the
+   * count the price was multiplied by
    */
   unit: Type.String(),
   /** € incl. VAT */

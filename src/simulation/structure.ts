@@ -196,7 +196,7 @@ function editablesOf(
     editable.values[row.code] = row.label;
     // a whole building's per-dwelling price where the DPE's installation says other dwellings
     // than the engine simulates: both (the price follows the engine, as the gain does)
-    const dwellings = priceOn(row, el, costs, prep.raw).dwellings;
+    const price = priceOn(row, el, costs, prep.raw);
     editable.options[row.code] = {
       gainTotal: gain,
       gainGESM2: round2(o.before.gesM2 - o.after.gesM2),
@@ -205,8 +205,8 @@ function editablesOf(
       ...(run.applied[0]?.coutBatiment !== undefined
         ? { coutBatiment: run.applied[0].coutBatiment }
         : {}),
-      ...(dwellings
-        ? { logementsChiffres: dwellings.priced, logementsDpe: dwellings.declared }
+      ...(price.declaredDwellings !== undefined && price.count
+        ? { logementsChiffres: price.count.n, logementsDpe: price.declaredDwellings }
         : {}),
       euroParKwh: gain > 0 ? round2(run.cout / gain) : null,
     };

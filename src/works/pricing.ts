@@ -35,11 +35,18 @@ export interface Price {
    */
   whole?: number;
   /**
-   * a whole building's option priced per dwelling on an installation whose DPE says another
-   * number of dwellings than the engine simulates with it: the dwellings priced (the engine's,
-   * so that price and gain cover the same dwellings) and the DPE's
+   * what the euros were multiplied by, on a system (not an envelope element): the appliances of
+   * an individual system (`installation`: one a dwelling the engine simulates with it, so that
+   * price and gain cover the same dwellings), or the dwellings a figure per dwelling served
+   * covers (`dwelling`: pipe insulation, valves, radiators); absent for one plant (a collective
+   * system's boiler room, power or network), which is one installation
    */
-  dwellings?: { priced: number; declared: number };
+  count?: { n: number; unit: 'installation' | 'dwelling' };
+  /**
+   * a whole building's installation whose DPE says another number of dwellings than the engine
+   * simulates with it (`count.n`, the dwellings priced): the DPE's
+   */
+  declaredDwellings?: number;
   /**
    * windows priced at the least a window costs (`minPerUnit`), above their area's price: the
    * windows and the euros of one (incl. VAT and the table's delta)
@@ -50,8 +57,6 @@ export interface Price {
    * a dwelling when the least one costs binds (incl. VAT and the table's delta)
    */
   served?: { area: number; leastPerDwelling?: number };
-  /** a figure per dwelling served (`dwelling`): the dwellings it was multiplied by */
-  perDwelling?: number;
 }
 
 /** The R (insulation) or Uw (windows) the option installs: what its price follows. */
@@ -264,21 +269,30 @@ export function priceOption(
         const n = doorsOf(el);
         return shareOf(n * unitPrice, `${qty(n)} × ${eur(unitPrice)}`, b.envelopeShare);
       }
-      if (!kind) return { eur: Math.round(unitPrice), detail: `1 × ${eur(unitPrice)}` };
-      return perDwelling(dpe, b, el, kind, unitPrice);
+      if (!kind)
+        return {
+          eur: Math.round(unitPrice),
+          detail: `1 × ${eur(unitPrice)}`,
+          count: { n: 1, unit: 'installation' },
+        };
+      return timesDwellings(dpe, b, el, kind, unitPrice);
     }
     case 'dwelling': {
       // a figure per dwelling served: a flat's DPE pays its own dwelling's
       if (b.coverage === 'appartement') {
-        return { eur: Math.round(unitPrice), detail: dwellingsTimes(1, unitPrice), perDwelling: 1 };
+        return {
+          eur: Math.round(unitPrice),
+          detail: dwellingsTimes(1, unitPrice),
+          count: { n: 1, unit: 'dwelling' },
+        };
       }
       if (!kind)
         return {
           eur: Math.round(b.dwellings * unitPrice),
           detail: dwellingsTimes(b.dwellings, unitPrice),
-          perDwelling: b.dwellings,
+          count: { n: b.dwellings, unit: 'dwelling' },
         };
-      return perDwelling(dpe, b, el, kind, unitPrice, undefined, true);
+      return timesDwellings(dpe, b, el, kind, unitPrice, undefined, true);
     }
     case 'kw': {
       const p = buildingPower(b, computed ?? el);
@@ -331,7 +345,7 @@ function dwellingsTimes(n: number, unitPrice: number): string {
  * the price follows: "24 × 2 950 € (24 dwellings, as the engine simulates this installation; the
  * DPE's installation says 1 dwelling, 81 m²)".
  */
-function perDwelling(
+function timesDwellings(
   dpe: RawDpe,
   b: Scope,
   el: RawElement,
@@ -345,9 +359,9 @@ function perDwelling(
   const detail = perDwellingFigure ? dwellingsTimes(n, unitPrice) : `${qty(n)} × ${eur(unitPrice)}`;
   const notes = how ? [how] : [];
   const said = (): string => (notes.length ? ` (${notes.join('; ')})` : '');
-  const counted = perDwellingFigure ? { perDwelling: n } : {};
+  const count = { n, unit: perDwellingFigure ? 'dwelling' : 'installation' } as const;
   if (b.coverage !== 'immeuble' || d.declared === n)
-    return { eur: Math.round(n * unitPrice), detail: `${detail}${said()}`, ...counted };
+    return { eur: Math.round(n * unitPrice), detail: `${detail}${said()}`, count };
   const what = d.declaredByCount
     ? `${qty(d.declared)} dwelling${d.declared === 1 ? '' : 's'}${d.area !== undefined ? `, ${qty(d.area)} m²` : ''}`
     : `${d.area !== undefined ? `${qty(d.area)} m², ` : ''}${qty(d.declared)} dwelling${d.declared === 1 ? '' : 's'} of ${qty(b.dwellings)} by area`;
@@ -357,8 +371,8 @@ function perDwelling(
   return {
     eur: Math.round(n * unitPrice),
     detail: `${detail}${said()}`,
-    dwellings: { priced: n, declared: d.declared },
-    ...counted,
+    count,
+    declaredDwellings: d.declared,
   };
 }
 
@@ -388,11 +402,11 @@ function byServedArea(
   if (least > byArea) {
     const how = `the least an appliance costs; ${what} = ${eur(byArea)}`;
     return {
-      ...perDwelling(dpe, b, el, kind, least, how),
+      ...timesDwellings(dpe, b, el, kind, least, how),
       served: { area, leastPerDwelling: least },
     };
   }
-  return { ...perDwelling(dpe, b, el, kind, byArea, what), served: { area } };
+  return { ...timesDwellings(dpe, b, el, kind, byArea, what), served: { area } };
 }
 
 /** One dwelling's appliance heating `area` m²: € per m², at least `least` (`byServedArea`). */
@@ -404,8 +418,14 @@ function oneDwelling(area: number, perM2: number, least: number): Price {
       eur: Math.round(least),
       detail: `1 × ${eur(least)} (the least an appliance costs; ${what} = ${eur(byArea)})`,
       served: { area, leastPerDwelling: least },
+      count: { n: 1, unit: 'installation' },
     };
-  return { eur: Math.round(byArea), detail: what, served: { area } };
+  return {
+    eur: Math.round(byArea),
+    detail: what,
+    served: { area },
+    count: { n: 1, unit: 'installation' },
+  };
 }
 
 /**

@@ -26,7 +26,7 @@ import { ALERT_IDS } from '../../contract/alert-ids.js';
 import { classIndex, type ClassLetter } from '../../contract/classes.js';
 import { DpeSimError } from '../../contract/errors.js';
 import type { Category, CoefMode } from '../../contract/schemas.js';
-import { dwellingsServed, isCollective, scopeOf } from '../../dpe/building.js';
+import { scopeOf } from '../../dpe/building.js';
 import { descriptionOf, elementsOf, parseReferenceId } from '../../dpe/elements.js';
 import { num, type RawDpe, type RawElement } from '../../dpe/raw.js';
 import type { Engine } from '../../engine/engine.js';
@@ -597,19 +597,19 @@ function workOf(
   const area = el ? areaOf(category, el) : 0;
   const envelope = area > 0;
   const share = envelope ? scope.envelopeShare : 1;
-  const units = el && row ? unitsOf(category, row, el, scope, prep.raw) : 1;
   const after = elementsOf(output, category)[ref?.index ?? 0];
   const priced = row && el ? priceOn(row, el, frame.costs, prep.raw) : undefined;
-  // a figure per dwelling served (pipe insulation, valves, radiators): its dwellings, not "1 unit"
-  const dwellings = envelope ? undefined : priced?.perDwelling;
+  // what a system's price counts, from the pricing: an individual system's appliances (one a
+  // dwelling served), a figure per dwelling's dwellings (pipe insulation, valves), or one plant
+  const count = envelope ? undefined : (priced?.count ?? { n: 1, unit: 'installation' as const });
   const work: AuditWork = {
     ...c.change,
     item: ITEM_OF[category],
     element: description ? `${c.change.referenceId} — ${description}` : c.change.referenceId,
     option: c.label,
     performance: row ? performanceOf(row, frame.costs) : c.label,
-    quantity: envelope ? round2(area * share) : (dwellings ?? units),
-    unit: envelope ? 'm²' : dwellings !== undefined ? 'dwelling' : 'installation',
+    quantity: count ? count.n : round2(area * share),
+    unit: count ? count.unit : 'm²',
     cost: round2(cost),
     costDetail,
     treats: row ? optionTreats(row) : false,
@@ -632,20 +632,6 @@ function workOf(
     if (level) work.aidLevel = level;
   }
   return work;
-}
-
-/** How many appliances an individual system's price stands for (a whole building's dwellings served). */
-function unitsOf(
-  category: Category,
-  row: WorksOptionRow,
-  el: RawElement,
-  scope: ReturnType<typeof scopeOf>,
-  dpe: RawDpe,
-): number {
-  if (row.recipe.kind === 'distribution' || isCollective(el)) return 1;
-  const kind =
-    category === 'installation_chauffage' ? 'ch' : category === 'installation_ecs' ? 'ecs' : 'vent';
-  return dwellingsServed(scope, el, kind, dpe);
 }
 
 /** The aids' level of works on an element and whether what they install meets it. */
