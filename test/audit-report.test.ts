@@ -14,6 +14,7 @@ import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditResponse } from '../src/contract/audit.js';
 import { billChangeText } from '../src/contract/number-text.js';
+import { generatorPerformanceText } from '../src/contract/audit-text.js';
 import { euros, num, withUnit } from '../src/cli/format.js';
 import { groupIdentical } from '../src/cli/render/audit-groups.js';
 import { CORPUS, HAS_CORPUS, HOUSE, runCli, tempDir } from './helpers.js';
@@ -48,7 +49,7 @@ function figuresOf(a: AuditResponse): string[] {
         f.push(
           euros(w.cost),
           w.unit === 'm²' ? withUnit(w.quantity, 'm²', 1) : num(w.quantity),
-          w.performance.startsWith('generator') ? '3CL tables' : w.performance,
+          generatorPerformanceText(w.performance),
         );
     }
     for (const r of p.rules) f.push(r.figure);

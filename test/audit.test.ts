@@ -260,6 +260,25 @@ describe('the rules', () => {
 });
 
 describe('dpe-sim audit (the built CLI)', () => {
+  it('a water heater’s line says the volume it is priced and simulated with (the bundled house: 3CL tables, 200 L)', async () => {
+    const dir = tempDir('dpe-sim-audit-volume-');
+    const json = await runCli(['audit', HOUSE, '--json'], { dataDir: dir });
+    expect(json.code, json.stderr).toBe(0);
+    const heaters = (JSON.parse(json.stdout) as AuditResponse).proposals
+      .flatMap((p) => p.steps.flatMap((s) => s.works))
+      .filter((w) => w.editableValue === 'CET');
+    expect(heaters.length).toBeGreaterThan(0);
+    for (const w of heaters) expect(w.performance).toMatch(/, 200 L, at the 3CL tables/);
+    const out = await runCli(['audit', HOUSE], { dataDir: dir });
+    expect(out.code, out.stderr).toBe(0);
+    // piped output: tab-separated cells
+    expect(out.stdout).toMatch(
+      /\tChauffe-eau thermodynamique sur air ambiant\t3CL tables, 200\u00a0L\t1\u00a0unit\t/,
+    );
+    // a generator without a volume: the tables alone
+    expect(out.stdout).toMatch(/\tChaudière gaz à condensation\t3CL tables\t/);
+  });
+
   it('each step replayed with calc --works gives the class and the cost the audit claims', async () => {
     const dir = tempDir('dpe-sim-audit-cli-');
     const res = await runCli(['audit', HOUSE, '--json'], { dataDir: dir });

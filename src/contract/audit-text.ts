@@ -9,6 +9,18 @@ export function perDwellingText(p: { costPerDwelling?: number }, euros: (x: numb
 }
 
 /**
+ * A generator's performance in a works table's narrow column: "3CL tables" (its efficiency is the
+ * 3CL tables' for the type its price is for, which the works column names), with the storage
+ * volume it is priced and simulated with when it has one ("3CL tables, 200 L": a 300 L tank
+ * replaced by a 200 L water heater says so); any other performance as it is.
+ */
+export function generatorPerformanceText(performance: string): string {
+  if (!performance.startsWith('generator')) return performance;
+  const volume = /, (\d+) L\b/.exec(performance);
+  return volume ? `3CL tables, ${volume[1]}\u00a0L` : '3CL tables';
+}
+
+/**
  * A synthesis row's MaPrimeRénov' cell, in parts: the step's own range, and on a path's last step
  * the path's as one application ("path 4 000 €–32 000 €") when its steps alone claim other.
  */

@@ -12,7 +12,12 @@ import type {
   AuditStep,
 } from '../../contract/audit.js';
 import { euros, eurosPerYear, num, withUnit } from '../format.js';
-import { perDwellingText, synthesisAids, unitsText } from '../../contract/audit-text.js';
+import {
+  generatorPerformanceText,
+  perDwellingText,
+  synthesisAids,
+  unitsText,
+} from '../../contract/audit-text.js';
 import { billChangeText } from '../../contract/number-text.js';
 import { elementNameOf, splitElement } from '../../contract/element-label.js';
 import { groupIdentical, lineNotes, proofText, withDoors } from './audit-groups.js';
@@ -106,7 +111,7 @@ function stepHtml(step: AuditStep): string {
       const level = w.aidLevel
         ? `<br><span class="small" title="${esc(w.aidLevel.requirement)}">${esc(w.aidLevel.installed.slice(0, 40))} · ${esc(sheet ?? 'aids’ level')} ${w.aidLevel.met ? 'met' : 'NOT MET'}</span>`
         : '';
-      return `<tr><td title="${esc(w.element)}">${esc(name)}</td><td>${esc(shortOption(w.option))}</td><td>${esc(w.performance.startsWith('generator') ? '3CL tables' : w.performance)}${level}</td><td class="n">${qty}</td><td class="n">${euros(w.cost)}${w.buildingCost !== undefined ? `<br><span class="small">share of ${euros(w.buildingCost)}</span>` : ''}</td></tr>`;
+      return `<tr><td title="${esc(w.element)}">${esc(name)}</td><td>${esc(shortOption(w.option))}</td><td>${esc(generatorPerformanceText(w.performance))}${level}</td><td class="n">${qty}</td><td class="n">${euros(w.cost)}${w.buildingCost !== undefined ? `<br><span class="small">share of ${euros(w.buildingCost)}</span>` : ''}</td></tr>`;
     })
     .join('');
   const comfort = step.summerComfort

@@ -5,7 +5,12 @@
  */
 import type { AuditProposal, AuditResponse, AuditStep, AuditWork } from '../../contract/audit.js';
 import { euros, eurosPerYear, kwh, NBSP, num, percent, withUnit } from '../format.js';
-import { perDwellingText, synthesisAids, unitsText } from '../../contract/audit-text.js';
+import {
+  generatorPerformanceText,
+  perDwellingText,
+  synthesisAids,
+  unitsText,
+} from '../../contract/audit-text.js';
 import { billChangeText, indexRanges } from '../../contract/number-text.js';
 import { elementCell, splitElement } from '../../contract/element-label.js';
 import { proofText, windowsOf, withDoors, type ShownWork } from './audit-groups.js';
@@ -65,9 +70,12 @@ function shortOption(label: string): string {
     .replace(/ \(.*\)$/, '');
 }
 
-/** "R = 3.7 m²·K/W" → "R 3.7 m²·K/W" (one number format); a generator's efficiency → "3CL tables". */
+/**
+ * "R = 3.7 m²·K/W" → "R 3.7 m²·K/W" (one number format); a generator's efficiency → "3CL tables"
+ * (with its volume: "3CL tables, 200 L").
+ */
 function shortPerformance(p: string): string {
-  if (p.startsWith('generator')) return '3CL tables';
+  if (p.startsWith('generator')) return generatorPerformanceText(p);
   if (p.startsWith('humidity')) return 'hygro B';
   if (p.startsWith('double flow')) return 'double flow';
   return p.replace(' = ', NBSP);
