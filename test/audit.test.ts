@@ -260,6 +260,32 @@ describe('the rules', () => {
 });
 
 describe('dpe-sim audit (the built CLI)', () => {
+  it.skipIf(!HAS_CORPUS)(
+    'the bills at today’s prices are checked against the DPE’s own: its bill and the engine’s at the prices of its date (2287E0793758O: 9 759 €/yr at those of 2021-07-01)',
+    async () => {
+      const dir = tempDir('dpe-sim-audit-bill-');
+      const file = path.join(CORPUS, '2287E0793758O.xml');
+      const xml = readFileSync(file, 'utf8');
+      const registry = Number(/<cout_5_usages>([^<]+)</.exec(xml)?.[1]);
+      expect(registry).toBe(9759);
+      const json = await runCli(['audit', file, '--json'], { dataDir: dir });
+      expect(json.code, json.stderr).toBe(0);
+      const a = JSON.parse(json.stdout) as AuditResponse;
+      expect(a.prices?.date).toBe('2024-07-01');
+      expect(a.prices?.dpe?.date).toBe('2021-07-01');
+      expect(a.prices?.dpe?.registry).toBe(registry);
+      // the engine's consumption at the DPE's prices: the registry's to 0.1 %
+      expect(Math.abs((a.prices?.dpe?.engine ?? 0) / registry - 1)).toBeLessThan(0.001);
+      // today's prices are dearer: the audit's bill is not the DPE's, and says why
+      expect(a.initial.bill).toBeGreaterThan(registry * 1.2);
+      const out = await runCli(['audit', file], { dataDir: dir });
+      expect(out.code, out.stderr).toBe(0);
+      expect(out.stdout.replace(/\s+/g, ' ')).toContain(
+        "The DPE's own bill, 9 759 €/yr, is at the prices in force at its date (since 2021-07-01); the engine's consumption before works at those prices: 9 759 €/yr.",
+      );
+    },
+  );
+
   it('a water heater’s line says the volume it is priced and simulated with (the bundled house: 3CL tables, 200 L)', async () => {
     const dir = tempDir('dpe-sim-audit-volume-');
     const json = await runCli(['audit', HOUSE, '--json'], { dataDir: dir });

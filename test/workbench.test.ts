@@ -293,7 +293,11 @@ describe.skipIf(!HAS_CHROMIUM || !HAS_BUNDLE)('the workbench in headless Chromiu
     const nnbsp = (x: number) => Math.round(x).toLocaleString('en-US').replace(/,/g, '\u202f');
     const before = (await page.textContent('#audit-before')) ?? '';
     expect(before).toContain(`bill ${nnbsp(shown.initial.bill)}\u00a0€/yr`);
-    expect(await page.textContent('#audit-prices')).toBe(shown.prices?.source);
+    // the bundled house is dated 2025: its own bill is at the same prices as the audit's
+    expect(shown.prices?.dpe).toMatchObject({ date: '2024-07-01', registry: 3710.8 });
+    expect(await page.textContent('#audit-prices')).toBe(
+      `${shown.prices?.source}. The DPE's own bill, 3\u202f711\u00a0€/yr, is at the same prices; the engine's consumption before works at those prices: ${nnbsp(shown.prices?.dpe?.engine ?? 0)}\u00a0€/yr.`,
+    );
     expect(shown.prices?.source).toContain(`in force since ${shown.prices?.date ?? '?'}`);
     expect(await page.textContent('#audit-scope')).toBe(shown.scope?.text);
     expect(await page.isVisible('#audit-banner')).toBe(false);

@@ -9,6 +9,25 @@ export function perDwellingText(p: { costPerDwelling?: number }, euros: (x: numb
 }
 
 /**
+ * The DPE's own bill beside the engine's at the prices of its date (`prices.dpe`), after the
+ * prices the audit's bills are at: " The DPE's own bill, 632 €/yr, is at the prices in force at
+ * its date (since 2021-07-01); the engine's consumption before works at those prices: 633 €/yr."
+ * Empty when the DPE states no bill.
+ */
+export function dpeBillText(
+  prices: { date: string; dpe?: { date: string; registry: number; engine: number } } | undefined,
+  eurosPerYear: (x: number) => string,
+): string {
+  const d = prices?.dpe;
+  if (!d) return '';
+  const same =
+    d.date === prices.date
+      ? 'the same prices'
+      : `the prices in force at its date (since ${d.date})`;
+  return ` The DPE's own bill, ${eurosPerYear(d.registry)}, is at ${same}; the engine's consumption before works at those prices: ${eurosPerYear(d.engine)}.`;
+}
+
+/**
  * A generator's performance in a works table's narrow column: "3CL tables" (its efficiency is the
  * 3CL tables' for the type its price is for, which the works column names), with the storage
  * volume it is priced and simulated with when it has one ("3CL tables, 200 L": a 300 L tank

@@ -429,7 +429,27 @@ export const AuditResponse = Type.Object({
     }),
   ),
   /** the energy prices the bills use, with their date */
-  prices: Type.Optional(Type.Object({ date: Type.String(), source: Type.String() })),
+  prices: Type.Optional(
+    Type.Object({
+      date: Type.String(),
+      source: Type.String(),
+      /**
+       * the DPE's own bill beside the engine's at the same prices, those in force at the DPE's
+       * date, where the DPE states one: the audit's bills (at `date`'s prices) are checked
+       * against the registry's through it (0.2)
+       */
+      dpe: Type.Optional(
+        Type.Object({
+          /** the price table in force at the DPE's date (its first day) */
+          date: Type.String(),
+          /** the DPE's cout_5_usages, €/yr */
+          registry: Type.Number(),
+          /** the engine's consumption before works at those prices, €/yr (unscaled) */
+          engine: Type.Number(),
+        }),
+      ),
+    }),
+  ),
   /** the existing control devices (regulation, programming, metering), read from the DPE */
   controls: Type.Optional(Type.Array(Type.String())),
   /** summer comfort before works */

@@ -8,7 +8,13 @@
  * it knows, optionally, and ignores the rest.
  */
 import type { AuditResponse } from '../contract/audit.js';
-import { perDwellingText, quantityNote, synthesisAids, unitsText } from '../contract/audit-text.js';
+import {
+  dpeBillText,
+  perDwellingText,
+  quantityNote,
+  synthesisAids,
+  unitsText,
+} from '../contract/audit-text.js';
 import { billChangeText } from '../contract/number-text.js';
 import { euros, num } from './format.js';
 
@@ -260,6 +266,7 @@ export function AuditView({
       {audit.prices && (
         <p class="muted small" id="audit-prices">
           {audit.prices.source}
+          {audit.prices.dpe ? `.${dpeBillText(audit.prices, perYear)}` : ''}
         </p>
       )}
       {audit.synthesis && audit.synthesis.length > 0 && <Synthesis rows={audit.synthesis} />}

@@ -11,7 +11,12 @@
 import PDFDocument from 'pdfkit';
 import type { AuditProposal, AuditResponse, AuditStep } from '../../contract/audit.js';
 import { euros, eurosPerYear, num, withUnit } from '../format.js';
-import { perDwellingText, synthesisAids, unitsText } from '../../contract/audit-text.js';
+import {
+  dpeBillText,
+  perDwellingText,
+  synthesisAids,
+  unitsText,
+} from '../../contract/audit-text.js';
 import { billChangeText } from '../../contract/number-text.js';
 import { elementNameOf } from '../../contract/element-label.js';
 import { groupIdentical, proofText, withDoors } from './audit-groups.js';
@@ -295,7 +300,11 @@ export function auditReportPdf(a: AuditResponse, generatedAt = new Date()): Prom
       ['l', 'r', 'l', 'r', 'r', 'r', 'r', 'r', 'r'],
     );
     if (a.prices)
-      para(doc, `Bills at ${a.prices.source} (${a.prices.date}).`, { size: 6.5, color: '#444' });
+      para(
+        doc,
+        `Bills at ${a.prices.source} (${a.prices.date}).${dpeBillText(a.prices, eurosPerYear)}`,
+        { size: 6.5, color: '#444' },
+      );
   }
   heading(doc, `Heat losses: ${num(a.losses.total, 1)} W/K`);
   const max = Math.max(...a.losses.items.map((x) => x.share), 1);

@@ -13,6 +13,7 @@ import type {
 } from '../../contract/audit.js';
 import { euros, eurosPerYear, num, withUnit } from '../format.js';
 import {
+  dpeBillText,
   generatorPerformanceText,
   perDwellingText,
   synthesisAids,
@@ -179,7 +180,7 @@ function synthesisHtml(a: AuditResponse): string {
     )
     .join('');
   return `<h2>Synthesis</h2><table class="fig"><thead><tr><th>Path</th><th>Step</th><th>Class</th><th>kWh/m²/yr</th><th>kg CO2e/m²/yr</th><th>Bill</th><th>Bill change</th><th>Cost incl. VAT</th><th>MaPrimeRénov’ (by income)</th></tr></thead><tbody>${rows}</tbody></table>
-<p class="small">Bills at ${esc(a.prices?.source ?? 'the engine’s prices')} (${esc(a.prices?.date ?? '')}).</p>`;
+<p class="small">Bills at ${esc(a.prices?.source ?? 'the engine’s prices')} (${esc(a.prices?.date ?? '')}).${esc(dpeBillText(a.prices, eurosPerYear))}</p>`;
 }
 
 function contextHtml(a: AuditResponse): string {

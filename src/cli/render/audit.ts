@@ -6,6 +6,7 @@
 import type { AuditProposal, AuditResponse, AuditStep, AuditWork } from '../../contract/audit.js';
 import { euros, eurosPerYear, kwh, NBSP, num, percent, withUnit } from '../format.js';
 import {
+  dpeBillText,
   generatorPerformanceText,
   perDwellingText,
   synthesisAids,
@@ -246,7 +247,14 @@ export function renderAudit(a: AuditResponse, dpeArg: string, s: Style): string 
   if (a.gate?.banner) out.push(s.c.red(wrap(`⚠ ${a.gate.banner}`)));
   if (a.scope) out.push(wrap(a.scope.text));
   out.push(wrap(`Before works: ${figuresLine(a.initial)}`));
-  if (a.prices) out.push(wrap(s.c.dim(`Bills at ${a.prices.source} (${a.prices.date}).`)));
+  if (a.prices)
+    out.push(
+      wrap(
+        s.c.dim(
+          `Bills at ${a.prices.source} (${a.prices.date}).${dpeBillText(a.prices, eurosPerYear)}`,
+        ),
+      ),
+    );
   if (!a.auditApplies) {
     out.push(
       wrap(

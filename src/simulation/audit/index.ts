@@ -57,6 +57,7 @@ import {
 import { oversizedDoors } from '../../dpe/doors.js';
 import { windowShares, windowsOf } from '../../dpe/windows.js';
 import { billRiseOf } from '../bill-rise.js';
+import { billComparison } from '../consistency.js';
 import { inputGate, type Gate } from './gate.js';
 import { heatPumpsNoteOf } from '../../works/heat-pumps.js';
 import { INSULATION_ITEMS, ITEM_OF, judgeItems, type Items } from './items.js';
@@ -373,12 +374,25 @@ export function auditDpe(engine: Engine, prep: PreparedDpe, opts: AuditOptions):
     prices: {
       date: BILL_PRICES.date,
       source: `${BILL_PRICES.source}${baseO.normalization.applied ? BILL_PRICES.scaled : ''}`,
+      ...dpeBillOf(prep),
     },
     controls: controlsOf(engine, prep.raw),
     ...(summerComfortOf(prep.base.output)
       ? { summerComfort: summerComfortOf(prep.base.output) }
       : {}),
     synthesis,
+  };
+}
+
+/**
+ * The DPE's own bill and the engine's at the prices in force at the DPE's date (`prices.dpe`),
+ * where the DPE states one: what the audit's bills, at the latest prices, are checked against.
+ */
+function dpeBillOf(prep: PreparedDpe): { dpe?: NonNullable<AuditResponse['prices']>['dpe'] } {
+  const bill = billComparison(prep);
+  if (bill.registry === undefined || !Number.isFinite(bill.engine.total)) return {};
+  return {
+    dpe: { date: bill.table, registry: round2(bill.registry), engine: round2(bill.engine.total) },
   };
 }
 
