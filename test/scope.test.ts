@@ -592,6 +592,10 @@ describe('a building area that is a unit slip is set aside (2213E0696993Z: 87 12
       expect(audit.stdout).toContain(
         'A flat (62 m²; the building’s living area it declares, 62 m², is the flat’s own, in a building of 6 flats, set aside)',
       );
+      // its collective heat pump's line counts the kW its price multiplies, not "1 unit"
+      expect(audit.stdout).toMatch(
+        /\tPompe à chaleur air\/eau collective\t[^\t]*\t8\u00a0kW\t11\u202f024\u00a0€/,
+      );
       expect(audit.stdout).not.toContain('Chaufferie');
       expect(audit.stdout.replace(/\s+/g, ' ')).toContain(
         'the flat’s own works are proposed, and collective works where their price follows the flat’s own size (per m² served, per kW of its own heat loss, per dwelling), none sized by the building (a boiler room, a substation), since the flat’s share of them is unknown.',

@@ -59,11 +59,12 @@ export function synthesisAids(
 /**
  * A works line's quantity that is not an area: "1 unit", "3 units" (a whole building's water
  * heaters, one a dwelling; the response's `unit` says "installation": a count of appliances or
- * installations), or "1 dwelling", "24 dwellings" (`unit` "dwelling": works priced per dwelling
- * served, as a collective network's pipe insulation), the same in the terminal, the report, the
- * PDF and the workbench.
+ * installations), "1 dwelling", "24 dwellings" (`unit` "dwelling": works priced per dwelling
+ * served, as a collective network's pipe insulation), or "8 kW" (`unit` "kW": a collective
+ * generator priced by its power), the same in the terminal, the report, the PDF and the workbench.
  */
 export function unitsText(quantity: number, num: (x: number) => string, unit?: string): string {
+  if (unit === 'kW') return `${num(quantity)}\u00a0kW`;
   const name = unit === 'dwelling' ? 'dwelling' : 'unit';
   return `${num(quantity)}\u00a0${name}${quantity > 1 ? 's' : ''}`;
 }

@@ -128,8 +128,9 @@ export const AuditWork = Type.Object({
   /**
    * what `quantity` counts: "m²" (an envelope element's area), "installation" (an individual
    * system's appliances, one a dwelling served, or 1: a collective plant), "dwelling" (works
-   * priced per dwelling served: a collective network's pipe insulation, valves, radiators); the
-   * count the price was multiplied by
+   * priced per dwelling served: a collective network's pipe insulation, valves, radiators), "kW"
+   * (a collective generator priced by its power: the plant's, or a flat's own heat loss where
+   * the building's area is unknown); the count the price was multiplied by
    */
   unit: Type.String(),
   /** € incl. VAT */

@@ -38,10 +38,12 @@ export interface Price {
    * what the euros were multiplied by, on a system (not an envelope element): the appliances of
    * an individual system (`installation`: one a dwelling the engine simulates with it, so that
    * price and gain cover the same dwellings), or the dwellings a figure per dwelling served
-   * covers (`dwelling`: pipe insulation, valves, radiators); absent for one plant (a collective
-   * system's boiler room, power or network), which is one installation
+   * covers (`dwelling`: pipe insulation, valves, radiators), or the kW a collective generator
+   * priced by its power has (`kW`: the plant's, or a flat's own heat loss where the building's
+   * area is unknown); absent for one plant priced as a whole (a boiler room, a building's works,
+   * a network by the m²), which is one installation
    */
-  count?: { n: number; unit: 'installation' | 'dwelling' };
+  count?: { n: number; unit: 'installation' | 'dwelling' | 'kW' };
   /**
    * a whole building's installation whose DPE says another number of dwellings than the engine
    * simulates with it (`count.n`, the dwellings priced): the DPE's
@@ -299,10 +301,13 @@ export function priceOption(
       const kw = Math.max(1, Math.round(p.kw));
       // without the building's area, the power is the flat's own area's: its share, not a plant
       const own = b.coverage === 'appartement' && !b.buildingSurfaceKnown;
-      return shareOf(
-        kw * unitPrice,
-        `${qty(kw)} kW × ${eur(unitPrice)}/kW${own ? " (the flat's share: the heat loss of its own area)" : ''}`,
-      );
+      return {
+        ...shareOf(
+          kw * unitPrice,
+          `${qty(kw)} kW × ${eur(unitPrice)}/kW${own ? " (the flat's share: the heat loss of its own area)" : ''}`,
+        ),
+        count: { n: kw, unit: 'kW' },
+      };
     }
     case 'building':
       return shareOf(unitPrice, `1 building × ${eur(unitPrice)}`);
