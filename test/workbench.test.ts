@@ -543,7 +543,10 @@ describe.skipIf(!HAS_CHROMIUM || !HAS_BUNDLE)('the workbench in headless Chromiu
       expect(first).toContain(
         'installation_ecs:0 Chauffe-eau thermodynamique sur air ambiant · 3\u00a0units · 8\u202f850\u00a0€',
       );
-      expect(first).toContain('Pompe à chaleur air/eau collective · 1\u00a0unit · ');
+      // its collective heat pump counts the kW its price multiplies (40 kW × 1 378 €/kW)
+      expect(first).toContain(
+        'Pompe à chaleur air/eau collective · 40\u00a0kW · 55\u202f120\u00a0€',
+      );
       expect(first).not.toMatch(/\d installation\b/);
       expect(await axeViolations(page)).toEqual([]);
       await noSidewaysScroll(page);
