@@ -75,7 +75,8 @@ describe.skipIf(!HAS_CORPUS)(
         eur: 3 * 2950,
         detail:
           "3 × 2\u202f950 € (3 dwellings, as the engine simulates this installation; the DPE's installation says 1 dwelling, 174.3 m²)",
-        dwellings: { priced: 3, declared: 1 },
+        count: { n: 3, unit: 'installation' },
+        declaredDwellings: 1,
       });
       const run = runWorks(engine, p, cetOn('installation_ecs:0'), costs);
       expect(run.cout).toBe(8850);
