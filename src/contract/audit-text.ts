@@ -41,7 +41,8 @@ export function generatorPerformanceText(performance: string): string {
 
 /**
  * A synthesis row's MaPrimeRénov' cell, in parts: the step's own range, and on a path's last step
- * the path's as one application ("path 4 000 €–32 000 €") when its steps alone claim other.
+ * the path's as one application ("path 4 000 €–32 000 €") when its steps alone claim other;
+ * "none" when no aid applies to the row.
  */
 export function synthesisAids(
   r: { aidsMin: number; aidsMax: number; pathAidsMin?: number; pathAidsMax?: number },
@@ -53,7 +54,9 @@ export function synthesisAids(
     r.pathAidsMax !== undefined && r.pathAidsMax > 0
       ? `${euros(r.pathAidsMin ?? 0)}${dash}${euros(r.pathAidsMax)}`
       : '';
-  return [own, ...(path && path !== own ? [`path ${path}`] : [])].filter((x) => x !== '');
+  const cells = [own, ...(path && path !== own ? [`path ${path}`] : [])].filter((x) => x !== '');
+  // a row no aid applies to says so (its step's detail says why), where the cell was empty
+  return cells.length ? cells : ['none'];
 }
 
 /**

@@ -70,7 +70,7 @@ function Synthesis({ rows }: { rows: NonNullable<AuditResponse['synthesis']> }) 
               <td>{perYear(r.bill)}</td>
               <td>{billChangeText(r.billSaved)}</td>
               <td>{euros(r.cost)}</td>
-              <td>{synthesisAids(r, euros).join('; ') || 'not eligible'}</td>
+              <td>{synthesisAids(r, euros).join('; ')}</td>
             </tr>
           ))}
         </tbody>

@@ -209,6 +209,10 @@ export interface AidScope {
   dwellings: number;
 }
 
+/** A whole building's other aid, whose rules (an energy gain, not classes) are not computed here. */
+const COPROPRIETE =
+  'a co-owned building applies for MaPrimeRénov’ Copropriété instead (its rules, an energy gain of 35 % or more, are not computed here)';
+
 export function aidsOf(
   p: Pick<AuditProposal, 'cost' | 'steps'>,
   initial: ClassLetter,
@@ -254,13 +258,13 @@ export function aidsOf(
   const ceilingText = `${numberText(ceiling)} €${n > 1 ? ' per dwelling' : ''} for ${gain >= 3 ? '3 classes or more' : '2 classes'}`;
   const expenseText =
     n > 1
-      ? `eligible expense ${numberText(expense)} € excl. VAT per dwelling (ceiling ${ceilingText}; the building’s ${numberText(round(p.cost))} € shared equally by its ${n} dwellings), ${numberText(expense * n)} € for the building; each dwelling’s owner applies (not a company such as an SCI), a co-owned building applies for MaPrimeRénov’ Copropriété instead`
+      ? `eligible expense ${numberText(expense)} € excl. VAT per dwelling (ceiling ${ceilingText}; the building’s ${numberText(round(p.cost))} € shared equally by its ${n} dwellings), ${numberText(expense * n)} € for the building; each dwelling’s owner applies (not a company such as an SCI), ${COPROPRIETE}`
       : `eligible expense ${numberText(expense)} € excl. VAT (ceiling ${ceilingText})`;
   return {
     eligible,
     rule: eligible
       ? `MaPrimeRénov’ rénovation d’ampleur: ${initial} → ${last?.after.classe ?? initial}, ${gain} classes gained, ${insulationTreated} insulation items; ${expenseText}${age.check ? `; ${age.check}` : ''}`
-      : `MaPrimeRénov’ rénovation d’ampleur does not apply: ${why.join('; ')}`,
+      : `MaPrimeRénov’ rénovation d’ampleur does not apply: ${why.join('; ')}${n > 1 ? `; ${COPROPRIETE}` : ''}`,
     eligibleExpense: expense * n,
     ...(n > 1 ? { dwellings: n, eligibleExpensePerDwelling: expense } : {}),
     byCategory: MPR.rates.map((r) => {
