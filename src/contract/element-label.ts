@@ -11,7 +11,8 @@ import { numberText } from './number-text.js';
  * The diagnostician's name for an element: its description up to the first " - ", white space
  * collapsed, `max` characters at most, "…" added where cut: at a word when one ends in the last
  * third (a sentence), or at `max` (`atWord` false: a table cell keeps "Porte-fenêtre 1…" rather
- * than "Porte-fenêtre…"); empty without a description.
+ * than "Porte-fenêtre…"), a split element's part kept ("Mur 1 Nord… (p2)"); empty without a
+ * description.
  */
 export function elementNameOf(description: string, max = 32, atWord = true): string {
   const text = description.replace(/\s+/g, ' ').trim();
@@ -19,9 +20,21 @@ export function elementNameOf(description: string, max = 32, atWord = true): str
   const name = (cut > 0 ? text.slice(0, cut) : text).trim();
   if (name.length <= max) return name;
   if (max < 2) return '';
+  // the part of a split element ("Mur 1 Nord, Sud, Ouest (p2)", 105 corpus walls) is what tells it
+  // from its siblings: kept at the end of a cut name ("Mur 1 Nord… (p2)"), where a cut lost it
+  const part = / \([^()]{1,4}\)$/.exec(name)?.[0] ?? '';
+  if (part && max - part.length >= 6)
+    return `${shortened(name.slice(0, -part.length), max - part.length, atWord)}${part}`;
+  return shortened(name, max, atWord);
+}
+
+/** `name` in `max` characters, "…" ending it (it is longer than `max`). */
+function shortened(name: string, max: number, atWord: boolean): string {
   const head = name.slice(0, Math.max(1, max - 1));
   const space = atWord ? head.lastIndexOf(' ') : -1;
-  return `${(space >= Math.floor((2 * max) / 3) ? head.slice(0, space) : head).trimEnd()}…`;
+  const kept = space >= Math.floor((2 * max) / 3) ? head.slice(0, space) : head;
+  // "Mur 1 Nord…", not "Mur 1 Nord,…"
+  return `${kept.replace(/[\s,;:]+$/, '') || kept}…`;
 }
 
 /**
