@@ -17,6 +17,7 @@ import { elementsOf } from '../src/dpe/elements.js';
 import { elementCell, elementLabel, elementNameOf } from '../src/contract/element-label.js';
 import { readDpeFile } from '../src/dpe/source.js';
 import { loadEngine, type Engine } from '../src/engine/engine.js';
+import { synthesisAids } from '../src/contract/audit-text.js';
 import { aidsOf, builtOf } from '../src/simulation/audit/content.js';
 import { auditDpe } from '../src/simulation/audit/index.js';
 import { initialSimulation } from '../src/simulation/initial.js';
@@ -245,6 +246,22 @@ describe('element references in a reason, short', () => {
     expect(elementCell('installation_chauffage:12', 'Chaudière gaz', 28)).toBe(
       'installation_chauffage:12',
     );
+  });
+  it('the parts of a split element stay told apart when their name is cut (2387E0430619S’s walls)', () => {
+    // three walls "Mur 1 Nord, Sud, Ouest (p1)", "(p2)", "(p3)" read "mur:0 Mur 1 Nord, Sud…" all
+    // three in the audit's works table; the part is kept, the cut name loses its comma
+    const wall = (p: number) => `Mur  1 Nord, Sud, Ouest (p${p}) - Mur en pierre de taille`;
+    expect([1, 2, 3].map((p) => elementCell(`mur:${p - 1}`, wall(p), 22))).toEqual([
+      'mur:0 Mur 1 Nord… (p1)',
+      'mur:1 Mur 1 Nord… (p2)',
+      'mur:2 Mur 1 Nord… (p3)',
+    ]);
+    expect(elementNameOf(wall(2), 22)).toBe('Mur 1 Nord… (p2)');
+    expect(elementNameOf(wall(2))).toBe('Mur 1 Nord, Sud, Ouest (p2)');
+    // a long parenthesis is not a part: cut as any name
+    expect(
+      elementNameOf('Ballon électrique à accumulation (autres catégorie ou inconnue)', 24),
+    ).toBe('Ballon électrique à…');
   });
   it('an item worked on less than half its area says what was done before what cannot be', () => {
     const el = (
@@ -476,6 +493,27 @@ describe('a whole building’s aid is its dwellings’: the ceiling is per dwell
     });
     expect(d.eligible).toBe(false);
     expect(d.rule).toMatch(/the building is in D before works/);
+    // its other aid is named where rénovation d'ampleur does not apply, as where it does; a
+    // dwelling's rule does not name it
+    expect(d.rule).toMatch(/MaPrimeRénov’ Copropriété instead \(its rules, an energy gain of 35 %/);
+    expect(of(9).rule).toMatch(/MaPrimeRénov’ Copropriété instead/);
+    const flat = aidsOf(path as Parameters<typeof aidsOf>[0], 'D', 2, [], {
+      built: { year: 1960 },
+      dwellings: 1,
+    });
+    expect(flat.rule).not.toMatch(/Copropriété/);
+  });
+  it('a synthesis row no aid applies to reads "none", not an empty cell', () => {
+    const euros = (x: number) => `${x} €`;
+    expect(synthesisAids({ aidsMin: 0, aidsMax: 0 }, euros)).toEqual(['none']);
+    expect(
+      synthesisAids({ aidsMin: 0, aidsMax: 0, pathAidsMin: 0, pathAidsMax: 0 }, euros),
+    ).toEqual(['none']);
+    // a step claiming nothing on the last row of an eligible path shows the path's range only
+    expect(
+      synthesisAids({ aidsMin: 0, aidsMax: 0, pathAidsMin: 2731, pathAidsMax: 21850 }, euros),
+    ).toEqual(['path 2731 €–21850 €']);
+    expect(synthesisAids({ aidsMin: 1124, aidsMax: 8993 }, euros)).toEqual(['1124 €–8993 €']);
   });
 });
 
