@@ -97,11 +97,34 @@ describe('a single command stopped while it computes', () => {
     }
   }
 
-  it('the same command left alone runs to the end and records its run (the test can fail)', async () => {
+  for (const [signal, code] of SIGNALS) {
+    it(`audit --report: ${signal} → exit ${code}, no output, no report file, no history row`, async () => {
+      const dataDir = tempDir();
+      const report = path.join(tempDir('dpe-sim-signal-report-'), 'audit.html');
+      const { child, done } = startCli(['audit', HOUSE, '--report', report], { dataDir });
+      await waitFor(() => existsSync(storeOf(dataDir)), 'the store');
+      child.kill(signal);
+      const r = await done;
+      expect(r.code, r.stderr).toBe(code);
+      expect(r.stdout).toBe('');
+      expect(existsSync(report)).toBe(false);
+      expect(await historyRows(dataDir)).toEqual([]);
+    });
+  }
+
+  it('the same commands left alone run to the end and record their runs (the test can fail)', async () => {
     const dataDir = tempDir();
     const r = await runCli(['initial', HOUSE], { dataDir });
     expect(r.code, r.stderr).toBe(0);
     expect((await historyRows(dataDir)).map((x) => x.operation)).toEqual(['initial']);
+    const report = path.join(tempDir('dpe-sim-signal-report-'), 'audit.html');
+    const a = await runCli(['audit', HOUSE, '--report', report], { dataDir });
+    expect(a.code, a.stderr).toBe(0);
+    expect(readFileSync(report, 'utf8')).toMatch(/<html/i);
+    expect((await historyRows(dataDir)).map((x) => x.operation).sort()).toEqual([
+      'audit',
+      'initial',
+    ]);
   });
 });
 

@@ -165,7 +165,7 @@ export async function historyCommand(
     if (records.length === req.limit)
       ctx.out.note(`Showing the latest ${records.length} runs; --limit N shows more.`);
     if (records.length === 0)
-      ctx.out.note('Runs are recorded by dpe-sim pre, initial, calc and batch.');
+      ctx.out.note('Runs are recorded by dpe-sim pre, initial, calc, audit and batch.');
     else if (!dpeId && records[0])
       ctx.out.note(`Next: dpe-sim history ${records[0].dpeId} (that dwelling's consumption chart)`);
   }
