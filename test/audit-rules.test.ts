@@ -495,7 +495,9 @@ describe('a whole building’s aid is its dwellings’: the ceiling is per dwell
     expect(d.rule).toMatch(/the building is in D before works/);
     // its other aid is named where rénovation d'ampleur does not apply, as where it does; a
     // dwelling's rule does not name it
-    expect(d.rule).toMatch(/MaPrimeRénov’ Copropriété instead \(its rules, an energy gain of 35 %/);
+    expect(d.rule).toMatch(
+      /MaPrimeRénov’ Copropriété instead \(its rules, an energy gain of 35\u00a0%/,
+    );
     expect(of(9).rule).toMatch(/MaPrimeRénov’ Copropriété instead/);
     const flat = aidsOf(path as Parameters<typeof aidsOf>[0], 'D', 2, [], {
       built: { year: 1960 },

@@ -211,7 +211,7 @@ export interface AidScope {
 
 /** A whole building's other aid, whose rules (an energy gain, not classes) are not computed here. */
 const COPROPRIETE =
-  'a co-owned building applies for MaPrimeRénov’ Copropriété instead (its rules, an energy gain of 35 % or more, are not computed here)';
+  'a co-owned building applies for MaPrimeRénov’ Copropriété instead (its rules, an energy gain of 35\u00a0% or more, are not computed here)';
 
 export function aidsOf(
   p: Pick<AuditProposal, 'cost' | 'steps'>,
