@@ -308,6 +308,17 @@ describe.skipIf(!HAS_CHROMIUM || !HAS_BUNDLE)('the workbench in headless Chromiu
       expect(synthesis).toContain(`${nnbsp(r.bill)}\u00a0€/yr`);
       expect(synthesis).toContain(`${nnbsp(r.cost)}\u00a0€`);
     }
+    // the MaPrimeRénov' cells: a row no aid applies to reads "none" (the path in one step installs
+    // a condensing gas boiler: no aid), one with aids its range
+    const aidCells = await page
+      .locator('#audit-synthesis tbody tr td:last-child')
+      .allTextContents();
+    expect(aidCells).toEqual(
+      (shown.synthesis ?? []).map((r) =>
+        r.aidsMax > 0 || (r.pathAidsMax ?? 0) > 0 ? expect.stringMatching(/\d\u00a0€/) : 'none',
+      ),
+    );
+    expect(aidCells).toContain('none');
     // each step: its bill after works and whether its cost is proved the cheapest
     const proofs = await page.locator('.proposal .proof').allTextContents();
     expect(proofs).toEqual(
