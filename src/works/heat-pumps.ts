@@ -6,22 +6,13 @@
  * would cost where the catalogue prices it (docs/works.md, "An air/air heat pump by the area it
  * heats").
  */
-import type { EditableChange } from '../contract/schemas.js';
-import { numberText } from '../contract/number-text.js';
-import { isCollective, scopeOf } from '../dpe/building.js';
 import { elementsOf, parseReferenceId } from '../dpe/elements.js';
 import type { RawDpe } from '../dpe/raw.js';
 import { priceOn } from './apply.js';
-import { findOption, type WorksOptionRow } from './catalogue.js';
+import type { WorksOptionRow } from './catalogue.js';
 import type { CostTable } from './costs.js';
+import { countWord, euros, fittedOnIndividual, type PricedWork } from './fitted-systems.js';
 import { oneApplianceFor } from './pricing.js';
-
-/** A works line as priced: the audit's works and `initial`'s scenario items (`cout`) both give one. */
-export interface PricedWork extends EditableChange {
-  cost: number;
-  /** the area the appliance heats (the pricing's), m²; read from the price when not given */
-  heatedArea?: number;
-}
 
 /** The kinds of heat pump one appliance could serve several zones with, by generator recipe. */
 const KIND_OF: Record<string, 'air/air' | 'air/water'> = {
@@ -31,9 +22,6 @@ const KIND_OF: Record<string, 'air/air' | 'air/water'> = {
   'pac-air-eau-ecs': 'air/water',
 };
 
-const COUNT = ['', 'One', 'Two', 'Three', 'Four', 'Five'];
-
-const euros = (x: number) => `${numberText(Math.round(x))}\u00a0€`;
 /** a price's detail with each figure kept beside its unit (a no-break space before m² and €) */
 const unitsKept = (detail: string) => detail.replace(/(\d) (?=m²|€)/g, '$1\u00a0');
 
@@ -55,24 +43,13 @@ export function heatPumpsNoteOf(
   costs: CostTable,
   works: readonly (readonly PricedWork[])[],
 ): string | undefined {
-  if (scopeOf(dpe).coverage === 'immeuble') return undefined;
   const n = works.length;
-  const installations = elementsOf(dpe, 'installation_chauffage');
   const byKind = new Map<'air/air' | 'air/water', Fitted[]>();
-  works.forEach((list, i) => {
-    for (const work of list) {
-      const ref = parseReferenceId(work.referenceId);
-      if (ref?.category !== 'installation_chauffage') continue;
-      const el = installations[ref.index];
-      if (!el || isCollective(el)) continue;
-      const row = findOption('installation_chauffage', work.editableKey, work.editableValue);
-      const kind = row?.recipe.kind === 'heating' ? KIND_OF[row.recipe.generator] : undefined;
-      if (!row || !kind) continue;
-      const list = byKind.get(kind) ?? [];
-      list.push({ work, row, step: i + 1 });
-      byKind.set(kind, list);
-    }
-  });
+  for (const { work, row, step } of fittedOnIndividual(dpe, 'installation_chauffage', works)) {
+    const kind = row.recipe.kind === 'heating' ? KIND_OF[row.recipe.generator] : undefined;
+    if (!kind) continue;
+    byKind.set(kind, [...(byKind.get(kind) ?? []), { work, row, step }]);
+  }
   const notes: string[] = [];
   for (const [kind, fitted] of byKind) {
     if (fitted.length < 2 || !fitted.some((f) => f.step === n)) continue;
@@ -85,7 +62,7 @@ export function heatPumpsNoteOf(
       ].join(', ')})`;
     const lines = fitted.map(one);
     const listed = `${lines.slice(0, -1).join(', ')} and ${lines[lines.length - 1]}`;
-    const head = `${COUNT[fitted.length] ?? numberText(fitted.length)} ${kind} heat pumps in one dwelling, priced as ${(COUNT[fitted.length] ?? numberText(fitted.length)).toLowerCase()} appliances: ${listed}, ${euros(total)}.`;
+    const head = `${countWord(fitted.length)} ${kind} heat pumps in one dwelling, priced as ${countWord(fitted.length).toLowerCase()} appliances: ${listed}, ${euros(total)}.`;
     const them = fitted.length === 2 ? 'both' : 'them all';
     const call = `whether one appliance serves ${them} is the auditor’s call on site.`;
     if (kind === 'air/air') {
