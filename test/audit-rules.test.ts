@@ -788,6 +788,52 @@ describe.skipIf(!HAS_CORPUS)('the rules where they bind on the corpus', () => {
     }
   });
 
+  it('new water heaters on the two hot-water installations of one dwelling say they are priced and simulated as two appliances, with the area each serves (2287E1730921H, a house of 73 m²); a whole building’s say nothing (2561E0059504D)', async () => {
+    const file = corpus('2287E1730921H');
+    const p = await prep(file);
+    // the DPE's two installations (an electric tank and an instantaneous LPG heater) serve 36.5 m² each
+    const areas = elementsOf(p.raw, 'installation_ecs').map((el) =>
+      Number(el.donnee_entree.surface_habitable),
+    );
+    expect(areas).toEqual([36.5, 36.5]);
+    const a = audit(p);
+    const heaters = (ws: readonly AuditWork[]) =>
+      ws.filter((w) => w.referenceId.startsWith('installation_ecs:') && w.editableValue === 'CET');
+    for (const proposal of a.proposals) {
+      const noted = proposal.steps.filter((st) => st.hotWaterNote?.includes('new water heaters'));
+      // on the step that fits the second, and on no other
+      expect(noted.length, proposal.kind).toBe(1);
+      const st = noted[0]!;
+      const fitted = heaters(proposal.steps.filter((x) => x.n <= st.n).flatMap((x) => x.works));
+      expect(fitted.map((w) => w.referenceId).sort()).toEqual([
+        'installation_ecs:0',
+        'installation_ecs:1',
+      ]);
+      expect(heaters(st.works).length).toBeGreaterThan(0);
+      const euros = (x: number) =>
+        `${Math.round(x).toLocaleString('en-US').replace(/,/g, '\u202f')}\u00a0€`;
+      const line = (i: number) => fitted.find((w) => w.referenceId === `installation_ecs:${i}`)!;
+      const earlier = (i: number) =>
+        line(i) && !st.works.includes(line(i))
+          ? `step ${proposal.steps.find((x) => x.works.includes(line(i)))!.n}, `
+          : '';
+      expect(st.hotWaterNote).toContain(
+        `Two new water heaters in one dwelling, one for each of its hot-water installations in the DPE, priced and simulated as two appliances: Chauffe-eau thermodynamique sur air ambiant: installation_ecs:0 (${earlier(0)}36.5\u00a0m² served, ${euros(line(0).cost)}) and installation_ecs:1 (${earlier(1)}36.5\u00a0m² served, ${euros(line(1).cost)}), ${euros(line(0).cost + line(1).cost)}; whether one appliance serves both is the auditor’s call on site.`,
+      );
+    }
+    // a whole building's installations serve different dwellings
+    const building = audit(await prep(corpus('2561E0059504D')));
+    expect(
+      building.proposals
+        .flatMap((x) => x.steps)
+        .some((x) => x.hotWaterNote?.includes('new water heaters')),
+    ).toBe(false);
+    // as the user reads it: under the step's figures in the terminal (both paths)
+    const out = await runCli(['audit', file]);
+    expect(out.code, out.stderr).toBe(0);
+    expect(out.stdout.match(/Two new water heaters in one dwelling/g)?.length).toBe(2);
+  });
+
   it('initial’s scenario that holds two air/air heat pumps in one dwelling says so, as the audit does (2287E1307980I): in --json and under the scenarios in the terminal (--all); the others say nothing', async () => {
     const body = initialSimulation(engine, await prep(corpus('2287E1307980I')), {
       coef: 'activated',

@@ -60,6 +60,7 @@ import { billRiseOf } from '../bill-rise.js';
 import { billComparison } from '../consistency.js';
 import { inputGate, type Gate } from './gate.js';
 import { heatPumpsNoteOf } from '../../works/heat-pumps.js';
+import { waterHeatersNoteOf } from '../../works/water-heaters.js';
 import { INSULATION_ITEMS, ITEM_OF, judgeItems, type Items } from './items.js';
 import { isRoofWindow, optionAllowed, optionTreats, windowMeets, levelText } from './levels.js';
 import {
@@ -267,7 +268,18 @@ export function auditDpe(engine: Engine, prep: PreparedDpe, opts: AuditOptions):
           frame.costs,
           steps.slice(0, i + 1).map((s) => s.works),
         );
-        if (note) steps[i] = { ...step, heatPumpsNote: note };
+        // new water heaters on two or more hot-water installations of one dwelling: said with
+        // the step's other hot-water note
+        const heaters = waterHeatersNoteOf(
+          prep.raw,
+          steps.slice(0, i + 1).map((s) => s.works),
+        );
+        const hotWater = [step.hotWaterNote, heaters].filter(Boolean).join(' ');
+        steps[i] = {
+          ...step,
+          ...(note ? { heatPumpsNote: note } : {}),
+          ...(hotWater ? { hotWaterNote: hotWater } : {}),
+        };
       });
     proposals.push(
       proposal(
