@@ -87,3 +87,8 @@ export function indexRanges(indexes: readonly number[]): string {
   }
   return out.join(', ');
 }
+
+/** "a", "a and b", "a, b and c" */
+export function listText(xs: readonly string[]): string {
+  return xs.length > 1 ? `${xs.slice(0, -1).join(', ')} and ${xs[xs.length - 1]}` : (xs[0] ?? '');
+}

@@ -6,6 +6,7 @@
  * would cost where the catalogue prices it (docs/works.md, "An air/air heat pump by the area it
  * heats").
  */
+import { listText } from '../contract/number-text.js';
 import { elementsOf, parseReferenceId } from '../dpe/elements.js';
 import type { RawDpe } from '../dpe/raw.js';
 import { priceOn } from './apply.js';
@@ -60,8 +61,7 @@ export function heatPumpsNoteOf(
         ...(kind === 'air/water' ? [f.row.label.replace(/\s*\([^()]*\)$/, '')] : []),
         euros(f.work.cost),
       ].join(', ')})`;
-    const lines = fitted.map(one);
-    const listed = `${lines.slice(0, -1).join(', ')} and ${lines[lines.length - 1]}`;
+    const listed = listText(fitted.map(one));
     const head = `${countWord(fitted.length)} ${kind} heat pumps in one dwelling, priced as ${countWord(fitted.length).toLowerCase()} appliances: ${listed}, ${euros(total)}.`;
     const them = fitted.length === 2 ? 'both' : 'them all';
     const call = `whether one appliance serves ${them} is the auditor’s call on site.`;

@@ -7,7 +7,7 @@
  * thermodynamic water heaters, 2 × 2,950 €, in a 62 m² house whose two installations serve 31 m²
  * each). A whole building's installations serve different dwellings: nothing to say.
  */
-import { numberText } from '../contract/number-text.js';
+import { listText, numberText } from '../contract/number-text.js';
 import type { RawDpe } from '../dpe/raw.js';
 import { countWord, euros, fittedOnIndividual, type PricedWork } from './fitted-systems.js';
 
@@ -55,8 +55,7 @@ export function waterHeatersNoteOf(
       ...(f.area !== undefined ? [`${numberText(f.area, 1)}\u00a0m² served`] : []),
       euros(f.work.cost),
     ].join(', ')})`;
-  const lines = fitted.map(one);
-  const listed = `${lines.slice(0, -1).join(', ')} and ${lines[lines.length - 1]}`;
+  const listed = listText(fitted.map(one));
   const total = fitted.reduce((s, f) => s + f.work.cost, 0);
   const what = oneLabel ? `${fitted[0]?.label ?? ''}: ` : '';
   const them = fitted.length === 2 ? 'both' : 'them all';

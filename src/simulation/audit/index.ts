@@ -263,17 +263,11 @@ export function auditDpe(engine: Engine, prep: PreparedDpe, opts: AuditOptions):
     const single = [withProof(stepOf(frame, 1, paths.base, paths.single, 0), paths.singleProof)];
     for (const steps of [stepsList, single])
       steps.forEach((step, i) => {
-        const note = heatPumpsNoteOf(
-          prep.raw,
-          frame.costs,
-          steps.slice(0, i + 1).map((s) => s.works),
-        );
+        const upTo = steps.slice(0, i + 1).map((s) => s.works);
+        const note = heatPumpsNoteOf(prep.raw, frame.costs, upTo);
         // new water heaters on two or more hot-water installations of one dwelling: said with
         // the step's other hot-water note
-        const heaters = waterHeatersNoteOf(
-          prep.raw,
-          steps.slice(0, i + 1).map((s) => s.works),
-        );
+        const heaters = waterHeatersNoteOf(prep.raw, upTo);
         const hotWater = [step.hotWaterNote, heaters].filter(Boolean).join(' ');
         steps[i] = {
           ...step,

@@ -9,7 +9,7 @@
 import type { AuditRule, AuditStep, ItemKey, ItemOutcome } from '../../contract/audit.js';
 import { classFromIndex, classIndex, type ClassLetter } from '../../contract/classes.js';
 import { elementLabel } from '../../contract/element-label.js';
-import { numberText } from '../../contract/number-text.js';
+import { listText, numberText } from '../../contract/number-text.js';
 import { INSULATION_ITEMS, ITEM_LABELS, type Items, type JudgedElement } from './items.js';
 
 const lower = (k: ItemKey) => ITEM_LABELS[k].toLowerCase();
@@ -32,10 +32,6 @@ interface ItemJudgement {
   needArea: number;
   doneArea: number;
 }
-
-/** "a", "a and b", "a, b and c" */
-const listText = (xs: readonly string[]) =>
-  xs.length > 1 ? `${xs.slice(0, -1).join(', ')} and ${xs[xs.length - 1]}` : (xs[0] ?? '');
 
 /** An element in a reason: "Plancher 2 (plancher_bas:1, 10.8 m²)" (`elementLabel`). */
 const short = (e: JudgedElement) => elementLabel(e.referenceId, e.description, e.area);
