@@ -1088,7 +1088,7 @@ describe.skipIf(!HAS_CORPUS)('the rules where they bind on the corpus', () => {
     }
   });
 
-  it('a heating installation names what it holds: a wood stove is treated by a pellet stove (2387E0028605Q), and so is an old pellet stove with its bathroom heater as back-up (2387E0839319Y); a gas room heater by an air/air heat pump (2269E1217015Z); one the catalogue cannot treat names its generator and back-up (2251E1368858K)', async () => {
+  it('a heating installation names what it holds: a wood stove is treated by a pellet stove (2387E0028605Q), and so is an old pellet stove with its bathroom heater as back-up (2387E0839319Y); a gas room heater by an air/air heat pump (2269E1217015Z); one the catalogue cannot treat names its generators (2274E1403983G, a collective base + appoint on an electric radiant floor)', async () => {
     for (const id of ['2387E0028605Q', '2387E0839319Y', '2269E1217015Z']) {
       const a = audit(await prep(corpus(id)));
       invariants(a);
@@ -1116,11 +1116,68 @@ describe.skipIf(!HAS_CORPUS)('the rules where they bind on the corpus', () => {
     expect(heating(audit(p))?.performance).toBe(
       'poêle à granulés installée avant 2012 ou sans label flamme verte + radiateur électrique nfc, nf** et nf***',
     );
-    const kept = heating(audit(await prep(corpus('2251E1368858K'))));
+    // a collective base + appoint whose base is an electric radiant floor: nothing replaces it
+    const kept = heating(audit(await prep(corpus('2274E1403983G'))));
     expect(kept?.status).toBe('cannot');
     expect(kept?.reason).toBe(
-      'no generator the aids accept can be offered here for its generator (chaudière gaz standard 1991-2000; back-up: convecteur électrique nfc, nf** et nf***): this installation (collective base + appoint, or bi-jonction convectors) is not replaced',
+      'no generator the aids accept can be offered here for its generators (plancher ou plafond rayonnant électrique avec régulation terminale + panneau rayonnant électrique nfc, nf** et nf***): its collective base is not a water generator on water emitters: the catalogue does not replace it',
     );
+  });
+
+  it('a collective base + appoint (§9.8) gets its base replaced, at its power, its appoint kept: 2251E1368858K reaches B where it stopped at C', async () => {
+    const p = await prep(corpus('2251E1368858K'));
+    const frame = { coef: 'activated' as const, forceNormalization: false, costs };
+    const offered = (
+      candidatesOf(engine, p, frame).get('installation_chauffage:0|ReplaceGEN') ?? []
+    )
+      .map((c) => c.change.editableValue)
+      .sort();
+    expect(offered).toEqual(['ChaufferieGazCondensation', 'PACAirEauCollective']);
+    const before = gensOf(elementsOf(p.raw, 'installation_chauffage')[0]!);
+    const basePn = Number(
+      gensOf(elementsOf(p.base.output, 'installation_chauffage')[0]!)[0]?.donnee_intermediaire?.pn,
+    );
+    expect(basePn).toBeGreaterThan(1000);
+    const works = applyWorks(
+      engine,
+      p,
+      resolveChanges(p, [
+        {
+          referenceId: 'installation_chauffage:0',
+          editableKey: 'ReplaceGEN',
+          editableValue: 'PACAirEauCollective',
+        },
+      ]),
+      costs,
+    );
+    const inst = elementsOf(works.raw, 'installation_chauffage')[0]!;
+    const after = gensOf(inst);
+    // the base (a gas boiler of 1991-2000, type 88) becomes the heat pump (type 7) in its place,
+    // at the base's power; the convectors in appoint (98) are the DPE's own
+    expect(after.map((g) => String(g.donnee_entree.enum_type_generateur_ch_id))).toEqual([
+      '7',
+      '98',
+    ]);
+    expect(String(before[0]?.donnee_entree.enum_type_generateur_ch_id)).toBe('88');
+    expect(after[1]).toEqual(before[1]);
+    expect(Number(after[0]?.donnee_intermediaire?.pn)).toBe(basePn);
+    expect(String(inst.donnee_entree.enum_cfg_installation_ch_id)).toBe('10');
+    const a = audit(p);
+    invariants(a);
+    for (const prop of a.proposals) {
+      expect(prop.rules.find((r) => r.id === 'final-class')?.pass, prop.kind).toBe(true);
+      const last = prop.steps.at(-1)!;
+      expect(last.after.classe, prop.kind).toBe('B');
+      const line = prop.steps
+        .flatMap((st) => st.works)
+        .find((w) => w.referenceId === 'installation_chauffage:0');
+      expect(line?.editableValue, prop.kind).toBe('PACAirEauCollective');
+      expect(line?.treats, prop.kind).toBe(true);
+      // the flat pays its share of the building's plant
+      expect(line?.costDetail, prop.kind).toMatch(
+        /^402 kW × 1\u202f378 €\/kW = 553\u202f956 € × share 67\.4 \/ 4\u202f417 m²$/,
+      );
+    }
   });
 
   it('a pellet stove treats an installation its wood appliances heat, not one where a stove backs up a boiler (2287E0281128A: an oil boiler, a cooker as appoint)', async () => {

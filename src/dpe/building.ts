@@ -465,7 +465,14 @@ export function powerFromSurface(b: Scope): number {
  * the baseline's `donnee_intermediaire`), or undefined when none has one.
  */
 export function generatorPower(inst: RawGeneratorHolder): number | undefined {
-  const gens = inst.generateur_chauffage_collection?.generateur_chauffage ?? [];
+  const all = inst.generateur_chauffage_collection?.generateur_chauffage ?? [];
+  // a collective base + appoint installation (§9.8): the boiler room is its base, the first
+  // generator; the appoint is the dwellings' own heaters
+  const de = inst.donnee_entree;
+  const baseAppoint =
+    String(de?.enum_type_installation_id) === '4' &&
+    String(de?.enum_cfg_installation_ch_id) === '10';
+  const gens = baseAppoint ? all.slice(0, 1) : all;
   let w = 0;
   for (const g of gens) w += num(g.donnee_intermediaire?.pn) ?? 0;
   return w > 0 ? w / 1000 : undefined;

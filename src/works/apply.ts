@@ -105,8 +105,11 @@ export function refusalsOn(
   if (scoped) return [scoped];
   for (const row of optionsFor(category)) {
     if (!recipeFits(row.recipe, el) || !only(row)) continue; // (a roof window's option on a façade window)
-    const a = shareRefusal(scope, category, el, row) ?? applicability(row.recipe, el, ctx);
-    if (a !== true) reasons.add(a);
+    // what the element is says why before who would pay a share of it: a collective option
+    // that cannot apply to the installation is not offered whatever the flat's share
+    const applies = applicability(row.recipe, el, ctx);
+    const a = applies === true ? shareRefusal(scope, category, el, row) : applies;
+    if (a !== undefined) reasons.add(a);
   }
   const own = [...reasons].filter((r) => !OTHER_KIND_REFUSALS.has(r));
   return own.length ? own : [...reasons];

@@ -27,6 +27,9 @@ export const OTHER_KIND = {
   boilerRoom:
     'a collective boiler room replaces a collective installation (not an individual one, nor a district network)',
   individualHeating: 'only individual heating installations can be replaced',
+  // (a collective base + appoint installation, §9.8: its base is the building's)
+  baseAppointIndividual:
+    'a collective base + appoint installation: a collective option replaces its base, its individual appoint is kept',
   individualHotWater: 'only individual hot-water installations can be replaced',
   collectiveNetwork:
     'offered on collective installations (a building’s boiler room or district heating)',

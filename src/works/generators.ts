@@ -79,7 +79,8 @@ const SDB_LINK = '3'; // enum_lien_generateur_emetteur_id: electric appoint in t
 
 // enum_cfg_installation_ch_id accepted: 1 simple, 2 solar, 3 wood stove appoint, 4/5 bathroom
 // electric, 6 relief of a wood boiler, 7 solar + stove, 8 boiler relieving a heat pump, 9 idem +
-// stove. Not 10 (collective base + appoint) nor 11 (bi-jonction convectors).
+// stove. Not 11 (bi-jonction convectors); 10 (collective base + appoint) is its own case:
+// `isBaseAppoint`.
 const CFG_OK = new Set(['1', '2', '3', '4', '5', '6', '7', '8', '9']);
 // enum_type_installation_id 4: hybrid collective-individual (base + individual appoint, or
 // bi-jonction convectors)
@@ -385,15 +386,32 @@ const HYDRONIC: Partial<Record<HeatingGenerator, HydronicSpec>> = {
   },
 };
 
+// enum_cfg_installation_ch_id 10: a collective base + individual appoint installation (§9.8)
+const BASE_APPOINT_CFG = '10';
+
+/**
+ * A collective base + appoint installation (§9.8): the engine reads its base as the first generator
+ * and emitter of its lists, its individual appoint as the second. A collective option replaces the
+ * base, in its place and at its power (the power sets the base's share of the need); the appoint
+ * stays as it is.
+ */
+function isBaseAppoint(inst: RawGeneratorHolder): boolean {
+  return (
+    s(inst.donnee_entree.enum_type_installation_id) === HYBRID_INSTALLATION &&
+    s(inst.donnee_entree.enum_cfg_installation_ch_id) === BASE_APPOINT_CFG
+  );
+}
+
 /** Why an installation is not an individual central heating with water emitters, or undefined. */
 function centralRefusal(inst: RawGeneratorHolder, collective = false): string | undefined {
   // (said first: a base + appoint installation is neither individual nor collective, and that
   // it is one is why, whatever the option)
+  if (isBaseAppoint(inst)) return collective ? undefined : OTHER_KIND.baseAppointIndividual;
   if (
     s(inst.donnee_entree.enum_type_installation_id) === HYBRID_INSTALLATION ||
     !CFG_OK.has(s(inst.donnee_entree.enum_cfg_installation_ch_id))
   )
-    return 'this installation (collective base + appoint, or bi-jonction convectors) is not replaced';
+    return 'this installation (bi-jonction convectors, or a collective base + appoint the DPE does not describe as one) is not replaced';
   if (collective) {
     if (s(inst.donnee_entree.enum_type_installation_id) !== COLLECTIVE)
       return OTHER_KIND.boilerRoom;
@@ -404,6 +422,16 @@ function centralRefusal(inst: RawGeneratorHolder, collective = false): string | 
 /** The water generators of an individual central heating (the ones replaced). */
 function hydronicMains(inst: RawGeneratorHolder, collective = false): RawElement[] {
   if (centralRefusal(inst, collective)) return [];
+  if (isBaseAppoint(inst)) {
+    // the base alone, when it is a water generator on water emitters
+    const base = gensOf(inst)[0];
+    const em = emsOf(inst)[0];
+    const water =
+      base !== undefined &&
+      HYDRONIC_GEN.has(genType(base)) &&
+      HYDRONIC_EMISSION.has(s(em?.donnee_entree.enum_type_emission_distribution_id));
+    return water ? [base] : [];
+  }
   const ems = emsOf(inst).filter((e) =>
     HYDRONIC_EMISSION.has(s(e.donnee_entree.enum_type_emission_distribution_id)),
   );
@@ -425,6 +453,8 @@ const ELECTRIC_ON_WATER =
  * item reads what the DPE holds).
  */
 function hydronicRefusal(inst: RawGeneratorHolder): string {
+  if (isBaseAppoint(inst))
+    return 'its collective base is not a water generator on water emitters: the catalogue does not replace it';
   const water = emsOf(inst).some((e) =>
     HYDRONIC_EMISSION.has(s(e.donnee_entree.enum_type_emission_distribution_id)),
   );
@@ -492,7 +522,9 @@ function hydronicApply(inst: RawGeneratorHolder, spec: HydronicSpec, ctx: WorksC
     reference_generateur_mixte: usage === '3' ? MIXED_REF : undefined,
   });
   const pns = mains.map((g) => baselinePn(g, ctx)).filter((x): x is number => x !== undefined);
-  const pn = spec.keepPn && pns.length ? Math.max(...pns) : undefined;
+  // a base keeps its power whatever replaces it: §9.8 shares the need between base and appoint
+  // by the base's power
+  const pn = (spec.keepPn || isBaseAppoint(inst)) && pns.length ? Math.max(...pns) : undefined;
   if (pn) gen.donnee_intermediaire = { pn };
   withEffetJoule(ctx.dpe, () => {
     const gens = gensOf(inst);
