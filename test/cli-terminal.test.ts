@@ -124,6 +124,32 @@ describe.skipIf(!HAS_SCRIPT)('output fits the terminal', () => {
     expect(text).not.toMatch(/F → F|Works cost\s*│\s*0\u00a0€/);
   });
 
+  // two walls split by the diagnostician ("Mur 1 Nord, Sud, Est, Ouest (p1)", "(p2)") read alike
+  // once the table cut their names ("mur:0 Mur 1 Nord, S…"): the cut keeps the part
+  it.skipIf(!HAS_CORPUS)(
+    "initial's best options at 80 columns: a split wall's cut name keeps its part (2213E0696993Z)",
+    async () => {
+      const { code, screen } = await inPty(
+        ['initial', path.join(CORPUS, '2213E0696993Z.xml')],
+        80,
+        tempDir(),
+      );
+      expect(code).toBe(0);
+      const lines = stripVTControlCharacters(screen).replace(/\r\n/g, '\n').split('\n');
+      const at = lines.findIndex((l) => l.startsWith('Best options'));
+      const rows = lines.slice(at).filter((l) => /^│ [a-z_]+:\d+/.test(l));
+      const walls = rows.filter((l) => l.startsWith('│ mur:')).map((l) => l.split('│')[1]?.trim());
+      expect(walls, rows.join('\n')).toEqual([
+        'mur:0 Mur 1 No… (p1)',
+        'mur:1 Mur 1 No… (p2)',
+        'mur:2 Mur 2 Est',
+      ]);
+      // an id with no room for its name stays whole, without "…"
+      expect(rows.map((l) => l.split('│')[1]?.trim())).toContain('installation_ecs:0');
+      expect(widest(screen).width, widest(screen).line).toBeLessThanOrEqual(80);
+    },
+  );
+
   // issue 38: a corpus house was 86 lines at 100 columns; the packs' table is one line now
   // (--show packs), the scenarios' numbered rows have no rules between them, an option's row
   // holds on one line (its element's name cut to what is left)

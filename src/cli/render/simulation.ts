@@ -588,7 +588,15 @@ function renderBestOptions(dpe: SpecDpeStructure, count: number, s: Style): stri
       ]),
       // a row on a line: the element's name is cut to what the terminal leaves it
       // (an id stays whole); on a narrow terminal the kWh saved go first
-      { keep: [1, 2, 3], truncate: [0], drop: [3], compact: true },
+      {
+        keep: [1, 2, 3],
+        truncate: [0],
+        drop: [3],
+        compact: true,
+        // cut by the element's own rule, which keeps a split element's part ("… (p1)")
+        cutCell: (row, _col, width) =>
+          shown[row] && elementCell(shown[row].ref, shown[row].description, width),
+      },
     ),
   ].join('\n');
 }

@@ -42,6 +42,11 @@ export interface TableOptions {
    * to recognise a row: a line a row)
    */
   truncate?: readonly number[];
+  /**
+   * how a truncated cell is cut to `width` columns, where a plain cut would lose what tells the
+   * row apart (an element's "(p1)" part: `elementCell`); undefined for the plain cut
+   */
+  cutCell?: (row: number, col: number, width: number) => string | undefined;
 }
 
 /** the first word of a cell: an id a cut cell keeps whole */
@@ -172,7 +177,12 @@ export function table(
     const widths = fit.widths;
     fit.shown.forEach((col, k) => {
       if (!opts.truncate?.includes(col)) return;
-      for (const r of body) r[col] = cut(r[col] ?? '', (widths[k] ?? 0) - PADDING);
+      const width = (widths[k] ?? 0) - PADDING;
+      body.forEach((r, i) => {
+        const cell = r[col] ?? '';
+        if (stringWidth(cell) <= width) return;
+        r[col] = cut(hideNbsp(opts.cutCell?.(i, col, width) ?? cell), width);
+      });
     });
   }
   const pick = <T>(r: readonly T[]) => fit.shown.map((i) => r[i] as T);
