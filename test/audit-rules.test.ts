@@ -834,6 +834,47 @@ describe.skipIf(!HAS_CORPUS)('the rules where they bind on the corpus', () => {
     expect(out.stdout.match(/Two new water heaters in one dwelling/g)?.length).toBe(2);
   });
 
+  it('initial’s scenarios that fit new water heaters on both hot-water installations of one dwelling say so, as the audit does (2287E0142690M, two installations of 47 m² in the DPE): in --json and, at a glance, under the scenarios in the terminal', async () => {
+    const body = initialSimulation(engine, await prep(corpus('2287E0142690M')), {
+      coef: 'activated',
+      forceNormalization: false,
+      simulationId: 't',
+      costs,
+    });
+    const APPLIANCES = new Set(['CET', 'CETExterieur', 'BallonElectrique']);
+    const heatersOf = (s: (typeof body.autoSolutions)[number]) =>
+      s.items.filter(
+        (it) => it.referenceId.startsWith('installation_ecs:') && APPLIANCES.has(it.editableValue),
+      );
+    const two = body.autoSolutions.filter((s) => heatersOf(s).length === 2);
+    expect(two.length).toBeGreaterThan(0);
+    for (const s of body.autoSolutions)
+      expect(s.waterHeatersNote !== undefined, s.classe).toBe(heatersOf(s).length === 2);
+    const euros = (x: number) =>
+      `${Math.round(x).toLocaleString('en-US').replace(/,/g, '\u202f')}\u00a0€`;
+    for (const s of two) {
+      const [h0, h1] = heatersOf(s);
+      const label = (it: typeof h0) =>
+        it!.editableValue === 'CET' ? 'Chauffe-eau thermodynamique sur air ambiant' : '';
+      // (the one label the scenario's two lines share, as the audit writes it)
+      expect(h0!.editableValue, s.classe).toBe(h1!.editableValue);
+      expect(s.waterHeatersNote, s.classe).toBe(
+        `Two new water heaters in one dwelling, one for each of its hot-water installations in the DPE, priced and simulated as two appliances: ${label(h0)}: ${h0!.referenceId} (47\u00a0m² served, ${euros(h0!.cout)}) and ${h1!.referenceId} (47\u00a0m² served, ${euros(h1!.cout)}), ${euros(h0!.cout + h1!.cout)}; whether one appliance serves both is the auditor’s call on site.`,
+      );
+    }
+    // as the user reads it: one line under the scenarios names the rows and their classes
+    const out = await runCli(['initial', corpus('2287E0142690M')], { env: { COLUMNS: '400' } });
+    expect(out.code, out.stderr).toBe(0);
+    const heads = two.map((s) => `${body.autoSolutions.indexOf(s) + 1} (${s.classe})`);
+    const list =
+      heads.length === 1
+        ? `Scenario ${heads[0]}`
+        : `Scenarios ${heads.slice(0, -1).join(', ')} and ${heads.at(-1)}`;
+    expect(out.stdout).toContain(
+      `${list}: new water heaters on several hot-water installations of one dwelling, priced and simulated as an appliance each; whether one serves them all is the auditor’s call (--all names them)`,
+    );
+  });
+
   it('initial’s scenario that holds two air/air heat pumps in one dwelling says so, as the audit does (2287E1307980I): in --json and under the scenarios in the terminal (--all); the others say nothing', async () => {
     const body = initialSimulation(engine, await prep(corpus('2287E1307980I')), {
       coef: 'activated',

@@ -621,6 +621,35 @@ describe.skipIf(!HAS_CHROMIUM || !HAS_BUNDLE)('the workbench in headless Chromiu
     },
   );
 
+  it.skipIf(!HAS_CORPUS)(
+    'a house with two hot-water installations (2287E0142690M) at 375 px: the scenarios that fit a new water heater on each say so under their works, as the API',
+    async () => {
+      const id = '2287E0142690M';
+      copyFileSync(path.join(CORPUS, `${id}.xml`), path.join(s.dpeDir, `${id}.xml`));
+      const initial = await partner<{
+        autoSolutions: { classe: string; waterHeatersNote?: string }[];
+      }>('/partners/dpe/initial', { ...WHO, dpeId: id });
+      const notes = initial.autoSolutions.flatMap((x) =>
+        x.waterHeatersNote ? [x.waterHeatersNote] : [],
+      );
+      expect(notes.length).toBeGreaterThan(0);
+      expect(notes[0]).toMatch(/^Two new water heaters in one dwelling, /);
+      const pre = await partner<{ url: string }>('/partners/dpe/pre', { ...WHO, dpeId: id });
+      const ctx = await newContext(375);
+      const { page, errors } = await newPage(ctx);
+      await page.goto(pre.url);
+      await page.waitForSelector('main[data-ready="true"]');
+      const shown = page.locator('.scenarios .water-heaters-note');
+      await shown.first().waitFor();
+      expect(await shown.allTextContents()).toEqual(notes);
+      await shown.first().scrollIntoViewIfNeeded();
+      expect(await shown.first().isVisible()).toBe(true);
+      await noSidewaysScroll(page);
+      expect(errors).toEqual([]);
+      await ctx.close();
+    },
+  );
+
   it('the bundled flat’s audit at 375 px: its air/air heat pump says the area it heats, as the API', async () => {
     const id = '0000E0000002F';
     copyFileSync(path.join(ROOT, 'fixtures', `${id}.xml`), path.join(s.dpeDir, `${id}.xml`));

@@ -617,6 +617,12 @@ export const AutoSolution = Type.Object({
    * prices it (the audit's `heatPumpsNote`, docs/works.md) (dpe-sim)
    */
   heatPumpsNote: Type.Optional(Type.String()),
+  /**
+   * new water heaters on two or more hot-water installations of one dwelling, priced and
+   * simulated as that many appliances in `cout`: says so, with the area the DPE gives each
+   * installation (the audit's `hotWaterNote`, docs/works.md) (dpe-sim)
+   */
+  waterHeatersNote: Type.Optional(Type.String()),
 });
 export type AutoSolution = Type.Static<typeof AutoSolution>;
 

@@ -14,6 +14,7 @@ import { classFromIndex, classIndex, isClassLetter } from '../contract/classes.j
 import type { Engine } from '../engine/engine.js';
 import type { CostTable } from '../works/costs.js';
 import { heatPumpsNoteOf } from '../works/heat-pumps.js';
+import { waterHeatersNoteOf } from '../works/water-heaters.js';
 import { calculation, DEFAULT_SCENARIO, outcome, scenarioTitle } from './calc.js';
 import { engineFigures, registryMode } from './comparison.js';
 import type { PreparedDpe } from './prepared.js';
@@ -70,14 +71,15 @@ export function initialSimulation(
   const solutions = searchScenarios(engine, prep, opts).solutions.map((sol) => {
     const m2 = costPerM2(sol.cout, scope);
     const each = costPerDwelling(sol.cout, scope.dwellings);
-    const heatPumps = heatPumpsNoteOf(prep.raw, opts.costs, [
-      sol.items.map((it) => ({ ...it, cost: it.cout })),
-    ]);
+    const works = [sol.items.map((it) => ({ ...it, cost: it.cout }))];
+    const heatPumps = heatPumpsNoteOf(prep.raw, opts.costs, works);
+    const waterHeaters = waterHeatersNoteOf(prep.raw, works);
     return {
       ...sol,
       ...(m2 === undefined ? {} : { coutParM2: m2 }),
       ...(each === undefined ? {} : { coutParLogement: each }),
       ...(heatPumps === undefined ? {} : { heatPumpsNote: heatPumps }),
+      ...(waterHeaters === undefined ? {} : { waterHeatersNote: waterHeaters }),
     };
   });
   const packs = registryPacks(

@@ -601,6 +601,7 @@ function Scenarios({
             ))}
           </ul>
           {s.heatPumpsNote && <p class="small heat-pumps-note">{s.heatPumpsNote}</p>}
+          {s.waterHeatersNote && <p class="small water-heaters-note">{s.waterHeatersNote}</p>}
           <button type="button" onClick={() => onApply(i + 1)}>
             Apply scenario {i + 1}
           </button>

@@ -654,26 +654,37 @@ export function renderInitial(
         body.simulation.initialGrade ?? undefined,
       ),
     );
-    // (two heat pumps of one kind in one dwelling, priced as two appliances: the scenario says
-    // so; at a glance one line for all, with --all each scenario's note: issue 38's screen)
-    const noted = body.autoSolutions.flatMap((sol, i) => {
-      const note = (sol as { heatPumpsNote?: string }).heatPumpsNote;
-      return note ? [{ head: `${i + 1} (${sol.classe})`, note }] : [];
-    });
-    if (noted.length && on('elements'))
-      for (const n of noted) parts.push(wrap(`Scenario ${n.head}: ${terminalText(n.note)}`, '  '));
-    else if (noted.length) {
-      const heads = noted.map((n) => n.head);
-      const list =
-        heads.length === 1
-          ? `Scenario ${heads[0]}`
-          : `Scenarios ${heads.slice(0, -1).join(', ')} and ${heads[heads.length - 1]}`;
-      parts.push(
-        wrap(
-          `${list}: heat pumps of one kind on several heating installations of one dwelling, priced as an appliance each; whether one serves them all is the auditor’s call (--all says what one would cost)`,
-          '  ',
-        ),
-      );
+    // (two heat pumps of one kind, or two water heaters, in one dwelling, priced as two
+    // appliances: the scenario says so; at a glance one line for all, with --all each
+    // scenario's note: issue 38's screen)
+    const notes = [
+      {
+        of: (sol: SpecAutoSolution) => (sol as { heatPumpsNote?: string }).heatPumpsNote,
+        glance:
+          'heat pumps of one kind on several heating installations of one dwelling, priced as an appliance each; whether one serves them all is the auditor’s call (--all says what one would cost)',
+      },
+      {
+        of: (sol: SpecAutoSolution) => (sol as { waterHeatersNote?: string }).waterHeatersNote,
+        glance:
+          'new water heaters on several hot-water installations of one dwelling, priced and simulated as an appliance each; whether one serves them all is the auditor’s call (--all names them)',
+      },
+    ];
+    for (const { of, glance } of notes) {
+      const noted = body.autoSolutions.flatMap((sol, i) => {
+        const note = of(sol);
+        return note ? [{ head: `${i + 1} (${sol.classe})`, note }] : [];
+      });
+      if (noted.length && on('elements'))
+        for (const n of noted)
+          parts.push(wrap(`Scenario ${n.head}: ${terminalText(n.note)}`, '  '));
+      else if (noted.length) {
+        const heads = noted.map((n) => n.head);
+        const list =
+          heads.length === 1
+            ? `Scenario ${heads[0]}`
+            : `Scenarios ${heads.slice(0, -1).join(', ')} and ${heads[heads.length - 1]}`;
+        parts.push(wrap(`${list}: ${glance}`, '  '));
+      }
     }
     const scope = scopeLine(body.dpe);
     if (scope) parts.push(wrap(s.c.dim(scope), '  '));
