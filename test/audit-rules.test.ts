@@ -1214,10 +1214,30 @@ describe.skipIf(!HAS_CORPUS)('the rules where they bind on the corpus', () => {
         .find((w) => w.referenceId === 'installation_chauffage:0');
       expect(line?.editableValue, prop.kind).toBe('PACAirEauCollective');
       expect(line?.treats, prop.kind).toBe(true);
+      // the step says what the new generator replaces and what stays
+      const noted = prop.steps.find((st) => st.works.includes(line!));
+      expect(noted?.heatingNote, prop.kind).toBe(
+        'installation_chauffage:0 is a collective base + appoint installation: its new generator replaces the base (chaudière gaz standard 1991-2000) at the base’s power; the appoint in each dwelling (convecteur électrique nfc, nf** et nf***) stays, for the share of the need the 3CL method gives it (§9.8).',
+      );
       // the flat pays its share of the building's plant
       expect(line?.costDetail, prop.kind).toMatch(
         /^402 kW × 1\u202f378 €\/kW = 553\u202f956 € × share 67\.4 \/ 4\u202f417 m²$/,
       );
+    }
+    // as the signer reads it, under the step in the terminal and in the report (both paths)
+    const note = a.proposals[0]!.steps.find((st) => st.heatingNote)!.heatingNote!;
+    const dir = await mkdtemp(path.join(tmpdir(), 'dpe-sim-base-appoint-'));
+    const report = path.join(dir, 'audit.html');
+    try {
+      const out = await runCli(['audit', corpus('2251E1368858K'), '--report', report], {
+        env: { COLUMNS: '400' },
+      });
+      expect(out.code, out.stderr).toBe(0);
+      expect(out.stdout.split(note).length - 1).toBe(2);
+      const html = await readFile(report, 'utf8');
+      expect(html.split(`<p class="small">${note}</p>`).length - 1).toBe(2);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
     }
   });
 

@@ -650,6 +650,31 @@ describe.skipIf(!HAS_CHROMIUM || !HAS_BUNDLE)('the workbench in headless Chromiu
     },
   );
 
+  it.skipIf(!HAS_CORPUS)(
+    'a flat on a collective base + appoint (2251E1368858K) at 375 px: the step that replaces the base says what it was and that the appoint stays, as the API',
+    async () => {
+      const id = '2251E1368858K';
+      copyFileSync(path.join(CORPUS, `${id}.xml`), path.join(s.dpeDir, `${id}.xml`));
+      const { ctx, page, errors } = await openAudit(id, 375);
+      await page.waitForSelector('#audit-view', { timeout: HANG_MS });
+      const shown = await auditOf(page, id);
+      const notes = shown.proposals.flatMap((p) =>
+        p.steps.flatMap((st) => (st.heatingNote ? [st.heatingNote] : [])),
+      );
+      expect(notes.length).toBe(2);
+      expect(notes[0]).toMatch(
+        /^installation_chauffage:0 is a collective base \+ appoint installation: its new generator replaces the base \(chaudière gaz standard 1991-2000\)/,
+      );
+      const onPage = page.locator('#audit-view .heating-note');
+      expect(await onPage.allTextContents()).toEqual(notes);
+      await onPage.first().scrollIntoViewIfNeeded();
+      expect(await onPage.first().isVisible()).toBe(true);
+      await noSidewaysScroll(page);
+      expect(errors).toEqual([]);
+      await ctx.close();
+    },
+  );
+
   it('the bundled flat’s audit at 375 px: its air/air heat pump says the area it heats, as the API', async () => {
     const id = '0000E0000002F';
     copyFileSync(path.join(ROOT, 'fixtures', `${id}.xml`), path.join(s.dpeDir, `${id}.xml`));

@@ -256,6 +256,11 @@ export const AuditStep = Type.Object({
    */
   hotWaterNote: Type.Optional(Type.String()),
   /**
+   * a collective base + appoint installation (§9.8) whose base this step replaces: what the base
+   * was, and that its individual appoint stays, named (0.2)
+   */
+  heatingNote: Type.Optional(Type.String()),
+  /**
    * heat pumps of one kind on two or more heating installations of one dwelling, priced as an
    * appliance each: the step that fits the second says so, and what one appliance for them all
    * would cost where the catalogue prices it (0.2)

@@ -166,7 +166,7 @@ function renderStep(step: AuditStep, s: Style): string {
     head,
     works,
     wrap(`    After: ${figuresLine(step.after)}${comfort}`, '      '),
-    ...[step.heatPumpsNote, step.hotWaterNote, step.billNote]
+    ...[step.heatingNote, step.heatPumpsNote, step.hotWaterNote, step.billNote]
       .filter((x): x is string => !!x)
       .map((x) => wrap(`    ${x}`, '      ')),
   ].join('\n');

@@ -15,7 +15,7 @@ import { numberText } from '../../contract/number-text.js';
 import { buildingAreaSetAside, type Scope } from '../../dpe/building.js';
 import { STANDARD_DOOR_M2 } from '../../dpe/doors.js';
 import { elementsOf } from '../../dpe/elements.js';
-import { num, str, type RawDpe, type RawGeneratorHolder } from '../../dpe/raw.js';
+import { num, str, type RawDpe, type RawElement, type RawGeneratorHolder } from '../../dpe/raw.js';
 import { consumptionOf } from '../../engine/bills.js';
 import type { Engine } from '../../engine/engine.js';
 import { ACCEPTED_GENERATORS, OPAQUE_LEVELS, WINDOW_LEVEL } from './levels.js';
@@ -192,6 +192,36 @@ export function hotWaterKeptOf(engine: Engine, before: RawDpe, after: RawDpe): s
   );
   if (!kept.length) return undefined;
   return `The generator that made the heating and hot water of ${kept.join(' and of ')} stays in service for the hot water alone: the new heating generator heats only.`;
+}
+
+/**
+ * A collective base + appoint installation (§9.8) whose base the works replace: the base it was,
+ * and that its appoint stays, named; undefined when there is none.
+ */
+export function appointKeptOf(engine: Engine, before: RawDpe, after: RawDpe): string | undefined {
+  const label = (g: RawElement | undefined) =>
+    engine.enumLabel('type_generateur_ch', str(g?.donnee_entree.enum_type_generateur_ch_id)) ??
+    str(g?.donnee_entree.description) ??
+    '?';
+  const gensOf = (inst: RawElement | undefined): RawElement[] =>
+    (inst as RawGeneratorHolder | undefined)?.generateur_chauffage_collection
+      ?.generateur_chauffage ?? [];
+  const was = elementsOf(before, 'installation_chauffage');
+  const notes: string[] = [];
+  elementsOf(after, 'installation_chauffage').forEach((inst, i) => {
+    const d = inst.donnee_entree;
+    if (str(d.enum_type_installation_id) !== '4' || str(d.enum_cfg_installation_ch_id) !== '10')
+      return;
+    const [base, ...appoint] = gensOf(inst);
+    const old = gensOf(was[i])[0];
+    const type = (g: RawElement | undefined) => str(g?.donnee_entree.enum_type_generateur_ch_id);
+    if (!base || !old || type(base) === type(old)) return;
+    const kept = appoint.length ? appoint.map(label).join(' + ') : undefined;
+    notes.push(
+      `installation_chauffage:${i} is a collective base + appoint installation: its new generator replaces the base (${label(old)}) at the base’s power${kept ? `; the appoint in each dwelling (${kept}) stays, for the share of the need the 3CL method gives it (§9.8)` : ''}.`,
+    );
+  });
+  return notes.length ? notes.join(' ') : undefined;
 }
 
 /** The heating a proposal (or a step) leaves: what its works install, and what heats most after. */

@@ -46,6 +46,7 @@ import {
   FOSSIL_ENERGIES,
   heatingEnergyOf,
   hotWaterKeptOf,
+  appointKeptOf,
   type AidHeating,
   type AidScope,
   BILL_PRICES,
@@ -551,6 +552,7 @@ function stepOf(
     frame.costs,
   );
   const hotWaterNote = hotWaterKeptOf(frame.engine, from.raw, applied.raw);
+  const heatingNote = appointKeptOf(frame.engine, from.raw, applied.raw);
   const billSaved = Math.round(beforeFigures.bill - afterFigures.bill);
   // a bill that rises says why (the works trade a cheap energy for a dearer one): the output the
   // step starts from, run again only then (after the input was read above: the run may write
@@ -576,6 +578,7 @@ function stepOf(
     billSaved,
     ...(billNote ? { billNote } : {}),
     ...(hotWaterNote ? { hotWaterNote } : {}),
+    ...(heatingNote ? { heatingNote } : {}),
     ...(comfort ? { summerComfort: comfort } : {}),
     ...(heating ? { heatingEnergy: heating } : {}),
   };
