@@ -291,6 +291,17 @@ function hasCollectiveInstallation(dpe: RawDpe): boolean {
   ].some(isCollective);
 }
 
+/**
+ * A collective base + appoint installation (§9.8: `enum_type_installation_id` 4, collective and
+ * individual, with `enum_cfg_installation_ch_id` 10): the engine reads its base, the building's
+ * generator, as the first generator and emitter of its lists, each dwelling's appoint as the
+ * second.
+ */
+export function isBaseAppoint(inst: RawElement): boolean {
+  const d = inst.donnee_entree;
+  return str(d.enum_type_installation_id) === '4' && str(d.enum_cfg_installation_ch_id) === '10';
+}
+
 export function isCollective(inst: RawElement): boolean {
   const t = str(inst.donnee_entree.enum_type_installation_id);
   return t !== undefined && t !== INSTALLATION_INDIVIDUELLE;
@@ -468,11 +479,7 @@ export function generatorPower(inst: RawGeneratorHolder): number | undefined {
   const all = inst.generateur_chauffage_collection?.generateur_chauffage ?? [];
   // a collective base + appoint installation (§9.8): the boiler room is its base, the first
   // generator; the appoint is the dwellings' own heaters
-  const de = inst.donnee_entree;
-  const baseAppoint =
-    String(de?.enum_type_installation_id) === '4' &&
-    String(de?.enum_cfg_installation_ch_id) === '10';
-  const gens = baseAppoint ? all.slice(0, 1) : all;
+  const gens = isBaseAppoint(inst) ? all.slice(0, 1) : all;
   let w = 0;
   for (const g of gens) w += num(g.donnee_intermediaire?.pn) ?? 0;
   return w > 0 ? w / 1000 : undefined;

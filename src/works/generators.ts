@@ -1,11 +1,14 @@
 /**
- * Replacing a heating or hot-water generator. Only individual installations are offered (a
- * collective boiler room is not the dwelling owner's works). New generators are entered with
- * table values (method 1) and a fresh `donnee_intermediaire` (the engine reads pn, rpn, qp0,
- * scop... from it as inputs); untouched generators keep theirs. A new boiler keeps the nominal
- * power the engine used for the old one (without it the engine sizes pn from the whole GV, which
- * inflates the standby losses on building-level DPEs); a heat pump gets none.
+ * Replacing a heating or hot-water generator: an individual installation's by an individual one,
+ * a collective installation's by the building's boiler room or heat pump (priced at a flat's
+ * share), a collective base + appoint installation's base by either of those. New generators are
+ * entered with table values (method 1) and a fresh `donnee_intermediaire` (the engine reads pn,
+ * rpn, qp0, scop... from it as inputs); untouched generators keep theirs. A new boiler keeps the
+ * nominal power the engine used for the old one (without it the engine sizes pn from the whole
+ * GV, which inflates the standby losses on building-level DPEs); a heat pump gets none, but at
+ * the base of a base + appoint installation, whose power shares the need with the appoint.
  */
+import { isBaseAppoint } from '../dpe/building.js';
 import type { Fields, RawDpe, RawElement, RawGeneratorHolder } from '../dpe/raw.js';
 import {
   cleanRef,
@@ -386,21 +389,9 @@ const HYDRONIC: Partial<Record<HeatingGenerator, HydronicSpec>> = {
   },
 };
 
-// enum_cfg_installation_ch_id 10: a collective base + individual appoint installation (§9.8)
-const BASE_APPOINT_CFG = '10';
-
-/**
- * A collective base + appoint installation (§9.8): the engine reads its base as the first generator
- * and emitter of its lists, its individual appoint as the second. A collective option replaces the
- * base, in its place and at its power (the power sets the base's share of the need); the appoint
- * stays as it is.
- */
-function isBaseAppoint(inst: RawGeneratorHolder): boolean {
-  return (
-    s(inst.donnee_entree.enum_type_installation_id) === HYBRID_INSTALLATION &&
-    s(inst.donnee_entree.enum_cfg_installation_ch_id) === BASE_APPOINT_CFG
-  );
-}
+// A collective base + appoint installation (`isBaseAppoint`, §9.8): a collective option replaces
+// its base, in its place and at its power (the power sets the base's share of the need); the
+// appoint stays as it is.
 
 /** Why an installation is not an individual central heating with water emitters, or undefined. */
 function centralRefusal(inst: RawGeneratorHolder, collective = false): string | undefined {

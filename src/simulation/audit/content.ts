@@ -12,7 +12,7 @@ import type {
 import { classIndex, type ClassLetter } from '../../contract/classes.js';
 import { ENERGY_PRICES_SINCE } from '../../contract/constants.js';
 import { numberText } from '../../contract/number-text.js';
-import { buildingAreaSetAside, type Scope } from '../../dpe/building.js';
+import { buildingAreaSetAside, isBaseAppoint, type Scope } from '../../dpe/building.js';
 import { STANDARD_DOOR_M2 } from '../../dpe/doors.js';
 import { elementsOf } from '../../dpe/elements.js';
 import { num, str, type RawDpe, type RawElement, type RawGeneratorHolder } from '../../dpe/raw.js';
@@ -209,9 +209,7 @@ export function appointKeptOf(engine: Engine, before: RawDpe, after: RawDpe): st
   const was = elementsOf(before, 'installation_chauffage');
   const notes: string[] = [];
   elementsOf(after, 'installation_chauffage').forEach((inst, i) => {
-    const d = inst.donnee_entree;
-    if (str(d.enum_type_installation_id) !== '4' || str(d.enum_cfg_installation_ch_id) !== '10')
-      return;
+    if (!isBaseAppoint(inst)) return;
     const [base, ...appoint] = gensOf(inst);
     const old = gensOf(was[i])[0];
     const type = (g: RawElement | undefined) => str(g?.donnee_entree.enum_type_generateur_ch_id);
