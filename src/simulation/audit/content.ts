@@ -18,6 +18,8 @@ import { elementsOf } from '../../dpe/elements.js';
 import { num, str, type RawDpe, type RawElement, type RawGeneratorHolder } from '../../dpe/raw.js';
 import { consumptionOf } from '../../engine/bills.js';
 import type { Engine } from '../../engine/engine.js';
+import { gensOf } from '../../works/context.js';
+import { generatorLabel } from './items.js';
 import { ACCEPTED_GENERATORS, OPAQUE_LEVELS, WINDOW_LEVEL } from './levels.js';
 
 /**
@@ -199,19 +201,13 @@ export function hotWaterKeptOf(engine: Engine, before: RawDpe, after: RawDpe): s
  * and that its appoint stays, named; undefined when there is none.
  */
 export function appointKeptOf(engine: Engine, before: RawDpe, after: RawDpe): string | undefined {
-  const label = (g: RawElement | undefined) =>
-    engine.enumLabel('type_generateur_ch', str(g?.donnee_entree.enum_type_generateur_ch_id)) ??
-    str(g?.donnee_entree.description) ??
-    '?';
-  const gensOf = (inst: RawElement | undefined): RawElement[] =>
-    (inst as RawGeneratorHolder | undefined)?.generateur_chauffage_collection
-      ?.generateur_chauffage ?? [];
+  const label = (g: RawElement) => generatorLabel(engine, 'installation_chauffage', g);
   const was = elementsOf(before, 'installation_chauffage');
   const notes: string[] = [];
   elementsOf(after, 'installation_chauffage').forEach((inst, i) => {
     if (!isBaseAppoint(inst)) return;
-    const [base, ...appoint] = gensOf(inst);
-    const old = gensOf(was[i])[0];
+    const [base, ...appoint] = gensOf(inst as RawGeneratorHolder);
+    const old = was[i] && gensOf(was[i] as RawGeneratorHolder)[0];
     const type = (g: RawElement | undefined) => str(g?.donnee_entree.enum_type_generateur_ch_id);
     if (!base || !old || type(base) === type(old)) return;
     const kept = appoint.length ? appoint.map(label).join(' + ') : undefined;

@@ -141,7 +141,8 @@ function isBackUp(category: Category, el: RawElement, g: RawElement, label: stri
   return (cfg === '8' || cfg === '9') && /chaudière/.test(label) && !isHeatPump(label);
 }
 
-function generatorLabel(engine: Engine, category: Category, g: RawElement): string {
+/** A generator's name as the engine's enum gives it (else the DPE's description). */
+export function generatorLabel(engine: Engine, category: Category, g: RawElement): string {
   const d = g.donnee_entree;
   const label =
     category === 'installation_chauffage'
