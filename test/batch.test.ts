@@ -1,4 +1,11 @@
-import { copyFileSync, existsSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  readFileSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -171,6 +178,20 @@ describe('dpe-sim batch (local backend)', () => {
     const lines = parseLines(r.stdout);
     expect(lines.map((l) => l.status).sort()).toEqual(['blocked', 'ok']);
     expect(r.stderr).toMatch(/1 ok, 1 blocked, 0 failed/);
+  });
+
+  it('a directory of links to XML files (a selection made with ln -s) runs each file they point to; a dangling link is its own failed line', async () => {
+    const dir = tempDir('dpe-sim-batch-links-');
+    symlinkSync(HOUSE, path.join(dir, 'house.xml'));
+    symlinkSync(FLAT, path.join(dir, 'flat.xml'));
+    symlinkSync(path.join(dir, 'gone.xml.orig'), path.join(dir, 'gone.xml'));
+    const r = await runCli(['batch', 'pre', dir]);
+    expect(r.code, r.stderr).toBe(1);
+    const lines = byKey(parseLines(r.stdout));
+    expect(lines.get(path.join(dir, 'house.xml'))?.status).toBe('ok');
+    expect(lines.get(path.join(dir, 'flat.xml'))?.status).toBe('ok');
+    expect(lines.get(path.join(dir, 'gone.xml'))?.status).toBe('failed');
+    expect(r.stderr).toMatch(/3 items .*2 ok, 0 blocked, 1 failed/);
   });
 
   it('calc applies --works to every DPE and skips the changes a DPE has no element for', async () => {

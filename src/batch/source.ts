@@ -2,7 +2,7 @@
  * The items of a batch, streamed (never all in memory): the lines of a file or of stdin (blank
  * lines and #comments ignored), or the XML files of a directory.
  */
-import { constants, createReadStream } from 'node:fs';
+import { constants, createReadStream, type Dirent } from 'node:fs';
 import { open, opendir } from 'node:fs/promises';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -123,14 +123,18 @@ function isXml(name: string): boolean {
   return name.toLowerCase().endsWith('.xml');
 }
 
+/** An XML file of the directory, or a link to one (a link to anything else fails as its item). */
+function isXmlEntry(entry: Dirent): boolean {
+  return (entry.isFile() || entry.isSymbolicLink()) && isXml(entry.name);
+}
+
 function directorySource(dir: string): BatchSource {
   return {
     description: `directory ${dir}`,
     async *items(signal) {
       for await (const entry of await opendir(dir)) {
         if (signal.aborted) return;
-        if (entry.isFile() && isXml(entry.name))
-          yield { kind: 'path', ref: path.join(dir, entry.name) };
+        if (isXmlEntry(entry)) yield { kind: 'path', ref: path.join(dir, entry.name) };
       }
     },
     count() {
@@ -138,8 +142,7 @@ function directorySource(dir: string): BatchSource {
     },
     async countUpTo(limit) {
       let n = 0;
-      for await (const entry of await opendir(dir))
-        if (entry.isFile() && isXml(entry.name) && ++n >= limit) break;
+      for await (const entry of await opendir(dir)) if (isXmlEntry(entry) && ++n >= limit) break;
       return n;
     },
   };
