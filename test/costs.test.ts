@@ -395,7 +395,8 @@ describe('costs scale with what each installation serves (corpus)', () => {
       const rows = CATALOGUE.filter(
         (r) =>
           r.recipe.kind === 'distribution' ||
-          (r.recipe.kind === 'heating' && r.code.match(/Collective|Chaufferie/)),
+          (r.recipe.kind === 'heating' && r.code.match(/Collective|Chaufferie/)) ||
+          (r.recipe.kind === 'hot-water' && r.code.includes('Collective')),
       );
       const moved = new Map<string, string>();
       for (const f of readdirSync(CORPUS)

@@ -626,19 +626,30 @@ describe('a building area that is a unit slip is set aside (2213E0696993Z: 87 12
         buildingSurface: null,
         share: null,
       });
-      // in C, B is reached with the collective networks' insulation priced at the flat's own size
-      // (per m² it heats, per dwelling): the same whatever the building (no scenario before)
+      // in C, B and A are reached with collective works priced at the flat's own size (per m²
+      // it heats, per dwelling): the same whatever the building (no scenario before); B with the
+      // building's hot-water heat pump (since 2026-12-06; before it, with the networks' lagging)
       const b = body.autoSolutions.find((s) => s.classe === 'B');
       expect(b?.exact).toBe(true);
-      const details = b?.items.map((i) => i.coutDetail) ?? [];
-      expect(details).toContain('87.1 m² × 10 €/m²');
+      const details = body.autoSolutions.flatMap((s) => s.items.map((i) => i.coutDetail));
+      expect(b?.items.map((i) => i.coutDetail)).toContain('1 dwelling × 3\u202f400 €/dwelling');
       expect(details).toContain('1 dwelling × 300 €/dwelling');
-      const heatPump = body.autoSolutions
-        .flatMap((s) => s.items)
-        .find((i) => i.editableValue === 'PACAirEauCollective');
-      expect(heatPump?.coutDetail).toMatch(
-        /^\d+ kW × 1\u202f378 €\/kW \(the flat's share: the heat loss of its own area\)$/,
-      );
+      const dpeItems = body as unknown as {
+        dpe: {
+          items: Record<
+            string,
+            { editables?: Record<string, { options?: Record<string, { coutDetail?: string }> }> }[]
+          >;
+        };
+      };
+      expect(
+        dpeItems.dpe.items.installation_chauffage?.[0]?.editables?.CALORIFUGEAGE?.options
+          ?.CalorifugeageChauffage?.coutDetail,
+      ).toBe('87.1 m² × 10 €/m²');
+      expect(
+        dpeItems.dpe.items.installation_chauffage?.[0]?.editables?.ReplaceGEN?.options
+          ?.PACAirEauCollective?.coutDetail,
+      ).toMatch(/^\d+ kW × 1\u202f378 €\/kW \(the flat's share: the heat loss of its own area\)$/);
       const screen = await runCli(['initial', file]);
       expect(screen.stdout.replace(/\s+/g, ' ')).toContain(
         "The building's living area is unknown: collective works are priced at the flat's own size (per m² served, per kW of its own heat loss, per dwelling); none sized by the building (a boiler room, a substation) is offered",

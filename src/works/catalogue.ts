@@ -314,6 +314,15 @@ export const CATALOGUE: readonly WorksOptionRow[] = [
     recipe: { kind: 'hot-water', generator: 'cesi' },
     cost: 'cesi',
   },
+  // collective hot water (a flat's DPE pays its own dwelling's figure)
+  {
+    category: 'installation_ecs',
+    key: 'ReplaceGEN',
+    code: 'PACCollectiveECS',
+    label: 'Pompe à chaleur collective pour l’eau chaude sanitaire',
+    recipe: { kind: 'hot-water', generator: 'pac-ecs-collective' },
+    cost: 'pac_ecs_collective',
+  },
   // ventilation
   {
     category: 'ventilation',

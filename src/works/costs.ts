@@ -332,6 +332,14 @@ export const DEFAULT_COSTS = {
       'France Chaleur Urbaine rules (ELCIMAI 2024): collective air/water heat pump 1\u202f005 €/kW equipment excl. VAT, +30% fitting (≈ 1\u202f307 €/kW), +5.5% VAT',
     classe: 'collective air/water heat pump after 2017 (3CL 7)',
   },
+  pac_ecs_collective: {
+    eur: 3400,
+    unit: 'dwelling',
+    source:
+      'no citable figure for a collective hot-water heat pump was found: one thermodynamic water heater on outdoor air per dwelling served, travauxapart.fr (2019) 2\u202f200–4\u202f600 € (midpoint), the cet_exterieur figure',
+    classe:
+      'collective hot-water heat pump on outdoor air, priced and simulated as thermodynamic hot water on outdoor air after 2014 (3CL 6)',
+  },
   sous_station: {
     eur: Math.round(((21500 + 37500) / 2) * (1 + VAT_RENOVATION)),
     unit: 'building',

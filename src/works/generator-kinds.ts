@@ -13,7 +13,8 @@ export type HeatingGenerator =
   | 'radiateurs-nf'
   | 'gaz-condensation-collective'
   | 'pac-air-eau-collective';
-export type HotWaterGenerator = 'cet' | 'cet-exterieur' | 'ballon-electrique' | 'cesi';
+export type HotWaterGenerator =
+  'cet' | 'cet-exterieur' | 'ballon-electrique' | 'cesi' | 'pac-ecs-collective';
 
 /** `true` when the recipe makes sense on the element, else the reason it is not offered. */
 export type Applicability = true | string;
@@ -31,6 +32,7 @@ export const OTHER_KIND = {
   baseAppointIndividual:
     'a collective base + appoint installation: a collective option replaces its base, its individual appoint is kept',
   individualHotWater: 'only individual hot-water installations can be replaced',
+  collectiveHotWater: 'a collective hot-water heat pump replaces a building’s hot-water production',
   collectiveNetwork:
     'offered on collective installations (a building’s boiler room or district heating)',
   // (the air/air heat pump for independent fossil heaters: said only of an installation with

@@ -826,6 +826,17 @@ const WATER_HEATERS: Record<Exclude<HotWaterGenerator, 'cesi'>, NewGenFields> = 
     volume_stockage: 200,
     periode_thermo: '3',
   },
+  // a building's hot-water heat pump with its tanks (CEE BAR-TH-169), on outdoor air: the 3CL
+  // tables' COP for thermodynamic hot water on outdoor air after 2014 (2.5 in H1 and H2, 2.8 in
+  // H3); its tanks are the system's own (storage independent of production)
+  'pac-ecs-collective': {
+    description: 'Pompe à chaleur collective pour l’eau chaude sanitaire (travaux)',
+    type: '6', // cet sur air extérieur après 2014
+    usage: '2',
+    energie: '1',
+    stockage: '2', // stockage indépendant de la production
+    periode_thermo: '3',
+  },
   'ballon-electrique': {
     description: 'Ballon électrique vertical catégorie C (travaux)',
     type: '71', // ballon électrique à accumulation vertical catégorie C ou 3 étoiles
@@ -840,6 +851,7 @@ export function hotWaterApplies(
   generator: HotWaterGenerator,
   ctx: WorksContext,
 ): Applicability {
+  if (generator === 'pac-ecs-collective') return collectiveHotWaterApplies(inst);
   if (!isIndividual(inst)) return OTHER_KIND.individualHotWater;
   const gens = ecsGensOf(inst);
   if (!gens.length) return 'this installation has no generator';
@@ -860,6 +872,34 @@ export function hotWaterApplies(
         return 'a solar installation is already there';
       return true;
   }
+}
+
+// enum_type_generateur_ecs_id of a heating network or of a multi-building installation modelled
+// as one (72–77, 119, 134), of the registry's default for an undescribed collective system (84),
+// and of the other thermodynamic systems (82 electric, 83 gas)
+const NETWORK_ECS = new Set(['72', '73', '74', '75', '76', '77', '119', '134']);
+const DEFAULT_COLLECTIVE_ECS = '84';
+const OTHER_THERMO_ECS = new Set(['82', '83']);
+
+/**
+ * A building's hot-water production (a collective installation) replaced by a heat pump: its
+ * generators, whether they make hot water only or are a boiler's hot-water side (that boiler then
+ * heats only), become the heat pump. Not a heating network's hot water, nor the registry's default
+ * for an undescribed system, nor a production that is already a heat pump.
+ */
+function collectiveHotWaterApplies(inst: RawGeneratorHolder): Applicability {
+  const t = s(inst.donnee_entree.enum_type_installation_id);
+  if (t === INDIVIDUELLE || t === '') return OTHER_KIND.collectiveHotWater;
+  const gens = ecsGensOf(inst);
+  if (!gens.length) return 'this installation has no generator';
+  const types = gens.map(ecsType);
+  if (t === '3' || types.some((x) => NETWORK_ECS.has(x)))
+    return 'hot water comes from a heating network, which the catalogue does not replace';
+  if (types.includes(DEFAULT_COLLECTIVE_ECS))
+    return 'hot water is the registry’s default for an undescribed collective system: what to replace is not known';
+  if (types.every((x) => THERMO_ECS.has(x) || OTHER_THERMO_ECS.has(x)))
+    return 'a heat pump already makes the hot water';
+  return true;
 }
 
 export function hotWaterApply(

@@ -113,7 +113,8 @@ export const DOOR_LEVEL = { text: 'éco-PTZ', ud: 1.7 } as const;
 
 /**
  * Generators the aids accept (MaPrimeRénov' 2026, or a CEE sheet): heat pumps (BAR-TH-104,
- * -129, -171), pellet boilers (BAR-TH-113), pellet stoves (BAR-TH-112), condensing gas boilers
+ * -129, -171; collective air/water BAR-TH-179, which replaced BAR-TH-166 on 2026-01-01; a
+ * building's hot-water heat pump BAR-TH-169), pellet boilers (BAR-TH-113), pellet stoves (BAR-TH-112), condensing gas boilers
  * (CEE only, BAR-TH-106 and -107 collective), thermodynamic and solar water heaters (BAR-TH-148,
  * -101). Direct electric radiators, electric tanks and the distribution works (valves, emitters,
  * pipe lagging) are not generators the aids accept: they add to the item, they do not treat it.
@@ -121,7 +122,7 @@ export const DOOR_LEVEL = { text: 'éco-PTZ', ud: 1.7 } as const;
 export const ACCEPTED_GENERATORS: Readonly<Record<string, string>> = {
   PACAirEau: 'BAR-TH-171',
   PACAirEauECS: 'BAR-TH-171',
-  PACAirEauCollective: 'BAR-TH-166',
+  PACAirEauCollective: 'BAR-TH-179',
   PACAirAir: 'BAR-TH-129',
   PACAirAirAppareils: 'BAR-TH-129',
   ChaudiereGranules: 'BAR-TH-113',
@@ -130,6 +131,7 @@ export const ACCEPTED_GENERATORS: Readonly<Record<string, string>> = {
   ChaufferieGazCondensation: 'BAR-TH-107',
   CET: 'BAR-TH-148',
   CETExterieur: 'BAR-TH-148',
+  PACCollectiveECS: 'BAR-TH-169',
   CESI: 'BAR-TH-101',
 };
 
