@@ -122,13 +122,18 @@ describe.skipIf(!HAS_CHROMIUM || !HAS_BUNDLE)('the workbench in headless Chromiu
   async function openAudit(
     id: string,
     width: number,
+    keyboard = false,
   ): Promise<{ ctx: BrowserContext; page: Page; errors: string[] }> {
     const pre = await partner<{ url: string }>('/partners/dpe/pre', { ...WHO, dpeId: id });
     const ctx = await newContext(width);
     const { page, errors } = await newPage(ctx);
     await page.goto(pre.url);
     await page.waitForSelector('main[data-ready="true"]');
-    await page.click('#run-audit');
+    if (keyboard) {
+      // as a keyboard user asks for it: focus on its button, Enter
+      await page.focus('#run-audit');
+      await page.keyboard.press('Enter');
+    } else await page.click('#run-audit');
     return { ctx, page, errors };
   }
 
@@ -669,6 +674,40 @@ describe.skipIf(!HAS_CHROMIUM || !HAS_BUNDLE)('the workbench in headless Chromiu
       expect(await onPage.allTextContents()).toEqual(notes);
       await onPage.first().scrollIntoViewIfNeeded();
       expect(await onPage.first().isVisible()).toBe(true);
+      await noSidewaysScroll(page);
+      expect(errors).toEqual([]);
+      await ctx.close();
+    },
+  );
+
+  it.skipIf(!HAS_CORPUS)(
+    'a flat whose building’s oil boiler makes its hot water (2387E0113220B) at 375 px, driven from the keyboard: the audit reaches C with a building’s hot-water heat pump, whose step says the boiler now heats only, as the API; no serious accessibility violation',
+    async () => {
+      const id = '2387E0113220B';
+      copyFileSync(path.join(CORPUS, `${id}.xml`), path.join(s.dpeDir, `${id}.xml`));
+      const { ctx, page, errors } = await openAudit(id, 375, true);
+      await page.waitForSelector('#audit-view', { timeout: HANG_MS });
+      const shown = await auditOf(page, id);
+      for (const prop of shown.proposals) {
+        expect(prop.steps.at(-1)?.after.classe, prop.kind).toBe('C');
+        const line = prop.steps
+          .flatMap((st) => st.works)
+          .find((w) => w.referenceId === 'installation_ecs:0');
+        expect(line, prop.kind).toMatchObject({ editableValue: 'PACCollectiveECS', cost: 3400 });
+      }
+      const notes = shown.proposals.flatMap((p) =>
+        p.steps.flatMap((st) => (st.hotWaterNote ? [st.hotWaterNote] : [])),
+      );
+      expect(notes.length).toBeGreaterThan(0);
+      for (const n of notes)
+        expect(n).toBe(
+          'The generator that made the heating and hot water of installation_chauffage:0 (chaudière fioul à condensation 1996-2015) stays in service for the heating alone: the new hot-water generator makes the hot water.',
+        );
+      const onPage = page.locator('#audit-view .hot-water-note');
+      expect(await onPage.allTextContents()).toEqual(notes);
+      const text = (await page.locator('#audit-view').textContent()) ?? '';
+      expect(text).toContain('Pompe à chaleur collective pour l’eau chaude sanitaire');
+      expect(await axeViolations(page)).toEqual([]);
       await noSidewaysScroll(page);
       expect(errors).toEqual([]);
       await ctx.close();

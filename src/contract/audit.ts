@@ -250,7 +250,8 @@ export const AuditStep = Type.Object({
   billNote: Type.Optional(Type.String()),
   /**
    * a boiler that made heating and hot water and stays in service for the hot water alone after
-   * this step's heating works (a heat pump that heats only), named; and new water heaters on two
+   * this step's heating works (a heat pump that heats only), or for the heating alone after its
+   * hot-water works (a water heater, a building's hot-water heat pump), named; and new water heaters on two
    * or more hot-water installations of one dwelling, priced as that many appliances, with the
    * area each installation serves (the step that fits the second) (0.2)
    */

@@ -18,7 +18,7 @@ import { elementsOf } from '../../dpe/elements.js';
 import { num, str, type RawDpe, type RawElement, type RawGeneratorHolder } from '../../dpe/raw.js';
 import { consumptionOf } from '../../engine/bills.js';
 import type { Engine } from '../../engine/engine.js';
-import { gensOf } from '../../works/context.js';
+import { ecsGensOf, gensOf } from '../../works/context.js';
 import { generatorLabel } from './items.js';
 import { ACCEPTED_GENERATORS, OPAQUE_LEVELS, WINDOW_LEVEL } from './levels.js';
 
@@ -169,31 +169,64 @@ export function heatingEnergyOf(
 /**
  * A boiler that made heating and hot water and, after a step whose new generator heats only,
  * keeps making the hot water (the recipe's `split`: `enum_usage_generateur_id` 3 → 2 on its
- * hot-water side), in one sentence; undefined when no step's works leave one so. `before` and
+ * hot-water side), in one sentence; and one that, after a step whose new hot-water generator
+ * takes its hot water (a water heater, a building's hot-water heat pump), keeps heating (3 → 1 on
+ * its heating side); undefined when no step's works leave one so. `before` and
  * `after` are the works' inputs (the DPE with the earlier steps' works, and with this step's).
  */
 export function hotWaterKeptOf(engine: Engine, before: RawDpe, after: RawDpe): string | undefined {
-  const gens = (raw: RawDpe) =>
-    elementsOf(raw, 'installation_ecs').map(
-      (inst) => (inst as RawGeneratorHolder).generateur_ecs_collection?.generateur_ecs ?? [],
+  const notes: string[] = [];
+  const kept = unmixedOf(engine, before, after, 'installation_ecs', '2');
+  if (kept.length)
+    notes.push(
+      `The generator that made the heating and hot water of ${kept.join(' and of ')} stays in service for the hot water alone: the new heating generator heats only.`,
     );
-  const was = gens(before);
-  const kept: string[] = [];
-  gens(after).forEach((list, i) =>
-    list.forEach((g, j) => {
+  // the other way: a new hot-water generator (a water heater, a building's hot-water heat pump)
+  // takes the hot water off a boiler that made both, which stays for the heating alone
+  const heatsOnly = unmixedOf(engine, before, after, 'installation_chauffage', '1');
+  if (heatsOnly.length)
+    notes.push(
+      `The generator that made the heating and hot water of ${heatsOnly.join(' and of ')} stays in service for the heating alone: the new hot-water generator makes the hot water.`,
+    );
+  return notes.length ? notes.join(' ') : undefined;
+}
+
+/**
+ * The generators of `category` that served heating and hot water before (usage 3) and serve one
+ * use after (`to`: 1 heating, 2 hot water), the same appliance (a new generator in its place is
+ * not the old one kept): "installation_ecs:0 (chaudière gaz à condensation 2001-2015)".
+ */
+function unmixedOf(
+  engine: Engine,
+  before: RawDpe,
+  after: RawDpe,
+  category: 'installation_ecs' | 'installation_chauffage',
+  to: '1' | '2',
+): string[] {
+  const list = (raw: RawDpe) =>
+    elementsOf(raw, category).map((inst) =>
+      category === 'installation_ecs'
+        ? ecsGensOf(inst as RawGeneratorHolder)
+        : gensOf(inst as RawGeneratorHolder),
+    );
+  const type = (g: RawElement | undefined) =>
+    str(
+      category === 'installation_ecs'
+        ? g?.donnee_entree.enum_type_generateur_ecs_id
+        : g?.donnee_entree.enum_type_generateur_ch_id,
+    );
+  const was = list(before);
+  const out: string[] = [];
+  list(after).forEach((gens, i) =>
+    gens.forEach((g, j) => {
       const old = was[i]?.[j];
       if (str(old?.donnee_entree.enum_usage_generateur_id) !== '3') return;
-      if (str(g.donnee_entree.enum_usage_generateur_id) !== '2') return;
-      // the same appliance (a new water heater in its place is not the boiler kept)
-      const type = str(g.donnee_entree.enum_type_generateur_ecs_id);
-      if (type !== str(old?.donnee_entree.enum_type_generateur_ecs_id)) return;
-      const label =
-        engine.enumLabel('type_generateur_ecs', type) ?? str(g.donnee_entree.description) ?? '?';
-      kept.push(`installation_ecs:${i} (${label})`);
+      if (str(g.donnee_entree.enum_usage_generateur_id) !== to) return;
+      if (type(g) !== type(old)) return;
+      out.push(`${category}:${i} (${generatorLabel(engine, category, g)})`);
     }),
   );
-  if (!kept.length) return undefined;
-  return `The generator that made the heating and hot water of ${kept.join(' and of ')} stays in service for the hot water alone: the new heating generator heats only.`;
+  return out;
 }
 
 /**
