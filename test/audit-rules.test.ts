@@ -36,15 +36,12 @@ import { consumptionOf } from '../src/engine/bills.js';
 import { defaultCosts } from '../src/works/costs.js';
 import { gensOf } from '../src/works/context.js';
 import { CORPUS, FLAT, HAS_CORPUS, HOUSE, STUDIO, runCli } from './helpers.js';
+import { preparedFile } from './corpus-engine.js';
 
 let engine: Engine;
 const costs = defaultCosts();
 
-async function prep(file: string): Promise<PreparedDpe> {
-  const p = prepare(engine, await readDpeFile(file));
-  if (!p.ok) throw new Error(`${file} blocked: ${p.alert.content}`);
-  return p.dpe;
-}
+const prep = (file: string) => preparedFile(engine, file);
 const corpus = (id: string) => path.join(CORPUS, `${id}.xml`);
 
 function audit(p: PreparedDpe, engineFigures = false): AuditResponse {

@@ -22,6 +22,7 @@ import { auditDpe } from '../src/simulation/audit/index.js';
 import { prepare, type PreparedDpe } from '../src/simulation/prepared.js';
 import { defaultCosts } from '../src/works/costs.js';
 import { BIN, CORPUS, FLAT, HAS_CORPUS, HOUSE, runCli, STUDIO, tempDir } from './helpers.js';
+import { preparedFile } from './corpus-engine.js';
 
 const HAS_SCRIPT = existsSync('/usr/bin/script');
 if (!HAS_SCRIPT)
@@ -66,11 +67,7 @@ function widest(screen: string): { width: number; line: string } {
 let engine: Engine;
 const costs = defaultCosts();
 
-async function prep(file: string): Promise<PreparedDpe> {
-  const p = prepare(engine, await readDpeFile(file));
-  if (!p.ok) throw new Error(`${file} blocked: ${p.alert.content}`);
-  return p.dpe;
-}
+const prep = (file: string) => preparedFile(engine, file);
 
 function audit(p: PreparedDpe): AuditResponse {
   return auditDpe(engine, p, { coef: 'activated', forceNormalization: false, costs, version: 't' });

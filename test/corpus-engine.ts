@@ -1,7 +1,6 @@
 /**
- * What the tests that run the engine on a registry corpus DPE share: the DPE prepared as `initial`
- * prepares it, and the figures and class a set of works gives it (`test/m0-exceptions.test.ts`,
- * `test/airtightness-threshold.test.ts`).
+ * What the tests that run the engine on a DPE share: the DPE prepared as `initial` prepares it (a
+ * file or a registry corpus DPE), and the figures and class a set of works gives it.
  */
 import path from 'node:path';
 import { classIndex, type ClassLetter } from '../src/contract/classes.js';
@@ -19,11 +18,16 @@ import { CORPUS } from './helpers.js';
 export const costs = defaultCosts();
 export const frame = { coef: 'activated' as const, forceNormalization: false };
 
-/** the corpus DPE `id`, prepared (throws when the input gate blocks it) */
-export async function corpusDpe(engine: Engine, id: string): Promise<PreparedDpe> {
-  const p = prepare(engine, await readDpeFile(path.join(CORPUS, `${id}.xml`)));
-  if (!p.ok) throw new Error(`${id} blocked`);
+/** the DPE XML `file`, prepared (throws, naming the input gate's alert, when it blocks it) */
+export async function preparedFile(engine: Engine, file: string): Promise<PreparedDpe> {
+  const p = prepare(engine, await readDpeFile(file));
+  if (!p.ok) throw new Error(`${file} blocked: ${p.alert.id}: ${p.alert.content}`);
   return p.dpe;
+}
+
+/** the corpus DPE `id`, prepared (throws when the input gate blocks it) */
+export function corpusDpe(engine: Engine, id: string): Promise<PreparedDpe> {
+  return preparedFile(engine, path.join(CORPUS, `${id}.xml`));
 }
 
 /** the works' cost and the outcome (figures and classes after) of one engine run */

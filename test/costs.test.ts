@@ -33,6 +33,7 @@ import { defaultCosts, steppedPrice, withOverrides } from '../src/works/costs.js
 import stringWidth from 'string-width';
 import type { AuditResponse } from '../src/contract/audit.js';
 import { CORPUS, HAS_CORPUS, HOUSE, ROOT, runCli } from './helpers.js';
+import { preparedFile } from './corpus-engine.js';
 
 const costs = defaultCosts();
 const T = { ...STANDARD_LIMITS, smallSurface: false, highAltitude: false };
@@ -42,11 +43,7 @@ beforeAll(async () => {
   engine = await loadEngine();
 });
 
-async function prep(file: string): Promise<PreparedDpe> {
-  const p = prepare(engine, await readDpeFile(file));
-  if (!p.ok) throw new Error(`${file} blocked: ${p.alert.id}`);
-  return p.dpe;
-}
+const prep = (file: string) => preparedFile(engine, file);
 
 describe('a boiler room priced by its power (France Chaleur Urbaine steps)', () => {
   it('within a step: the step’s price; above 1 MW: pro rata of the last step, said once', () => {

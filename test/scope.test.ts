@@ -24,11 +24,9 @@ import { makeStyle } from '../src/cli/render/style.js';
 import { renderSolutions } from '../src/cli/render/simulation.js';
 import { elementsOf } from '../src/dpe/elements.js';
 import { parseDpeXml } from '../src/dpe/xml.js';
-import { readDpeFile } from '../src/dpe/source.js';
 import { loadEngine, type Engine } from '../src/engine/engine.js';
 import { ceilingWarnings } from '../src/simulation/cost-ceiling.js';
 import { scopeInfo } from '../src/simulation/structure.js';
-import { prepare, type PreparedDpe } from '../src/simulation/prepared.js';
 import { offeredOptions, priceOn } from '../src/works/apply.js';
 import { findOption } from '../src/works/catalogue.js';
 import { WINDOW_MIN_EUR, defaultCosts, priceOf, withOverrides } from '../src/works/costs.js';
@@ -36,6 +34,7 @@ import { oversizedDoors } from '../src/dpe/doors.js';
 import { windowShares, windowsOf } from '../src/dpe/windows.js';
 import { areaOf, performanceOf } from '../src/works/pricing.js';
 import { CORPUS, FLAT, HAS_CORPUS, HOUSE, runCli, tempDir } from './helpers.js';
+import { corpusDpe } from './corpus-engine.js';
 
 if (!HAS_CORPUS)
   console.warn('*** scope tests on corpus DPEs SKIPPED: ../shared/corpus absent ***');
@@ -46,11 +45,7 @@ beforeAll(async () => {
   engine = await loadEngine();
 });
 
-async function prep(id: string): Promise<PreparedDpe> {
-  const p = prepare(engine, await readDpeFile(path.join(CORPUS, `${id}.xml`)));
-  if (!p.ok) throw new Error(`${id} blocked: ${p.alert.id}`);
-  return p.dpe;
-}
+const prep = (id: string) => corpusDpe(engine, id);
 
 /** Corpus DPEs by their method (enum_methode_application_dpe_log_id), read from the XML. */
 function corpusByMethod(accept: (method: string) => boolean): string[] {

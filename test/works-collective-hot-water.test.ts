@@ -10,16 +10,16 @@
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { elementsOf } from '../src/dpe/elements.js';
-import { readDpeFile } from '../src/dpe/source.js';
 import { consumptionOf } from '../src/engine/bills.js';
 import { loadEngine, type Engine } from '../src/engine/engine.js';
-import { prepare, type PreparedDpe } from '../src/simulation/prepared.js';
+import type { PreparedDpe } from '../src/simulation/prepared.js';
 import { figuresOf, runWorks } from '../src/simulation/runs.js';
 import { applyWorks, offeredOptions, refusalsOn, resolveChanges } from '../src/works/apply.js';
 import { ecsGensOf, gensOf } from '../src/works/context.js';
 import { defaultCosts } from '../src/works/costs.js';
 import type { RawGeneratorHolder } from '../src/dpe/raw.js';
 import { CORPUS, HAS_CORPUS, HOUSE } from './helpers.js';
+import { preparedFile } from './corpus-engine.js';
 
 if (!HAS_CORPUS)
   console.warn(
@@ -31,11 +31,7 @@ beforeAll(async () => {
   engine = await loadEngine();
 });
 
-async function prepared(file: string): Promise<PreparedDpe> {
-  const p = prepare(engine, await readDpeFile(file));
-  if (!p.ok) throw new Error(`${file} blocked: ${p.alert.id}`);
-  return p.dpe;
-}
+const prepared = (file: string) => preparedFile(engine, file);
 const corpusDpe = (id: string) => prepared(path.join(CORPUS, `${id}.xml`));
 
 const CHANGE = [

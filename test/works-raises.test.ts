@@ -5,18 +5,16 @@
  * named in each test; skipped with a warning when ../shared/corpus is absent. The corpus test
  * (test/corpus.test.ts) checks every other option that raises consumption is of a kind explained.
  */
-import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { RawDpe } from '../src/dpe/raw.js';
-import { readDpeFile } from '../src/dpe/source.js';
 import { loadEngine, type Engine } from '../src/engine/engine.js';
-import { prepare, type PreparedDpe } from '../src/simulation/prepared.js';
 import { runWorks } from '../src/simulation/runs.js';
 import { applyWorks, offeredOptions, resolveChanges } from '../src/works/apply.js';
 import { elementsOf } from '../src/dpe/elements.js';
 import { CATALOGUE } from '../src/works/catalogue.js';
 import { defaultCosts } from '../src/works/costs.js';
-import { CORPUS, HAS_CORPUS } from './helpers.js';
+import { HAS_CORPUS } from './helpers.js';
+import { corpusDpe } from './corpus-engine.js';
 
 if (!HAS_CORPUS)
   console.warn('*** works-raises tests on corpus DPEs SKIPPED: ../shared/corpus absent ***');
@@ -27,11 +25,7 @@ beforeAll(async () => {
   engine = await loadEngine();
 });
 
-async function prep(id: string): Promise<PreparedDpe> {
-  const p = prepare(engine, await readDpeFile(path.join(CORPUS, `${id}.xml`)));
-  if (!p.ok) throw new Error(`${id} blocked: ${p.alert.id}`);
-  return p.dpe;
-}
+const prep = (id: string) => corpusDpe(engine, id);
 
 /** The floors whose insulation from underneath used more energy before issue 35 (kWh/yr then). */
 const FLOORS: [string, number, number][] = [

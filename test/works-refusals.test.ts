@@ -14,10 +14,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { elementsOf } from '../src/dpe/elements.js';
-import { readDpeFile } from '../src/dpe/source.js';
 import { loadEngine, type Engine } from '../src/engine/engine.js';
 import { auditDpe } from '../src/simulation/audit/index.js';
-import { prepare, type PreparedDpe } from '../src/simulation/prepared.js';
+import type { PreparedDpe } from '../src/simulation/prepared.js';
 import { defaultCosts } from '../src/works/costs.js';
 import {
   applyWorks,
@@ -30,6 +29,7 @@ import { consumptionOf } from '../src/engine/bills.js';
 import { emsOf, gensOf } from '../src/works/context.js';
 import { figuresOf, runWorks } from '../src/simulation/runs.js';
 import { CORPUS, HAS_CORPUS, HOUSE } from './helpers.js';
+import { preparedFile } from './corpus-engine.js';
 
 if (!HAS_CORPUS)
   console.warn('*** works-refusals tests on corpus DPEs SKIPPED: ../shared/corpus absent ***');
@@ -69,11 +69,7 @@ async function house(
   return prepared(file);
 }
 
-async function prepared(file: string): Promise<PreparedDpe> {
-  const p = prepare(engine, await readDpeFile(file));
-  if (!p.ok) throw new Error(`${file} blocked: ${p.alert.id}`);
-  return p.dpe;
-}
+const prepared = (file: string) => preparedFile(engine, file);
 
 const corpusDpe = (id: string) => prepared(path.join(CORPUS, `${id}.xml`));
 

@@ -7,20 +7,16 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { EditableChange } from '../src/contract/schemas.js';
 import { DpeSimError } from '../src/contract/errors.js';
-import { readDpeFile } from '../src/dpe/source.js';
 import { loadEngine, type Engine } from '../src/engine/engine.js';
-import { prepare, type PreparedDpe } from '../src/simulation/prepared.js';
+import type { PreparedDpe } from '../src/simulation/prepared.js';
 import { optionChanges } from '../src/simulation/structure.js';
 import { resolveChanges } from '../src/works/apply.js';
 import { FLAT, HOUSE } from './helpers.js';
+import { preparedFile } from './corpus-engine.js';
 
 let engine: Engine;
 
-async function prepared(file: string): Promise<PreparedDpe> {
-  const prep = prepare(engine, await readDpeFile(file));
-  if (!prep.ok) throw new Error(`${file} blocked`);
-  return prep.dpe;
-}
+const prepared = (file: string) => preparedFile(engine, file);
 
 /** The error `resolveChanges` throws (undefined: none). */
 function refusal(prep: PreparedDpe, changes: EditableChange[]): unknown {
