@@ -147,6 +147,9 @@ const WINDOW_MIN = `at least ${WINDOW_MIN_EUR} € a window whatever its area (p
 
 const TO_2024_FROM_2018 = `indexed to Aug. 2024 with INSEE BT01 (2018 ${BT01['2018']} → ${BT01['2024-08']}: ${factor('2018')})`;
 
+/** a thermodynamic water heater on outdoor air, fitted (midpoint of travauxapart.fr's range) */
+const CET_EXTERIEUR_EUR = 3400;
+
 export const DEFAULT_COSTS = {
   ite: {
     eur: indexed(158, '2016-01'),
@@ -280,7 +283,7 @@ export const DEFAULT_COSTS = {
     classe: 'thermodynamic water heater on ambient air after 2014 (3CL 3), 200 L',
   },
   cet_exterieur: {
-    eur: 3400,
+    eur: CET_EXTERIEUR_EUR,
     unit: 'unit',
     source:
       'travauxapart.fr (2019): thermodynamic water heater, outdoor air, 2\u202f200–4\u202f600 € (midpoint)',
@@ -333,7 +336,7 @@ export const DEFAULT_COSTS = {
     classe: 'collective air/water heat pump after 2017 (3CL 7)',
   },
   pac_ecs_collective: {
-    eur: 3400,
+    eur: CET_EXTERIEUR_EUR,
     unit: 'dwelling',
     source:
       'no citable figure for a collective hot-water heat pump was found: one thermodynamic water heater on outdoor air per dwelling served, travauxapart.fr (2019) 2\u202f200–4\u202f600 € (midpoint), the cet_exterieur figure',
