@@ -10,8 +10,8 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { indexRanges } from '../src/contract/number-text.js';
-import type { AuditResponse, AuditStep, AuditWork } from '../src/contract/audit.js';
+import { indexRanges, numberText } from '../src/contract/number-text.js';
+import type { AuditProposal, AuditResponse, AuditStep, AuditWork } from '../src/contract/audit.js';
 import { DpeSimError } from '../src/contract/errors.js';
 import { elementsOf } from '../src/dpe/elements.js';
 import { elementCell, elementLabel, elementNameOf } from '../src/contract/element-label.js';
@@ -1235,6 +1235,30 @@ describe.skipIf(!HAS_CORPUS)('the rules where they bind on the corpus', () => {
           : /^boiler room 402 kW \(≤ 500 kW\) 61\u202f740 € × share 67\.4 \/ 4\u202f417 m²$/,
       );
     }
+    // the path in steps costs more than the path in one step and ends a class higher: it says
+    // by how much and why, under its heading (the path in one step says nothing)
+    const [steps, single] = a.proposals as [AuditProposal, AuditProposal];
+    const more = Math.round(steps.cost) - Math.round(single.cost);
+    expect(more).toBeGreaterThan(0);
+    const dearer = steps.dearerNote ?? '';
+    expect(dearer).toMatch(
+      new RegExp(
+        `^This path costs ${numberText(more)} € more than the path in one step \\(${numberText(Math.round(steps.cost))} € against ${numberText(Math.round(single.cost))} €\\) and ends in class A, the path in one step in B: `,
+      ),
+    );
+    // step 2 adds the item it completes, as the items table says
+    expect(steps.items.find((i) => i.key === 'heatingHotWater')?.step).toBe(2);
+    expect(dearer).toContain(
+      'step 2 to add to the earlier works what the six items still ask (heating and hot water)',
+    );
+    // step 1 alone reaches B, the final class: the first payment the path in steps offers
+    expect(steps.steps[0]?.after.classe).toBe('B');
+    expect(
+      dearer.endsWith(
+        ` Step 1 alone reaches class B for ${numberText(Math.round(steps.steps[0]!.cost))} €.`,
+      ),
+    ).toBe(true);
+    expect(single.dearerNote).toBeUndefined();
     // as the signer reads it, under the step in the terminal and in the report (both paths)
     const note = a.proposals[0]!.steps.find((st) => st.heatingNote)!.heatingNote!;
     const dir = await mkdtemp(path.join(tmpdir(), 'dpe-sim-base-appoint-'));
@@ -1247,6 +1271,12 @@ describe.skipIf(!HAS_CORPUS)('the rules where they bind on the corpus', () => {
       expect(out.stdout.split(note).length - 1).toBe(2);
       const html = await readFile(report, 'utf8');
       expect(html.split(`<p class="small">${note}</p>`).length - 1).toBe(2);
+      // the dearer path's note once, under the path in steps' heading, on both screens
+      const lines = out.stdout.split('\n');
+      const heading = lines.findIndex((l) => l.includes('Path in steps:'));
+      expect(lines[heading + 1]?.trim()).toBe(dearer);
+      expect(out.stdout.split(dearer).length - 1).toBe(1);
+      expect(html.split(`<p>${dearer}</p>`).length - 1).toBe(1);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

@@ -202,6 +202,9 @@ describe('the rules', () => {
     const house = audit(await prep(HOUSE));
     expect(proposal(house, 'steps').steps).toHaveLength(2);
     expect(proposal(house, 'steps').samePath).toBeNull();
+    // the house's path in steps costs no more than its path in one step: no dearer note
+    expect(proposal(house, 'steps').cost).toBeLessThanOrEqual(proposal(house, 'single').cost);
+    expect(proposal(house, 'steps').dearerNote).toBeUndefined();
     // the built bin prints it under the path in steps' heading, once
     const dir = tempDir('dpe-sim-audit-cli-');
     const res = await runCli(['audit', STUDIO], { dataDir: dir });

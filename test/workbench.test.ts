@@ -656,7 +656,7 @@ describe.skipIf(!HAS_CHROMIUM || !HAS_BUNDLE)('the workbench in headless Chromiu
   );
 
   it.skipIf(!HAS_CORPUS)(
-    'a flat on a collective base + appoint (2251E1368858K) at 375 px: the step that replaces the base says what it was and that the appoint stays, as the API',
+    'a flat on a collective base + appoint (2251E1368858K) at 375 px: the step that replaces the base says what it was and that the appoint stays, and the path in steps why it costs more than the path in one step, as the API',
     async () => {
       const id = '2251E1368858K';
       copyFileSync(path.join(CORPUS, `${id}.xml`), path.join(s.dpeDir, `${id}.xml`));
@@ -674,6 +674,13 @@ describe.skipIf(!HAS_CHROMIUM || !HAS_BUNDLE)('the workbench in headless Chromiu
       expect(await onPage.allTextContents()).toEqual(notes);
       await onPage.first().scrollIntoViewIfNeeded();
       expect(await onPage.first().isVisible()).toBe(true);
+      // the path in steps, dearer than the path in one step, says by how much and why
+      const dearer = shown.proposals.find((p) => p.kind === 'steps')?.dearerNote ?? '';
+      expect(dearer).toMatch(/^This path costs [\d\u202f]+ € more than the path in one step /);
+      const dearerOnPage = page.locator('#audit-view .dearer-note');
+      expect(await dearerOnPage.allTextContents()).toEqual([dearer]);
+      await dearerOnPage.scrollIntoViewIfNeeded();
+      expect(await dearerOnPage.isVisible()).toBe(true);
       await noSidewaysScroll(page);
       expect(errors).toEqual([]);
       await ctx.close();

@@ -352,6 +352,11 @@ export const AuditProposal = Type.Object({
   justification: Type.Optional(Type.Union([Type.String(), Type.Null()])),
   /** the path in steps, when it is one step with the path in one step's works: a sentence saying so */
   samePath: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  /**
+   * the path in steps, when it costs more than the path in one step and both reach the final
+   * class: a sentence saying by how much and why (0.2)
+   */
+  dearerNote: Type.Optional(Type.String()),
 });
 export type AuditProposal = Type.Static<typeof AuditProposal>;
 

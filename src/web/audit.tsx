@@ -123,6 +123,7 @@ function ProposalView({ p, index }: { p: Proposal; index: number }) {
         {perDwellingText(p, euros)}
       </h4>
       {p.samePath && <p class="small">{p.samePath}</p>}
+      {p.dearerNote && <p class="small dearer-note">{p.dearerNote}</p>}
       <div class="scroll" tabIndex={0} role="region" aria-label={`${p.title}: steps`}>
         <table>
           <caption class="sr-only">{p.title}: its steps</caption>

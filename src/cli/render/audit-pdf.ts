@@ -177,6 +177,7 @@ function proposalPdf(doc: Doc, p: AuditProposal) {
     9.5,
   );
   if (p.samePath) para(doc, p.samePath);
+  if (p.dearerNote) para(doc, p.dearerNote);
   for (const s of p.steps) stepPdf(doc, s);
   table(
     doc,

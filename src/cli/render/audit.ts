@@ -179,6 +179,7 @@ function renderProposal(p: AuditProposal, s: Style): string {
     : s.c.green('every rule met');
   const lines = [s.c.bold(`${p.title}: ${euros(p.cost)}${perDwellingText(p, euros)}, ${verdict}`)];
   if (p.samePath) lines.push(wrap(`  ${p.samePath}`, '  '));
+  if (p.dearerNote) lines.push(wrap(`  ${p.dearerNote}`, '  '));
   for (const step of p.steps) {
     lines.push(renderStep(step, s));
     // a path in several steps: what each step's works may claim on their own

@@ -266,6 +266,49 @@ export interface AidScope {
   dwellings: number;
 }
 
+/**
+ * Why the path in steps costs more than the path in one step, when it does and both reach the
+ * final class: its steps are chosen one after the other for their own rules, the last adding what
+ * the six items still ask to the earlier works, where the path in one step chooses all its works
+ * together (2251E1368858K: 20 448 € to A against 12 513 € to B); and when step 1 alone reaches
+ * the final class, for how much (a first payment within reach is what a path in steps is for:
+ * it is not folded into the path in one step). Null otherwise.
+ */
+export function dearerStepsNoteOf(
+  steps: AuditProposal,
+  single: AuditProposal,
+  target: ClassLetter,
+): string | null {
+  const reaches = (p: AuditProposal) => p.rules.some((r) => r.id === 'final-class' && r.pass);
+  const first = steps.steps[0];
+  const last = steps.steps[steps.steps.length - 1];
+  const one = single.steps[0];
+  if (steps.steps.length < 2 || !last || !one || !reaches(steps) || !reaches(single)) return null;
+  const more = Math.round(steps.cost) - Math.round(single.cost);
+  if (more <= 0) return null;
+  const ends =
+    last.after.classe === one.after.classe
+      ? ''
+      : ` and ends in class ${last.after.classe}, the path in one step in ${one.after.classe}`;
+  const added = steps.items
+    .filter((i) => i.status === 'treated' && i.step === last.n)
+    .map((i) => i.label.toLowerCase());
+  const completes = added.length
+    ? `what the six items still ask (${added.join(', ')})`
+    : 'what reaches the final class';
+  return (
+    `This path costs ${numberText(more)} € more than the path in one step ` +
+    `(${numberText(Math.round(steps.cost))} € against ${numberText(Math.round(single.cost))} €)${ends}: ` +
+    `its steps are chosen one after the other, step 1 for a first step’s rules (two classes ` +
+    `gained, insulation), step ${last.n} to add to the earlier works ${completes}, ` +
+    `where the path in one step chooses all its works together.` +
+    // a first payment that reaches the final class on its own: what the path in steps offers
+    (first && first !== last && classIndex(first.after.classe) <= classIndex(target)
+      ? ` Step 1 alone reaches class ${first.after.classe} for ${numberText(Math.round(first.cost))} €.`
+      : '')
+  );
+}
+
 /** A whole building's other aid, whose rules (an energy gain, not classes) are not computed here. */
 const COPROPRIETE =
   'a co-owned building applies for MaPrimeRénov’ Copropriété instead (its rules, an energy gain of 35\u00a0% or more, are not computed here)';

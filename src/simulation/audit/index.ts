@@ -52,6 +52,7 @@ import {
   BILL_PRICES,
   ceeSheet,
   controlsOf,
+  dearerStepsNoteOf,
   scopeText,
   summerComfortOf,
 } from './content.js';
@@ -307,6 +308,13 @@ export function auditDpe(engine: Engine, prep: PreparedDpe, opts: AuditOptions):
       worksOf(stepsList[0] as AuditStep) === worksOf(single[0] as AuditStep)
         ? 'One step, with the same works as the path in one step: the two proposals are one path.'
         : null;
+    // (a path chosen step by step may cost more in all than works chosen together: said so)
+    const dearer = dearerStepsNoteOf(
+      proposals[0] as AuditProposal,
+      proposals[1] as AuditProposal,
+      target,
+    );
+    if (dearer) (proposals[0] as AuditProposal).dearerNote = dearer;
   }
   const blocked = new Set<RuleId>();
   for (const p of proposals) for (const r of p.rules) if (!r.pass) blocked.add(r.id);
