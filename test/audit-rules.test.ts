@@ -12,6 +12,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { indexRanges, numberText } from '../src/contract/number-text.js';
 import type { AuditProposal, AuditResponse, AuditStep, AuditWork } from '../src/contract/audit.js';
+import { classIndex } from '../src/contract/classes.js';
 import { DpeSimError } from '../src/contract/errors.js';
 import { elementsOf } from '../src/dpe/elements.js';
 import { elementCell, elementLabel, elementNameOf } from '../src/contract/element-label.js';
@@ -1243,7 +1244,7 @@ describe.skipIf(!HAS_CORPUS)('the rules where they bind on the corpus', () => {
     const dearer = steps.dearerNote ?? '';
     expect(dearer).toMatch(
       new RegExp(
-        `^This path costs ${numberText(more)} € more than the path in one step \\(${numberText(Math.round(steps.cost))} € against ${numberText(Math.round(single.cost))} €\\) and ends in class A, the path in one step in B: `,
+        `^This path costs ${numberText(more)}\u00a0€ more than the path in one step \\(${numberText(Math.round(steps.cost))}\u00a0€ against ${numberText(Math.round(single.cost))}\u00a0€\\) and ends in class A, the path in one step in B: `,
       ),
     );
     // step 2 adds the item it completes, as the items table says
@@ -1255,7 +1256,7 @@ describe.skipIf(!HAS_CORPUS)('the rules where they bind on the corpus', () => {
     expect(steps.steps[0]?.after.classe).toBe('B');
     expect(
       dearer.endsWith(
-        ` Step 1 alone reaches class B for ${numberText(Math.round(steps.steps[0]!.cost))} €.`,
+        ` Step 1 alone reaches class B for ${numberText(Math.round(steps.steps[0]!.cost))}\u00a0€.`,
       ),
     ).toBe(true);
     expect(single.dearerNote).toBeUndefined();
@@ -1280,6 +1281,34 @@ describe.skipIf(!HAS_CORPUS)('the rules where they bind on the corpus', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+
+  it('a whole building’s dearer path in steps gives the difference for each dwelling too: 2535E0426429Q (28 dwellings)', async () => {
+    const a = audit(await prep(corpus('2535E0426429Q')));
+    const n = a.scope?.dwellings ?? 0;
+    expect(n).toBe(28);
+    const [steps, single] = a.proposals as [AuditProposal, AuditProposal];
+    const more = Math.round(steps.cost) - Math.round(single.cost);
+    expect(more).toBeGreaterThan(0);
+    // the shares the headings give: the building's cost over its dwellings, rounded
+    expect(steps.costPerDwelling).toBe(Math.round(steps.cost / n));
+    expect(single.costPerDwelling).toBe(Math.round(single.cost / n));
+    const a1 = steps.costPerDwelling!;
+    const b1 = single.costPerDwelling!;
+    expect(steps.dearerNote).toMatch(
+      new RegExp(
+        `^This path costs ${numberText(more)}\u00a0€ more than the path in one step \\(${numberText(Math.round(steps.cost))}\u00a0€ against ${numberText(Math.round(single.cost))}\u00a0€; ${numberText(a1 - b1)}\u00a0€ more for each of its 28 dwellings, ${numberText(a1)}\u00a0€ against ${numberText(b1)}\u00a0€\\)`,
+      ),
+    );
+    // step 1 reaches the final class on its own: its cost, and a dwelling's share of it
+    const first = steps.steps[0]!;
+    expect(classIndex(first.after.classe)).toBeLessThanOrEqual(classIndex('B'));
+    expect(
+      steps.dearerNote?.endsWith(
+        ` Step 1 alone reaches class ${first.after.classe} for ${numberText(Math.round(first.cost))}\u00a0€ (${numberText(Math.round(first.cost / n))}\u00a0€ a dwelling).`,
+      ),
+    ).toBe(true);
+    expect(single.dearerNote).toBeUndefined();
   });
 
   it('a pellet stove treats an installation its wood appliances heat, not one where a stove backs up a boiler (2287E0281128A: an oil boiler, a cooker as appoint)', async () => {

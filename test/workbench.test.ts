@@ -676,7 +676,7 @@ describe.skipIf(!HAS_CHROMIUM || !HAS_BUNDLE)('the workbench in headless Chromiu
       expect(await onPage.first().isVisible()).toBe(true);
       // the path in steps, dearer than the path in one step, says by how much and why
       const dearer = shown.proposals.find((p) => p.kind === 'steps')?.dearerNote ?? '';
-      expect(dearer).toMatch(/^This path costs [\d\u202f]+ € more than the path in one step /);
+      expect(dearer).toMatch(/^This path costs [\d\u202f]+\u00a0€ more than the path in one step /);
       const dearerOnPage = page.locator('#audit-view .dearer-note');
       expect(await dearerOnPage.allTextContents()).toEqual([dearer]);
       await dearerOnPage.scrollIntoViewIfNeeded();

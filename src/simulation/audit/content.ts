@@ -20,6 +20,7 @@ import { consumptionOf } from '../../engine/bills.js';
 import type { Engine } from '../../engine/engine.js';
 import { ecsGensOf, gensOf } from '../../works/context.js';
 import { generatorLabel } from './items.js';
+import { costPerDwelling } from '../cost-ceiling.js';
 import { ACCEPTED_GENERATORS, OPAQUE_LEVELS, WINDOW_LEVEL } from './levels.js';
 
 /**
@@ -272,20 +273,33 @@ export interface AidScope {
  * the six items still ask to the earlier works, where the path in one step chooses all its works
  * together (2251E1368858K: 20 448 € to A against 12 513 € to B); and when step 1 alone reaches
  * the final class, for how much (a first payment within reach is what a path in steps is for:
- * it is not folded into the path in one step). Null otherwise.
+ * it is not folded into the path in one step). On a whole building, whose works its dwellings
+ * share equally, each figure also a dwelling's (2535E0426429Q, 28 dwellings: 103 880 € more,
+ * 3 710 € for each dwelling). "Reaches" is the final-class rule the page shows for each path. Null
+ * otherwise.
  */
 export function dearerStepsNoteOf(
   steps: AuditProposal,
   single: AuditProposal,
   target: ClassLetter,
+  dwellings: number,
 ): string | null {
   const reaches = (p: AuditProposal) => p.rules.some((r) => r.id === 'final-class' && r.pass);
   const first = steps.steps[0];
   const last = steps.steps[steps.steps.length - 1];
   const one = single.steps[0];
-  if (steps.steps.length < 2 || !last || !one || !reaches(steps) || !reaches(single)) return null;
+  if (steps.steps.length < 2 || !first || !last || !one || !reaches(steps) || !reaches(single))
+    return null;
   const more = Math.round(steps.cost) - Math.round(single.cost);
   if (more <= 0) return null;
+  // a whole building's figures shared by its dwellings, as the proposals' headings give them
+  // (the difference of the two rounded shares, so the three figures agree; none when it is 0)
+  const a = costPerDwelling(steps.cost, dwellings);
+  const b = costPerDwelling(single.cost, dwellings);
+  const each =
+    a !== undefined && b !== undefined && a > b
+      ? `; ${numberText(a - b)}\u00a0€ more for each of its ${dwellings} dwellings, ${numberText(a)}\u00a0€ against ${numberText(b)}\u00a0€`
+      : '';
   const ends =
     last.after.classe === one.after.classe
       ? ''
@@ -296,15 +310,18 @@ export function dearerStepsNoteOf(
   const completes = added.length
     ? `what the six items still ask (${added.join(', ')})`
     : 'what reaches the final class';
+  const firstEach = costPerDwelling(first.cost, dwellings);
   return (
-    `This path costs ${numberText(more)} € more than the path in one step ` +
-    `(${numberText(Math.round(steps.cost))} € against ${numberText(Math.round(single.cost))} €)${ends}: ` +
+    `This path costs ${numberText(more)}\u00a0€ more than the path in one step ` +
+    `(${numberText(Math.round(steps.cost))}\u00a0€ against ${numberText(Math.round(single.cost))}\u00a0€${each})${ends}: ` +
     `its steps are chosen one after the other, step 1 for a first step’s rules (two classes ` +
     `gained, insulation), step ${last.n} to add to the earlier works ${completes}, ` +
     `where the path in one step chooses all its works together.` +
     // a first payment that reaches the final class on its own: what the path in steps offers
-    (first && first !== last && classIndex(first.after.classe) <= classIndex(target)
-      ? ` Step 1 alone reaches class ${first.after.classe} for ${numberText(Math.round(first.cost))} €.`
+    (classIndex(first.after.classe) <= classIndex(target)
+      ? ` Step 1 alone reaches class ${first.after.classe} for ${numberText(Math.round(first.cost))}\u00a0€${
+          firstEach === undefined ? '' : ` (${numberText(firstEach)}\u00a0€ a dwelling)`
+        }.`
       : '')
   );
 }

@@ -313,6 +313,7 @@ export function auditDpe(engine: Engine, prep: PreparedDpe, opts: AuditOptions):
       proposals[0] as AuditProposal,
       proposals[1] as AuditProposal,
       target,
+      aidScope.dwellings,
     );
     if (dearer) (proposals[0] as AuditProposal).dearerNote = dearer;
   }
