@@ -673,7 +673,10 @@ describe.skipIf(!HAS_CORPUS)('the rules where they bind on the corpus', () => {
   it('a boiler kept for the hot water after a heat pump that heats only is named, and the engine’s hot water stays on its energy (2463E3164679Z); a water heater replaced is no boiler kept (2469E0234270E)', async () => {
     const p = await prep(corpus('2463E3164679Z'));
     const a = audit(p);
-    const noted = a.proposals.flatMap((x) => x.steps).filter((st) => st.hotWaterNote);
+    // (a step whose water heater replaces the boiler's hot water says that instead: below)
+    const noted = a.proposals
+      .flatMap((x) => x.steps)
+      .filter((st) => st.hotWaterNote?.includes('stays in service'));
     expect(noted.length).toBeGreaterThan(0);
     for (const st of noted) {
       expect(st.hotWaterNote).toBe(
@@ -1309,6 +1312,50 @@ describe.skipIf(!HAS_CORPUS)('the rules where they bind on the corpus', () => {
       ),
     ).toBe(true);
     expect(single.dearerNote).toBeUndefined();
+  });
+
+  it('a step that replaces a generator the aids already accept says so, and why the works are there: 2287E1308066Q (a wood log boiler of 2013–2017), 2506E0349110S (a building’s condensing gas boiler)', async () => {
+    const said = (ref: string, performance: string, w: AuditWork) =>
+      `${ref} (${performance}) already has a generator the aids accept: the six items do not ask for its replacement. This step replaces it (${w.option}, ${numberText(Math.round(w.cost))}\u00a0€) as part of the works the search chose for the step’s class and rules; keeping the generator means other works for that class.`;
+    for (const [id, n] of [
+      ['2287E1308066Q', 2],
+      ['2506E0349110S', 1],
+    ] as const) {
+      const a = audit(await prep(corpus(id)));
+      const steps = a.proposals.find((p) => p.kind === 'steps')!;
+      // the heating installation is at the aids' level: the items table says it needs no works
+      const el = a.items
+        .flatMap((i) => i.elements ?? [])
+        .find((e) => e.referenceId === 'installation_chauffage:0');
+      expect(el?.status, id).toBe('at-level');
+      expect(el?.reason, id).toMatch(/^already a generator the aids accept \(chaudière /);
+      // yet the path in steps replaces it in step n: that step says so, with the works line's
+      // option and cost
+      const step = steps.steps[n - 1]!;
+      const line = step.works.find(
+        (w) => w.referenceId === 'installation_chauffage:0' && w.editableKey === 'ReplaceGEN',
+      );
+      expect(line, id).toBeDefined();
+      expect(step.heatingNote, id).toContain(
+        said('installation_chauffage:0', el!.performance, line!),
+      );
+      // and no step that keeps it says anything of the kind
+      for (const p of a.proposals)
+        for (const st of p.steps)
+          if (!st.works.some((w) => w.referenceId === 'installation_chauffage:0'))
+            expect(st.heatingNote ?? '', `${id} ${p.kind} ${st.n}`).not.toContain(
+              'installation_chauffage:0 (',
+            );
+    }
+    // as the signer reads it: under step 2 in the terminal, once
+    const out = await runCli(['audit', corpus('2287E1308066Q')], { env: { COLUMNS: '400' } });
+    expect(out.code, out.stderr).toBe(0);
+    const lines = out.stdout.split('\n');
+    const replaced =
+      'installation_chauffage:0 (chaudière bois bûche 2013-2017 + poêle bûche installé installé de 2007 à 2017 avec label flamme verte) already has a generator the aids accept: the six items do not ask for its replacement. This step replaces it (Pompe à chaleur air/eau, 12\u202f000\u00a0€)';
+    const at = lines.findIndex((l) => l.includes(replaced));
+    expect(at).toBeGreaterThan(lines.findIndex((l) => l.includes('Step 2:')));
+    expect(out.stdout.split(replaced).length - 1).toBe(1);
   });
 
   it('a pellet stove treats an installation its wood appliances heat, not one where a stove backs up a boiler (2287E0281128A: an oil boiler, a cooker as appoint)', async () => {

@@ -253,12 +253,14 @@ export const AuditStep = Type.Object({
    * this step's heating works (a heat pump that heats only), or for the heating alone after its
    * hot-water works (a water heater, a building's hot-water heat pump), named; and new water heaters on two
    * or more hot-water installations of one dwelling, priced as that many appliances, with the
-   * area each installation serves (the step that fits the second) (0.2)
+   * area each installation serves (the step that fits the second); and a hot-water generator the
+   * aids already accept that this step replaces, named with the works line (0.2)
    */
   hotWaterNote: Type.Optional(Type.String()),
   /**
    * a collective base + appoint installation (§9.8) whose base this step replaces: what the base
-   * was, and that its individual appoint stays, named (0.2)
+   * was, and that its individual appoint stays, named; and a heating generator the aids already
+   * accept that this step replaces, named with the works line (0.2)
    */
   heatingNote: Type.Optional(Type.String()),
   /**

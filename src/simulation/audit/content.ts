@@ -7,6 +7,7 @@ import type {
   AuditAids,
   AuditProposal,
   AuditResponse,
+  AuditWork,
   SummerComfort,
 } from '../../contract/audit.js';
 import { classIndex, type ClassLetter } from '../../contract/classes.js';
@@ -19,7 +20,7 @@ import { num, str, type RawDpe, type RawElement, type RawGeneratorHolder } from 
 import { consumptionOf } from '../../engine/bills.js';
 import type { Engine } from '../../engine/engine.js';
 import { ecsGensOf, gensOf } from '../../works/context.js';
-import { generatorLabel } from './items.js';
+import { generatorLabel, type Items } from './items.js';
 import { costPerDwelling } from '../cost-ceiling.js';
 import { ACCEPTED_GENERATORS, OPAQUE_LEVELS, WINDOW_LEVEL } from './levels.js';
 
@@ -249,6 +250,37 @@ export function appointKeptOf(engine: Engine, before: RawDpe, after: RawDpe): st
       `installation_chauffage:${i} is a collective base + appoint installation: its new generator replaces the base (${label(old)}) at the base’s power${kept ? `; the appoint in each dwelling (${kept}) stays, for the share of the need the 3CL method gives it (§9.8)` : ''}.`,
     );
   });
+  return notes.length ? notes.join(' ') : undefined;
+}
+
+/**
+ * A step's works that replace a heating or hot-water generator the aids already accept (its
+ * element judged at the aids' level): the generator named, that the six items do not ask for its
+ * replacement, and why the works are there: the search chose them for the step's class and rules
+ * (2359E4024310N, 44 flats: step 1 replaces their condensing gas boilers of 2016 by air/water heat
+ * pumps, 528 000 €; 2287E1308066Q: step 2 replaces a wood log boiler of 2013–2017 to gain the class
+ * every step gains). A signer reads it before keeping or dropping those works. Undefined when none.
+ */
+export function acceptedReplacedOf(
+  items: Items,
+  works: readonly AuditWork[],
+  category: 'installation_chauffage' | 'installation_ecs',
+): string | undefined {
+  const notes = works
+    .filter((w) => w.editableKey === 'ReplaceGEN' && w.referenceId.startsWith(`${category}:`))
+    .flatMap((w) => {
+      const e = items.elements.find(
+        (x) =>
+          x.item === 'heatingHotWater' &&
+          x.referenceId === w.referenceId &&
+          x.status === 'at-level',
+      );
+      return e
+        ? [
+            `${w.referenceId} (${e.performance}) already has a generator the aids accept: the six items do not ask for its replacement. This step replaces it (${w.option}, ${numberText(Math.round(w.cost))}\u00a0€) as part of the works the search chose for the step’s class and rules; keeping the generator means other works for that class.`,
+          ]
+        : [];
+    });
   return notes.length ? notes.join(' ') : undefined;
 }
 

@@ -52,6 +52,7 @@ import {
   BILL_PRICES,
   ceeSheet,
   controlsOf,
+  acceptedReplacedOf,
   dearerStepsNoteOf,
   scopeText,
   summerComfortOf,
@@ -270,11 +271,25 @@ export function auditDpe(engine: Engine, prep: PreparedDpe, opts: AuditOptions):
         // new water heaters on two or more hot-water installations of one dwelling: said with
         // the step's other hot-water note
         const heaters = waterHeatersNoteOf(prep.raw, upTo);
-        const hotWater = [step.hotWaterNote, heaters].filter(Boolean).join(' ');
+        // a generator the aids already accept that the step replaces: said, with why
+        const hotWater = [
+          step.hotWaterNote,
+          heaters,
+          acceptedReplacedOf(items, step.works, 'installation_ecs'),
+        ]
+          .filter(Boolean)
+          .join(' ');
+        const heating = [
+          step.heatingNote,
+          acceptedReplacedOf(items, step.works, 'installation_chauffage'),
+        ]
+          .filter(Boolean)
+          .join(' ');
         steps[i] = {
           ...step,
           ...(note ? { heatPumpsNote: note } : {}),
           ...(hotWater ? { hotWaterNote: hotWater } : {}),
+          ...(heating ? { heatingNote: heating } : {}),
         };
       });
     proposals.push(
