@@ -13,6 +13,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { indexRanges, numberText } from '../src/contract/number-text.js';
 import type { AuditProposal, AuditResponse, AuditStep, AuditWork } from '../src/contract/audit.js';
 import { classIndex } from '../src/contract/classes.js';
+import { COST_CEILING } from '../src/contract/cost-ceiling.js';
 import { DpeSimError } from '../src/contract/errors.js';
 import { elementsOf } from '../src/dpe/elements.js';
 import { elementCell, elementLabel, elementNameOf } from '../src/contract/element-label.js';
@@ -210,6 +211,50 @@ describe('the rules on the fixtures', () => {
     expect(flat.scope?.regulatory).toBe(false);
     expect(flat.scope?.text).toMatch(/not the regulatory audit’s case/);
   });
+
+  it('a path above the cost per m² of a deep renovation says so, with its figure on the audit’s area and its dearest lines (the studio, 28.3 m²); the house, under it, says nothing', async () => {
+    const a = audit(await prep(STUDIO));
+    expect(a.surface).toBe(28.3);
+    for (const p of a.proposals) {
+      const m2 = Math.round(p.cost / a.surface);
+      expect(m2).toBeGreaterThan(COST_CEILING.eurPerM2);
+      const dearest = p.steps
+        .flatMap((s) => s.works)
+        .sort((x, y) => y.cost - x.cost)
+        .slice(0, 2);
+      const share = Math.round((100 * (dearest[0]!.cost + dearest[1]!.cost)) / p.cost);
+      expect(p.costNote).toBe(
+        `This path costs ${numberText(m2)}\u00a0€/m² of the dwelling's 28.3\u00a0m² of living area, above 500\u00a0€/m², the ceiling of a deep renovation (${COST_CEILING.source}). ` +
+          `Its dearest lines are ${dearest.map((w) => `${w.option} on ${w.referenceId} (${numberText(Math.round(w.cost))}\u00a0€)`).join(' and ')}, ${share}\u00a0% of its cost` +
+          (dearest.some((w) => w.unit === 'installation' || w.unit === 'dwelling')
+            ? '; a line priced by the appliance or the dwelling costs as much on a small area'
+            : '') +
+          '. Check the works and their quantities before relying on the figure.',
+      );
+    }
+    const house = audit(await prep(HOUSE));
+    for (const p of house.proposals) {
+      expect(Math.round(p.cost / house.surface)).toBeLessThanOrEqual(COST_CEILING.eurPerM2);
+      expect(p.costNote).toBeUndefined();
+    }
+  });
+
+  it.skipIf(!HAS_CORPUS)(
+    'a whole building’s path above the ceiling is judged on the building’s area, the path under it says nothing (2506E0349110S, 985 m²)',
+    async () => {
+      const a = audit(await prep(corpus('2506E0349110S')));
+      expect(a.coverage).toBe('immeuble');
+      const [steps, single] = a.proposals as [AuditProposal, AuditProposal];
+      expect(Math.round(steps.cost / 985)).toBeGreaterThan(500);
+      expect(steps.costNote).toMatch(
+        new RegExp(
+          `^This path costs ${numberText(Math.round(steps.cost / 985))}\u00a0€/m² of the building's 985\u00a0m² of living area, above 500\u00a0€/m²`,
+        ),
+      );
+      expect(Math.round(single.cost / 985)).toBeLessThanOrEqual(500);
+      expect(single.costNote).toBeUndefined();
+    },
+  );
 });
 
 describe('element references in a reason, short', () => {

@@ -714,6 +714,18 @@ describe.skipIf(!HAS_CHROMIUM || !HAS_BUNDLE)('the workbench in headless Chromiu
       expect(await onPage.allTextContents()).toEqual(notes);
       const text = (await page.locator('#audit-view').textContent()) ?? '';
       expect(text).toContain('Pompe à chaleur collective pour l’eau chaude sanitaire');
+      // 22 m²: both paths above the cost per m² of a deep renovation, said under their headings
+      const costNotes = shown.proposals.map((p) => p.costNote ?? '');
+      for (const [i, n] of costNotes.entries())
+        expect(n).toMatch(
+          new RegExp(
+            `^This path costs ${Math.round((shown.proposals[i]?.cost ?? 0) / 22)}\u00a0€/m² of the dwelling's 22\u00a0m² of living area, above 500\u00a0€/m²`,
+          ),
+        );
+      const costOnPage = page.locator('#audit-view .cost-note');
+      expect(await costOnPage.allTextContents()).toEqual(costNotes);
+      await costOnPage.first().scrollIntoViewIfNeeded();
+      expect(await costOnPage.first().isVisible()).toBe(true);
       expect(await axeViolations(page)).toEqual([]);
       await noSidewaysScroll(page);
       expect(errors).toEqual([]);

@@ -359,6 +359,12 @@ export const AuditProposal = Type.Object({
    * class: a sentence saying by how much and why (0.2)
    */
   dearerNote: Type.Optional(Type.String()),
+  /**
+   * a proposal whose cost per m² of living area (`surface`) is above the ceiling of a deep
+   * renovation (`initial`'s `warning.cost-per-m2`): the figure, the ceiling and its source, and
+   * the proposal's dearest lines (0.2)
+   */
+  costNote: Type.Optional(Type.String()),
 });
 export type AuditProposal = Type.Static<typeof AuditProposal>;
 

@@ -124,6 +124,7 @@ function ProposalView({ p, index }: { p: Proposal; index: number }) {
       </h4>
       {p.samePath && <p class="small">{p.samePath}</p>}
       {p.dearerNote && <p class="small dearer-note">{p.dearerNote}</p>}
+      {p.costNote && <p class="small cost-note">{p.costNote}</p>}
       <div class="scroll" tabIndex={0} role="region" aria-label={`${p.title}: steps`}>
         <table>
           <caption class="sr-only">{p.title}: its steps</caption>

@@ -178,6 +178,7 @@ function proposalPdf(doc: Doc, p: AuditProposal) {
   );
   if (p.samePath) para(doc, p.samePath);
   if (p.dearerNote) para(doc, p.dearerNote);
+  if (p.costNote) para(doc, p.costNote);
   for (const s of p.steps) stepPdf(doc, s);
   table(
     doc,

@@ -145,7 +145,7 @@ function proposalHtml(p: AuditProposal): string {
     )
     .join('');
   return `<section class="proposal"><h3>${esc(p.title)}: ${euros(p.cost)}${perDwellingText(p, euros)} · ${p.ok ? 'every rule met' : 'some rules not met'}</h3>
-${p.samePath ? `<p>${esc(p.samePath)}</p>` : ''}${p.dearerNote ? `<p>${esc(p.dearerNote)}</p>` : ''}${p.steps.map(stepHtml).join('')}
+${p.samePath ? `<p>${esc(p.samePath)}</p>` : ''}${p.dearerNote ? `<p>${esc(p.dearerNote)}</p>` : ''}${p.costNote ? `<p>${esc(p.costNote)}</p>` : ''}${p.steps.map(stepHtml).join('')}
 <div class="cols"><table><thead><tr><th>Rule</th><th></th><th>Figure</th></tr></thead><tbody>${rules}</tbody></table>
 <table><thead><tr><th>Item</th><th>Status</th><th>Why not / note</th></tr></thead><tbody>${items}</tbody></table></div>${p.justification ? `<p><b>Why the final class is out of reach:</b> ${esc(p.justification)}</p>` : ''}${aidsHtml(p)}</section>`;
 }

@@ -180,6 +180,7 @@ function renderProposal(p: AuditProposal, s: Style): string {
   const lines = [s.c.bold(`${p.title}: ${euros(p.cost)}${perDwellingText(p, euros)}, ${verdict}`)];
   if (p.samePath) lines.push(wrap(`  ${p.samePath}`, '  '));
   if (p.dearerNote) lines.push(wrap(`  ${p.dearerNote}`, '  '));
+  if (p.costNote) lines.push(wrap(`  ${s.c.yellow(p.costNote)}`, '  '));
   for (const step of p.steps) {
     lines.push(renderStep(step, s));
     // a path in several steps: what each step's works may claim on their own

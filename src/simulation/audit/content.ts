@@ -20,8 +20,8 @@ import { num, str, type RawDpe, type RawElement, type RawGeneratorHolder } from 
 import { consumptionOf } from '../../engine/bills.js';
 import type { Engine } from '../../engine/engine.js';
 import { ecsGensOf, gensOf } from '../../works/context.js';
+import { COST_CEILING, costPerDwelling, costPerM2 } from '../cost-ceiling.js';
 import { generatorLabel, type Items } from './items.js';
-import { costPerDwelling } from '../cost-ceiling.js';
 import { ACCEPTED_GENERATORS, OPAQUE_LEVELS, WINDOW_LEVEL } from './levels.js';
 
 /**
@@ -355,6 +355,41 @@ export function dearerStepsNoteOf(
           firstEach === undefined ? '' : ` (${numberText(firstEach)}\u00a0€ a dwelling)`
         }.`
       : '')
+  );
+}
+
+/**
+ * A proposal above the cost per m² of a deep renovation (`COST_CEILING`, the figure `initial`'s
+ * alert `warning.cost-per-m2` uses, on the same area): a sentence giving its cost per m², the
+ * area, the ceiling with its source, and its dearest lines, so the signer checks them.
+ */
+export function costCeilingNoteOf(p: AuditProposal, scope: Scope): string | null {
+  const m2 = costPerM2(p.cost, scope);
+  if (m2 === undefined || m2 <= COST_CEILING.eurPerM2) return null;
+  const lines = p.steps
+    .flatMap((s) => s.works)
+    .filter((w) => w.cost > 0)
+    .sort((a, b) => b.cost - a.cost || a.referenceId.localeCompare(b.referenceId))
+    .slice(0, 2);
+  const share = Math.round((100 * lines.reduce((t, w) => t + w.cost, 0)) / p.cost);
+  const named = lines
+    .map((w) => `${w.option} on ${w.referenceId} (${numberText(Math.round(w.cost))}\u00a0€)`)
+    .join(' and ');
+  // an appliance, or works priced by the dwelling, cost the same on a small area
+  const fixed = lines.some((w) => w.unit === 'installation' || w.unit === 'dwelling');
+  const whose = scope.coverage === 'immeuble' ? "the building's" : "the dwelling's";
+  return (
+    `This path costs ${numberText(m2)}\u00a0€/m² of ${whose} ${numberText(scope.surface, 1)}\u00a0m² ` +
+    `of living area, above ${COST_CEILING.eurPerM2}\u00a0€/m², the ceiling of a deep renovation ` +
+    `(${COST_CEILING.source}).` +
+    (lines.length
+      ? ` Its dearest line${lines.length > 1 ? 's are' : ' is'} ${named}, ${share}\u00a0% of its cost` +
+        (fixed
+          ? '; a line priced by the appliance or the dwelling costs as much on a small area'
+          : '') +
+        '.'
+      : '') +
+    ' Check the works and their quantities before relying on the figure.'
   );
 }
 

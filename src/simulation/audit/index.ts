@@ -53,6 +53,7 @@ import {
   ceeSheet,
   controlsOf,
   acceptedReplacedOf,
+  costCeilingNoteOf,
   dearerStepsNoteOf,
   scopeText,
   summerComfortOf,
@@ -331,6 +332,11 @@ export function auditDpe(engine: Engine, prep: PreparedDpe, opts: AuditOptions):
       aidScope.dwellings,
     );
     if (dearer) (proposals[0] as AuditProposal).dearerNote = dearer;
+    // (a path above the cost per m² of a deep renovation: its figure and dearest lines, to check)
+    for (const p of proposals) {
+      const costNote = costCeilingNoteOf(p, scope);
+      if (costNote) p.costNote = costNote;
+    }
   }
   const blocked = new Set<RuleId>();
   for (const p of proposals) for (const r of p.rules) if (!r.pass) blocked.add(r.id);
