@@ -56,6 +56,7 @@ function signerChecks(a) {
     belowLevel: [],
     singleDearer: [],
     oneStepDearer: [],
+    stepsShort: [],
     primaryBelowFinal: [],
     flatSteps: [],
   };
@@ -138,6 +139,10 @@ function signerChecks(a) {
     steps.rules.filter((r) => firstRules.includes(r.id)).every((r) => r.pass)
   )
     bad.oneStepDearer.push(`${steps.cost} € > ${single.cost} € for ${cls(single)}`);
+  // the final class the path in one step reaches, the path in steps reaches too
+  const reached = (p) => p?.rules.find((r) => r.id === 'final-class')?.pass;
+  if (reached(single) && !reached(steps))
+    bad.stepsShort.push(`steps end in ${cls(steps)}, the path in one step in ${cls(single)}`);
   return bad;
 }
 
@@ -157,6 +162,7 @@ async function corpusCounts() {
     belowLevel: 0,
     singleDearer: 0,
     oneStepDearer: 0,
+    stepsShort: 0,
     primaryBelowFinal: 0,
     flatSteps: 0,
   };
@@ -273,12 +279,15 @@ async function corpusCounts() {
   console.log(
     `  paths in steps of one step dearer than the path in one step: ${totals.oneStepDearer}`,
   );
+  console.log(
+    `  paths in steps short of the final class the path in one step reaches: ${totals.stepsShort}`,
+  );
   console.log(`  figures with primary below final (no production): ${totals.primaryBelowFinal}`);
   console.log(`  steps without a class gained: ${totals.flatSteps}`);
   for (const [kind, t] of Object.entries(proofs)) {
     const b = [...t.bounded].sort((x, y) => x - y);
     console.log(
-      `  ${kind === 'steps' ? 'path in steps, steps' : 'path in one step'}: ${t.proved} proved cheapest, ${b.length} at most N % above (median ${b.length ? b[Math.floor(b.length / 2)] : '-'} %, max ${b.length ? b[b.length - 1] : '-'} %), ${t.none} without a bound (final class out of reach or a step folded)`,
+      `  ${kind === 'steps' ? 'path in steps, steps' : 'path in one step'}: ${t.proved} proved cheapest, ${b.length} at most N % above (median ${b.length ? b[Math.floor(b.length / 2)] : '-'} %, max ${b.length ? b[b.length - 1] : '-'} %), ${t.none} without a bound (final class out of reach, a step folded, or the path in one step split in two)`,
     );
   }
   console.log(`stopped by the input gate (${gated.length}):`);

@@ -121,6 +121,9 @@ function invariants(a: AuditResponse) {
   const single = a.proposals.find((p) => p.kind === 'single');
   if (steps && single && steps.rules.every((r) => r.id !== 'final-class' || r.pass))
     expect(single.cost).toBeLessThanOrEqual(steps.cost + 0.5);
+  // the final class the path in one step reaches, the path in steps reaches too
+  const reached = (p?: AuditProposal) => p?.rules.find((r) => r.id === 'final-class')?.pass;
+  if (reached(single)) expect(reached(steps), `${a.dpeId} steps`).toBe(true);
 }
 
 beforeAll(async () => {
@@ -1329,6 +1332,24 @@ describe.skipIf(!HAS_CORPUS)('the rules where they bind on the corpus', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+
+  it('a path in steps reaches the class the path in one step reaches: 2274E0581391C, whose step 1 chosen first (double glazing on baie_vitree:0) left B out of reach of any step 2, takes its steps from the path in one step’s works', async () => {
+    const a = audit(await prep(corpus('2274E0581391C')));
+    invariants(a);
+    const [steps, single] = a.proposals as [AuditProposal, AuditProposal];
+    expect(single.steps.map((s) => `${s.before.classe}>${s.after.classe}`)).toEqual(['E>B']);
+    expect(steps.steps.map((s) => `${s.before.classe}>${s.after.classe}`)).toEqual(['E>C', 'C>B']);
+    expect(steps.rules.filter((r) => !r.pass)).toEqual([]);
+    expect(steps.justification ?? null).toBeNull();
+    // the path in one step's works, in two payments: the same lines, the same total
+    const key = (w: AuditWork) => `${w.referenceId}=${w.editableValue}`;
+    const lines = (p: AuditProposal) => p.steps.flatMap((s) => s.works.map(key)).sort();
+    expect(lines(steps)).toEqual(lines(single));
+    expect(steps.cost).toBe(single.cost);
+    expect(steps.steps[0]?.works.map(key)).toContain('baie_vitree:0=TRIPLE');
+    // not proved: the split is the path in one step's works, not a search of its own
+    for (const s of steps.steps) expect(s).toMatchObject({ exact: false, maxAbovePercent: null });
   });
 
   it('a whole building’s dearer path in steps gives the difference for each dwelling too: 2535E0426429Q (28 dwellings)', async () => {

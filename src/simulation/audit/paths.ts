@@ -53,6 +53,13 @@ export const AUDIT_PREDICT_RUNS = 10;
  * unproved answer: the path in one step, and step 2 of the path in steps.
  */
 export const AUDIT_EXCHANGE_RUNS = 40;
+/**
+ * Engine runs, at most, of the split of the path in one step into two steps (`splitOf`), and the
+ * most kinds of element it splits (its 2^n parts are listed, without runs, before the cheapest
+ * are run).
+ */
+export const AUDIT_SPLIT_RUNS = 40;
+export const AUDIT_SPLIT_KINDS = 12;
 /** Nodes of the proof's master problem per solve (proof.ts's own default). */
 export const AUDIT_MASTER_NODES = MASTER_NODES;
 /** A swap for another group's option is run when predicted this close to the class. */
@@ -520,6 +527,43 @@ function proofOf(p: Proved, ev: Evaluated, before: number, reached: boolean): St
 }
 
 /**
+ * A path in steps made of the path in one step's own works (`whole`, reaching the final class):
+ * step 1 the cheapest part of them that meets a first step's rules (one of `firsts`: a pair of
+ * insulation items, the ventilation with them) and reaches `firstTarget` without reaching
+ * `whole`'s class, so that step 2, the rest of the works, gains a class. The works are split by
+ * kind of element (every wall in one step, as every window: `mur`, `baie_vitree`, …, the
+ * heating and the hot-water installations), the parts listed by the sum of their lines' costs
+ * (no run) and run cheapest first, `AUDIT_SPLIT_RUNS` at most; undefined when none qualifies.
+ * For the path in steps whose step 1, chosen first, leaves the final class out of reach of any
+ * completion while the path in one step reaches it.
+ */
+function splitOf(
+  ctx: Ctx,
+  whole: Evaluated,
+  firsts: readonly (readonly Requirement[])[],
+  firstTarget: ClassLetter,
+): Evaluated | undefined {
+  const kindOf = (c: Candidate) => c.change.referenceId.split(':')[0] ?? '';
+  const units = [...new Set([...whole.combo.values()].map(kindOf))].sort();
+  if (units.length < 2 || units.length > AUDIT_SPLIT_KINDS) return undefined;
+  const parts: { combo: Combo; cost: number }[] = [];
+  for (let m = 1; m < (1 << units.length) - 1; m++) {
+    // (in the path in one step's order, as its works are listed)
+    const kept = new Set(units.filter((_, i) => m & (1 << i)));
+    const combo: Combo = new Map([...whole.combo].filter(([, c]) => kept.has(kindOf(c))));
+    if (firsts.some((r) => meetsAll(combo, r)))
+      parts.push({ combo, cost: [...combo.values()].reduce((t, c) => t + c.cout, 0) });
+  }
+  parts.sort((a, b) => a.cost - b.cost || (comboKey(a.combo) < comboKey(b.combo) ? -1 : 1));
+  const wholeClass = classIndex(whole.o.classesAfter.dpe);
+  for (const { combo } of parts.slice(0, AUDIT_SPLIT_RUNS)) {
+    const ev = evaluate(ctx, combo);
+    if (reaches(ev.o, firstTarget) && classIndex(ev.o.classesAfter.dpe) > wholeClass) return ev;
+  }
+  return undefined;
+}
+
+/**
  * An answer short of its class without the works that add nothing to it: each of its own items
  * (not in `kept`, an earlier step's works; costliest first) dropped when every requirement it
  * met still holds and neither primary energy nor emissions rise without it. New radiators with
@@ -836,6 +880,19 @@ export function searchPaths(frame: PathFrame, items: Items, target: ClassLetter)
       stepProofs = [
         proofOf(pS, only, 0, reaches(only.o, provedClass) && meetsAll(only.combo, all)),
       ];
+  }
+  // a path in steps short of the class the path in one step reaches: its step 1, chosen first,
+  // leaves the class out of reach of any completion (2387E0273032R: a heat pump for the heating
+  // alone, where the path in one step's makes the hot water too). Its steps are then taken from
+  // the path in one step's works: step 1 the cheapest part meeting a first step's rules, step 2
+  // the rest; not proved (after every search: these runs change no other answer)
+  if (!stepsReached && best) {
+    const split = splitOf(ctx, best, pairs.map(firstRules), firstTarget);
+    if (split) {
+      steps = [split, best];
+      stepProofs = [null, null];
+      stepsReached = true;
+    }
   }
   // a path short of its class: its last step without the works that add nothing to it (after
   // every search: these runs change no other answer)
