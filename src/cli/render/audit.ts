@@ -308,7 +308,7 @@ export function renderAudit(a: AuditResponse, dpeArg: string, s: Style): string 
   out.push(
     '',
     wrap(
-      `Engine ${a.versions.engine} · catalogue ${a.versions.catalogue} · costs incl. VAT ±${Math.round(a.costs.margin * 100)} % (${a.costs.source}) · ${a.changeSets} change sets run`,
+      `Engine ${a.versions.engine} · catalogue ${a.versions.catalogue} · costs incl. VAT ±${Math.round(a.costs.margin * 100)} % (${a.costs.source}) · electricity coefficient ${a.coefMode === 'activated' ? '1.9 (mode 2026; --coef 2025 for 2.3)' : '2.3 (mode 2025)'} · ${a.changeSets} change sets run`,
     ),
     wrap(s.c.dim(a.note)),
   );

@@ -437,7 +437,7 @@ function atLevel(
         ? num(di.umur)
         : category === 'plancher_haut'
           ? num(di.uph)
-          : (num(di.upb_final) ?? num(di.upb));
+          : (num(di.upb) ?? num(di.upb_final));
     if (u === undefined) return undefined;
     const r = ownResistance(u, kind);
     const lv = OPAQUE_LEVELS[kind];

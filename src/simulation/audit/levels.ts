@@ -264,8 +264,14 @@ export function performanceOfElement(category: Category, computed: RawElement | 
     case 'plancher_haut':
       return u('uph') !== undefined ? `U ${fmt(u('uph') as number)} W/(m²·K)` : '';
     case 'plancher_bas': {
-      const v = u('upb_final') ?? u('upb');
-      return v !== undefined ? `U ${fmt(v)} W/(m²·K)` : '';
+      // its own U, as it is judged; the Ue the losses use beside it when the ground or the space
+      // below makes it another
+      const own = u('upb');
+      const ue = u('upb_final');
+      if (own === undefined) return ue !== undefined ? `U ${fmt(ue)} W/(m²·K)` : '';
+      return ue !== undefined && fmt(ue) !== fmt(own)
+        ? `U ${fmt(own)} W/(m²·K) (Ue ${fmt(ue)} with the ground or the space below)`
+        : `U ${fmt(own)} W/(m²·K)`;
     }
     case 'baie_vitree': {
       const uw = u('uw');
