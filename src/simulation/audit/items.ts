@@ -30,6 +30,7 @@ import {
   opaqueKind,
   optionTreats,
   ownResistance,
+  ownU,
   rt2018Level,
   performanceOfElement,
   windowMeets,
@@ -432,12 +433,7 @@ function atLevel(
 ): string | undefined {
   const kind = opaqueKind(category, el);
   if (kind) {
-    const u =
-      category === 'mur'
-        ? num(di.umur)
-        : category === 'plancher_haut'
-          ? num(di.uph)
-          : (num(di.upb) ?? num(di.upb_final));
+    const u = ownU(category, di);
     if (u === undefined) return undefined;
     const r = ownResistance(u, kind);
     const lv = OPAQUE_LEVELS[kind];

@@ -255,20 +255,32 @@ export function ownResistance(u: number, kind: OpaqueKind): number {
   return u > 0 ? 1 / u - OPAQUE_LEVELS[kind].surfaces : Infinity;
 }
 
+/**
+ * An opaque element's own U, W/(m²·K), as its insulation is judged: a low floor's `upb`, not the
+ * Ue of the ground or the space below that the losses use (`upb_final`, when `upb` is missing).
+ */
+export function ownU(category: Category, di: Record<string, unknown>): number | undefined {
+  if (category === 'mur') return num(di.umur);
+  if (category === 'plancher_haut') return num(di.uph);
+  if (category === 'plancher_bas') return num(di.upb) ?? num(di.upb_final);
+  return undefined;
+}
+
 export function performanceOfElement(category: Category, computed: RawElement | undefined): string {
   const di = computed?.donnee_intermediaire ?? {};
   const u = (k: string) => num(di[k]);
   switch (category) {
     case 'mur':
-      return u('umur') !== undefined ? `U ${fmt(u('umur') as number)} W/(m²·K)` : '';
-    case 'plancher_haut':
-      return u('uph') !== undefined ? `U ${fmt(u('uph') as number)} W/(m²·K)` : '';
+    case 'plancher_haut': {
+      const own = ownU(category, di);
+      return own !== undefined ? `U ${fmt(own)} W/(m²·K)` : '';
+    }
     case 'plancher_bas': {
       // its own U, as it is judged; the Ue the losses use beside it when the ground or the space
       // below makes it another
-      const own = u('upb');
+      const own = ownU(category, di);
       const ue = u('upb_final');
-      if (own === undefined) return ue !== undefined ? `U ${fmt(ue)} W/(m²·K)` : '';
+      if (own === undefined) return '';
       return ue !== undefined && fmt(ue) !== fmt(own)
         ? `U ${fmt(own)} W/(m²·K) (Ue ${fmt(ue)} with the ground or the space below)`
         : `U ${fmt(own)} W/(m²·K)`;

@@ -35,6 +35,7 @@ import { INSULATION_ITEMS, type Items, type Requirement } from './items.js';
 import type { ItemKey } from '../../contract/audit.js';
 import { classesOf } from '../../contract/classes.js';
 import { engineFigures } from '../comparison.js';
+import { parseReferenceId } from '../../dpe/elements.js';
 
 /** Combinations one search may run. */
 export const AUDIT_SEARCH_BUDGET = 40;
@@ -543,7 +544,7 @@ function splitOf(
   firsts: readonly (readonly Requirement[])[],
   firstTarget: ClassLetter,
 ): Evaluated | undefined {
-  const kindOf = (c: Candidate) => c.change.referenceId.split(':')[0] ?? '';
+  const kindOf = (c: Candidate) => parseReferenceId(c.change.referenceId)?.category ?? '';
   const units = [...new Set([...whole.combo.values()].map(kindOf))].sort();
   if (units.length < 2 || units.length > AUDIT_SPLIT_KINDS) return undefined;
   const parts: { combo: Combo; cost: number }[] = [];
