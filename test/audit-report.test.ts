@@ -14,7 +14,7 @@ import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditResponse } from '../src/contract/audit.js';
 import { billChangeText } from '../src/contract/number-text.js';
-import { generatorPerformanceText } from '../src/contract/audit-text.js';
+import { generatorPerformanceText, summerComfortText } from '../src/contract/audit-text.js';
 import { euros, num, withUnit } from '../src/cli/format.js';
 import { groupIdentical } from '../src/cli/render/audit-groups.js';
 import { CORPUS, HAS_CORPUS, HOUSE, runCli, tempDir } from './helpers.js';
@@ -60,7 +60,7 @@ function figuresOf(a: AuditResponse): string[] {
     }
   }
   for (const c of a.controls ?? []) f.push(c);
-  if (a.summerComfort) f.push(`Summer comfort before works: ${a.summerComfort.indicator}`);
+  if (a.summerComfort) f.push('Summer comfort before works', summerComfortText(a.summerComfort));
   if (a.prices) f.push(a.prices.date);
   if (a.synthesis?.length) f.push('Synthesis');
   if (a.gate?.banner) f.push(a.gate.banner);

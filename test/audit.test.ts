@@ -476,6 +476,39 @@ describe('dpe-sim audit (the built CLI)', () => {
 if (!HAS_CORPUS) console.warn(`\n⚠ audit corpus test SKIPPED: no corpus at ${CORPUS}\n`);
 
 describe.skipIf(!HAS_CORPUS)('the corpus', () => {
+  it('summer comfort: the roof criterion reads the ceilings under a roof; the DPE’s own indicator is said beside (2375E4029206L); a flat under another is not marked down (the bundled flat)', async () => {
+    const dir = tempDir('dpe-sim-audit-comfort-');
+    const dpe = path.join(CORPUS, '2375E4029206L.xml');
+    const xml = readFileSync(dpe, 'utf8');
+    // its XML: both ceilings bare (9.2 m² under rampants, 12 m² under an unheated space), roof
+    // criterion 0, and yet the indicator "bon" (3)
+    expect(/<isolation_toiture>([^<]+)</.exec(xml)?.[1]).toBe('0');
+    expect(/<enum_indicateur_confort_ete_id>([^<]+)</.exec(xml)?.[1]).toBe('3');
+    const res = await runCli(['audit', dpe, '--json'], { dataDir: dir });
+    expect(res.code, res.stderr).toBe(0);
+    const a = JSON.parse(res.stdout) as AuditResponse;
+    expect(a.summerComfort).toMatchObject({ indicator: 'insufficient', dpe: 'good' });
+    expect(a.summerComfort?.criteria[0]).toEqual({ label: 'roof insulated', met: false });
+    // step 1 insulates the ceilings: the criterion is met after it
+    const step1 = a.proposals[0]?.steps[0];
+    expect(step1?.works.some((w) => w.referenceId.startsWith('plancher_haut:'))).toBe(true);
+    expect(step1?.summerComfort?.criteria[0]).toEqual({ label: 'roof insulated', met: true });
+    const screen = await runCli(['audit', dpe], { dataDir: dir });
+    expect(screen.code).toBe(0);
+    expect(screen.stdout.replace(/\s+/g, ' ')).toContain(
+      'Summer comfort before works: insufficient (the DPE states good): roof insulated no,',
+    );
+    // the bundled flat: a heated space above, the criterion counted met and said so
+    const flat = await runCli(['audit', FLAT, '--json'], { dataDir: dir });
+    expect(flat.code, flat.stderr).toBe(0);
+    const f = JSON.parse(flat.stdout) as AuditResponse;
+    expect(f.summerComfort?.criteria[0]).toEqual({
+      label: 'roof insulated (no roof: a heated space above)',
+      met: true,
+    });
+    expect(f.summerComfort?.dpe).toBe(f.summerComfort?.indicator);
+  });
+
   it('a door line says how many doors its price counts (2535E0426429Q: 22 doors of 39.2 m², 33 000 €), in --json, the terminal and the report', async () => {
     const dir = tempDir('dpe-sim-audit-doors-');
     const dpe = path.join(CORPUS, '2535E0426429Q.xml');

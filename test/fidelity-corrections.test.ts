@@ -4,7 +4,7 @@
  * the corrections; a correction that no longer applies stops the load.
  */
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -1225,6 +1225,54 @@ describe('engine corrections', () => {
       const ep = body.calculation.result.ep_conso_5_usages;
       expect(ep.VInit - ep.value).toBeGreaterThan(0);
       expect(ep.VInit - ep.value).toBeLessThan(100);
+    },
+  );
+
+  it.skipIf(!HAS_CORPUS)(
+    'confort-ete-toiture: the summer-comfort roof criterion reads every heat-losing roof, as the registry',
+    () => {
+      const roof = (d: RawDpe) =>
+        Number((d.logement?.sortie?.confort_ete as Fields | undefined)?.isolation_toiture);
+      // a ceiling of unknown insulation under a lost attic, Uph 1.2 (its period's table reads
+      // it as bare): the engine looked only at roofs onto the outside and said insulated
+      const attic = corpusDpe('2287E1724516Y');
+      expect(roof(attic)).toBe(0);
+      const out = engine.run(attic).output;
+      expect(roof(out)).toBe(0);
+      // the indicator follows: insufficient (1), as the XML's
+      expect(
+        String((out.logement?.sortie?.confort_ete as Fields).enum_indicateur_confort_ete_id),
+      ).toBe('1');
+      // the same ceiling insulated from inside: the criterion is met
+      const works = copyRaw(attic);
+      for (const ph of works.logement?.enveloppe?.plancher_haut_collection?.plancher_haut ?? [])
+        ph.donnee_entree.enum_type_isolation_id = '3';
+      expect(roof(engine.run(works).output)).toBe(1);
+      // 87 m² under lost attics, 33.4 m² of it of unknown insulation with a Uph of 0.2: the
+      // engine made the whole roof bare; the XML's software counts it insulated
+      const known = corpusDpe('2287E1956426O');
+      expect(roof(known)).toBe(1);
+      expect(roof(engine.run(known).output)).toBe(1);
+      // the whole corpus: the criterion equals the XML's on 100 of the 102 DPEs with a
+      // heat-losing roof that state one (65 before the correction)
+      let stated = 0;
+      let equal = 0;
+      for (const f of readdirSync(CORPUS).filter((x) => x.endsWith('.xml'))) {
+        const raw = corpusDpe(f.slice(0, -4));
+        if (Number.isNaN(roof(raw))) continue;
+        const roofs = raw.logement?.enveloppe?.plancher_haut_collection?.plancher_haut ?? [];
+        if (!roofs.some((ph) => Number(ph.donnee_intermediaire?.b ?? 1) > 0)) continue;
+        let output: RawDpe;
+        try {
+          output = engine.run(raw).output;
+        } catch {
+          continue;
+        }
+        stated++;
+        if (roof(output) === roof(raw)) equal++;
+      }
+      expect(stated).toBe(102);
+      expect(equal).toBe(100);
     },
   );
 

@@ -127,3 +127,17 @@ export function quantityNote(w: QuantityNoteWork, f: NoteFormat): string {
   const notes = quantityNotes(w, f);
   return notes.length > 0 ? ` (${notes.join('; ')})` : '';
 }
+
+/**
+ * The summer comfort before works as one text: "average (the DPE states insufficient): roof
+ * insulated yes, external solar protection no, …". The DPE's own indicator is given when it
+ * differs from the engine's (the registry's software may judge a criterion otherwise).
+ */
+export function summerComfortText(sc: {
+  indicator: string;
+  criteria: readonly { label: string; met: boolean }[];
+  dpe?: string;
+}): string {
+  const dpe = sc.dpe && sc.dpe !== sc.indicator ? ` (the DPE states ${sc.dpe})` : '';
+  return `${sc.indicator}${dpe}: ${sc.criteria.map((c) => `${c.label} ${c.met ? 'yes' : 'no'}`).join(', ')}`;
+}

@@ -182,6 +182,12 @@ export const SummerComfort = Type.Object({
   /** "insufficient", "average", "good" */
   indicator: Type.String(),
   criteria: Type.Array(Type.Object({ label: Type.String(), met: Type.Boolean() })),
+  /**
+   * The DPE's own indicator ("insufficient", "average", "good"), as its XML states it: before
+   * works only, when the XML carries one (the registry's software may judge its criteria
+   * otherwise than the engine)
+   */
+  dpe: Type.Optional(Type.String()),
 });
 export type SummerComfort = Type.Static<typeof SummerComfort>;
 

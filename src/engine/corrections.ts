@@ -456,6 +456,35 @@ export const CORRECTIONS: Correction[] = [
     replace: [['  butane: 0.20027,\n', '  butane: 0.20027,\n  gpl: 0.14305,\n']],
   },
   {
+    id: 'confort-ete-toiture',
+    module: '2021_04_13_confort_ete.js',
+    fault:
+      'the summer-comfort criterion "isolation de la toiture" looks only at roofs onto the ' +
+      'outside: a bare ceiling under a lost attic counts as an insulated roof (2287E1018120W, ' +
+      '"isolation_toiture" 1 where the XML has 0), and one part of unknown insulation makes the ' +
+      'whole roof bare, whatever its U (2287E1956426O, 0 where the XML has 1)',
+    section:
+      'annexe 1 (indicateur de confort d’été: isolation de la toiture, for the dwellings under a ' +
+      'roof), the criterion the registry’s software computes on every heat-losing roof',
+    upstream: 'none found (Open3CL/engine test/open3cl-sorties-confort-ete.spec.js compares it)',
+    replace: [
+      [
+        `  const isolation_toiture = ph.reduce((acc, ph) => {
+    const de = ph.donnee_entree;
+    const du = ph.donnee_utilisateur;
+    const type_adjacence = requestInput(de, du, 'type_adjacence');
+    if (type_adjacence === 'extérieur') {
+      const type_isolation = requestInput(de, du, 'type_isolation');
+      if (type_isolation === 'inconnu' || type_isolation === 'non isolé') return 0;
+    }
+    return acc;
+  }, 1);`,
+        `  // every heat-losing roof, by area (patches/corrections/confort-ete-toiture.js)
+  const isolation_toiture = toitureIsolee(ph);`,
+      ],
+    ],
+  },
+  {
     id: 'qp0-virtualised-ch',
     module: '13.2_generateur_combustion_ch.js',
     fault:

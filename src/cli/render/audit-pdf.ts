@@ -14,6 +14,7 @@ import { euros, eurosPerYear, num, withUnit } from '../format.js';
 import {
   dpeBillText,
   perDwellingText,
+  summerComfortText,
   synthesisAids,
   unitsText,
 } from '../../contract/audit-text.js';
@@ -327,11 +328,7 @@ export function auditReportPdf(a: AuditResponse, generatedAt = new Date()): Prom
     for (const c of a.controls) para(doc, `• ${c}`);
   }
   if (a.summerComfort)
-    para(
-      doc,
-      `Summer comfort before works: ${a.summerComfort.indicator} (${a.summerComfort.criteria.map((c) => `${c.label} ${c.met ? 'yes' : 'no'}`).join(', ')})`,
-      { bold: true },
-    );
+    para(doc, `Summer comfort before works: ${summerComfortText(a.summerComfort)}`, { bold: true });
   heading(doc, 'The six items');
   table(
     doc,

@@ -16,6 +16,7 @@ import {
   dpeBillText,
   generatorPerformanceText,
   perDwellingText,
+  summerComfortText,
   synthesisAids,
   unitsText,
 } from '../../contract/audit-text.js';
@@ -189,7 +190,7 @@ function contextHtml(a: AuditResponse): string {
     ? `<h2>Existing control devices</h2><ul>${a.controls.map((c) => `<li>${esc(c)}</li>`).join('')}</ul>`
     : '';
   const comfort = a.summerComfort
-    ? `<h2>Summer comfort before works: ${esc(a.summerComfort.indicator)}</h2><p>${a.summerComfort.criteria.map((c) => `${esc(c.label)}: ${c.met ? 'yes' : 'no'}`).join(' · ')}</p>`
+    ? `<h2>Summer comfort before works</h2><p>${esc(summerComfortText(a.summerComfort))}</p>`
     : '';
   return controls + comfort;
 }

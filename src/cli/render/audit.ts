@@ -9,6 +9,7 @@ import {
   dpeBillText,
   generatorPerformanceText,
   perDwellingText,
+  summerComfortText,
   synthesisAids,
   unitsText,
 } from '../../contract/audit-text.js';
@@ -300,9 +301,7 @@ export function renderAudit(a: AuditResponse, dpeArg: string, s: Style): string 
   if (a.summerComfort)
     out.push(
       '',
-      wrap(
-        `${s.c.bold('Summer comfort before works')}: ${a.summerComfort.indicator} (${a.summerComfort.criteria.map((c) => `${c.label} ${c.met ? 'yes' : 'no'}`).join(', ')})`,
-      ),
+      wrap(`${s.c.bold('Summer comfort before works')}: ${summerComfortText(a.summerComfort)}`),
     );
   for (const p of a.proposals) out.push('', renderProposal(p, s));
   out.push(

@@ -525,16 +525,38 @@ const COMFORT_CRITERIA: [string, string][] = [
   ['inertie_lourde', 'heavy thermal mass'],
 ];
 const INDICATOR: Record<string, string> = { '1': 'insufficient', '2': 'average', '3': 'good' };
+const ROOFLESS = 'roof insulated (no roof: a heated space above)';
 
-/** The 3CL summer-comfort indicator of an engine output (`logement.sortie.confort_ete`). */
-export function summerComfortOf(output: RawDpe): SummerComfort | undefined {
-  const c = (output.logement?.sortie as Record<string, unknown> | undefined)?.confort_ete as
-    Record<string, unknown> | undefined;
+/**
+ * The 3CL summer-comfort indicator of an engine output (`logement.sortie.confort_ete`). Its roof
+ * criterion is for the dwellings under a roof: with no heat-losing roof (a heated space above)
+ * the engine counts it met, and the label says why. With `declared` (the DPE as read, before
+ * works), the DPE's own indicator beside it.
+ */
+export function summerComfortOf(output: RawDpe, declared?: RawDpe): SummerComfort | undefined {
+  const c = sortieOf(output)?.confort_ete as Record<string, unknown> | undefined;
   if (!c) return undefined;
+  const roofless = !elementsOf(output, 'plancher_haut').some(
+    (ph) =>
+      (num(ph.donnee_intermediaire?.b) ?? 1) > 0 &&
+      (num(ph.donnee_entree.surface_paroi_opaque) ?? 0) > 0,
+  );
+  const own = declared
+    ? (sortieOf(declared)?.confort_ete as Record<string, unknown> | undefined)
+    : undefined;
+  const dpe = own ? INDICATOR[str(own.enum_indicateur_confort_ete_id) ?? ''] : undefined;
   return {
     indicator: INDICATOR[str(c.enum_indicateur_confort_ete_id) ?? ''] ?? 'unknown',
-    criteria: COMFORT_CRITERIA.map(([k, label]) => ({ label, met: Number(c[k]) === 1 })),
+    criteria: COMFORT_CRITERIA.map(([k, label]) => ({
+      label: k === 'isolation_toiture' && roofless ? ROOFLESS : label,
+      met: Number(c[k]) === 1,
+    })),
+    ...(dpe ? { dpe } : {}),
   };
+}
+
+function sortieOf(d: RawDpe): Record<string, unknown> | undefined {
+  return d.logement?.sortie as Record<string, unknown> | undefined;
 }
 
 /** Whether the DPE produces electricity (photovoltaics): primary may then be below final. */

@@ -414,8 +414,8 @@ export function auditDpe(engine: Engine, prep: PreparedDpe, opts: AuditOptions):
       ...dpeBillOf(prep),
     },
     controls: controlsOf(engine, prep.raw),
-    ...(summerComfortOf(prep.base.output)
-      ? { summerComfort: summerComfortOf(prep.base.output) }
+    ...(summerComfortOf(prep.base.output, prep.raw)
+      ? { summerComfort: summerComfortOf(prep.base.output, prep.raw) }
       : {}),
     synthesis,
   };
