@@ -476,6 +476,46 @@ describe('dpe-sim audit (the built CLI)', () => {
 if (!HAS_CORPUS) console.warn(`\n⚠ audit corpus test SKIPPED: no corpus at ${CORPUS}\n`);
 
 describe.skipIf(!HAS_CORPUS)('the corpus', () => {
+  it('the DPE’s own label beside today’s class: 2362E0595026C, D in its DPE (2.3), C at 1.9 and no proposal; under --coef 2025 nothing to say; 2475E0919281Z, a small flat whose class limits changed', async () => {
+    const dir = tempDir('dpe-sim-audit-label-');
+    const dpe = path.join(CORPUS, '2362E0595026C.xml');
+    const xml = readFileSync(dpe, 'utf8');
+    expect(/<classe_bilan_dpe>([^<]+)</.exec(xml)?.[1]).toBe('D');
+    const res = await runCli(['audit', dpe, '--json'], { dataDir: dir });
+    expect(res.code, res.stderr).toBe(0);
+    const a = JSON.parse(res.stdout) as AuditResponse;
+    expect(a.dpeLabel).toEqual({
+      classe: 'D',
+      epM2: 181,
+      gesM2: 22,
+      coef: 2.3,
+      date: '2023-02-16',
+      atItsRules: 'D',
+      limitsChanged: false,
+    });
+    expect(a.initial.classe).toBe('C');
+    expect(a.auditApplies).toBe(false);
+    const screen = (await runCli(['audit', dpe], { dataDir: dir })).stdout.replace(/\s+/g, ' ');
+    expect(screen).toContain(
+      "The DPE's own label: class D, 181 kWh/m²/yr, 22 kg CO2e/m²/yr, with electricity at 2.3 and the class limits of its date (2023-02-16), as this audit's figures give under those rules; today's rules (electricity at 1.9 since 2026-01-01) put the dwelling in C.",
+    );
+    expect(screen).toContain('this DPE is in C, no proposal is made');
+    // at the DPE's own coefficient: its class, the audit applies, nothing to explain
+    const old = await runCli(['audit', dpe, '--coef', '2025', '--json'], { dataDir: dir });
+    const o = JSON.parse(old.stdout) as AuditResponse;
+    expect(o.initial.classe).toBe('D');
+    expect(o.auditApplies).toBe(true);
+    const oldScreen = await runCli(['audit', dpe, '--coef', '2025'], { dataDir: dir });
+    expect(oldScreen.stdout).not.toContain("The DPE's own label");
+    // a 14.35 m² flat of 2024-03-13: the class limits of small dwellings changed on 2024-07-01
+    const small = await runCli(['audit', path.join(CORPUS, '2475E0919281Z.xml'), '--json'], {
+      dataDir: dir,
+    });
+    const sm = JSON.parse(small.stdout) as AuditResponse;
+    expect(sm.dpeLabel).toMatchObject({ classe: 'D', atItsRules: 'D', limitsChanged: true });
+    expect(sm.initial.classe).toBe('C');
+  });
+
   it('summer comfort: the roof criterion reads the ceilings under a roof; the DPE’s own indicator is said beside (2375E4029206L); a flat under another is not marked down (the bundled flat)', async () => {
     const dir = tempDir('dpe-sim-audit-comfort-');
     const dpe = path.join(CORPUS, '2375E4029206L.xml');

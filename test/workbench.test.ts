@@ -304,6 +304,11 @@ describe.skipIf(!HAS_CHROMIUM || !HAS_BUNDLE)('the workbench in headless Chromiu
       `${shown.prices?.source}. The DPE's own bill, 3\u202f711\u00a0€/yr, is at the same prices; the engine's consumption before works at those prices: ${nnbsp(shown.prices?.dpe?.engine ?? 0)}\u00a0€/yr.`,
     );
     expect(shown.prices?.source).toContain(`in force since ${shown.prices?.date ?? '?'}`);
+    // its own label, under its own rules (electricity at 2.3), beside the audit's class at 1.9
+    expect(shown.dpeLabel).toMatchObject({ classe: 'F', coef: 2.3, atItsRules: 'F' });
+    expect(await page.textContent('#audit-dpe-label')).toBe(
+      "The DPE's own label: class F, 392 kWh/m²/yr, 86 kg CO2e/m²/yr, with electricity at 2.3 and the class limits of its date (2025-03-14), as this audit's figures give under those rules; today's rules (electricity at 1.9 since 2026-01-01) keep the dwelling in F.",
+    );
     expect(await page.textContent('#audit-scope')).toBe(shown.scope?.text);
     expect(await page.isVisible('#audit-banner')).toBe(false);
     const steps = shown.proposals.flatMap((p) => p.steps);

@@ -141,3 +141,46 @@ export function summerComfortText(sc: {
   const dpe = sc.dpe && sc.dpe !== sc.indicator ? ` (the DPE states ${sc.dpe})` : '';
   return `${sc.indicator}${dpe}: ${sc.criteria.map((c) => `${c.label} ${c.met ? 'yes' : 'no'}`).join(', ')}`;
 }
+
+/**
+ * The DPE's own label beside the audit's class before works, when the two are not under the same
+ * rules or not the same class: "The DPE's own label: class D, 194 kWh/m²/yr, 5 kg CO2e/m²/yr,
+ * with electricity at 2.3 and the class limits of its date (2023-05-04), as this audit's figures
+ * give under those rules; today's rules (electricity at 1.9 since 2026-01-01; the class limits of
+ * small dwellings since 2024-07-01) put the dwelling in C." Empty otherwise.
+ */
+export function dpeLabelText(
+  a: {
+    initial: { classe: string };
+    coefMode: 'activated' | 'deactivated';
+    dpeLabel?: {
+      classe: string;
+      epM2: number;
+      gesM2: number;
+      coef: number;
+      date?: string;
+      atItsRules: string;
+      limitsChanged: boolean;
+    };
+  },
+  num: (x: number) => string,
+): string {
+  const l = a.dpeLabel;
+  if (!l) return '';
+  const coef = a.coefMode === 'activated' ? 1.9 : 2.3;
+  const changed = [
+    ...(l.coef !== coef
+      ? [`electricity at ${coef}${coef === 1.9 ? ' since 2026-01-01' : ', --coef 2025'}`]
+      : []),
+    ...(l.limitsChanged ? ['the class limits of small dwellings since 2024-07-01'] : []),
+  ];
+  if (!changed.length && l.classe === a.initial.classe) return '';
+  const own = `The DPE's own label: class ${l.classe}, ${num(l.epM2)} kWh/m²/yr, ${num(l.gesM2)} kg CO2e/m²/yr, with electricity at ${l.coef} and the class limits of its date${l.date ? ` (${l.date})` : ''}`;
+  const figures =
+    l.atItsRules === l.classe
+      ? ", as this audit's figures give under those rules"
+      : `; this audit's figures give ${l.atItsRules} under those rules`;
+  if (!changed.length) return `${own}${figures}.`;
+  const today = `${l.atItsRules === a.initial.classe ? 'keep' : 'put'} the dwelling in ${a.initial.classe}`;
+  return `${own}${figures}; today's rules (${changed.join('; ')}) ${today}.`;
+}

@@ -394,6 +394,26 @@ export const AuditResponse = Type.Object({
   /** figures scaled to the registry's (see `initial`) */
   normalized: Type.Boolean(),
   initial: AuditFigures,
+  /**
+   * The DPE's own label as its XML states it (`classe_bilan_dpe`, `ep_conso_5_usages_m2`,
+   * `emission_ges_5_usages_m2`), under its own rules: the electricity coefficient it was computed
+   * with (2.3 before 2026-01-01, 1.9 since) and the class limits of its date. `initial` is under
+   * today's rules (`coefMode`'s coefficient, today's limits), so the two classes can differ.
+   */
+  dpeLabel: Type.Optional(
+    Type.Object({
+      classe: Letter,
+      epM2: Type.Number(),
+      gesM2: Type.Number(),
+      coef: Type.Number(),
+      /** the DPE's date (YYYY-MM-DD) */
+      date: Type.Optional(Type.String()),
+      /** the class of `initial`'s figures under the DPE's own rules */
+      atItsRules: Letter,
+      /** whether today's class limits differ from those of its date (small dwellings, 2024-07-01) */
+      limitsChanged: Type.Boolean(),
+    }),
+  ),
   /** B, or C for a dwelling in F or G before works */
   targetClass: Letter,
   targetRule: Type.String(),

@@ -10,6 +10,7 @@
 import type { AuditResponse } from '../contract/audit.js';
 import {
   dpeBillText,
+  dpeLabelText,
   perDwellingText,
   quantityNote,
   synthesisAids,
@@ -266,6 +267,11 @@ export function AuditView({
         {perYear(audit.initial?.bill)}; target class <Cls c={audit.targetClass} />.{' '}
         <span class="muted small">{audit.targetRule}</span>
       </p>
+      {dpeLabelText(audit, num) && (
+        <p class="small" id="audit-dpe-label">
+          {dpeLabelText(audit, num)}
+        </p>
+      )}
       {audit.prices && (
         <p class="muted small" id="audit-prices">
           {audit.prices.source}

@@ -13,6 +13,7 @@ import type { AuditProposal, AuditResponse, AuditStep } from '../../contract/aud
 import { euros, eurosPerYear, num, withUnit } from '../format.js';
 import {
   dpeBillText,
+  dpeLabelText,
   perDwellingText,
   summerComfortText,
   synthesisAids,
@@ -273,6 +274,7 @@ export function auditReportPdf(a: AuditResponse, generatedAt = new Date()): Prom
     `Before works: class ${i.classe} · ${num(i.epM2)} kWh/m²/yr primary · ${num(i.gesM2)} kg CO2e/m²/yr · final ${num(i.ef)} kWh/yr (${num(i.efM2)} kWh/m²/yr) · bill ${eurosPerYear(i.bill)}${a.prices ? ` (prices of ${a.prices.date})` : ''} · ${withUnit(a.surface, 'm²', 1)} · ${a.auditApplies ? `target: ${a.targetRule}` : 'the regulatory audit applies to classes D to G'}`,
     { bold: true },
   );
+  if (dpeLabelText(a, num)) para(doc, dpeLabelText(a, num));
   para(doc, a.note, { size: 6.5, color: '#444' });
   if (a.synthesis?.length) {
     heading(doc, 'Synthesis');

@@ -14,6 +14,7 @@ import type {
 import { euros, eurosPerYear, num, withUnit } from '../format.js';
 import {
   dpeBillText,
+  dpeLabelText,
   generatorPerformanceText,
   perDwellingText,
   summerComfortText,
@@ -237,6 +238,7 @@ export function auditReportHtml(a: AuditResponse, generatedAt = new Date()): str
     .join('');
   const body = `<h1>Energy audit: DPE ${esc(a.dpeId)}</h1>
 <p>${COVERAGE[a.coverage]}, ${withUnit(a.surface, 'm²', 1)} · before works: class <b>${a.initial.classe}</b>, ${num(a.initial.epM2)} kWh/m²/yr primary, ${num(a.initial.gesM2)} kg CO2e/m²/yr, final ${num(a.initial.ef)} kWh/yr (${num(a.initial.efM2)} kWh/m²/yr), bill ${eurosPerYear(a.initial.bill)}${a.prices ? ` (prices of ${esc(a.prices.date)})` : ''} · ${a.auditApplies ? `target: ${esc(a.targetRule)}` : 'the regulatory audit applies to classes D to G'}</p>
+${dpeLabelText(a, num) ? `<p class="small">${esc(dpeLabelText(a, num))}</p>` : ''}
 ${a.gate?.banner ? `<p class="banner">${esc(a.gate.banner)}</p>` : ''}
 ${a.scope ? `<p>${esc(a.scope.text)}</p>` : ''}
 <p class="note">${esc(a.note)}</p>

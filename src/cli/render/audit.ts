@@ -7,6 +7,7 @@ import type { AuditProposal, AuditResponse, AuditStep, AuditWork } from '../../c
 import { euros, eurosPerYear, kwh, NBSP, num, percent, withUnit } from '../format.js';
 import {
   dpeBillText,
+  dpeLabelText,
   generatorPerformanceText,
   perDwellingText,
   summerComfortText,
@@ -250,6 +251,7 @@ export function renderAudit(a: AuditResponse, dpeArg: string, s: Style): string 
   if (a.gate?.banner) out.push(s.c.red(wrap(`⚠ ${a.gate.banner}`)));
   if (a.scope) out.push(wrap(a.scope.text));
   out.push(wrap(`Before works: ${figuresLine(a.initial)}`));
+  if (dpeLabelText(a, num)) out.push(wrap(dpeLabelText(a, num)));
   if (a.prices)
     out.push(
       wrap(

@@ -29,6 +29,7 @@ import type { Category, CoefMode } from '../../contract/schemas.js';
 import { scopeOf } from '../../dpe/building.js';
 import { descriptionOf, elementsOf, parseReferenceId } from '../../dpe/elements.js';
 import { num, type RawDpe, type RawElement } from '../../dpe/raw.js';
+import { COEF_2026 } from '../../dpe/facts.js';
 import type { Engine } from '../../engine/engine.js';
 import { applyWorks, areaOf, doorsOf, priceOn, resolveChanges } from '../../works/apply.js';
 import { CATALOGUE, findOption, type WorksOptionRow } from '../../works/catalogue.js';
@@ -408,6 +409,7 @@ export function auditDpe(engine: Engine, prep: PreparedDpe, opts: AuditOptions):
     note: AUDIT_NOTE,
     gate,
     scope: scopeText(scope, scope.coverage, windowShares(prep.raw), oversizedDoors(prep.raw)),
+    ...dpeLabelOf(prep, frame),
     prices: {
       date: BILL_PRICES.date,
       source: `${BILL_PRICES.source}${baseO.normalization.applied ? BILL_PRICES.scaled : ''}`,
@@ -418,6 +420,33 @@ export function auditDpe(engine: Engine, prep: PreparedDpe, opts: AuditOptions):
       ? { summerComfort: summerComfortOf(prep.base.output, prep.raw) }
       : {}),
     synthesis,
+  };
+}
+
+/**
+ * The DPE's own label (`dpeLabel`): its class and figures as its XML states them, under its own
+ * rules (its electricity coefficient, the class limits of its date), and the class the audit's
+ * figures before works give under those rules: a class that differs from the audit's is then put
+ * down to today's rules, or to the figures.
+ */
+function dpeLabelOf(prep: PreparedDpe, frame: PathFrame): Pick<AuditResponse, 'dpeLabel'> {
+  const { registry: r, registryCoef, date } = prep.facts;
+  const classe = r.classe as ClassLetter | undefined;
+  if (!classe || classIndex(classe) < 1 || r.epM2 === undefined || r.gesM2 === undefined) return {};
+  const coef: CoefMode = registryCoef === COEF_2026 ? 'activated' : 'deactivated';
+  const itsRules = { ...frame, coef, thresholds: prep.registryThresholds };
+  return {
+    dpeLabel: {
+      classe,
+      epM2: Math.round(r.epM2),
+      gesM2: Math.round(r.gesM2),
+      coef: registryCoef,
+      ...(date ? { date } : {}),
+      atItsRules: judge(itsRules, baseFigures(prep, coef)).classesBefore.dpe,
+      limitsChanged:
+        JSON.stringify([prep.thresholds.dpe, prep.thresholds.ges]) !==
+        JSON.stringify([prep.registryThresholds.dpe, prep.registryThresholds.ges]),
+    },
   };
 }
 
