@@ -31,7 +31,7 @@ import { prepare, type PreparedDpe } from '../src/simulation/prepared.js';
 import { figuresOf, runWorks } from '../src/simulation/runs.js';
 import { applyWorks, priceOn, resolveChanges } from '../src/works/apply.js';
 import { findOption } from '../src/works/catalogue.js';
-import { unitsText } from '../src/contract/audit-text.js';
+import { quantityNote, unitsText } from '../src/contract/audit-text.js';
 import type { RawElement } from '../src/dpe/raw.js';
 import { roofKind } from '../src/works/recipes.js';
 import { consumptionOf } from '../src/engine/bills.js';
@@ -389,6 +389,20 @@ describe('element references in a reason, short', () => {
     expect(indexRanges([0, 1, 2, 6, 7, 8, 10, 11, 12, 13])).toBe('0…2, 6…8, 10…13');
     expect(indexRanges([3, 1, 0, 2, 5])).toBe('0…3, 5');
     expect(indexRanges([4, 6])).toBe('4, 6');
+  });
+
+  it('a window line whose elements hold more windows than elements counts them (2187E1039187C’s baie_vitree:0, 1.3 m² of 2 roof windows)', () => {
+    const f = { num: (x: number) => String(x), euros: (x: number) => `${x} €`, area: String };
+    expect(quantityNote({ quantity: 1.31, windows: 2 }, f)).toBe(' (2 windows)');
+    expect(quantityNote({ quantity: 0.7, windows: 1 }, f)).toBe('');
+    // "7 × baie_vitree:0…6": seven elements of eleven windows; seven of seven say nothing more
+    expect(quantityNote({ quantity: 16.8, windows: 11, elements: 7 }, f)).toBe(' (11 windows)');
+    expect(quantityNote({ quantity: 16.8, windows: 7, elements: 7 }, f)).toBe('');
+    // doors keep their count; windows at the minimum keep theirs
+    expect(quantityNote({ quantity: 39.16, doors: 22 }, f)).toBe(' (22 doors)');
+    expect(quantityNote({ quantity: 0.3, windows: 1, leastPerWindow: 350 }, f)).toBe(
+      ' (1 window at the 350 € minimum)',
+    );
   });
 
   it.skipIf(!HAS_CORPUS)(

@@ -82,6 +82,8 @@ export interface QuantityNoteWork {
   flooredWindows?: number;
   heatedArea?: number;
   leastPerDwelling?: number;
+  /** the element lines summed in this line ("7 × baie_vitree:0…6"); 1 when absent */
+  elements?: number;
 }
 
 interface NoteFormat {
@@ -93,7 +95,8 @@ interface NoteFormat {
 /**
  * The notes beside a works line's quantity, the same in the terminal, the report, the PDF and the
  * workbench: "building 9.7 m²" (a flat's share of a building's element: what follows is the
- * building's, its windows or doors), "22 doors" (doors are priced by the door), "1 window at the
+ * building's, its windows or doors), "22 doors" (doors are priced by the door), "4 windows" (an
+ * element, or a line of elements, holding more windows than elements), "1 window at the
  * 350 € minimum", "9 windows, 1 at the 350 € minimum" (windows priced at the least a window costs
  * rather than by their area), "14.4 m² heated, at the 3 000 € minimum" (an appliance priced by the
  * area it heats; "a dwelling" on a whole building's).
@@ -119,6 +122,9 @@ function countNote(w: QuantityNoteWork, f: NoteFormat): string[] {
         : '';
     return [`${f.area(w.heatedArea)} heated${least}`];
   }
+  // an element (or a line of elements) holding more windows than elements: the count priced
+  if (w.windows !== undefined && w.windows > (w.elements ?? 1))
+    return [`${f.num(w.windows)} windows`];
   return w.doors !== undefined && w.doors > 1 ? [`${f.num(w.doors)} doors`] : [];
 }
 

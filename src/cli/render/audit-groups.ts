@@ -9,7 +9,7 @@ import { splitElement } from '../../contract/element-label.js';
 import { euros, num, withUnit } from '../format.js';
 
 /** A works line as shown: one element's, or several summed (`flooredWindows`: see `windowsOf`) */
-export type ShownWork = AuditWork & { flooredWindows?: number };
+export type ShownWork = AuditWork & { flooredWindows?: number; elements?: number };
 
 /**
  * Several window lines summed: their windows, and those priced at the least a window costs (the
@@ -62,6 +62,7 @@ export function groupIdentical(works: readonly AuditWork[]): WorksGroup[] {
       quantity: list.reduce((a, w) => a + w.quantity, 0),
       cost: list.reduce((a, w) => a + w.cost, 0),
       ...windowsOf(list),
+      elements: list.length,
     };
     const doors = sum((w) => w.doors);
     if (doors !== undefined) work.doors = doors;

@@ -109,6 +109,7 @@ function groupedWorks(works: readonly AuditWork[]): ShownWork[] {
       cost: list.reduce((a, w) => a + w.cost, 0),
       ...(first.doors !== undefined ? { doors: list.reduce((a, w) => a + (w.doors ?? 0), 0) } : {}),
       ...windowsOf(list),
+      elements: list.length,
       ...(first.buildingQuantity !== undefined
         ? { buildingQuantity: list.reduce((a, w) => a + (w.buildingQuantity ?? 0), 0) }
         : {}),
