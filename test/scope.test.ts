@@ -403,6 +403,11 @@ describe('the cost-per-m² ceiling', () => {
     expect(w?.content).not.toContain('scenario 1');
     expect(w?.content).toContain(`above ${COST_CEILING.eurPerM2} €/m²`);
     expect(w?.content).toContain('EDF R&D (2024)');
+    // the area in the audit's words (costCeilingNoteOf: "of the dwelling's 28.3 m² of living area")
+    expect(w?.content).toContain("600 €/m² of the dwelling's 40\u00a0m² of living area: above");
+    expect(
+      ceilingWarnings([sol('B', 24_000)], { ...scope, coverage: 'immeuble' })[0]?.content,
+    ).toContain("of the building's 40\u00a0m² of living area");
   });
 });
 

@@ -21,13 +21,21 @@ export function costPerDwelling(cout: number, dwellings: number): number | undef
   return dwellings > 1 ? Math.round(cout / dwellings) : undefined;
 }
 
+/**
+ * The area a cost per m² is on, in the words of `initial`'s alert and the audit's note: "the
+ * dwelling's 28.3 m² of living area" (a whole building's: "the building's 985 m² …").
+ */
+export function ceilingAreaText(scope: Scope): string {
+  const whose = scope.coverage === 'immeuble' ? "the building's" : "the dwelling's";
+  return `${whose} ${numberText(scope.surface, 1)}\u00a0m² of living area`;
+}
+
 /** The alert of each scenario above the ceiling (none when every scenario is under it). */
 export function ceilingWarnings(solutions: readonly AutoSolution[], scope: Scope): Warning[] {
   const over = solutions
     .map((sol, i) => ({ i, sol, m2: costPerM2(sol.cout, scope) }))
     .filter((x) => x.m2 !== undefined && x.m2 > COST_CEILING.eurPerM2);
   if (!over.length) return [];
-  const area = `${numberText(scope.surface, 1)} m² of ${scope.coverage === 'immeuble' ? "the building's" : "the dwelling's"} living area`;
   const list = over
     .map((x) => `scenario ${x.i + 1} (${x.sol.classe}): ${numberText(x.m2 as number)} €/m²`)
     .join(', ');
@@ -36,7 +44,7 @@ export function ceilingWarnings(solutions: readonly AutoSolution[], scope: Scope
       id: ALERT_IDS.costPerM2,
       type: 'warning',
       title: 'Cost per m² above a deep renovation’s',
-      content: `${list} on ${area}: above ${COST_CEILING.eurPerM2} €/m², the ceiling of a deep renovation (${COST_CEILING.source}). Check the works and their quantities before relying on the figure.`,
+      content: `${list} of ${ceilingAreaText(scope)}: above ${COST_CEILING.eurPerM2} €/m², the ceiling of a deep renovation (${COST_CEILING.source}). Check the works and their quantities before relying on the figure.`,
     },
   ];
 }

@@ -20,7 +20,7 @@ import { num, str, type RawDpe, type RawElement, type RawGeneratorHolder } from 
 import { consumptionOf } from '../../engine/bills.js';
 import type { Engine } from '../../engine/engine.js';
 import { ecsGensOf, gensOf } from '../../works/context.js';
-import { COST_CEILING, costPerDwelling, costPerM2 } from '../cost-ceiling.js';
+import { ceilingAreaText, COST_CEILING, costPerDwelling, costPerM2 } from '../cost-ceiling.js';
 import { generatorLabel, type Items } from './items.js';
 import { ACCEPTED_GENERATORS, OPAQUE_LEVELS, WINDOW_LEVEL } from './levels.js';
 
@@ -377,10 +377,9 @@ export function costCeilingNoteOf(p: AuditProposal, scope: Scope): string | null
     .join(' and ');
   // an appliance, or works priced by the dwelling, cost the same on a small area
   const fixed = lines.some((w) => w.unit === 'installation' || w.unit === 'dwelling');
-  const whose = scope.coverage === 'immeuble' ? "the building's" : "the dwelling's";
   return (
-    `This path costs ${numberText(m2)}\u00a0€/m² of ${whose} ${numberText(scope.surface, 1)}\u00a0m² ` +
-    `of living area, above ${COST_CEILING.eurPerM2}\u00a0€/m², the ceiling of a deep renovation ` +
+    `This path costs ${numberText(m2)}\u00a0€/m² of ${ceilingAreaText(scope)}, above ` +
+    `${COST_CEILING.eurPerM2}\u00a0€/m², the ceiling of a deep renovation ` +
     `(${COST_CEILING.source}).` +
     (lines.length
       ? ` Its dearest line${lines.length > 1 ? 's are' : ' is'} ${named}, ${share}\u00a0% of its cost` +
