@@ -547,6 +547,19 @@ describe.skipIf(!HAS_CORPUS)('the corpus', () => {
       met: true,
     });
     expect(f.summerComfort?.dpe).toBe(f.summerComfort?.indicator);
+    // a roof insulated on most of its area meets the criterion (as the registry's software); its
+    // bare part, which the page then insulates, is said (2125E0981916Z: 70 m² bare, uph 1.2)
+    const part = await runCli(['audit', path.join(CORPUS, '2125E0981916Z.xml'), '--json'], {
+      dataDir: dir,
+    });
+    const p = JSON.parse(part.stdout) as AuditResponse;
+    expect(p.summerComfort?.criteria[0]).toEqual({
+      label: 'roof insulated (70 of 156\u00a0m² bare)',
+      met: true,
+    });
+    expect(
+      p.proposals[0]?.steps.some((st) => st.works.some((w) => w.referenceId === 'plancher_haut:0')),
+    ).toBe(true);
   });
 
   it('a door line says how many doors its price counts (2535E0426429Q: 22 doors of 39.2 m², 33 000 €), in --json, the terminal and the report', async () => {

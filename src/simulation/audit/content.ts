@@ -529,29 +529,51 @@ const ROOFLESS = 'roof insulated (no roof: a heated space above)';
 /**
  * The 3CL summer-comfort indicator of an engine output (`logement.sortie.confort_ete`). Its roof
  * criterion is for the dwellings under a roof: with no heat-losing roof (a heated space above)
- * the engine counts it met, and the label says why. With `declared` (the DPE as read, before
- * works), the DPE's own indicator beside it.
+ * the engine counts it met, and the label says why; met with a bare part (the engine correction
+ * confort-ete-toiture counts a roof insulated on at least half of its heat-losing area), the label
+ * gives the bare m², which the same page's works may insulate. With `declared` (the DPE as read,
+ * before works), the DPE's own indicator beside it.
  */
 export function summerComfortOf(output: RawDpe, declared?: RawDpe): SummerComfort | undefined {
   const c = sortieOf(output)?.confort_ete as Record<string, unknown> | undefined;
   if (!c) return undefined;
-  const roofless = !elementsOf(output, 'plancher_haut').some(
-    (ph) =>
-      (num(ph.donnee_intermediaire?.b) ?? 1) > 0 &&
-      (num(ph.donnee_entree.surface_paroi_opaque) ?? 0) > 0,
-  );
+  const roof = roofAreas(output);
   const own = declared
     ? (sortieOf(declared)?.confort_ete as Record<string, unknown> | undefined)
     : undefined;
   const dpe = own ? INDICATOR[str(own.enum_indicateur_confort_ete_id) ?? ''] : undefined;
+  const roofLabel = (met: boolean) =>
+    roof.area <= 0
+      ? ROOFLESS
+      : met && roof.bare > 0
+        ? `roof insulated (${numberText(roof.bare, 1)} of ${numberText(roof.area, 1)}\u00a0m² bare)`
+        : 'roof insulated';
   return {
     indicator: INDICATOR[str(c.enum_indicateur_confort_ete_id) ?? ''] ?? 'unknown',
-    criteria: COMFORT_CRITERIA.map(([k, label]) => ({
-      label: k === 'isolation_toiture' && roofless ? ROOFLESS : label,
-      met: Number(c[k]) === 1,
-    })),
+    criteria: COMFORT_CRITERIA.map(([k, label]) => {
+      const met = Number(c[k]) === 1;
+      return { label: k === 'isolation_toiture' ? roofLabel(met) : label, met };
+    }),
     ...(dpe ? { dpe } : {}),
   };
+}
+
+/**
+ * A dwelling's heat-losing roof area (b > 0) and its bare part, as the engine correction
+ * confort-ete-toiture reads them: declared uninsulated, or of unknown insulation with a Uph above
+ * 1 W/m².K.
+ */
+function roofAreas(output: RawDpe): { area: number; bare: number } {
+  let area = 0;
+  let bare = 0;
+  for (const ph of elementsOf(output, 'plancher_haut')) {
+    if (!((num(ph.donnee_intermediaire?.b) ?? 1) > 0)) continue;
+    const s = num(ph.donnee_entree.surface_paroi_opaque) ?? 0;
+    const type = str(ph.donnee_entree.enum_type_isolation_id);
+    area += s;
+    if (type === '2' || (type === '1' && (num(ph.donnee_intermediaire?.uph) ?? 0) > 1)) bare += s;
+  }
+  return { area, bare };
 }
 
 function sortieOf(d: RawDpe): Record<string, unknown> | undefined {
