@@ -26,7 +26,7 @@ const { readDpeFile } = await dist('dpe/source.js');
 const { stepGaps, firstParting } = await dist('simulation/fidelity.js');
 const { billComparison } = await dist('simulation/consistency.js');
 const { BILL_USES } = await dist('engine/bills.js');
-const { COEF_2025 } = await dist('dpe/facts.js');
+const { COEF_2025 } = await dist('contract/constants.js');
 
 const args = process.argv.slice(2);
 const opt = (name) => {

@@ -2,6 +2,8 @@
  * How an audit's per-dwelling cost and its synthesis's aids are written, the same in the terminal,
  * the report, the PDF and the workbench (pure text from the response; the caller's euro format).
  */
+import { SMALL_SURFACE_SINCE } from './classes.js';
+import { COEF_2026_SINCE, coefOf } from './constants.js';
 
 /** " (11 058 € per dwelling)": a whole building's path cost shared by its dwellings; else empty. */
 export function perDwellingText(p: { costPerDwelling?: number }, euros: (x: number) => string) {
@@ -173,12 +175,16 @@ export function dpeLabelText(
 ): string {
   const l = a.dpeLabel;
   if (!l) return '';
-  const coef = a.coefMode === 'activated' ? 1.9 : 2.3;
+  const coef = coefOf(a.coefMode);
   const changed = [
     ...(l.coef !== coef
-      ? [`electricity at ${coef}${coef === 1.9 ? ' since 2026-01-01' : ', --coef 2025'}`]
+      ? [
+          `electricity at ${coef}${a.coefMode === 'activated' ? ` since ${COEF_2026_SINCE}` : ', --coef 2025'}`,
+        ]
       : []),
-    ...(l.limitsChanged ? ['the class limits of small dwellings since 2024-07-01'] : []),
+    ...(l.limitsChanged
+      ? [`the class limits of small dwellings since ${SMALL_SURFACE_SINCE}`]
+      : []),
   ];
   if (!changed.length && l.classe === a.initial.classe) return '';
   const own = `The DPE's own label: class ${l.classe}, ${num(l.epM2)} kWh/m²/yr, ${num(l.gesM2)} kg CO2e/m²/yr, with electricity at ${l.coef} and the class limits of its date${l.date ? ` (${l.date})` : ''}`;

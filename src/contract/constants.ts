@@ -17,6 +17,19 @@ export const IDENTITY_MAX_LENGTH = 256;
 export const COEF_MODES = ['activated', 'deactivated'] as const;
 
 /**
+ * The electricity primary-energy coefficient of the DPE method before 2026-01-01 (mode 2025,
+ * `coef2026: deactivated`) and from then on (mode 2026, `activated`).
+ */
+export const COEF_2025 = 2.3;
+export const COEF_2026 = 1.9;
+export const COEF_2026_SINCE = '2026-01-01';
+
+/** The electricity coefficient of a coefficient mode. */
+export function coefOf(mode: (typeof COEF_MODES)[number]): number {
+  return mode === 'activated' ? COEF_2026 : COEF_2025;
+}
+
+/**
  * The date of the energy prices the bills a user is shown are computed with (`cout_5_usages`,
  * `economieAnnuelle`, the return on investment): the latest official table of the DPE method
  * (src/engine/bills.ts `LATEST_PRICE_TABLE`, docs/bills.md). The comparison with the registry

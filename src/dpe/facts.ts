@@ -4,14 +4,10 @@
  */
 import type { RawDpe } from './raw.js';
 import { num, str } from './raw.js';
+import { COEF_2025, COEF_2026, COEF_2026_SINCE } from '../contract/constants.js';
 
 /** The registry model id of "dpe 3cl 2021 méthode logement", the only one the engine computes. */
 export const MODELE_3CL_LOGEMENT = '1';
-
-/** Electricity primary-energy coefficient before 2026-01-01 and from then on. */
-export const COEF_2025 = 2.3;
-export const COEF_2026 = 1.9;
-export const COEF_2026_SINCE = '2026-01-01';
 
 export interface RegistryFigures {
   /** primary energy, kWh/yr, in the DPE's own coefficient mode */

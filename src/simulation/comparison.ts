@@ -4,7 +4,8 @@
  */
 import type { CoefMode } from '../contract/schemas.js';
 import type { EngineFigures, EngineResult } from '../engine/engine.js';
-import { COEF_2025, COEF_2026, convertEp, type DpeFacts } from '../dpe/facts.js';
+import { convertEp, type DpeFacts } from '../dpe/facts.js';
+import { COEF_2025, coefOf } from '../contract/constants.js';
 
 /** Gap bands: up to 5% the figures agree; over 5% and up to 15% normalization is
  * recommended (confirm); over 15% results are normalized to the registry. */
@@ -32,10 +33,6 @@ export interface Comparison {
   /** the larger absolute gap, % */
   gap: number | undefined;
   band: GapBand;
-}
-
-export function coefOf(mode: CoefMode): number {
-  return mode === 'activated' ? COEF_2026 : COEF_2025;
 }
 
 /** The coefficient mode the registry computed this DPE in (2.3 before 2026, 1.9 from then on). */

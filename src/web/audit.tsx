@@ -253,6 +253,7 @@ export function AuditView({
   reportUrl: string;
   reportPdfUrl: string;
 }) {
+  const dpeLabel = dpeLabelText(audit, num);
   return (
     <div id="audit-view">
       {audit.gate?.banner && (
@@ -267,9 +268,9 @@ export function AuditView({
         {perYear(audit.initial?.bill)}; target class <Cls c={audit.targetClass} />.{' '}
         <span class="muted small">{audit.targetRule}</span>
       </p>
-      {dpeLabelText(audit, num) && (
+      {dpeLabel && (
         <p class="small" id="audit-dpe-label">
-          {dpeLabelText(audit, num)}
+          {dpeLabel}
         </p>
       )}
       {audit.prices && (

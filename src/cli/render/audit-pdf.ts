@@ -23,6 +23,7 @@ import { billChangeText } from '../../contract/number-text.js';
 import { elementNameOf } from '../../contract/element-label.js';
 import { groupIdentical, proofText, withDoors } from './audit-groups.js';
 import { CLASS_COLOURS } from './style.js';
+import { coefOf } from '../../contract/constants.js';
 
 /** Text in PDFKit's WinAnsi standard fonts. */
 export function winAnsi(s: string): string {
@@ -274,7 +275,8 @@ export function auditReportPdf(a: AuditResponse, generatedAt = new Date()): Prom
     `Before works: class ${i.classe} · ${num(i.epM2)} kWh/m²/yr primary · ${num(i.gesM2)} kg CO2e/m²/yr · final ${num(i.ef)} kWh/yr (${num(i.efM2)} kWh/m²/yr) · bill ${eurosPerYear(i.bill)}${a.prices ? ` (prices of ${a.prices.date})` : ''} · ${withUnit(a.surface, 'm²', 1)} · ${a.auditApplies ? `target: ${a.targetRule}` : 'the regulatory audit applies to classes D to G'}`,
     { bold: true },
   );
-  if (dpeLabelText(a, num)) para(doc, dpeLabelText(a, num));
+  const dpeLabel = dpeLabelText(a, num);
+  if (dpeLabel) para(doc, dpeLabel);
   para(doc, a.note, { size: 6.5, color: '#444' });
   if (a.synthesis?.length) {
     heading(doc, 'Synthesis');
@@ -349,7 +351,7 @@ export function auditReportPdf(a: AuditResponse, generatedAt = new Date()): Prom
   if (aids) para(doc, `Aids: ${aids.source}. ${aids.note}`, { size: 6.5, color: '#444' });
   para(
     doc,
-    `dpe-sim ${a.versions.dpeSim} · @open3cl/engine ${a.versions.engine} (3CL-2021) · catalogue ${a.versions.catalogue} · electricity coefficient ${a.coefMode === 'activated' ? '1.9' : '2.3'}${a.normalized ? ' · normalized to the registry' : ''}${a.gate?.engineFigures ? ' · the engine’s own figures' : ''} · ${a.changeSets} combinations run · generated ${generatedAt.toISOString().slice(0, 10)}`,
+    `dpe-sim ${a.versions.dpeSim} · @open3cl/engine ${a.versions.engine} (3CL-2021) · catalogue ${a.versions.catalogue} · electricity coefficient ${coefOf(a.coefMode)}${a.normalized ? ' · normalized to the registry' : ''}${a.gate?.engineFigures ? ' · the engine’s own figures' : ''} · ${a.changeSets} combinations run · generated ${generatedAt.toISOString().slice(0, 10)}`,
     { size: 6.5, color: '#444' },
   );
   doc.end();

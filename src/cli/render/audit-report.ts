@@ -25,6 +25,7 @@ import { billChangeText } from '../../contract/number-text.js';
 import { elementNameOf, splitElement } from '../../contract/element-label.js';
 import { groupIdentical, lineNotes, proofText, withDoors } from './audit-groups.js';
 import { CLASS_COLOURS } from './style.js';
+import { coefOf } from '../../contract/constants.js';
 
 const LETTERS = ['A', 'B', 'C', 'D', 'E', 'F', 'G'] as const;
 const COVERAGE: Record<AuditResponse['coverage'], string> = {
@@ -236,9 +237,10 @@ export function auditReportHtml(a: AuditResponse, generatedAt = new Date()): str
         `<tr><td>${esc(f.key)}</td><td>${euros(f.eur)} / ${esc(f.unit)}</td><td>${esc(f.source)}</td></tr>`,
     )
     .join('');
+  const dpeLabel = dpeLabelText(a, num);
   const body = `<h1>Energy audit: DPE ${esc(a.dpeId)}</h1>
 <p>${COVERAGE[a.coverage]}, ${withUnit(a.surface, 'm²', 1)} · before works: class <b>${a.initial.classe}</b>, ${num(a.initial.epM2)} kWh/m²/yr primary, ${num(a.initial.gesM2)} kg CO2e/m²/yr, final ${num(a.initial.ef)} kWh/yr (${num(a.initial.efM2)} kWh/m²/yr), bill ${eurosPerYear(a.initial.bill)}${a.prices ? ` (prices of ${esc(a.prices.date)})` : ''} · ${a.auditApplies ? `target: ${esc(a.targetRule)}` : 'the regulatory audit applies to classes D to G'}</p>
-${dpeLabelText(a, num) ? `<p class="small">${esc(dpeLabelText(a, num))}</p>` : ''}
+${dpeLabel ? `<p class="small">${esc(dpeLabel)}</p>` : ''}
 ${a.gate?.banner ? `<p class="banner">${esc(a.gate.banner)}</p>` : ''}
 ${a.scope ? `<p>${esc(a.scope.text)}</p>` : ''}
 <p class="note">${esc(a.note)}</p>
@@ -253,7 +255,7 @@ ${a.proposals.map(proposalHtml).join('') || '<p>No proposal: the regulatory audi
 <h2>Sources and versions</h2>
 <p class="small">Costs incl. VAT, ±${num(a.costs.margin * 100)} %, adjustment ${num(a.costs.delta)} %: ${esc(a.costs.source)}.</p>
 <table class="small"><thead><tr><th>Cost figure</th><th>Price</th><th>Source</th></tr></thead><tbody>${sources}</tbody></table>
-<p class="small">dpe-sim ${esc(a.versions.dpeSim)} · engine @open3cl/engine ${esc(a.versions.engine)} (3CL-2021) · works catalogue ${esc(a.versions.catalogue)} · electricity coefficient ${a.coefMode === 'activated' ? '1.9' : '2.3'}${a.normalized ? ' · figures normalized to the registry' : ''} · ${a.changeSets} change sets run · generated ${generatedAt.toISOString().slice(0, 10)}</p>`;
+<p class="small">dpe-sim ${esc(a.versions.dpeSim)} · engine @open3cl/engine ${esc(a.versions.engine)} (3CL-2021) · works catalogue ${esc(a.versions.catalogue)} · electricity coefficient ${coefOf(a.coefMode)}${a.normalized ? ' · figures normalized to the registry' : ''} · ${a.changeSets} change sets run · generated ${generatedAt.toISOString().slice(0, 10)}</p>`;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Energy audit ${esc(a.dpeId)}</title><style>${CSS}</style></head>

@@ -20,6 +20,7 @@ import { proofText, windowsOf, withDoors, type ShownWork } from './audit-groups.
 import type { Style } from './style.js';
 import { table, terminalLayout, terminalWidth } from './table.js';
 import { wrap } from './text.js';
+import { COEF_2025, COEF_2026 } from '../../contract/constants.js';
 
 const COVERAGE: Record<AuditResponse['coverage'], string> = {
   maison: 'house',
@@ -252,7 +253,8 @@ export function renderAudit(a: AuditResponse, dpeArg: string, s: Style): string 
   if (a.gate?.banner) out.push(s.c.red(wrap(`⚠ ${a.gate.banner}`)));
   if (a.scope) out.push(wrap(a.scope.text));
   out.push(wrap(`Before works: ${figuresLine(a.initial)}`));
-  if (dpeLabelText(a, num)) out.push(wrap(dpeLabelText(a, num)));
+  const dpeLabel = dpeLabelText(a, num);
+  if (dpeLabel) out.push(wrap(dpeLabel));
   if (a.prices)
     out.push(
       wrap(
@@ -310,7 +312,7 @@ export function renderAudit(a: AuditResponse, dpeArg: string, s: Style): string 
   out.push(
     '',
     wrap(
-      `Engine ${a.versions.engine} · catalogue ${a.versions.catalogue} · costs incl. VAT ±${Math.round(a.costs.margin * 100)} % (${a.costs.source}) · electricity coefficient ${a.coefMode === 'activated' ? '1.9 (mode 2026; --coef 2025 for 2.3)' : '2.3 (mode 2025)'} · ${a.changeSets} change sets run`,
+      `Engine ${a.versions.engine} · catalogue ${a.versions.catalogue} · costs incl. VAT ±${Math.round(a.costs.margin * 100)} % (${a.costs.source}) · electricity coefficient ${a.coefMode === 'activated' ? `${COEF_2026} (mode 2026; --coef 2025 for ${COEF_2025})` : `${COEF_2025} (mode 2025)`} · ${a.changeSets} change sets run`,
     ),
     wrap(s.c.dim(a.note)),
   );

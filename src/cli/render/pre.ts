@@ -1,5 +1,5 @@
 /** The pre-analysis for humans. */
-import type { PreResponse } from '../../contract/schemas.js';
+import type { CoefMode, PreResponse } from '../../contract/schemas.js';
 import { ALERT_IDS } from '../../contract/alert-ids.js';
 import {
   HIGH_ALTITUDE_LIMITS,
@@ -14,6 +14,7 @@ import { num, signedPercent, table, terminalWidth } from './table.js';
 import { wrap } from './text.js';
 import { renderWarnings } from './alerts.js';
 import { renderClasses } from './classes.js';
+import { coefOf } from '../../contract/constants.js';
 
 /**
  * The label of a pre-analysis, drawn with today's thresholds for this dwelling (the classes
@@ -49,13 +50,13 @@ export function preLabel(body: PreResponse, s: Style): string {
   );
 }
 
-export function renderPre(dpe: string, coef: string, body: PreResponse, s: Style): string {
+export function renderPre(dpe: string, coef: CoefMode, body: PreResponse, s: Style): string {
   const m = body.maxCalculation;
   const lines = [
     wrap(
       s.c.bold(`Pre-analysis of DPE ${dpe}`) +
         s.c.dim(
-          `  (electricity coefficient ${coef === 'activated' ? '1.9, mode 2026' : '2.3, mode 2025'})`,
+          `  (electricity coefficient ${coefOf(coef)}, mode ${coef === 'activated' ? 2026 : 2025})`,
         ),
     ),
     preLabel(body, s),

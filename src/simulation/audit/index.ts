@@ -29,7 +29,7 @@ import type { Category, CoefMode } from '../../contract/schemas.js';
 import { scopeOf } from '../../dpe/building.js';
 import { descriptionOf, elementsOf, parseReferenceId } from '../../dpe/elements.js';
 import { num, type RawDpe, type RawElement } from '../../dpe/raw.js';
-import { COEF_2026 } from '../../dpe/facts.js';
+import { COEF_2026 } from '../../contract/constants.js';
 import type { Engine } from '../../engine/engine.js';
 import { applyWorks, areaOf, doorsOf, priceOn, resolveChanges } from '../../works/apply.js';
 import { CATALOGUE, findOption, type WorksOptionRow } from '../../works/catalogue.js';
@@ -374,6 +374,7 @@ export function auditDpe(engine: Engine, prep: PreparedDpe, opts: AuditOptions):
         ...(path ? { pathAidsMin: Math.min(...path), pathAidsMax: Math.max(...path) } : {}),
       });
     });
+  const summerComfort = summerComfortOf(prep.base.output, prep.raw);
   return {
     dpeId: prep.key,
     coverage: scope.coverage,
@@ -416,9 +417,7 @@ export function auditDpe(engine: Engine, prep: PreparedDpe, opts: AuditOptions):
       ...dpeBillOf(prep),
     },
     controls: controlsOf(engine, prep.raw),
-    ...(summerComfortOf(prep.base.output, prep.raw)
-      ? { summerComfort: summerComfortOf(prep.base.output, prep.raw) }
-      : {}),
+    ...(summerComfort ? { summerComfort } : {}),
     synthesis,
   };
 }
