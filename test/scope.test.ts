@@ -463,7 +463,7 @@ describe('a building area that is a unit slip is set aside (2213E0696993Z: 87 12
     const audit = await expectSetAside(
       file,
       "the building's living area (surface_habitable_immeuble 45\u202f200 m²) is 1\u202f000 × the flat's (45.2 m²): a unit slip",
-      'A flat (45 m²; the building’s living area it declares, 45\u202f200 m², is 1\u202f000 × the flat’s: a unit slip, set aside)',
+      'A flat (45.2 m²; the building’s living area it declares, 45\u202f200 m², is 1\u202f000 × the flat’s: a unit slip, set aside)',
     );
     expect(audit).not.toContain('45\u202f200 m² building');
     const auditJson = await runCli(['audit', file, '--json']);
@@ -475,7 +475,7 @@ describe('a building area that is a unit slip is set aside (2213E0696993Z: 87 12
     const pre = await runCli(['pre', file, '--json']);
     expect(pre.stdout).not.toContain('unit slip');
     const audit = await runCli(['audit', file]);
-    expect(audit.stdout).toContain('A flat (45 m² of a 452 m² building)');
+    expect(audit.stdout).toContain('A flat (45.2 m² of a 452 m² building)');
     expect(audit.stdout).toContain('the flat’s share (10 %)');
     const initial = await runCli(['initial', file, '--json']);
     const scope = (JSON.parse(initial.stdout) as { dpe: { scope: object } }).dpe.scope;
@@ -485,9 +485,9 @@ describe('a building area that is a unit slip is set aside (2213E0696993Z: 87 12
   it('a flat whose DPE gives no building area is not said to be its own building (the bundled flat)', async () => {
     const audit = await runCli(['audit', FLAT]);
     expect(audit.stdout).toContain(
-      'A flat (45 m²; the DPE does not give its building’s living area): not the regulatory audit’s case',
+      'A flat (45.2 m²; the DPE does not give its building’s living area): not the regulatory audit’s case',
     );
-    expect(audit.stdout).not.toContain('of a 45 m² building');
+    expect(audit.stdout).not.toContain('of a 45.2 m² building');
     // its heating and hot water are its own: no collective works to speak of
     expect(audit.stdout).toContain(
       'the flat’s own works are proposed (its heating and hot water are its own).',
@@ -539,7 +539,7 @@ describe('a building area that is a unit slip is set aside (2213E0696993Z: 87 12
     await expectSetAside(
       file,
       "the building's living area (surface_habitable_immeuble 60 m², 5 flats (nombre_appartement)) is less than the flat's 45.2 m² and 9 m² for each of the building's 4 other flats (the least a dwelling has): a building that cannot hold them",
-      'A flat (45 m²; the building’s living area it declares, 60 m², is less than the flat’s 45.2 m² and 9 m² for each of the building’s 4 other flats (the least a dwelling has), set aside)',
+      'A flat (45.2 m²; the building’s living area it declares, 60 m², is less than the flat’s 45.2 m² and 9 m² for each of the building’s 4 other flats (the least a dwelling has), set aside)',
     );
   });
 
@@ -555,15 +555,15 @@ describe('a building area that is a unit slip is set aside (2213E0696993Z: 87 12
     const audit = await expectSetAside(
       file,
       "the building's living area (surface_habitable_immeuble 45.2 m²) is the flat's own, in a building of 12 flats (nombre_appartement): the flat's area copied",
-      'A flat (45 m²; the building’s living area it declares, 45 m², is the flat’s own, in a building of 12 flats, set aside)',
+      'A flat (45.2 m²; the building’s living area it declares, 45.2 m², is the flat’s own, in a building of 12 flats, set aside)',
     );
-    expect(audit).not.toContain('of a 45 m² building');
+    expect(audit).not.toContain('of a 45.2 m² building');
     // alone in a building of one flat with its own installations, its area is the building's
     const alone = flatWithBuilding('45.2');
     const pre1 = await runCli(['pre', alone, '--json']);
     expect(pre1.stdout).not.toContain('area copied');
     const audit1 = await runCli(['audit', alone]);
-    expect(audit1.stdout).toContain('A flat (45 m² of a 45 m² building)');
+    expect(audit1.stdout).toContain('A flat (45.2 m² of a 45.2 m² building)');
   });
 
   it.skipIf(!HAS_CORPUS)(
@@ -590,7 +590,7 @@ describe('a building area that is a unit slip is set aside (2213E0696993Z: 87 12
       );
       const audit = await runCli(['audit', file]);
       expect(audit.stdout).toContain(
-        'A flat (62 m²; the building’s living area it declares, 62 m², is the flat’s own, in a building of 6 flats, set aside)',
+        'A flat (62.2 m²; the building’s living area it declares, 62.2 m², is the flat’s own, in a building of 6 flats, set aside)',
       );
       // its collective heat pump's line counts the kW its price multiplies, not "1 unit"
       expect(audit.stdout).toMatch(

@@ -625,7 +625,7 @@ function scopeTextOf(
   if (what === 'immeuble')
     return {
       regulatory: true,
-      text: `A whole building of ${scope.dwellings} dwelling${scope.dwellings > 1 ? 's' : ''} (${numberText(scope.surface)} m²): the regulatory case when it has a single owner; individual systems are counted for the dwellings they serve${scope.dwellings > 1 ? '; costs are the building’s, and per dwelling shared equally (the DPE gives no dwelling’s own area)' : ''}.`,
+      text: `A whole building of ${scope.dwellings} dwelling${scope.dwellings > 1 ? 's' : ''} (${numberText(scope.surface, 1)} m²): the regulatory case when it has a single owner; individual systems are counted for the dwellings they serve${scope.dwellings > 1 ? '; costs are the building’s, and per dwelling shared equally (the DPE gives no dwelling’s own area)' : ''}.`,
       share: 1,
       dwellings: scope.dwellings,
     };
@@ -633,18 +633,18 @@ function scopeTextOf(
   if (!scope.buildingSurfaceKnown) {
     const aside = buildingAreaSetAside(scope);
     const why = aside
-      ? `the building’s living area it declares, ${numberText(aside.declared)} m², is ${aside.why.replace(/'/g, '’')}, set aside`
+      ? `the building’s living area it declares, ${numberText(aside.declared, 1)} m², is ${aside.why.replace(/'/g, '’')}, set aside`
       : 'the DPE does not give its building’s living area';
     return {
       regulatory: false,
-      text: `A flat (${numberText(scope.surface)} m²; ${why}): ${notRegulatory}; the flat’s own works are proposed${scope.collectiveInstallation ? ', and collective works where their price follows the flat’s own size (per m² served, per kW of its own heat loss, per dwelling), none sized by the building (a boiler room, a substation), since the flat’s share of them is unknown' : ' (its heating and hot water are its own)'}.`,
+      text: `A flat (${numberText(scope.surface, 1)} m²; ${why}): ${notRegulatory}; the flat’s own works are proposed${scope.collectiveInstallation ? ', and collective works where their price follows the flat’s own size (per m² served, per kW of its own heat loss, per dwelling), none sized by the building (a boiler room, a substation), since the flat’s share of them is unknown' : ' (its heating and hot water are its own)'}.`,
       share: null,
     };
   }
   const pct = Math.round(scope.share * 1000) / 10;
   return {
     regulatory: false,
-    text: `A flat (${numberText(scope.surface)} m² of a ${numberText(scope.buildingSurface)} m² building): ${notRegulatory}; the flat’s own works are proposed, and collective or building works appear as the flat’s share (${pct} %), with the building’s quantity and amount beside it.`,
+    text: `A flat (${numberText(scope.surface, 1)} m² of a ${numberText(scope.buildingSurface, 1)} m² building): ${notRegulatory}; the flat’s own works are proposed, and collective or building works appear as the flat’s share (${pct} %), with the building’s quantity and amount beside it.`,
     share: scope.share,
   };
 }
