@@ -306,9 +306,9 @@ describe.skipIf(!HAS_CHROMIUM || !HAS_BUNDLE)('the workbench in headless Chromiu
     expect(shown.prices?.source).toContain(`in force since ${shown.prices?.date ?? '?'}`);
     // its own label, under its own rules (electricity at 2.3), beside the audit's class at 1.9
     expect(shown.dpeLabel).toMatchObject({ classe: 'F', coef: 2.3, atItsRules: 'F' });
-    expect(await page.textContent('#audit-dpe-label')).toBe(
-      "The DPE's own label: class F, 392 kWh/m²/yr, 86 kg CO2e/m²/yr, with electricity at 2.3 and the class limits of its date (2025-03-14), as this audit's figures give under those rules; today's rules (electricity at 1.9 since 2026-01-01) keep the dwelling in F.",
-    );
+    const dpeLabel =
+      "The DPE's own label: class F, 392 kWh/m²/yr, 86 kg CO2e/m²/yr, with electricity at 2.3 and the class limits of its date (2025-03-14), as this audit's figures give under those rules; today's rules (electricity at 1.9 since 2026-01-01) keep the dwelling in F.";
+    expect(await page.textContent('#audit-dpe-label')).toBe(dpeLabel);
     expect(await page.textContent('#audit-scope')).toBe(shown.scope?.text);
     expect(await page.isVisible('#audit-banner')).toBe(false);
     const steps = shown.proposals.flatMap((p) => p.steps);
@@ -415,6 +415,12 @@ describe.skipIf(!HAS_CHROMIUM || !HAS_BUNDLE)('the workbench in headless Chromiu
     await small.page.click('#run-audit');
     await small.page.waitForSelector('#audit-view', { timeout: HANG_MS });
     await noSidewaysScroll(small.page);
+    // the DPE's own label wraps inside the phone's width, whole
+    const label = small.page.locator('#audit-dpe-label');
+    expect(await label.textContent()).toBe(dpeLabel);
+    const box = await label.boundingBox();
+    expect(box?.width).toBeGreaterThan(0);
+    expect((box?.x ?? 0) + (box?.width ?? Infinity)).toBeLessThanOrEqual(375);
     expect(await axeViolations(small.page)).toEqual([]);
     if (SCREENSHOTS) {
       await small.page.evaluate(SHOW_WORKS);
