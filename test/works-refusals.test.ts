@@ -16,6 +16,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { elementsOf } from '../src/dpe/elements.js';
 import { loadEngine, type Engine } from '../src/engine/engine.js';
 import { auditDpe } from '../src/simulation/audit/index.js';
+import { generatorName } from '../src/simulation/audit/items.js';
 import type { PreparedDpe } from '../src/simulation/prepared.js';
 import { defaultCosts } from '../src/works/costs.js';
 import {
@@ -201,9 +202,24 @@ describe('why no generator is offered on a heating installation', () => {
     ).not.toContain('PoeleGranules');
   });
 
-  it('water radiators on the registry’s default collective system: what to replace is unknown', async () => {
-    const why = heatingRefusals(await house('119', '34'));
-    expect(why[0]).toMatch(/registry’s default for an undescribed collective system/);
+  it('water radiators on the registry’s default collective system: what to replace is unknown; a generator the DPE describes under that type: its words, and no replacement', async () => {
+    // the bundled house's boiler filed under the default type keeps its own words
+    const described = await house('119', '34');
+    expect(heatingRefusals(described)[0]).toBe(
+      'its water emitters are fed by what the DPE describes as “Gaz naturel - Chaudière gaz standard installée entre 1991 et 2000” but files under the registry’s default type for an undescribed collective system, which the engine simulates: the DPE’s type and words disagree, so no replacement is offered',
+    );
+    // with the default's own words (or none), what to replace is not known
+    const file = path.join(tmp, 'house-119-default.xml');
+    writeFileSync(
+      file,
+      readFileSync(path.join(tmp, 'house-119-34-3.xml'), 'utf8').replace(
+        /<description>Gaz naturel - Chaudière gaz standard installée entre 1991 et 2000<\/description>/,
+        '<description>Système collectif par défaut</description>',
+      ),
+    );
+    expect(heatingRefusals(await prepared(file))[0]).toBe(
+      'its water emitters are fed by the registry’s default for an undescribed collective system: what to replace is not known',
+    );
   });
 
   it('the boiler itself keeps its offers (no refusal of the gas condensing boiler)', async () => {
@@ -215,6 +231,24 @@ describe('why no generator is offered on a heating installation', () => {
 });
 
 describe.skipIf(!HAS_CORPUS)('corpus DPEs', () => {
+  it('a heating network and electric storage heaters filed under the registry’s default collective type are named by the DPE’s words (2262E0005683A, 2262E0004883G)', async () => {
+    const networkDpe = await corpusDpe('2262E0005683A');
+    const gen = gensOf(elementsOf(networkDpe.raw, 'installation_chauffage')[0]!)[0]!;
+    expect(generatorName(engine, 'installation_chauffage', gen)).toBe(
+      "Réseau de chaleur (the DPE’s words; its type there: système collectif par défaut en abscence d'information : chaudière fioul pénalisante)",
+    );
+    const network = heatingRefusals(networkDpe);
+    expect(network).toContain(
+      'its water emitters are fed by a heating network (“Réseau de chaleur” on district heating, filed under the registry’s default type for an undescribed collective system), which the catalogue does not replace',
+    );
+    expect(network.join(' | ')).not.toMatch(/what to replace is not known/);
+    const storage = heatingRefusals(await corpusDpe('2262E0004883G'));
+    expect(storage).toContain(
+      'its rooms are heated by what the DPE describes as “Radiateur électrique à accumulation” but files under the registry’s default type for an undescribed collective system, which the engine simulates: the DPE’s type and words disagree, so no replacement is offered',
+    );
+    expect(storage).not.toContain('no electric heaters to replace');
+  });
+
   it('2494E3676842T: collective water radiators on a heating network: the network is named, not "no water emitters"', async () => {
     const dpe = await corpusDpe('2494E3676842T');
     const why = heatingRefusals(dpe);

@@ -98,6 +98,7 @@ const ANY_PAC = new Set([...range(4, 19), ...HYBRID_PAC]);
 // fioul (81-84), gaz (91-97), GPL (133-139) low-temperature / condensing boilers
 const CONDENSING_OR_LOW_TEMP = new Set([...range(81, 84), ...range(91, 97), ...range(133, 139)]);
 const NATURAL_GAS = '2'; // enum_type_energie_id
+const ELECTRICITY = '1'; // enum_type_energie_id
 
 /**
  * Heating-generator types and the hot-water type of the same appliance (identical labels in the
@@ -434,6 +435,40 @@ function hydronicMains(inst: RawGeneratorHolder, collective = false): RawElement
 // listed or unknown) and of the registry's default for an undescribed collective system (119)
 const NETWORK_GEN = new Set(['107', '108', '142']);
 const DEFAULT_COLLECTIVE_GEN = '119';
+const DISTRICT_HEATING = '8'; // enum_type_energie_id: réseau de chauffage urbain
+
+/**
+ * The DPE's own words for a generator it files under the registry's default type for an
+ * undescribed collective system (heating 119, hot water 84) while describing it: "Réseau de
+ * chaleur" on district heating (2162E1023160S), "Convecteur électrique NFC" on electricity
+ * (2262E0019708L). Undefined for any other type, or a description that is the default's own.
+ */
+export function registryDefaultWords(
+  category: 'installation_chauffage' | 'installation_ecs' | string,
+  g: RawElement,
+): string | undefined {
+  const d = g.donnee_entree;
+  const type = s(
+    category === 'installation_chauffage'
+      ? d.enum_type_generateur_ch_id
+      : d.enum_type_generateur_ecs_id,
+  );
+  if (
+    type !==
+    (category === 'installation_chauffage' ? DEFAULT_COLLECTIVE_GEN : DEFAULT_COLLECTIVE_ECS)
+  )
+    return undefined;
+  const words = s(d.description).trim();
+  return words && !/défaut/i.test(words) ? words : undefined;
+}
+
+/** A refusal for a generator filed under the registry's default type that the DPE describes. */
+function describedDefault(g: RawElement, category: string, lead: string): string {
+  const words = registryDefaultWords(category, g) ?? '';
+  return s(g.donnee_entree.enum_type_energie_id) === DISTRICT_HEATING
+    ? `${lead} a heating network (“${words}” on district heating, filed under the registry’s default type for an undescribed collective system), which the catalogue does not replace`
+    : `${lead} what the DPE describes as “${words}” but files under the registry’s default type for an undescribed collective system, which the engine simulates: the DPE’s type and words disagree, so no replacement is offered`;
+}
 /** an electric generator linked to water emitters: neither option family replaces it (one text) */
 const ELECTRIC_ON_WATER =
   'an electric heater feeds its water emitters (the DPE’s data disagree): not replaced';
@@ -453,6 +488,9 @@ function hydronicRefusal(inst: RawGeneratorHolder): string {
   const types = gensOf(inst).map(genType);
   if (types.some((t) => NETWORK_GEN.has(t)))
     return 'its water emitters are fed by a heating network, which the catalogue does not replace';
+  const described = gensOf(inst).find((g) => registryDefaultWords('installation_chauffage', g));
+  if (described)
+    return describedDefault(described, 'installation_chauffage', 'its water emitters are fed by');
   if (types.includes(DEFAULT_COLLECTIVE_GEN))
     return 'its water emitters are fed by the registry’s default for an undescribed collective system: what to replace is not known';
   if (types.some((t) => JOULE_GEN.has(t))) return ELECTRIC_ON_WATER;
@@ -658,7 +696,21 @@ function replacedAppliances(
       emSet.has(s(e.donnee_entree.enum_type_emission_distribution_id)) &&
       s(e.donnee_entree.enum_lien_generateur_emetteur_id) !== SDB_LINK,
   );
-  if (!gens.length) return none;
+  if (!gens.length) {
+    const described =
+      replaces === 'joule' &&
+      gensOf(inst).find(
+        (g) =>
+          registryDefaultWords('installation_chauffage', g) &&
+          s(g.donnee_entree.enum_type_energie_id) === ELECTRICITY,
+      );
+    return described
+      ? {
+          ...none,
+          refusal: describedDefault(described, 'installation_chauffage', 'its rooms are heated by'),
+        }
+      : none;
+  }
   // a wood appliance that also makes the hot water keeps its place (its hot-water side would be
   // left without a generator): the auditor's call
   if (replaces === 'wood' && gens.some((g) => s(g.donnee_entree.enum_usage_generateur_id) === '3'))
@@ -895,6 +947,8 @@ function collectiveHotWaterApplies(inst: RawGeneratorHolder): Applicability {
   const types = gens.map(ecsType);
   if (t === '3' || types.some((x) => NETWORK_ECS.has(x)))
     return 'hot water comes from a heating network, which the catalogue does not replace';
+  const described = gens.find((g) => registryDefaultWords('installation_ecs', g));
+  if (described) return describedDefault(described, 'installation_ecs', 'hot water is made by');
   if (types.includes(DEFAULT_COLLECTIVE_ECS))
     return 'hot water is the registry’s default for an undescribed collective system: what to replace is not known';
   if (types.every((x) => THERMO_ECS.has(x) || OTHER_THERMO_ECS.has(x)))

@@ -21,7 +21,7 @@ import { consumptionOf } from '../../engine/bills.js';
 import type { Engine } from '../../engine/engine.js';
 import { ecsGensOf, gensOf } from '../../works/context.js';
 import { ceilingAreaText, COST_CEILING, costPerDwelling, costPerM2 } from '../cost-ceiling.js';
-import { generatorLabel, type Items } from './items.js';
+import { generatorName, type Items } from './items.js';
 import { ACCEPTED_GENERATORS, OPAQUE_LEVELS, WINDOW_LEVEL } from './levels.js';
 
 /**
@@ -225,7 +225,7 @@ function unmixedOf(
       if (str(old?.donnee_entree.enum_usage_generateur_id) !== '3') return;
       if (str(g.donnee_entree.enum_usage_generateur_id) !== to) return;
       if (type(g) !== type(old)) return;
-      out.push(`${category}:${i} (${generatorLabel(engine, category, g)})`);
+      out.push(`${category}:${i} (${generatorName(engine, category, g)})`);
     }),
   );
   return out;
@@ -236,7 +236,7 @@ function unmixedOf(
  * and that its appoint stays, named; undefined when there is none.
  */
 export function appointKeptOf(engine: Engine, before: RawDpe, after: RawDpe): string | undefined {
-  const label = (g: RawElement) => generatorLabel(engine, 'installation_chauffage', g);
+  const label = (g: RawElement) => generatorName(engine, 'installation_chauffage', g);
   const was = elementsOf(before, 'installation_chauffage');
   const notes: string[] = [];
   elementsOf(after, 'installation_chauffage').forEach((inst, i) => {

@@ -15,7 +15,7 @@ import { num, str, type RawElement, type RawGeneratorHolder } from '../../dpe/ra
 import type { Engine } from '../../engine/engine.js';
 import { areaOf, refusalsOn } from '../../works/apply.js';
 import { findOption, type WorksOptionRow } from '../../works/catalogue.js';
-import { isWoodRoomAppliance } from '../../works/generators.js';
+import { isWoodRoomAppliance, registryDefaultWords } from '../../works/generators.js';
 import { changeKey } from '../runs.js';
 import type { PreparedDpe } from '../prepared.js';
 import type { Candidate } from '../scenarios.js';
@@ -152,6 +152,19 @@ export function generatorLabel(engine: Engine, category: Category, g: RawElement
   return label ?? d.description ?? 'unknown generator';
 }
 
+/**
+ * A generator's name for a reader: its 3CL label, except where the DPE files a generator it
+ * describes under the registry's default type for an undescribed collective system: then its own
+ * words first, the type after ("Réseau de chaleur (the DPE's words; its type there: système
+ * collectif par défaut …)", 2162E1023160S; "Convecteur électrique NFC (…)", 2262E0019708L). The
+ * audit's judgements keep reading the type (`generatorLabel`): it is what the engine simulates.
+ */
+export function generatorName(engine: Engine, category: Category, g: RawElement): string {
+  const label = generatorLabel(engine, category, g);
+  const words = registryDefaultWords(category, g);
+  return words ? `${words} (the DPE’s words; its type there: ${label})` : label;
+}
+
 /** An option that replaces wood room appliances and nothing else (the pellet stove). */
 const replacesWoodOnly = (row: WorksOptionRow): boolean =>
   row.recipe.kind === 'heating' && row.recipe.generator === 'poele-granules';
@@ -267,11 +280,12 @@ export function judgeItems(
         const label = generatorLabel(engine, category, g);
         return {
           label,
+          name: generatorName(engine, category, g),
           backUp: isBackUp(category, el, g, label),
           wood: category === 'installation_chauffage' && isWoodRoomAppliance(g),
         };
       });
-      const labels = gens.map((g) => g.label);
+      const labels = gens.map((g) => g.name);
       const main = gens.some((g) => !g.backUp) ? gens.filter((g) => !g.backUp) : gens;
       const backUps = gens.filter((g) => g.backUp && !main.includes(g));
       const base = {
@@ -286,7 +300,7 @@ export function judgeItems(
       const fossilBackUp = backUps.some((g) => burnsOilOrCoal(g.label));
       if (main.length && main.every((g) => acceptedExisting(g.label)) && !fossilBackUp) {
         const old = backUps.filter((g) => !acceptedExisting(g.label));
-        const below = old.map((g) => g.label);
+        const below = old.map((g) => g.name);
         // (a wood back-up the catalogue can replace: said, not asked)
         const stove =
           old.length > 0 &&
@@ -299,7 +313,7 @@ export function judgeItems(
           ...base,
           status: 'at-level',
           reason:
-            `already a generator the aids accept (${main.map((g) => g.label).join(', ')})` +
+            `already a generator the aids accept (${main.map((g) => g.name).join(', ')})` +
             (below.length
               ? `; its back-up (${below.join(', ')}) is not at the aids’ level, ${stove ? 'and a pellet stove is offered for it, not required' : 'and replacing it is left to the auditor'}`
               : ''),
@@ -339,7 +353,7 @@ export function judgeItems(
       // what it is not, central heating or electric heaters; a bathroom's heater is its back-up)
       const holds =
         category === 'installation_chauffage' && main.length
-          ? ` for its ${main.length > 1 ? 'generators' : 'generator'} (${main.map((g) => g.label).join(' + ')}${backUps.length ? `; back-up: ${backUps.map((g) => g.label).join(' + ')}` : ''})`
+          ? ` for its ${main.length > 1 ? 'generators' : 'generator'} (${main.map((g) => g.name).join(' + ')}${backUps.length ? `; back-up: ${backUps.map((g) => g.name).join(' + ')}` : ''})`
           : '';
       push({
         ...base,
