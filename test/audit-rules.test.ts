@@ -1451,6 +1451,36 @@ describe.skipIf(!HAS_CORPUS)('the rules where they bind on the corpus', () => {
     expect(out.stdout.split(replaced).length - 1).toBe(1);
   });
 
+  it('a step that replaces a recent generator below the aids’ level says so with its period: 2375E0271757E (a standard gas boiler of after 2015), not its old back-up stoves (2287E0552632M)', async () => {
+    const a = audit(await prep(corpus('2375E0271757E')));
+    const el = a.items
+      .flatMap((i) => i.elements ?? [])
+      .find((e) => e.referenceId === 'installation_chauffage:0');
+    expect(el?.performance).toBe('chaudière gaz standard après 2015');
+    expect(el?.status).not.toBe('at-level');
+    let said = 0;
+    for (const p of a.proposals)
+      for (const st of p.steps) {
+        const line = st.works.find(
+          (w) => w.referenceId === 'installation_chauffage:0' && w.editableKey === 'ReplaceGEN',
+        );
+        if (!line) {
+          expect(st.heatingNote ?? '').not.toContain('is recent');
+          continue;
+        }
+        said++;
+        expect(st.heatingNote, `${p.kind} ${st.n}`).toContain(
+          `installation_chauffage:0 (chaudière gaz standard après 2015) is recent: its 3CL type is of a generator installed after 2015. This step replaces it (${line.option}, ${numberText(Math.round(line.cost))}\u00a0€) as part of the works the search chose for the step’s class and rules; keeping a generator that recent means other works for that class.`,
+        );
+      }
+    expect(said).toBeGreaterThan(0);
+    // electric storage heaters with a stove of 2018 or after beside them: the heaters are the
+    // installation's main generator, not recent; nothing said
+    const b = audit(await prep(corpus('2287E0552632M')));
+    for (const p of b.proposals)
+      for (const st of p.steps) expect(st.heatingNote ?? '').not.toContain('is recent');
+  });
+
   it('a pellet stove treats an installation its wood appliances heat, not one where a stove backs up a boiler (2287E0281128A: an oil boiler, a cooker as appoint)', async () => {
     const frame = { coef: 'activated' as const, forceNormalization: false, costs };
     for (const [id, treats] of [

@@ -254,12 +254,21 @@ export function appointKeptOf(engine: Engine, before: RawDpe, after: RawDpe): st
 }
 
 /**
+ * A generator the 3CL tables place in their latest period, installed in 2012 or after ("chaudière
+ * gaz standard après 2015", "pac air/eau installée après 2017", "poêle à granulés flamme verte
+ * installé à partir de 2020"): at most a dozen years old, by the DPE's own type.
+ */
+const RECENT = /(après|à partir de|a partir de) (20(?:1[2-9]|[2-9]\d))\b/;
+
+/**
  * A step's works that replace a heating or hot-water generator the aids already accept (its
  * element judged at the aids' level): the generator named, that the six items do not ask for its
  * replacement, and why the works are there: the search chose them for the step's class and rules
  * (2359E4024310N, 44 flats: step 1 replaces their condensing gas boilers of 2016 by air/water heat
  * pumps, 528 000 €; 2287E1308066Q: step 2 replaces a wood log boiler of 2013–2017 to gain the class
- * every step gains). A signer reads it before keeping or dropping those works. Undefined when none.
+ * every step gains). A generator below the aids' level but recent (its 3CL type installed in 2012
+ * or after: 2395E4480090X's "chaudière gaz standard après 2015", 24 flats) is named the same way,
+ * with its period. A signer reads it before keeping or dropping those works. Undefined when none.
  */
 export function acceptedReplacedOf(
   items: Items,
@@ -275,9 +284,19 @@ export function acceptedReplacedOf(
           x.referenceId === w.referenceId &&
           x.status === 'at-level',
       );
-      return e
+      if (e)
+        return [
+          `${w.referenceId} (${e.performance}) already has a generator the aids accept: the six items do not ask for its replacement. This step replaces it (${w.option}, ${numberText(Math.round(w.cost))}\u00a0€) as part of the works the search chose for the step’s class and rules; keeping the generator means other works for that class.`,
+        ];
+      const below = items.elements.find(
+        (x) => x.item === 'heatingHotWater' && x.referenceId === w.referenceId,
+      );
+      // (its main generator, listed first: a recent back-up stove beside an old one is not it)
+      const main = below?.performance.split(' + ')[0] ?? '';
+      const m = RECENT.exec(main);
+      return m
         ? [
-            `${w.referenceId} (${e.performance}) already has a generator the aids accept: the six items do not ask for its replacement. This step replaces it (${w.option}, ${numberText(Math.round(w.cost))}\u00a0€) as part of the works the search chose for the step’s class and rules; keeping the generator means other works for that class.`,
+            `${w.referenceId} (${main}) is recent: its 3CL type is of a generator installed ${m[1] === 'après' ? 'after' : 'from'} ${m[2]}. This step replaces it (${w.option}, ${numberText(Math.round(w.cost))}\u00a0€) as part of the works the search chose for the step’s class and rules; keeping a generator that recent means other works for that class.`,
           ]
         : [];
     });
