@@ -1481,6 +1481,32 @@ describe.skipIf(!HAS_CORPUS)('the rules where they bind on the corpus', () => {
       for (const st of p.steps) expect(st.heatingNote ?? '').not.toContain('is recent');
   });
 
+  it('interior insulation on walls the DPE says are insulated inside says it replaces that insulation, its removal not priced (2262E0004883G: 3 walls with 8 cm)', async () => {
+    const a = audit(await prep(corpus('2262E0004883G')));
+    let said = 0;
+    for (const p of a.proposals)
+      for (const st of p.steps) {
+        const walls = st.works.filter(
+          (w) => w.referenceId.startsWith('mur:') && /intérieur/.test(w.option),
+        );
+        if (!walls.length) {
+          expect(st.insulationNote, `${p.kind} ${st.n}`).toBeUndefined();
+          continue;
+        }
+        said++;
+        const area = walls.reduce((s, w) => s + w.quantity, 0);
+        expect(walls.map((w) => w.referenceId)).toEqual(['mur:0', 'mur:1', 'mur:2']);
+        expect(st.insulationNote).toBe(
+          `mur:0…2 (${numberText(area, 1)}\u00a0m²) are already insulated in the DPE (inside, 8 cm): the interior insulation of these walls replaces that insulation, simulated from the bare wall; its price is the catalogue’s for new interior insulation and does not include removing the old lining, to be priced on site.`,
+        );
+      }
+    expect(said).toBeGreaterThan(0);
+    // the bundled house's walls are bare: nothing said
+    const house = audit(await prep(HOUSE));
+    for (const p of house.proposals)
+      for (const st of p.steps) expect(st.insulationNote).toBeUndefined();
+  });
+
   it('a pellet stove treats an installation its wood appliances heat, not one where a stove backs up a boiler (2287E0281128A: an oil boiler, a cooker as appoint)', async () => {
     const frame = { coef: 'activated' as const, forceNormalization: false, costs };
     for (const [id, treats] of [

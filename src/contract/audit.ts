@@ -275,6 +275,11 @@ export const AuditStep = Type.Object({
    * would cost where the catalogue prices it (0.2)
    */
   heatPumpsNote: Type.Optional(Type.String()),
+  /**
+   * interior wall insulation on walls the DPE says are already insulated from inside: the works
+   * replace that lining, and its removal is not in the price (0.2)
+   */
+  insulationNote: Type.Optional(Type.String()),
   /** summer comfort after the step (0.2) */
   summerComfort: Type.Optional(SummerComfort),
   /**

@@ -161,6 +161,7 @@ function ProposalView({ p, index }: { p: Proposal; index: number }) {
                       </li>
                     ))}
                   </ul>
+                  {s.insulationNote && <p class="small insulation-note">{s.insulationNote}</p>}
                   {s.heatingNote && <p class="small heating-note">{s.heatingNote}</p>}
                   {s.heatPumpsNote && <p class="small heat-pumps-note">{s.heatPumpsNote}</p>}
                   {s.hotWaterNote && <p class="small hot-water-note">{s.hotWaterNote}</p>}

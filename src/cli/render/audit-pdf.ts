@@ -169,7 +169,13 @@ function stepPdf(doc: Doc, step: AuditStep) {
     doc,
     `After: class ${f.classe} · ${num(f.epM2)} kWh/m²/yr primary · ${num(f.gesM2)} kg CO2e/m²/yr · final ${num(f.ef)} kWh/yr (${num(f.efM2)} kWh/m²/yr) · bill ${eurosPerYear(f.bill)}${step.summerComfort ? ` · summer comfort ${step.summerComfort.indicator}` : ''}`,
   );
-  for (const x of [step.heatingNote, step.heatPumpsNote, step.hotWaterNote, step.billNote])
+  for (const x of [
+    step.insulationNote,
+    step.heatingNote,
+    step.heatPumpsNote,
+    step.hotWaterNote,
+    step.billNote,
+  ])
     if (x) para(doc, x);
 }
 

@@ -170,7 +170,7 @@ function renderStep(step: AuditStep, s: Style): string {
     head,
     works,
     wrap(`    After: ${figuresLine(step.after)}${comfort}`, '      '),
-    ...[step.heatingNote, step.heatPumpsNote, step.hotWaterNote, step.billNote]
+    ...[step.insulationNote, step.heatingNote, step.heatPumpsNote, step.hotWaterNote, step.billNote]
       .filter((x): x is string => !!x)
       .map((x) => wrap(`    ${x}`, '      ')),
   ].join('\n');

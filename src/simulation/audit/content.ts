@@ -12,13 +12,14 @@ import type {
 } from '../../contract/audit.js';
 import { classIndex, type ClassLetter } from '../../contract/classes.js';
 import { ENERGY_PRICES_SINCE } from '../../contract/constants.js';
-import { numberText } from '../../contract/number-text.js';
+import { indexRanges, numberText } from '../../contract/number-text.js';
 import { buildingAreaSetAside, isBaseAppoint, type Scope } from '../../dpe/building.js';
 import { STANDARD_DOOR_M2 } from '../../dpe/doors.js';
 import { elementsOf } from '../../dpe/elements.js';
 import { num, str, type RawDpe, type RawElement, type RawGeneratorHolder } from '../../dpe/raw.js';
 import { consumptionOf } from '../../engine/bills.js';
 import type { Engine } from '../../engine/engine.js';
+import { findOption } from '../../works/catalogue.js';
 import { ecsGensOf, gensOf } from '../../works/context.js';
 import { ceilingAreaText, COST_CEILING, costPerDwelling, costPerM2 } from '../cost-ceiling.js';
 import { generatorName, type Items } from './items.js';
@@ -666,4 +667,47 @@ function scopeTextOf(
     text: `A flat (${numberText(scope.surface, 1)} m² of a ${numberText(scope.buildingSurface, 1)} m² building): ${notRegulatory}; the flat’s own works are proposed, and collective or building works appear as the flat’s share (${pct} %), with the building’s quantity and amount beside it.`,
     share: scope.share,
   };
+}
+
+// enum_type_isolation_id of a wall insulated from inside, alone or with another (3 ITI, 7 ITI +
+// ITR) or insulated of unknown kind (9): what an interior insulation's works replace (recipes.ts
+// adds to an external insulation, 4, 6 and 8, and replaces any other)
+const INSIDE_INSULATED = new Set(['3', '7', '9']);
+
+/**
+ * A step's interior wall insulation on walls the DPE says are already insulated inside: the works
+ * replace the lining (simulated from the bare wall to the new R, recipes.ts `insulateOpaque`), and
+ * the price is the catalogue's for new interior insulation, without removing the old lining: said,
+ * with the walls and what the DPE gives of their insulation (2542E0238063B: 9 walls "avec isolation
+ * intérieure (8 cm)", 118.5 m²). Undefined when none.
+ */
+export function liningReplacedOf(dpe: RawDpe, works: readonly AuditWork[]): string | undefined {
+  const walls = elementsOf(dpe, 'mur');
+  const hit = works.flatMap((w) => {
+    const [category, index] = w.referenceId.split(':');
+    if (category !== 'mur') return [];
+    const row = findOption('mur', w.editableKey, w.editableValue);
+    if (row?.recipe.kind !== 'wall' || row.recipe.position !== 'ITI') return [];
+    const d = walls[Number(index)]?.donnee_entree;
+    if (!d || !INSIDE_INSULATED.has(str(d.enum_type_isolation_id) ?? '')) return [];
+    const cm = num(d.epaisseur_isolation);
+    const r = num(d.resistance_isolation);
+    const how = str(d.enum_type_isolation_id) === '9' ? 'of unknown kind' : 'inside';
+    const much =
+      cm !== undefined && cm > 0
+        ? `${numberText(cm)} cm`
+        : r !== undefined && r > 0
+          ? `R ${numberText(r, 1)} m²·K/W`
+          : 'of unknown thickness';
+    return [{ w, how, much }];
+  });
+  if (!hit.length) return undefined;
+  const area = hit.reduce((s, h) => s + h.w.quantity, 0);
+  const kinds = [...new Set(hit.map((h) => h.how))].map(
+    (how) =>
+      `${how}, ${[...new Set(hit.filter((h) => h.how === how).map((h) => h.much))].join(', ')}`,
+  );
+  const refs = `mur:${indexRanges(hit.map((h) => Number(h.w.referenceId.split(':')[1])))}`;
+  const them = hit.length > 1 ? 'these walls' : 'this wall';
+  return `${refs} (${numberText(area, 1)}\u00a0m²) ${hit.length > 1 ? 'are' : 'is'} already insulated in the DPE (${kinds.join('; ')}): the interior insulation of ${them} replaces that insulation, simulated from the bare wall; its price is the catalogue’s for new interior insulation and does not include removing the old lining, to be priced on site.`;
 }

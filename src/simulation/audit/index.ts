@@ -54,6 +54,7 @@ import {
   ceeSheet,
   controlsOf,
   acceptedReplacedOf,
+  liningReplacedOf,
   costCeilingNoteOf,
   dearerStepsNoteOf,
   scopeText,
@@ -287,8 +288,10 @@ export function auditDpe(engine: Engine, prep: PreparedDpe, opts: AuditOptions):
         ]
           .filter(Boolean)
           .join(' ');
+        const lining = liningReplacedOf(prep.raw, step.works);
         steps[i] = {
           ...step,
+          ...(lining ? { insulationNote: lining } : {}),
           ...(note ? { heatPumpsNote: note } : {}),
           ...(hotWater ? { hotWaterNote: hotWater } : {}),
           ...(heating ? { heatingNote: heating } : {}),
