@@ -283,6 +283,49 @@ describe('dpe-sim audit (the built CLI)', () => {
       expect(out.stdout.replace(/\s+/g, ' ')).toContain(
         "The DPE's own bill, 9 759 €/yr, is at the prices in force at its date (since 2021-07-01); the engine's consumption before works at those prices: 9 759 €/yr.",
       );
+      // within 5 %: no breakdown by use
+      expect(a.prices?.dpe?.byUse).toBeUndefined();
+      expect(out.stdout).not.toContain('By use');
+    },
+  );
+
+  it.skipIf(!HAS_CORPUS)(
+    'bills more than 5 % apart show each use, the DPE’s beside the engine’s, and where the DPE’s uses do not add up to its total (2264E0573852T: cooling 255 € against 16 €)',
+    async () => {
+      const dir = tempDir('dpe-sim-audit-bill-uses-');
+      const file = path.join(CORPUS, '2264E0573852T.xml');
+      const xml = readFileSync(file, 'utf8');
+      const cout = xml.slice(xml.indexOf('<cout>'), xml.indexOf('</cout>'));
+      const of = (tag: string) => Number(new RegExp(`<${tag}>([^<]+)<`).exec(cout)?.[1]);
+      const json = await runCli(['audit', file, '--json'], { dataDir: dir });
+      expect(json.code, json.stderr).toBe(0);
+      const d = (JSON.parse(json.stdout) as AuditResponse).prices?.dpe;
+      expect(d?.registry).toBe(of('cout_5_usages'));
+      expect(Math.abs((d?.engine ?? 0) / (d?.registry ?? 1) - 1)).toBeGreaterThan(0.05);
+      // the DPE's own per-use costs, as its XML gives them
+      expect(d?.byUse?.map((u) => [u.use, u.registry])).toEqual([
+        ['ch', of('cout_ch')],
+        ['ecs', of('cout_ecs')],
+        ['fr', of('cout_fr')],
+        ['eclairage', of('cout_eclairage')],
+        ['auxiliaire', of('cout_total_auxiliaire')],
+      ]);
+      const fr = d?.byUse?.find((u) => u.use === 'fr');
+      expect(fr?.registry).toBeGreaterThan(10 * (fr?.engine ?? Infinity));
+      const out = await runCli(['audit', file], { dataDir: dir });
+      expect(out.code, out.stderr).toBe(0);
+      // (the page's thin spaces, as the whitespace-folded text reads them)
+      const r = (x: number) => Math.round(x).toLocaleString('en-US').replace(/,/g, ' ');
+      expect(out.stdout.replace(/\s+/g, ' ')).toContain(
+        `By use, the DPE's and the engine's (€/yr): ${d?.byUse
+          ?.map(
+            (u) =>
+              `${{ ch: 'heating', ecs: 'hot water', fr: 'cooling', eclairage: 'lighting', auxiliaire: 'auxiliaries' }[u.use]} ${r(u.registry)} and ${r(u.engine)}`,
+          )
+          .join(
+            ', ',
+          )}; the DPE's uses add up to ${r((d?.byUse ?? []).reduce((t, u) => t + u.registry, 0))} €/yr, not its total.`,
+      );
     },
   );
 

@@ -4,6 +4,7 @@
  */
 import { SMALL_SURFACE_SINCE } from './classes.js';
 import { COEF_2026_SINCE, coefOf } from './constants.js';
+import { numberText } from './number-text.js';
 
 /** " (11 058 € per dwelling)": a whole building's path cost shared by its dwellings; else empty. */
 export function perDwellingText(p: { costPerDwelling?: number }, euros: (x: number) => string) {
@@ -17,7 +18,17 @@ export function perDwellingText(p: { costPerDwelling?: number }, euros: (x: numb
  * Empty when the DPE states no bill.
  */
 export function dpeBillText(
-  prices: { date: string; dpe?: { date: string; registry: number; engine: number } } | undefined,
+  prices:
+    | {
+        date: string;
+        dpe?: {
+          date: string;
+          registry: number;
+          engine: number;
+          byUse?: readonly { use: string; registry: number; engine: number }[];
+        };
+      }
+    | undefined,
   eurosPerYear: (x: number) => string,
 ): string {
   const d = prices?.dpe;
@@ -26,8 +37,27 @@ export function dpeBillText(
     d.date === prices.date
       ? 'the same prices'
       : `the prices in force at its date (since ${d.date})`;
-  return ` The DPE's own bill, ${eurosPerYear(d.registry)}, is at ${same}; the engine's consumption before works at those prices: ${eurosPerYear(d.engine)}.`;
+  const bill = ` The DPE's own bill, ${eurosPerYear(d.registry)}, is at ${same}; the engine's consumption before works at those prices: ${eurosPerYear(d.engine)}.`;
+  if (!d.byUse?.length) return bill;
+  const euros = (x: number) => numberText(Math.round(x));
+  const uses = d.byUse
+    .map((u) => `${USE_WORDS[u.use] ?? u.use} ${euros(u.registry)} and ${euros(u.engine)}`)
+    .join(', ');
+  const sum = d.byUse.reduce((s, u) => s + u.registry, 0);
+  const apart =
+    Math.abs(sum - d.registry) > Math.max(1, 0.01 * d.registry)
+      ? `; the DPE's uses add up to ${eurosPerYear(sum)}, not its total`
+      : '';
+  return `${bill} By use, the DPE's and the engine's (€/yr): ${uses}${apart}.`;
 }
+
+const USE_WORDS: Record<string, string> = {
+  ch: 'heating',
+  ecs: 'hot water',
+  fr: 'cooling',
+  eclairage: 'lighting',
+  auxiliaire: 'auxiliaries',
+};
 
 /**
  * A generator's performance in a works table's narrow column: "3CL tables" (its efficiency is the

@@ -499,6 +499,26 @@ export const AuditResponse = Type.Object({
           registry: Type.Number(),
           /** the engine's consumption before works at those prices, €/yr (unscaled) */
           engine: Type.Number(),
+          /**
+           * where the two bills are more than 5 % apart: each use the DPE prices (its cout_ch,
+           * cout_ecs, cout_fr, cout_eclairage, cout_total_auxiliaire) beside the engine's at the
+           * same prices, €/yr, to show where the gap is (0.2)
+           */
+          byUse: Type.Optional(
+            Type.Array(
+              Type.Object({
+                use: Type.Union([
+                  Type.Literal('ch'),
+                  Type.Literal('ecs'),
+                  Type.Literal('fr'),
+                  Type.Literal('eclairage'),
+                  Type.Literal('auxiliaire'),
+                ]),
+                registry: Type.Number(),
+                engine: Type.Number(),
+              }),
+            ),
+          ),
         }),
       ),
     }),

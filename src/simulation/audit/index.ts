@@ -30,6 +30,7 @@ import { scopeOf } from '../../dpe/building.js';
 import { descriptionOf, elementsOf, parseReferenceId } from '../../dpe/elements.js';
 import { num, type RawDpe, type RawElement } from '../../dpe/raw.js';
 import { COEF_2026 } from '../../contract/constants.js';
+import { BILL_USES } from '../../engine/bills.js';
 import type { Engine } from '../../engine/engine.js';
 import { applyWorks, areaOf, doorsOf, priceOn, resolveChanges } from '../../works/apply.js';
 import { CATALOGUE, findOption, type WorksOptionRow } from '../../works/catalogue.js';
@@ -459,8 +460,24 @@ function dpeLabelOf(prep: PreparedDpe, frame: PathFrame): Pick<AuditResponse, 'd
 function dpeBillOf(prep: PreparedDpe): { dpe?: NonNullable<AuditResponse['prices']>['dpe'] } {
   const bill = billComparison(prep);
   if (bill.registry === undefined || !Number.isFinite(bill.engine.total)) return {};
+  // (where the bills part by more than 5 %: the uses, to show where)
+  const byUse =
+    bill.gap !== undefined && Math.abs(bill.gap) > 5
+      ? BILL_USES.flatMap((use) => {
+          const registry = bill.registryByUse[use];
+          const engine = bill.engine.byUse[use];
+          return registry !== undefined && (registry > 0 || engine > 0)
+            ? [{ use, registry: round2(registry), engine: round2(engine) }]
+            : [];
+        })
+      : [];
   return {
-    dpe: { date: bill.table, registry: round2(bill.registry), engine: round2(bill.engine.total) },
+    dpe: {
+      date: bill.table,
+      registry: round2(bill.registry),
+      engine: round2(bill.engine.total),
+      ...(byUse.length ? { byUse } : {}),
+    },
   };
 }
 
