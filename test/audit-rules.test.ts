@@ -351,6 +351,7 @@ describe('element references in a reason, short', () => {
       requirements: new Map(),
       ventilationWeak: false,
       ventilationLabel: '',
+      mainGenerators: new Map(),
     };
     const step = {
       works: [
@@ -1512,6 +1513,26 @@ describe.skipIf(!HAS_CORPUS)('the rules where they bind on the corpus', () => {
     const house = audit(await prep(HOUSE));
     for (const p of house.proposals)
       for (const st of p.steps) expect(st.insulationNote).toBeUndefined();
+  });
+
+  it('interior insulation on walls insulated in their masonry (isolation répartie) adds to it, nothing to remove (2374E2700849T: cellular concrete, U 0.5 in the DPE)', async () => {
+    const p = await prep(corpus('2374E2700849T'));
+    const walls = elementsOf(p.raw, 'mur');
+    // the DPE's own figures for its first wall: insulation distributed in the masonry, U 0.5
+    expect(walls[0]?.donnee_entree.enum_type_isolation_id).toBe('5');
+    const u = Number(walls[0]?.donnee_intermediaire?.umur);
+    expect(u).toBe(0.5);
+    const [resolved] = resolveChanges(p, [
+      { referenceId: 'mur:0', editableKey: 'ISOLATION', editableValue: 'IMurITI37' },
+    ]);
+    const after = elementsOf(applyWorks(engine, p, [resolved!], costs).raw, 'mur')[0]!;
+    // R 3.7 added to the wall as the DPE rates it, not to the bare masonry (U0 0.7)
+    expect(after.donnee_entree.umur_saisi).toBe(Math.round(1000 / (1 / u + 3.7)) / 1000);
+    expect(after.donnee_entree.enum_type_isolation_id).toBe('7');
+    // and no step says it replaces that insulation
+    const a = audit(p);
+    for (const pr of a.proposals)
+      for (const st of pr.steps) expect(st.insulationNote ?? '').not.toContain('distributed');
   });
 
   it('a pellet stove treats an installation its wood appliances heat, not one where a stove backs up a boiler (2287E0281128A: an oil boiler, a cooker as appoint)', async () => {

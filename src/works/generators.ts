@@ -437,6 +437,9 @@ const NETWORK_GEN = new Set(['107', '108', '142']);
 const DEFAULT_COLLECTIVE_GEN = '119';
 const DISTRICT_HEATING = '8'; // enum_type_energie_id: réseau de chauffage urbain
 
+/** The categories that hold generators. */
+export type GeneratorCategory = 'installation_chauffage' | 'installation_ecs';
+
 /**
  * The DPE's own words for a generator it files under the registry's default type for an
  * undescribed collective system (heating 119, hot water 84) while describing it: "Réseau de
@@ -444,7 +447,7 @@ const DISTRICT_HEATING = '8'; // enum_type_energie_id: réseau de chauffage urba
  * (2262E0019708L). Undefined for any other type, or a description that is the default's own.
  */
 export function registryDefaultWords(
-  category: 'installation_chauffage' | 'installation_ecs' | string,
+  category: GeneratorCategory,
   g: RawElement,
 ): string | undefined {
   const d = g.donnee_entree;
@@ -463,7 +466,7 @@ export function registryDefaultWords(
 }
 
 /** A refusal for a generator filed under the registry's default type that the DPE describes. */
-function describedDefault(g: RawElement, category: string, lead: string): string {
+function describedDefault(g: RawElement, category: GeneratorCategory, lead: string): string {
   const words = registryDefaultWords(category, g) ?? '';
   return s(g.donnee_entree.enum_type_energie_id) === DISTRICT_HEATING
     ? `${lead} a heating network (“${words}” on district heating, filed under the registry’s default type for an undescribed collective system), which the catalogue does not replace`

@@ -71,6 +71,7 @@ const LNC_CFG_INSULATED: Record<string, string> = { 2: '4', 3: '5', 9: '6', 10: 
 // 8 ite+itr, 9 isolé mais type d'isolation inconnu
 const INTERNAL_TYPES = new Set(['3', '6', '7', '9']);
 const EXTERNAL_TYPES = new Set(['4', '6', '8']);
+const ITR = '5';
 
 const U_KEYS: Record<OpaqueKind, { u: string; u0: string; prefix: string }> = {
   mur: { u: 'umur', u0: 'umur0', prefix: 'umur' },
@@ -97,6 +98,18 @@ function typeAfterExternal(prev: string, d: Fields, dpe: RawDpe, kind: OpaqueKin
     return p === '1' || p === '2' || p === '' ? '4' : '6';
   }
   return '4'; // non isolé → ite
+}
+
+/**
+ * Whether an interior insulation keeps an opaque element's present insulation and adds to it
+ * rather than replacing it, simulated from the bare U0: it adds to an external insulation (types
+ * 4, 6 and 8) and to insulation distributed in the masonry (5, isolation répartie: insulating
+ * blocks, which stay), and replaces any other (a lining or an old interior insulation is taken
+ * down; with 7, iti + itr, the distributed part is not known apart and is not counted). The audit
+ * says where the DPE's own insulation is replaced (`liningReplacedOf`).
+ */
+export function interiorInsulationAdds(typeIsolation: string): boolean {
+  return EXTERNAL_TYPES.has(typeIsolation) || typeIsolation === ITR;
 }
 
 /** New enum_type_isolation_id after (re)doing the insulation on the inside (a fixed point). */
@@ -171,7 +184,7 @@ function insulateOpaque(
   const d = el.donnee_entree;
   const st = opaqueState(el, ctx, kind);
   const prev = s(d.enum_type_isolation_id) || '1';
-  const add = mode === 'ITE' || EXTERNAL_TYPES.has(prev);
+  const add = mode === 'ITE' || interiorInsulationAdds(prev);
   // read before setSaisiU overwrites the insulation period
   const type = mode === 'ITE' ? typeAfterExternal(prev, d, ctx.dpe, kind) : typeAfterInternal(prev);
   setSaisiU(d, U_KEYS[kind].prefix, uAfter(st, r, add ? 'add' : 'replace'));

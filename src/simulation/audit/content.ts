@@ -15,12 +15,13 @@ import { ENERGY_PRICES_SINCE } from '../../contract/constants.js';
 import { indexRanges, numberText } from '../../contract/number-text.js';
 import { buildingAreaSetAside, isBaseAppoint, type Scope } from '../../dpe/building.js';
 import { STANDARD_DOOR_M2 } from '../../dpe/doors.js';
-import { elementsOf } from '../../dpe/elements.js';
+import { elementsOf, parseReferenceId } from '../../dpe/elements.js';
 import { num, str, type RawDpe, type RawElement, type RawGeneratorHolder } from '../../dpe/raw.js';
 import { consumptionOf } from '../../engine/bills.js';
 import type { Engine } from '../../engine/engine.js';
 import { findOption } from '../../works/catalogue.js';
 import { ecsGensOf, gensOf } from '../../works/context.js';
+import { interiorInsulationAdds } from '../../works/recipes.js';
 import { ceilingAreaText, COST_CEILING, costPerDwelling, costPerM2 } from '../cost-ceiling.js';
 import { generatorName, type Items } from './items.js';
 import { ACCEPTED_GENERATORS, OPAQUE_LEVELS, WINDOW_LEVEL } from './levels.js';
@@ -289,11 +290,8 @@ export function acceptedReplacedOf(
         return [
           `${w.referenceId} (${e.performance}) already has a generator the aids accept: the six items do not ask for its replacement. This step replaces it (${w.option}, ${numberText(Math.round(w.cost))}\u00a0€) as part of the works the search chose for the step’s class and rules; keeping the generator means other works for that class.`,
         ];
-      const below = items.elements.find(
-        (x) => x.item === 'heatingHotWater' && x.referenceId === w.referenceId,
-      );
-      // (its main generator, listed first: a recent back-up stove beside an old one is not it)
-      const main = below?.performance.split(' + ')[0] ?? '';
+      // (its main generator's 3CL type: a recent back-up stove beside an old one is not it)
+      const main = items.mainGenerators.get(w.referenceId)?.[0] ?? '';
       const m = RECENT.exec(main);
       return m
         ? [
@@ -669,37 +667,45 @@ function scopeTextOf(
   };
 }
 
-// enum_type_isolation_id of a wall insulated from inside, alone or with another (3 ITI, 7 ITI +
-// ITR) or insulated of unknown kind (9): what an interior insulation's works replace (recipes.ts
-// adds to an external insulation, 4, 6 and 8, and replaces any other)
-const INSIDE_INSULATED = new Set(['3', '7', '9']);
+// enum_type_isolation_id: how the DPE says a wall is insulated, where it says so (1 inconnu and
+// 2 non isolé: not said)
+const INSULATED_HOW: Readonly<Record<string, string>> = {
+  3: 'inside',
+  4: 'outside',
+  5: 'distributed in the wall',
+  6: 'inside and outside',
+  7: 'inside and distributed in the wall',
+  8: 'outside and distributed in the wall',
+  9: 'of unknown kind',
+};
 
 /**
- * A step's interior wall insulation on walls the DPE says are already insulated inside: the works
- * replace the lining (simulated from the bare wall to the new R, recipes.ts `insulateOpaque`), and
- * the price is the catalogue's for new interior insulation, without removing the old lining: said,
- * with the walls and what the DPE gives of their insulation (2542E0238063B: 9 walls "avec isolation
- * intérieure (8 cm)", 118.5 m²). Undefined when none.
+ * A step's interior wall insulation on walls the DPE says are already insulated, where the works
+ * replace that insulation rather than add to it (recipes.ts `interiorInsulationAdds`: simulated
+ * from the bare wall to the new R), and the price is the catalogue's for new interior insulation,
+ * without removing the old lining: said, with the walls and what the DPE gives of their insulation
+ * (2542E0238063B: 9 walls "avec isolation intérieure (8 cm)", 118.5 m²). Undefined when none.
  */
 export function liningReplacedOf(dpe: RawDpe, works: readonly AuditWork[]): string | undefined {
   const walls = elementsOf(dpe, 'mur');
   const hit = works.flatMap((w) => {
-    const [category, index] = w.referenceId.split(':');
-    if (category !== 'mur') return [];
+    const ref = parseReferenceId(w.referenceId);
+    if (ref?.category !== 'mur') return [];
     const row = findOption('mur', w.editableKey, w.editableValue);
     if (row?.recipe.kind !== 'wall' || row.recipe.position !== 'ITI') return [];
-    const d = walls[Number(index)]?.donnee_entree;
-    if (!d || !INSIDE_INSULATED.has(str(d.enum_type_isolation_id) ?? '')) return [];
+    const d = walls[ref.index]?.donnee_entree;
+    const type = str(d?.enum_type_isolation_id) ?? '';
+    const how = INSULATED_HOW[type];
+    if (!d || !how || interiorInsulationAdds(type)) return [];
     const cm = num(d.epaisseur_isolation);
     const r = num(d.resistance_isolation);
-    const how = str(d.enum_type_isolation_id) === '9' ? 'of unknown kind' : 'inside';
     const much =
       cm !== undefined && cm > 0
         ? `${numberText(cm)} cm`
         : r !== undefined && r > 0
           ? `R ${numberText(r, 1)} m²·K/W`
           : 'of unknown thickness';
-    return [{ w, how, much }];
+    return [{ w, index: ref.index, how, much }];
   });
   if (!hit.length) return undefined;
   const area = hit.reduce((s, h) => s + h.w.quantity, 0);
@@ -707,7 +713,7 @@ export function liningReplacedOf(dpe: RawDpe, works: readonly AuditWork[]): stri
     (how) =>
       `${how}, ${[...new Set(hit.filter((h) => h.how === how).map((h) => h.much))].join(', ')}`,
   );
-  const refs = `mur:${indexRanges(hit.map((h) => Number(h.w.referenceId.split(':')[1])))}`;
+  const refs = `mur:${indexRanges(hit.map((h) => h.index))}`;
   const them = hit.length > 1 ? 'these walls' : 'this wall';
   return `${refs} (${numberText(area, 1)}\u00a0m²) ${hit.length > 1 ? 'are' : 'is'} already insulated in the DPE (${kinds.join('; ')}): the interior insulation of ${them} replaces that insulation, simulated from the bare wall; its price is the catalogue’s for new interior insulation and does not include removing the old lining, to be priced on site.`;
 }

@@ -15,7 +15,11 @@ import { num, str, type RawElement, type RawGeneratorHolder } from '../../dpe/ra
 import type { Engine } from '../../engine/engine.js';
 import { areaOf, refusalsOn } from '../../works/apply.js';
 import { findOption, type WorksOptionRow } from '../../works/catalogue.js';
-import { isWoodRoomAppliance, registryDefaultWords } from '../../works/generators.js';
+import {
+  isWoodRoomAppliance,
+  registryDefaultWords,
+  type GeneratorCategory,
+} from '../../works/generators.js';
 import { changeKey } from '../runs.js';
 import type { PreparedDpe } from '../prepared.js';
 import type { Candidate } from '../scenarios.js';
@@ -94,6 +98,8 @@ export interface Items {
   /** ventilation natural or absent: envelope works bring ventilation works with them */
   ventilationWeak: boolean;
   ventilationLabel: string;
+  /** per heating or hot-water installation (referenceId), its main generators' 3CL labels */
+  mainGenerators: Map<string, string[]>;
 }
 
 /** The catalogue's basic ventilation works: a ventilation it applies to needs works. */
@@ -143,7 +149,7 @@ function isBackUp(category: Category, el: RawElement, g: RawElement, label: stri
 }
 
 /** A generator's name as the engine's enum gives it (else the DPE's description). */
-export function generatorLabel(engine: Engine, category: Category, g: RawElement): string {
+export function generatorLabel(engine: Engine, category: GeneratorCategory, g: RawElement): string {
   const d = g.donnee_entree;
   const label =
     category === 'installation_chauffage'
@@ -159,7 +165,7 @@ export function generatorLabel(engine: Engine, category: Category, g: RawElement
  * collectif par défaut …)", 2162E1023160S; "Convecteur électrique NFC (…)", 2262E0019708L). The
  * audit's judgements keep reading the type (`generatorLabel`): it is what the engine simulates.
  */
-export function generatorName(engine: Engine, category: Category, g: RawElement): string {
+export function generatorName(engine: Engine, category: GeneratorCategory, g: RawElement): string {
   const label = generatorLabel(engine, category, g);
   const words = registryDefaultWords(category, g);
   return words ? `${words} (the DPE’s words; its type there: ${label})` : label;
@@ -207,6 +213,7 @@ export function judgeItems(
 ): Items {
   const scope = scopeOf(prep.raw);
   const elements: JudgedElement[] = [];
+  const mainGenerators = new Map<string, string[]>();
   const present = new Set<ItemKey>();
   const push = (e: JudgedElement) => {
     present.add(e.item);
@@ -288,6 +295,10 @@ export function judgeItems(
       const labels = gens.map((g) => g.name);
       const main = gens.some((g) => !g.backUp) ? gens.filter((g) => !g.backUp) : gens;
       const backUps = gens.filter((g) => g.backUp && !main.includes(g));
+      mainGenerators.set(
+        ref,
+        main.map((g) => g.label),
+      );
       const base = {
         item: 'heatingHotWater' as const,
         referenceId: ref,
@@ -432,6 +443,7 @@ export function judgeItems(
     requirements,
     ventilationWeak: vents.length === 0 || vlabels.some(isWeakVentilation),
     ventilationLabel: vents.length ? vlabels.join(', ') : 'no ventilation',
+    mainGenerators,
   };
 }
 
