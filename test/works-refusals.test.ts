@@ -15,7 +15,6 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { elementsOf } from '../src/dpe/elements.js';
 import { loadEngine, type Engine } from '../src/engine/engine.js';
-import { auditDpe } from '../src/simulation/audit/index.js';
 import { generatorName } from '../src/simulation/audit/items.js';
 import type { PreparedDpe } from '../src/simulation/prepared.js';
 import { defaultCosts } from '../src/works/costs.js';
@@ -27,7 +26,7 @@ import {
   resolveChanges,
 } from '../src/works/apply.js';
 import { consumptionOf } from '../src/engine/bills.js';
-import { emsOf, gensOf } from '../src/works/context.js';
+import { ecsGensOf, emsOf, gensOf } from '../src/works/context.js';
 import { figuresOf, runWorks } from '../src/simulation/runs.js';
 import { CORPUS, HAS_CORPUS, HOUSE } from './helpers.js';
 import { preparedFile } from './corpus-engine.js';
@@ -202,24 +201,27 @@ describe('why no generator is offered on a heating installation', () => {
     ).not.toContain('PoeleGranules');
   });
 
-  it('water radiators on the registry’s default collective system: what to replace is unknown; a generator the DPE describes under that type: its words, and no replacement', async () => {
-    // the bundled house's boiler filed under the default type keeps its own words
-    const described = await house('119', '34');
-    expect(heatingRefusals(described)[0]).toBe(
-      'its water emitters are fed by what the DPE describes as “Gaz naturel - Chaudière gaz standard installée entre 1991 et 2000” but files under the registry’s default type for an undescribed collective system, which the engine simulates: the DPE’s type and words disagree, so no replacement is offered',
+  it('a boiler filed under the registry’s default collective type with its own 3CL row is that row’s boiler: simulated, named and replaced as the house’s own (the bundled house’s boiler filed as 119)', async () => {
+    const own = await house('88', '34');
+    const filed = await house('119', '34');
+    // the engine reads the type from the generator's combustion row (tv_generateur_combustion_id
+    // 4: chaudière gaz standard 1991-2000, type 88); the prepared DPE carries that type
+    expect(filed.resolvedDefaults).toEqual([
+      { referenceId: 'installation_chauffage:0', generator: 0, from: '119', to: '88' },
+    ]);
+    expect(own.resolvedDefaults).toBeUndefined();
+    expect(filed.base.mode2026).toEqual(own.base.mode2026);
+    const gen = gensOf(elementsOf(filed.raw, 'installation_chauffage')[0]!)[0]!;
+    expect(generatorName(engine, 'installation_chauffage', gen)).toBe(
+      'chaudière gaz standard 1991-2000',
     );
-    // with the default's own words (or none), what to replace is not known
-    const file = path.join(tmp, 'house-119-default.xml');
-    writeFileSync(
-      file,
-      readFileSync(path.join(tmp, 'house-119-34-3.xml'), 'utf8').replace(
-        /<description>Gaz naturel - Chaudière gaz standard installée entre 1991 et 2000<\/description>/,
-        '<description>Système collectif par défaut</description>',
-      ),
-    );
-    expect(heatingRefusals(await prepared(file))[0]).toBe(
-      'its water emitters are fed by the registry’s default for an undescribed collective system: what to replace is not known',
-    );
+    const codes = (p: PreparedDpe) =>
+      offeredOptions(p, 'installation_chauffage', elementsOf(p.raw, 'installation_chauffage')[0]!)
+        .map((r) => r.code)
+        .sort();
+    expect(codes(filed)).toContain('ChaudiereGazCondensation');
+    expect(codes(filed)).toEqual(codes(own));
+    expect(heatingRefusals(filed)).toEqual(heatingRefusals(own));
   });
 
   it('the boiler itself keeps its offers (no refusal of the gas condensing boiler)', async () => {
@@ -231,22 +233,44 @@ describe('why no generator is offered on a heating installation', () => {
 });
 
 describe.skipIf(!HAS_CORPUS)('corpus DPEs', () => {
-  it('a heating network and electric storage heaters filed under the registry’s default collective type are named by the DPE’s words (2262E0005683A, 2262E0004883G)', async () => {
+  it('a heating network and electric storage heaters filed under the registry’s default collective type are the types the engine reads from their own rows; a water heater the engine leaves at the default is named by the DPE’s words (2262E0005683A, 2262E0004883G, 2162E1017681Z)', async () => {
     const networkDpe = await corpusDpe('2262E0005683A');
+    expect(networkDpe.resolvedDefaults).toEqual([
+      { referenceId: 'installation_chauffage:0', generator: 0, from: '119', to: '107' },
+    ]);
     const gen = gensOf(elementsOf(networkDpe.raw, 'installation_chauffage')[0]!)[0]!;
     expect(generatorName(engine, 'installation_chauffage', gen)).toBe(
-      "Réseau de chaleur (the DPE’s words; its type there: système collectif par défaut en abscence d'information : chaudière fioul pénalisante)",
+      'réseau de chaleur non isolé',
     );
     const network = heatingRefusals(networkDpe);
     expect(network).toContain(
-      'its water emitters are fed by a heating network (“Réseau de chaleur” on district heating, filed under the registry’s default type for an undescribed collective system), which the catalogue does not replace',
+      'its water emitters are fed by a heating network, which the catalogue does not replace',
     );
-    expect(network.join(' | ')).not.toMatch(/what to replace is not known/);
-    const storage = heatingRefusals(await corpusDpe('2262E0004883G'));
-    expect(storage).toContain(
-      'its rooms are heated by what the DPE describes as “Radiateur électrique à accumulation” but files under the registry’s default type for an undescribed collective system, which the engine simulates: the DPE’s type and words disagree, so no replacement is offered',
+    expect(network.join(' | ')).not.toMatch(/what to replace is not known|default type/);
+    // "Radiateur électrique à accumulation" with the row of a direct electric heater: the
+    // engine computes a convector (efficiency 1, 3 698 kWh/yr as the XML's own), and the
+    // catalogue replaces it as it does any convector
+    const storageDpe = await corpusDpe('2262E0004883G');
+    expect(storageDpe.resolvedDefaults).toEqual([
+      { referenceId: 'installation_chauffage:0', generator: 0, from: '119', to: '98' },
+    ]);
+    const heaters = elementsOf(storageDpe.raw, 'installation_chauffage')[0]!;
+    expect(generatorName(engine, 'installation_chauffage', gensOf(heaters)[0]!)).toBe(
+      'convecteur électrique nfc, nf** et nf***',
     );
-    expect(storage).not.toContain('no electric heaters to replace');
+    expect(heatingRefusals(storageDpe).join(' | ')).not.toMatch(/default type/);
+    expect(
+      offeredOptions(storageDpe, 'installation_chauffage', heaters).map((r) => r.code),
+    ).toContain('PACAirAir');
+    // an electric water heater filed as the default, which the engine keeps: the DPE's words
+    const tankDpe = await corpusDpe('2162E1017681Z');
+    expect(tankDpe.resolvedDefaults).toEqual([
+      { referenceId: 'installation_chauffage:0', generator: 0, from: '119', to: '107' },
+    ]);
+    const tank = elementsOf(tankDpe.raw, 'installation_ecs')[0]!;
+    expect(generatorName(engine, 'installation_ecs', ecsGensOf(tank)[0]!)).toBe(
+      "Chauffe-eau vertical (the DPE’s words; its type there: système collectif par défaut en abscence d'information : chaudière fioul pénalisante)",
+    );
   });
 
   it('2494E3676842T: collective water radiators on a heating network: the network is named, not "no water emitters"', async () => {
@@ -279,27 +303,19 @@ describe.skipIf(!HAS_CORPUS)('corpus DPEs', () => {
     expect(why).not.toContain('no electric heaters to replace');
   });
 
-  it('2213E1322779R: a collective hot water says why no generator, not why no lagging (lagging does not treat the item)', async () => {
-    // (2235E0705773N until its electric tanks could go to a building's hot-water heat pump; here
-    // the registry's default for an undescribed system, with lagging offered)
+  it('2213E1322779R: a collective hot water filed under the registry’s default type is the fuel-oil boiler of its own row, which a collective heat pump replaces', async () => {
     const dpe = await corpusDpe('2213E1322779R');
+    expect(dpe.resolvedDefaults).toEqual([
+      { referenceId: 'installation_ecs:0', generator: 0, from: '84', to: '35' },
+    ]);
     const ecs = elementsOf(dpe.raw, 'installation_ecs')[0]!;
+    expect(generatorName(engine, 'installation_ecs', ecsGensOf(ecs)[0]!)).toBe(
+      'chaudière fioul classique avant 1970',
+    );
     expect(offeredOptions(dpe, 'installation_ecs', ecs).map((r) => r.code)).toEqual([
       'CalorifugeageECS',
+      'PACCollectiveECS',
     ]);
-    const a = auditDpe(engine, dpe, {
-      coef: 'activated',
-      forceNormalization: false,
-      costs: defaultCosts(),
-      version: 't',
-    });
-    const hot = a.items
-      .find((i) => i.key === 'heatingHotWater')
-      ?.elements?.find((e) => e.referenceId === 'installation_ecs:0');
-    expect(hot?.status).toBe('cannot');
-    expect(hot?.reason).toBe(
-      'no generator the aids accept can be offered here: hot water is the registry’s default for an undescribed collective system: what to replace is not known',
-    );
   });
 
   it('2287E1308066Q: a window at Uw 1.4 is as good as new double glazing, and the reason says so without contradicting itself', async () => {

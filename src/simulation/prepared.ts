@@ -6,6 +6,7 @@ import type { Thresholds, Warning } from '../contract/schemas.js';
 import { thresholdsFor, today, type ClassSite } from '../contract/classes.js';
 import { factsOf, MODELE_3CL_LOGEMENT, type DpeFacts } from '../dpe/facts.js';
 import type { RawDpe } from '../dpe/raw.js';
+import { resolveDefaultGenerators, type ResolvedDefault } from '../dpe/default-generators.js';
 import type { DpeText } from '../dpe/source.js';
 import { missingElementInputs, missingInputs, missingInputText } from '../dpe/required.js';
 import { parseDpeXml } from '../dpe/xml.js';
@@ -33,6 +34,8 @@ export interface PreparedDpe {
   thresholds: Thresholds;
   /** inputs whose `enum_…_id` the engine's tables do not know (consistency.ts names them) */
   unknownEnums: readonly UnknownEnum[];
+  /** generators filed under the registry's default type, now of the type the engine computed */
+  resolvedDefaults?: readonly ResolvedDefault[];
 }
 
 /** "baie_vitree[3] enum_orientation_id "abc" (table orientation)", for a message. */
@@ -114,6 +117,8 @@ export function prepare(engine: Engine, text: DpeText): Preparation {
     }
     throw err;
   }
+  // the type the engine computed for a generator filed under the registry's default type
+  const resolvedDefaults = resolveDefaultGenerators(raw, base.output);
   const site: ClassSite = {
     surface: base.surface,
     zone: (engine.enumLabel('zone_climatique', facts.zoneId) ?? '').toLowerCase(),
@@ -132,6 +137,7 @@ export function prepare(engine: Engine, text: DpeText): Preparation {
       registryThresholds: thresholdsFor(site, facts.date ?? today(), lookup),
       thresholds: thresholdsFor(site, today(), lookup),
       unknownEnums,
+      ...(resolvedDefaults.length ? { resolvedDefaults } : {}),
     },
   };
 }

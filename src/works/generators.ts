@@ -442,9 +442,11 @@ export type GeneratorCategory = 'installation_chauffage' | 'installation_ecs';
 
 /**
  * The DPE's own words for a generator it files under the registry's default type for an
- * undescribed collective system (heating 119, hot water 84) while describing it: "Réseau de
- * chaleur" on district heating (2162E1023160S), "Convecteur électrique NFC" on electricity
- * (2262E0019708L). Undefined for any other type, or a description that is the default's own.
+ * undescribed collective system (heating 119, hot water 84) while describing it, where the
+ * engine keeps that type (a default the DPE gives the 3CL row of is prepared as the row's type,
+ * dpe/default-generators.ts): "Réseau de chaleur" on district heating (2162E1023160S's hot
+ * water), "Chauffe-eau vertical" on electricity (2162E1017681Z). Undefined for any other type, or
+ * a description that is the default's own.
  */
 export function registryDefaultWords(
   category: GeneratorCategory,

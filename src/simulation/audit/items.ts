@@ -160,10 +160,11 @@ export function generatorLabel(engine: Engine, category: GeneratorCategory, g: R
 
 /**
  * A generator's name for a reader: its 3CL label, except where the DPE files a generator it
- * describes under the registry's default type for an undescribed collective system: then its own
- * words first, the type after ("Réseau de chaleur (the DPE's words; its type there: système
- * collectif par défaut …)", 2162E1023160S; "Convecteur électrique NFC (…)", 2262E0019708L). The
- * audit's judgements keep reading the type (`generatorLabel`): it is what the engine simulates.
+ * describes under the registry's default type for an undescribed collective system and the
+ * engine keeps that type: then its own words first, the type after ("Réseau de chaleur (the
+ * DPE's words; its type there: système collectif par défaut …)", 2162E1023160S's hot water;
+ * "Chauffe-eau vertical (…)", 2162E1017681Z). The audit's judgements keep reading the type
+ * (`generatorLabel`): it is what the engine simulates.
  */
 export function generatorName(engine: Engine, category: GeneratorCategory, g: RawElement): string {
   const label = generatorLabel(engine, category, g);
