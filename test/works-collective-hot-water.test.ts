@@ -17,7 +17,8 @@ import { applyWorks, offeredOptions, refusalsOn, resolveChanges } from '../src/w
 import { ecsGensOf, gensOf } from '../src/works/context.js';
 import { defaultCosts } from '../src/works/costs.js';
 import type { RawGeneratorHolder } from '../src/dpe/raw.js';
-import { CORPUS, HAS_CORPUS, HOUSE } from './helpers.js';
+import { CORPUS, FLAT, HAS_CORPUS, HOUSE } from './helpers.js';
+import { cetVolume } from '../src/works/generators.js';
 import { preparedFile } from './corpus-engine.js';
 
 if (!HAS_CORPUS)
@@ -133,5 +134,32 @@ describe('a collective hot-water heat pump', () => {
       'PACCollectiveECS',
     );
     for (const r of refusalsOn(p, 'installation_ecs', ecs)) expect(r).not.toMatch(/collective/);
+  });
+});
+
+describe('a thermodynamic water heater’s volume', () => {
+  const tank = (v: number) => ({ donnee_entree: { volume_stockage: v } });
+  it('is the tank it replaces, a dwelling’s share of it, at the next size sold (100–300 L); 200 L without a tank', () => {
+    expect(cetVolume([tank(30)])).toBe(100);
+    expect(cetVolume([tank(100)])).toBe(100);
+    expect(cetVolume([tank(120)])).toBe(150);
+    expect(cetVolume([tank(200)])).toBe(200);
+    expect(cetVolume([tank(300)])).toBe(300);
+    expect(cetVolume([tank(500)])).toBe(300);
+    expect(cetVolume([tank(0)])).toBe(200);
+    expect(cetVolume([])).toBe(200);
+    // a flat generated from building data declares the building's 500 L for its 28 dwellings
+    expect(cetVolume([tank(500)], 28)).toBe(100);
+  });
+
+  it('is what the engine simulates: the bundled flat’s 100 L electric tank becomes a 100 L water heater', async () => {
+    const p = await prepared(FLAT);
+    const [resolved] = resolveChanges(p, [
+      { referenceId: 'installation_ecs:0', editableKey: 'ReplaceGEN', editableValue: 'CET' },
+    ]);
+    const raw = applyWorks(engine, p, [resolved!], defaultCosts()).raw;
+    const inst = elementsOf(raw, 'installation_ecs')[0] as RawGeneratorHolder;
+    expect(ecsGensOf(inst).map((g) => g.donnee_entree.volume_stockage)).toEqual([100]);
+    expect(ecsGensOf(inst)[0]?.donnee_entree.enum_type_generateur_ecs_id).toBe('3');
   });
 });

@@ -280,14 +280,14 @@ export const DEFAULT_COSTS = {
     unit: 'unit',
     source:
       'travauxapart.fr (2019): thermodynamic water heater, ambient air, 1\u202f800–4\u202f100 € (midpoint)',
-    classe: 'thermodynamic water heater on ambient air after 2014 (3CL 3), 200 L',
+    classe: 'thermodynamic water heater on ambient air after 2014 (3CL 3), any volume',
   },
   cet_exterieur: {
     eur: CET_EXTERIEUR_EUR,
     unit: 'unit',
     source:
       'travauxapart.fr (2019): thermodynamic water heater, outdoor air, 2\u202f200–4\u202f600 € (midpoint)',
-    classe: 'thermodynamic water heater on outdoor air after 2014 (3CL 6), 200 L',
+    classe: 'thermodynamic water heater on outdoor air after 2014 (3CL 6), any volume',
   },
   cesi: {
     eur: 5500,

@@ -863,6 +863,26 @@ const THERMO_ECS = new Set(range(1, 12));
 // 68 horizontal, 69 vertical other / unknown, 70 vertical category B electric tanks
 const OLD_ELECTRIC_TANKS = new Set(['68', '69', '70']);
 
+/** The volumes thermodynamic water heaters are sold in, litres. */
+const CET_VOLUMES = [100, 150, 200, 250, 300] as const;
+/** Without a tank to replace (a boiler, an instantaneous heater): a family's size. */
+const CET_VOLUME_WITHOUT_TANK = 200;
+
+/**
+ * A thermodynamic water heater's volume: the tank it replaces, like for like, a dwelling's share
+ * where the installation declares several (a flat generated from building data declares the
+ * building's: 2463E3164679Z, 500 L for 28 dwellings), at the next size such heaters are sold in
+ * (100 to 300 L: an 11 m² studio's 30 L tank gets 100 L, 2475E0480474U; a house's 300 L keeps
+ * 300 L); 200 L where the installation has no tank. The engine's storage losses follow it; the
+ * price does not (its source gives a range for any volume, works-costs.md).
+ */
+export function cetVolume(old: readonly RawElement[], dwellings = 1): number {
+  const total = Math.max(0, ...old.map((g) => n(g.donnee_entree.volume_stockage) || 0));
+  const tank = total / (dwellings > 1 ? dwellings : 1);
+  if (!(tank > 0)) return CET_VOLUME_WITHOUT_TANK;
+  return CET_VOLUMES.find((v) => v >= tank) ?? CET_VOLUMES[CET_VOLUMES.length - 1]!;
+}
+
 /** A new generator replacing every generator of the installation. */
 const WATER_HEATERS: Record<Exclude<HotWaterGenerator, 'cesi'>, NewGenFields> = {
   cet: {
@@ -870,8 +890,7 @@ const WATER_HEATERS: Record<Exclude<HotWaterGenerator, 'cesi'>, NewGenFields> = 
     type: '3', // cet sur air ambiant (sur local non chauffé) après 2014
     usage: '2',
     energie: '1',
-    stockage: '3', // stockage intégré à la production
-    volume_stockage: 200,
+    stockage: '3', // stockage intégré à la production (its volume: cetVolume)
     periode_thermo: '3', // à partir de 2015
   },
   'cet-exterieur': {
@@ -880,7 +899,6 @@ const WATER_HEATERS: Record<Exclude<HotWaterGenerator, 'cesi'>, NewGenFields> = 
     usage: '2',
     energie: '1',
     stockage: '3',
-    volume_stockage: 200,
     periode_thermo: '3',
   },
   // a building's hot-water heat pump with its tanks (CEE BAR-TH-169), on outdoor air: the 3CL
@@ -977,7 +995,11 @@ export function hotWaterApply(
   }
   const old = ecsGensOf(inst);
   const spec = WATER_HEATERS[generator];
-  const volume = spec.volume_stockage ?? (n(old[0]?.donnee_entree.volume_stockage) || 200);
+  const volume =
+    spec.volume_stockage ??
+    (generator === 'cet' || generator === 'cet-exterieur'
+      ? cetVolume(old, n(d.nombre_logement))
+      : n(old[0]?.donnee_entree.volume_stockage) || 200);
   inst.generateur_ecs_collection = {
     ...inst.generateur_ecs_collection,
     generateur_ecs: [newEcsGen(old[0], { ...spec, volume_stockage: volume })],

@@ -28,7 +28,8 @@ import { DpeSimError } from '../../contract/errors.js';
 import type { Category, CoefMode } from '../../contract/schemas.js';
 import { scopeOf } from '../../dpe/building.js';
 import { descriptionOf, elementsOf, parseReferenceId } from '../../dpe/elements.js';
-import { num, type RawDpe, type RawElement } from '../../dpe/raw.js';
+import { num, type RawDpe, type RawElement, type RawGeneratorHolder } from '../../dpe/raw.js';
+import { ecsGensOf } from '../../works/context.js';
 import { COEF_2026 } from '../../contract/constants.js';
 import { BILL_USES } from '../../engine/bills.js';
 import type { Engine } from '../../engine/engine.js';
@@ -708,7 +709,7 @@ function workOf(
     item: ITEM_OF[category],
     element: description ? `${c.change.referenceId} — ${description}` : c.change.referenceId,
     option: c.label,
-    performance: row ? performanceOf(row, frame.costs) : c.label,
+    performance: row ? performanceOf(row, frame.costs, waterHeaterVolume(row, after)) : c.label,
     quantity: count ? count.n : round2(area * share),
     unit: count ? count.unit : 'm²',
     cost: round2(cost),
@@ -733,6 +734,18 @@ function workOf(
     if (level) work.aidLevel = level;
   }
   return work;
+}
+
+/**
+ * The volume a new thermodynamic water heater is simulated with (works/generators.ts
+ * `cetVolume`: the tank it replaces), from the works' output; undefined for any other works.
+ */
+function waterHeaterVolume(row: WorksOptionRow, after: RawElement | undefined): number | undefined {
+  const r = row.recipe;
+  if (r.kind !== 'hot-water' || (r.generator !== 'cet' && r.generator !== 'cet-exterieur'))
+    return undefined;
+  const v = num(ecsGensOf((after ?? {}) as RawGeneratorHolder)[0]?.donnee_entree.volume_stockage);
+  return v !== undefined && v > 0 ? v : undefined;
 }
 
 /** The aids' level of works on an element and whether what they install meets it. */
@@ -780,7 +793,7 @@ function aidLevelOf(
  * The option's recommended performance, from its recipe; a generator's, the 3CL generator type its
  * price is for (the costs table's `classe`), at the efficiency the 3CL tables give it.
  */
-export function performanceOf(row: WorksOptionRow, costs?: CostTable): string {
+export function performanceOf(row: WorksOptionRow, costs?: CostTable, volume?: number): string {
   const r = row.recipe;
   switch (r.kind) {
     case 'wall':
@@ -795,7 +808,7 @@ export function performanceOf(row: WorksOptionRow, costs?: CostTable): string {
       return r.typeId === '20' ? 'double flow with heat recovery' : 'humidity-controlled (type B)';
     case 'heating':
     case 'hot-water':
-      return `generator: ${costs?.figures[row.cost]?.classe ?? row.label}, at the 3CL tables' efficiency`;
+      return `generator: ${(costs?.figures[row.cost]?.classe ?? row.label).replace(/, any volume$/, volume ? `, ${volume} L` : ', any volume')}, at the 3CL tables' efficiency`;
     case 'distribution':
       return row.label;
   }
