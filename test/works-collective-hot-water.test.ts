@@ -3,8 +3,9 @@
  * lever the catalogue lacked where hot water is collective (8 of the 15 audits that fell short of
  * their class on real DPEs outside the corpus were held there). Corpus DPEs: a flat whose
  * building's gas boiler heats and makes its hot water (2213E0696993Z), a whole building on
- * electric tanks that its installation declares as one dwelling (2474E3798234X), hot water from
- * a heating network (2314E4481144I); the bundled house (individual hot water).
+ * electric tanks that its installation declares as one dwelling (2474E3798234X), the registry's
+ * default for an undescribed collective system (2213E1322779R), hot water from a heating network
+ * (2314E4481144I); the bundled house (individual hot water).
  */
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -105,12 +106,13 @@ describe('a collective hot-water heat pump', () => {
   );
 
   it.skipIf(!HAS_CORPUS)(
-    'is not offered on a heating network’s hot water (2314E4481144I), and says why',
+    'is not offered on the registry’s default for an undescribed system (2213E1322779R) nor on a heating network’s hot water (2314E4481144I), and says why',
     async () => {
-      // (nor was it on 2213E1322779R's hot water, filed under the registry's default type, until
-      // prepare gave it the fuel-oil boiler of its own row that the engine computes: see
-      // works-refusals.test.ts)
       for (const [id, why] of [
+        [
+          '2213E1322779R',
+          'hot water is the registry’s default for an undescribed collective system: what to replace is not known',
+        ],
         [
           '2314E4481144I',
           'hot water comes from a heating network, which the catalogue does not replace',

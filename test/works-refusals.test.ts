@@ -15,6 +15,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { elementsOf } from '../src/dpe/elements.js';
 import { loadEngine, type Engine } from '../src/engine/engine.js';
+import { auditDpe } from '../src/simulation/audit/index.js';
 import { generatorName } from '../src/simulation/audit/items.js';
 import type { PreparedDpe } from '../src/simulation/prepared.js';
 import { defaultCosts } from '../src/works/costs.js';
@@ -201,19 +202,25 @@ describe('why no generator is offered on a heating installation', () => {
     ).not.toContain('PoeleGranules');
   });
 
-  it('a boiler filed under the registry’s default collective type with its own 3CL row is that row’s boiler: simulated, named and replaced as the house’s own (the bundled house’s boiler filed as 119)', async () => {
+  it('a boiler filed under the registry’s default collective type with its own 3CL row is that row’s boiler: simulated and replaced as the house’s own, named by its words and its row (the bundled house’s boiler filed as 119)', async () => {
     const own = await house('88', '34');
     const filed = await house('119', '34');
     // the engine reads the type from the generator's combustion row (tv_generateur_combustion_id
     // 4: chaudière gaz standard 1991-2000, type 88); the prepared DPE carries that type
     expect(filed.resolvedDefaults).toEqual([
-      { referenceId: 'installation_chauffage:0', generator: 0, from: '119', to: '88' },
+      {
+        referenceId: 'installation_chauffage:0',
+        generator: 0,
+        from: '119',
+        to: '88',
+        row: 'Chaudière gaz standard 1991-2000',
+      },
     ]);
     expect(own.resolvedDefaults).toBeUndefined();
     expect(filed.base.mode2026).toEqual(own.base.mode2026);
     const gen = gensOf(elementsOf(filed.raw, 'installation_chauffage')[0]!)[0]!;
     expect(generatorName(engine, 'installation_chauffage', gen)).toBe(
-      'chaudière gaz standard 1991-2000',
+      'Gaz naturel - Chaudière gaz standard installée entre 1991 et 2000 (the DPE’s words; filed under the registry’s default type for an undescribed collective system, computed as its own 3CL row: Chaudière gaz standard 1991-2000)',
     );
     const codes = (p: PreparedDpe) =>
       offeredOptions(p, 'installation_chauffage', elementsOf(p.raw, 'installation_chauffage')[0]!)
@@ -233,14 +240,20 @@ describe('why no generator is offered on a heating installation', () => {
 });
 
 describe.skipIf(!HAS_CORPUS)('corpus DPEs', () => {
-  it('a heating network and electric storage heaters filed under the registry’s default collective type are the types the engine reads from their own rows; a water heater the engine leaves at the default is named by the DPE’s words (2262E0005683A, 2262E0004883G, 2162E1017681Z)', async () => {
+  it('a heating network and electric storage heaters filed under the registry’s default collective type are the types the engine reads from their own rows, named by their words and their rows; a water heater the engine leaves at the default is named by its words (2262E0005683A, 2262E0004883G, 2162E1017681Z)', async () => {
     const networkDpe = await corpusDpe('2262E0005683A');
     expect(networkDpe.resolvedDefaults).toEqual([
-      { referenceId: 'installation_chauffage:0', generator: 0, from: '119', to: '107' },
+      {
+        referenceId: 'installation_chauffage:0',
+        generator: 0,
+        from: '119',
+        to: '107',
+        row: 'Réseau de chaleur',
+      },
     ]);
     const gen = gensOf(elementsOf(networkDpe.raw, 'installation_chauffage')[0]!)[0]!;
     expect(generatorName(engine, 'installation_chauffage', gen)).toBe(
-      'réseau de chaleur non isolé',
+      'Réseau de chaleur (the DPE’s words; filed under the registry’s default type for an undescribed collective system, computed as its own 3CL row: Réseau de chaleur)',
     );
     const network = heatingRefusals(networkDpe);
     expect(network).toContain(
@@ -252,11 +265,17 @@ describe.skipIf(!HAS_CORPUS)('corpus DPEs', () => {
     // catalogue replaces it as it does any convector
     const storageDpe = await corpusDpe('2262E0004883G');
     expect(storageDpe.resolvedDefaults).toEqual([
-      { referenceId: 'installation_chauffage:0', generator: 0, from: '119', to: '98' },
+      {
+        referenceId: 'installation_chauffage:0',
+        generator: 0,
+        from: '119',
+        to: '98',
+        row: 'Générateur à effet joule direct',
+      },
     ]);
     const heaters = elementsOf(storageDpe.raw, 'installation_chauffage')[0]!;
     expect(generatorName(engine, 'installation_chauffage', gensOf(heaters)[0]!)).toBe(
-      'convecteur électrique nfc, nf** et nf***',
+      'Radiateur électrique à accumulation (the DPE’s words; filed under the registry’s default type for an undescribed collective system, computed as its own 3CL row: Générateur à effet joule direct)',
     );
     expect(heatingRefusals(storageDpe).join(' | ')).not.toMatch(/default type/);
     expect(
@@ -265,7 +284,13 @@ describe.skipIf(!HAS_CORPUS)('corpus DPEs', () => {
     // an electric water heater filed as the default, which the engine keeps: the DPE's words
     const tankDpe = await corpusDpe('2162E1017681Z');
     expect(tankDpe.resolvedDefaults).toEqual([
-      { referenceId: 'installation_chauffage:0', generator: 0, from: '119', to: '107' },
+      {
+        referenceId: 'installation_chauffage:0',
+        generator: 0,
+        from: '119',
+        to: '107',
+        row: 'Réseau de chaleur',
+      },
     ]);
     const tank = elementsOf(tankDpe.raw, 'installation_ecs')[0]!;
     expect(generatorName(engine, 'installation_ecs', ecsGensOf(tank)[0]!)).toBe(
@@ -303,19 +328,30 @@ describe.skipIf(!HAS_CORPUS)('corpus DPEs', () => {
     expect(why).not.toContain('no electric heaters to replace');
   });
 
-  it('2213E1322779R: a collective hot water filed under the registry’s default type is the fuel-oil boiler of its own row, which a collective heat pump replaces', async () => {
+  it('2213E1322779R: a collective hot water says why no generator, not why no lagging (lagging does not treat the item)', async () => {
+    // (2235E0705773N until its electric tanks could go to a building's hot-water heat pump; here
+    // the registry's default for an undescribed system, with lagging offered)
     const dpe = await corpusDpe('2213E1322779R');
-    expect(dpe.resolvedDefaults).toEqual([
-      { referenceId: 'installation_ecs:0', generator: 0, from: '84', to: '35' },
-    ]);
+    // its row (tv_generateur_combustion_id 16) is the default's own, "35|84": nothing said of what
+    // the generator is, so it stays the default
+    expect(dpe.resolvedDefaults).toBeUndefined();
     const ecs = elementsOf(dpe.raw, 'installation_ecs')[0]!;
-    expect(generatorName(engine, 'installation_ecs', ecsGensOf(ecs)[0]!)).toBe(
-      'chaudière fioul classique avant 1970',
-    );
     expect(offeredOptions(dpe, 'installation_ecs', ecs).map((r) => r.code)).toEqual([
       'CalorifugeageECS',
-      'PACCollectiveECS',
     ]);
+    const a = auditDpe(engine, dpe, {
+      coef: 'activated',
+      forceNormalization: false,
+      costs: defaultCosts(),
+      version: 't',
+    });
+    const hot = a.items
+      .find((i) => i.key === 'heatingHotWater')
+      ?.elements?.find((e) => e.referenceId === 'installation_ecs:0');
+    expect(hot?.status).toBe('cannot');
+    expect(hot?.reason).toBe(
+      'no generator the aids accept can be offered here: hot water is the registry’s default for an undescribed collective system: what to replace is not known',
+    );
   });
 
   it('2287E1308066Q: a window at Uw 1.4 is as good as new double glazing, and the reason says so without contradicting itself', async () => {

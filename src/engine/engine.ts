@@ -112,6 +112,17 @@ export interface Engine {
   inertiaOf(env: RawEnveloppe): Fields;
   /** The engine's Q4Pa,conv table (air permeability by period, kind, insulation, joints). */
   q4paConvRows(): readonly Fields[];
+  /**
+   * The 3CL table row a generator's inputs name (`tv_generateur_combustion_id`, else
+   * `tv_rendement_generation_id`): the generator types it lists for `use` and its own name.
+   */
+  generatorRow(use: 'ch' | 'ecs', inputs: Fields): GeneratorRow | undefined;
+}
+
+/** A 3CL generator row: the types it lists ("92|134") and its name. */
+export interface GeneratorRow {
+  types: string[];
+  name: string;
 }
 
 interface EngineModule {
@@ -128,6 +139,8 @@ interface TvModule {
     dpe_class_limit: Record<string, Record<string, ClassLimitsTable['dpe']>>;
     ges_class_limit: Record<string, Record<string, ClassLimitsTable['ges']>>;
     q4pa_conv: Fields[];
+    generateur_combustion: Fields[];
+    rendement_generation: Fields[];
   };
 }
 interface EnumsModule {
@@ -462,6 +475,21 @@ class OpenEngine implements Engine {
 
   q4paConvRows(): readonly Fields[] {
     return this.tv.q4pa_conv;
+  }
+
+  generatorRow(use: 'ch' | 'ecs', inputs: Fields): GeneratorRow | undefined {
+    const field = `enum_type_generateur_${use}_id`;
+    const row = (table: Fields[], key: string): Fields | undefined => {
+      const id = str(inputs[key]);
+      return id ? table.find((r) => str(r[key]) === id) : undefined;
+    };
+    const comb = row(this.tv.generateur_combustion, 'tv_generateur_combustion_id');
+    const rend = comb ? undefined : row(this.tv.rendement_generation, 'tv_rendement_generation_id');
+    const r = comb ?? rend;
+    const types = str(r?.[field]);
+    if (!r || !types) return undefined;
+    const name = str(comb ? r.type_generateur : r.type_generateur_ch) ?? '';
+    return { types: types.split('|'), name: name.replace(/\s+/g, ' ').trim() };
   }
 
   inertiaOf(env: RawEnveloppe): Fields {

@@ -118,7 +118,9 @@ export function prepare(engine: Engine, text: DpeText): Preparation {
     throw err;
   }
   // the type the engine computed for a generator filed under the registry's default type
-  const resolvedDefaults = resolveDefaultGenerators(raw, base.output);
+  const resolvedDefaults = resolveDefaultGenerators(raw, base.output, (use, inputs) =>
+    engine.generatorRow(use, inputs),
+  );
   const site: ClassSite = {
     surface: base.surface,
     zone: (engine.enumLabel('zone_climatique', facts.zoneId) ?? '').toLowerCase(),

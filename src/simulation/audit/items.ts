@@ -10,6 +10,7 @@ import { elementLabel } from '../../contract/element-label.js';
 import { indexRanges } from '../../contract/number-text.js';
 import type { Category } from '../../contract/schemas.js';
 import { scopeOf } from '../../dpe/building.js';
+import { filedAsDefault } from '../../dpe/default-generators.js';
 import { descriptionOf, elementsOf, referenceId } from '../../dpe/elements.js';
 import { num, str, type RawElement, type RawGeneratorHolder } from '../../dpe/raw.js';
 import type { Engine } from '../../engine/engine.js';
@@ -163,11 +164,20 @@ export function generatorLabel(engine: Engine, category: GeneratorCategory, g: R
  * describes under the registry's default type for an undescribed collective system and the
  * engine keeps that type: then its own words first, the type after ("Réseau de chaleur (the
  * DPE's words; its type there: système collectif par défaut …)", 2162E1023160S's hot water;
- * "Chauffe-eau vertical (…)", 2162E1017681Z). The audit's judgements keep reading the type
+ * "Chauffe-eau vertical (…)", 2162E1017681Z); where prepare gave it the type of its own 3CL row
+ * (dpe/default-generators.ts), its words and that row ("Radiateur électrique à accumulation (the
+ * DPE's words; filed under the registry's default type …, computed as its own 3CL row:
+ * Générateur à effet joule direct)", 2262E0004883G). The audit's judgements keep reading the type
  * (`generatorLabel`): it is what the engine simulates.
  */
 export function generatorName(engine: Engine, category: GeneratorCategory, g: RawElement): string {
   const label = generatorLabel(engine, category, g);
+  const resolved = filedAsDefault(g);
+  if (resolved) {
+    const own = descriptionOf(g);
+    const filed = `filed under the registry’s default type for an undescribed collective system, computed as its own 3CL row: ${resolved.row}`;
+    return own ? `${own} (the DPE’s words; ${filed})` : `${label} (${filed})`;
+  }
   const words = registryDefaultWords(category, g);
   return words ? `${words} (the DPE’s words; its type there: ${label})` : label;
 }
