@@ -458,11 +458,13 @@ describe('element references in a reason, short', () => {
 });
 
 describe('the generators the aids accept, read from their 3CL labels', () => {
-  it('a condensing gas boiler, a heat pump, a thermodynamic water heater, pellets; never fuel oil or coal, condensing or not', () => {
+  it('a condensing gas boiler, a heat pump, a thermodynamic water heater, recent pellets; never fuel oil or coal, condensing or not, nor a pellet boiler before 2013', () => {
     for (const yes of [
       'chaudière gaz à condensation après 2015',
       'pac air/eau installée après 2015',
       'chaudière granulés après 2019',
+      'chaudière bois granulés 2013-2019',
+      'poêle à bois bouilleur granulés installé à partir de 2012',
       // wood appliances named without "bois", with the Flamme Verte label
       'foyer fermé installé installé de 2007 à 2017 avec label flamme verte',
       'insert installé installé à partir de 2018 avec label flamme verte',
@@ -480,6 +482,10 @@ describe('the generators the aids accept, read from their 3CL labels', () => {
       // the labels of appliances without Flamme Verte name it too
       'poêle bûche installé à partir de 2005 sans label flamme verte',
       'poêle à granulés installée avant 2012 ou sans label flamme verte',
+      // pellet boilers before 2013 (2374E2700849T's of 1995-2003, rpn 0.68)
+      'chaudière bois granulés 1995-2003',
+      'chaudière bois granulés 2004-2012',
+      'poêle à bois bouilleur granulés installé avant 2012',
       'insert installé avant 1990',
       'poêle fioul ou gpl ou charbon',
     ])

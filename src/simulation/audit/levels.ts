@@ -155,12 +155,14 @@ export function acceptedExisting(label: string): boolean {
   // (a thermodynamic water heater's 3CL label is "cet sur air …")
   if (isHeatPump(l) || /thermodynamique|\bcet\b|solaire|réseau de chaleur|condensation/.test(l))
     return true;
-  // wood: pellets, a recent log or wood-chip boiler (after 2012 in the 3CL tables), a stove,
+  // wood: recent pellets, a recent log or wood-chip boiler (after 2012 in the 3CL tables), a stove,
   // insert, closed hearth or cooker with the Flamme Verte label; the 3CL labels of appliances
   // without it ("à partir de 2005 sans label flamme verte", "poêle à granulés installée avant
   // 2012 ou sans label flamme verte") name the label too, and are not what the aids pay for
   if (/sans label flamme verte/.test(l)) return false;
-  if (/granul/.test(l)) return true;
+  // pellets: a boiler of 2013 or after, a boiler-stove from 2012, a Flamme Verte stove (a pellet
+  // boiler of 1995-2003 is not what the aids pay for: 2374E2700849T, rpn 0.68)
+  if (/granul/.test(l)) return /2013|après 2019|à partir de 2012|flamme verte/.test(l);
   const wood = /bois|biomasse|bûche|plaquette|cuisinière|foyer fermé|insert|poêle/;
   return wood.test(l) && /(20(1[3-9]|2\d))|après 2019|flamme verte/.test(l);
 }
