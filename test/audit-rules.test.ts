@@ -1523,24 +1523,26 @@ describe.skipIf(!HAS_CORPUS)('the rules where they bind on the corpus', () => {
       for (const st of p.steps) expect(st.insulationNote).toBeUndefined();
   });
 
-  it('interior insulation on walls insulated in their masonry (isolation répartie) adds to it, nothing to remove (2374E2700849T: cellular concrete, U 0.5 in the DPE)', async () => {
+  it('interior insulation on walls insulated in their masonry (isolation répartie) starts from the material’s U0, as a DPE made after the works computes it, with no lining to remove said (2374E2700849T: cellular concrete, U0 0.7, U 0.5 in the DPE)', async () => {
     const p = await prep(corpus('2374E2700849T'));
     const walls = elementsOf(p.raw, 'mur');
-    // the DPE's own figures for its first wall: insulation distributed in the masonry, U 0.5
+    // the DPE's own figures for its first wall: insulation distributed in the masonry, U0 0.7 (the
+    // blocks), U 0.5 (the 3CL's default for an insulated wall of its period)
     expect(walls[0]?.donnee_entree.enum_type_isolation_id).toBe('5');
-    const u = Number(walls[0]?.donnee_intermediaire?.umur);
-    expect(u).toBe(0.5);
+    const u0 = Number(walls[0]?.donnee_intermediaire?.umur0);
+    expect(u0).toBe(0.7);
+    expect(Number(walls[0]?.donnee_intermediaire?.umur)).toBe(0.5);
     const [resolved] = resolveChanges(p, [
       { referenceId: 'mur:0', editableKey: 'ISOLATION', editableValue: 'IMurITI37' },
     ]);
     const after = elementsOf(applyWorks(engine, p, [resolved!], costs).raw, 'mur')[0]!;
-    // R 3.7 added to the wall as the DPE rates it, not to the bare masonry (U0 0.7)
-    expect(after.donnee_entree.umur_saisi).toBe(Math.round(1000 / (1 / u + 3.7)) / 1000);
+    // 1/(1/U0 + R): the blocks' own insulation kept in U0, the period default not counted
+    expect(after.donnee_entree.umur_saisi).toBe(Math.round(1000 / (1 / u0 + 3.7)) / 1000);
     expect(after.donnee_entree.enum_type_isolation_id).toBe('7');
-    // and no step says it replaces that insulation
+    // and no step says a lining is taken down there
     const a = audit(p);
     for (const pr of a.proposals)
-      for (const st of pr.steps) expect(st.insulationNote ?? '').not.toContain('distributed');
+      for (const st of pr.steps) expect(st.insulationNote ?? '').not.toMatch(/mur:0\b/);
   });
 
   it('a pellet stove treats an installation its wood appliances heat, not one where a stove backs up a boiler (2287E0281128A: an oil boiler, a cooker as appoint)', async () => {

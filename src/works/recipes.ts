@@ -71,7 +71,6 @@ const LNC_CFG_INSULATED: Record<string, string> = { 2: '4', 3: '5', 9: '6', 10: 
 // 8 ite+itr, 9 isolé mais type d'isolation inconnu
 const INTERNAL_TYPES = new Set(['3', '6', '7', '9']);
 const EXTERNAL_TYPES = new Set(['4', '6', '8']);
-const ITR = '5';
 
 const U_KEYS: Record<OpaqueKind, { u: string; u0: string; prefix: string }> = {
   mur: { u: 'umur', u0: 'umur0', prefix: 'umur' },
@@ -102,14 +101,16 @@ function typeAfterExternal(prev: string, d: Fields, dpe: RawDpe, kind: OpaqueKin
 
 /**
  * Whether an interior insulation keeps an opaque element's present insulation and adds to it
- * rather than replacing it, simulated from the bare U0: it adds to an external insulation (types
- * 4, 6 and 8) and to insulation distributed in the masonry (5, isolation répartie: insulating
- * blocks, which stay), and replaces any other (a lining or an old interior insulation is taken
- * down; with 7, iti + itr, the distributed part is not known apart and is not counted). The audit
- * says where the DPE's own insulation is replaced (`liningReplacedOf`).
+ * rather than starting from the bare U0: it adds to an external insulation (types 4, 6 and 8),
+ * and starts from U0 on any other: a lining or an old interior insulation is taken down, and
+ * insulation distributed in the masonry (5, isolation répartie: cellular concrete, insulating
+ * bricks) is the wall's material, already in its U0, the U the DPE gives above it being the 3CL's
+ * default for an insulated wall of its period; a DPE made after the works computes
+ * 1/(1/U0 + R) (2374E2700849T: U0 0.7, U 0.5, after R 3.7 0.195). The audit says where a lining
+ * is replaced (`liningReplacedOf`).
  */
 export function interiorInsulationAdds(typeIsolation: string): boolean {
-  return EXTERNAL_TYPES.has(typeIsolation) || typeIsolation === ITR;
+  return EXTERNAL_TYPES.has(typeIsolation);
 }
 
 /** New enum_type_isolation_id after (re)doing the insulation on the inside (a fixed point). */

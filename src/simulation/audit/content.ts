@@ -667,15 +667,12 @@ function scopeTextOf(
   };
 }
 
-// enum_type_isolation_id: how the DPE says a wall is insulated, where it says so (1 inconnu and
-// 2 non isolé: not said)
+// enum_type_isolation_id of a wall with a lining or insulation an interior insulation takes down,
+// and how the DPE says it is insulated (1 inconnu and 2 non isolé: not said; 5, distributed in
+// the masonry, is the wall's material, kept in its U0: recipes.ts `interiorInsulationAdds`)
 const INSULATED_HOW: Readonly<Record<string, string>> = {
   3: 'inside',
-  4: 'outside',
-  5: 'distributed in the wall',
-  6: 'inside and outside',
-  7: 'inside and distributed in the wall',
-  8: 'outside and distributed in the wall',
+  7: 'inside',
   9: 'of unknown kind',
 };
 
