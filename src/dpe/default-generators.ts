@@ -7,7 +7,7 @@
  * 2262E0004883G's "Générateur à effet joule direct", 2262E0005683A's "Réseau de chaleur"), the
  * prepared DPE carries the type the engine computed, so that what reads the type (works, the six
  * items) reads what the engine simulates; the engine's figures are the same either way (its whole
- * `sortie` compared on the corpus's nine such generators and two outside it). Where the row is
+ * `sortie` compared on the ten generators the engine re-types in 7 corpus DPEs and two outside it). Where the row is
  * the default's own (2213E1322779R's hot water, row "35|84", the penalising fuel-oil boiler), the
  * DPE says nothing of what the generator is, and it stays the default.
  */
