@@ -525,6 +525,32 @@ describe('dpe-sim audit (the built CLI)', () => {
 if (!HAS_CORPUS) console.warn(`\n⚠ audit corpus test SKIPPED: no corpus at ${CORPUS}\n`);
 
 describe.skipIf(!HAS_CORPUS)('the corpus', () => {
+  it('figures scaled to the registry say so beside the figures before works, in the terminal and the report (2293E1394343F: emissions −28.9 %); figures that are not, nothing (2262E0004883G)', async () => {
+    const dir = tempDir('dpe-sim-audit-scaled-');
+    const said =
+      'Figures scaled to the registry’s: the engine and the registry are apart on this DPE (`dpe-sim pre` says by how much and where), so each figure here is the engine’s scaled to the DPE’s own, and indicative only.';
+    const dpe = path.join(CORPUS, '2293E1394343F.xml');
+    const json = await runCli(['audit', dpe, '--json'], { dataDir: dir });
+    expect(json.code, json.stderr).toBe(0);
+    expect((JSON.parse(json.stdout) as AuditResponse).normalized).toBe(true);
+    const report = path.join(dir, 'scaled.html');
+    const screen = await runCli(['audit', dpe, '--report', report], { dataDir: dir });
+    expect(screen.code, screen.stderr).toBe(0);
+    const lines = screen.stdout.replace(/\s+/g, ' ');
+    expect(lines).toContain(said);
+    // beside the figures before works, before the bills' paragraph
+    expect(lines.indexOf(said)).toBeLessThan(lines.indexOf('Bills at'));
+    expect(readFileSync(report, 'utf8').replace(/\s+/g, ' ')).toContain(
+      `<p class="banner" id="audit-normalized">${said}</p>`,
+    );
+    const plain = path.join(CORPUS, '2262E0004883G.xml');
+    const other = await runCli(['audit', plain, '--json'], { dataDir: dir });
+    expect((JSON.parse(other.stdout) as AuditResponse).normalized).toBe(false);
+    expect((await runCli(['audit', plain], { dataDir: dir })).stdout).not.toContain(
+      'Figures scaled to the registry',
+    );
+  });
+
   it('the DPE’s own label beside today’s class: 2362E0595026C, D in its DPE (2.3), C at 1.9 and no proposal; under --coef 2025 nothing to say; 2475E0919281Z, a small flat whose class limits changed', async () => {
     const dir = tempDir('dpe-sim-audit-label-');
     const dpe = path.join(CORPUS, '2362E0595026C.xml');

@@ -311,6 +311,9 @@ describe.skipIf(!HAS_CHROMIUM || !HAS_BUNDLE)('the workbench in headless Chromiu
     expect(await page.textContent('#audit-dpe-label')).toBe(dpeLabel);
     expect(await page.textContent('#audit-scope')).toBe(shown.scope?.text);
     expect(await page.isVisible('#audit-banner')).toBe(false);
+    // figures the engine gives unscaled: no caveat
+    expect(shown.normalized).toBe(false);
+    expect(await page.isVisible('#audit-normalized')).toBe(false);
     const steps = shown.proposals.flatMap((p) => p.steps);
     expect(await page.locator('#audit-synthesis tbody tr').count()).toBe(steps.length);
     const synthesis = (await page.textContent('#audit-synthesis')) ?? '';
@@ -480,6 +483,26 @@ describe.skipIf(!HAS_CHROMIUM || !HAS_BUNDLE)('the workbench in headless Chromiu
     expect(errors.filter((e) => !/status of 422/.test(e))).toEqual([]);
     await ctx.close();
   });
+
+  it.skipIf(!HAS_CORPUS)(
+    'figures scaled to the registry say so under the figures before works, on a phone (2293E1394343F: emissions −28.9 %)',
+    async () => {
+      const id = '2293E1394343F';
+      copyFileSync(path.join(CORPUS, `${id}.xml`), path.join(s.dpeDir, `${id}.xml`));
+      const { ctx, page, errors } = await openAudit(id, 375);
+      await page.waitForSelector('#audit-view', { timeout: HANG_MS });
+      const shown = await auditOf(page, id);
+      expect(shown.normalized).toBe(true);
+      expect(await page.isVisible('#audit-normalized')).toBe(true);
+      expect(await page.textContent('#audit-normalized')).toBe(
+        'Figures scaled to the registry’s: the engine and the registry are apart on this DPE (`dpe-sim pre` says by how much and where), so each figure here is the engine’s scaled to the DPE’s own, and indicative only.',
+      );
+      expect(await axeViolations(page)).toEqual([]);
+      await noSidewaysScroll(page);
+      expect(errors).toEqual([]);
+      await ctx.close();
+    },
+  );
 
   it.skipIf(!HAS_CORPUS)(
     'works that raise the bill say why beside the bill saved, picked by keyboard (2359E2800645M: a heat pump for a coal boiler)',

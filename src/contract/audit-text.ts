@@ -6,6 +6,18 @@ import { SMALL_SURFACE_SINCE } from './classes.js';
 import { COEF_2026_SINCE, coefOf } from './constants.js';
 import { numberText } from './number-text.js';
 
+/**
+ * The caveat of an audit whose figures are scaled to the registry's (`normalized`: the engine and
+ * the registry more than 15 % apart on the DPE, or a smaller gap accepted), said beside the figures before works on every
+ * screen, the report and the PDF, not only in the bills' paragraph (2293E1394343F: emissions
+ * −28.9 %); undefined otherwise.
+ */
+export function normalizedText(a: { normalized: boolean }): string | undefined {
+  return a.normalized
+    ? 'Figures scaled to the registry’s: the engine and the registry are apart on this DPE (`dpe-sim pre` says by how much and where), so each figure here is the engine’s scaled to the DPE’s own, and indicative only.'
+    : undefined;
+}
+
 /** " (11 058 € per dwelling)": a whole building's path cost shared by its dwellings; else empty. */
 export function perDwellingText(p: { costPerDwelling?: number }, euros: (x: number) => string) {
   return p.costPerDwelling === undefined ? '' : ` (${euros(p.costPerDwelling)} per dwelling)`;

@@ -11,6 +11,7 @@ import type { AuditResponse } from '../contract/audit.js';
 import {
   dpeBillText,
   dpeLabelText,
+  normalizedText,
   perDwellingText,
   quantityNote,
   synthesisAids,
@@ -255,6 +256,7 @@ export function AuditView({
   reportPdfUrl: string;
 }) {
   const dpeLabel = dpeLabelText(audit, num);
+  const scaled = normalizedText(audit);
   return (
     <div id="audit-view">
       {audit.gate?.banner && (
@@ -272,6 +274,11 @@ export function AuditView({
       {dpeLabel && (
         <p class="small" id="audit-dpe-label">
           {dpeLabel}
+        </p>
+      )}
+      {scaled && (
+        <p class="notice small" id="audit-normalized">
+          {scaled}
         </p>
       )}
       {audit.prices && (

@@ -14,6 +14,7 @@ import { euros, eurosPerYear, num, withUnit } from '../format.js';
 import {
   dpeBillText,
   dpeLabelText,
+  normalizedText,
   perDwellingText,
   summerComfortText,
   synthesisAids,
@@ -283,6 +284,8 @@ export function auditReportPdf(a: AuditResponse, generatedAt = new Date()): Prom
   );
   const dpeLabel = dpeLabelText(a, num);
   if (dpeLabel) para(doc, dpeLabel);
+  const scaled = normalizedText(a);
+  if (scaled) para(doc, scaled, { bold: true });
   para(doc, a.note, { size: 6.5, color: '#444' });
   if (a.synthesis?.length) {
     heading(doc, 'Synthesis');

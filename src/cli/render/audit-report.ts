@@ -15,6 +15,7 @@ import { euros, eurosPerYear, num, withUnit } from '../format.js';
 import {
   dpeBillText,
   dpeLabelText,
+  normalizedText,
   generatorPerformanceText,
   perDwellingText,
   summerComfortText,
@@ -242,6 +243,7 @@ export function auditReportHtml(a: AuditResponse, generatedAt = new Date()): str
   const body = `<h1>Energy audit: DPE ${esc(a.dpeId)}</h1>
 <p>${COVERAGE[a.coverage]}, ${withUnit(a.surface, 'm²', 1)} · before works: class <b>${a.initial.classe}</b>, ${num(a.initial.epM2)} kWh/m²/yr primary, ${num(a.initial.gesM2)} kg CO2e/m²/yr, final ${num(a.initial.ef)} kWh/yr (${num(a.initial.efM2)} kWh/m²/yr), bill ${eurosPerYear(a.initial.bill)}${a.prices ? ` (prices of ${esc(a.prices.date)})` : ''} · ${a.auditApplies ? `target: ${esc(a.targetRule)}` : 'the regulatory audit applies to classes D to G'}</p>
 ${dpeLabel ? `<p class="small">${esc(dpeLabel)}</p>` : ''}
+${normalizedText(a) ? `<p class="banner" id="audit-normalized">${esc(normalizedText(a) ?? '')}</p>` : ''}
 ${a.gate?.banner ? `<p class="banner">${esc(a.gate.banner)}</p>` : ''}
 ${a.scope ? `<p>${esc(a.scope.text)}</p>` : ''}
 <p class="note">${esc(a.note)}</p>

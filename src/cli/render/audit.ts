@@ -8,6 +8,7 @@ import { euros, eurosPerYear, kwh, NBSP, num, percent, withUnit } from '../forma
 import {
   dpeBillText,
   dpeLabelText,
+  normalizedText,
   generatorPerformanceText,
   perDwellingText,
   summerComfortText,
@@ -255,6 +256,8 @@ export function renderAudit(a: AuditResponse, dpeArg: string, s: Style): string 
   out.push(wrap(`Before works: ${figuresLine(a.initial)}`));
   const dpeLabel = dpeLabelText(a, num);
   if (dpeLabel) out.push(wrap(dpeLabel));
+  const scaled = normalizedText(a);
+  if (scaled) out.push(s.c.yellow(wrap(scaled)));
   if (a.prices)
     out.push(
       wrap(
