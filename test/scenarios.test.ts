@@ -111,7 +111,12 @@ describe('scenario search equals brute force on small cases', () => {
             continue;
           }
           expect(sol, `a scenario for ${target}`).toBeDefined();
-          expect(sol?.cout, `cost of ${target}`).toBe(optimum);
+          // the heuristic alone (never the default: auto is exhaustive or best-first) proves
+          // nothing: never below the optimum; the bundled flat's A costs it 8 584 € against 6 629 €
+          // since its water heater takes the old tank's 100 L (5c56656)
+          if (strategy === 'heuristic')
+            expect(sol?.cout, `cost of ${target}`).toBeGreaterThanOrEqual(optimum);
+          else expect(sol?.cout, `cost of ${target}`).toBe(optimum);
           expect(sol?.result.classe_bilan_dpe.value).toBeLessThanOrEqual(classIndex(target));
         }
       });
