@@ -74,6 +74,19 @@ const prepared = (file: string) => preparedFile(engine, file);
 
 const corpusDpe = (id: string) => prepared(path.join(CORPUS, `${id}.xml`));
 
+/** What `prepare` records for the first heating generator filed under the registry's default
+ * collective type (119) and read by the engine as its own 3CL row's type. */
+const heatingDefault = (
+  to: string,
+  row: string,
+): NonNullable<PreparedDpe['resolvedDefaults']>[number] => ({
+  referenceId: 'installation_chauffage:0',
+  generator: 0,
+  from: '119',
+  to,
+  row,
+});
+
 function heatingRefusals(p: PreparedDpe, index = 0): string[] {
   const inst = elementsOf(p.raw, 'installation_chauffage')[index];
   if (!inst) throw new Error('no heating installation');
@@ -208,13 +221,7 @@ describe('why no generator is offered on a heating installation', () => {
     // the engine reads the type from the generator's combustion row (tv_generateur_combustion_id
     // 4: chaudière gaz standard 1991-2000, type 88); the prepared DPE carries that type
     expect(filed.resolvedDefaults).toEqual([
-      {
-        referenceId: 'installation_chauffage:0',
-        generator: 0,
-        from: '119',
-        to: '88',
-        row: 'Chaudière gaz standard 1991-2000',
-      },
+      heatingDefault('88', 'Chaudière gaz standard 1991-2000'),
     ]);
     expect(own.resolvedDefaults).toBeUndefined();
     expect(filed.base.mode2026).toEqual(own.base.mode2026);
@@ -242,15 +249,7 @@ describe('why no generator is offered on a heating installation', () => {
 describe.skipIf(!HAS_CORPUS)('corpus DPEs', () => {
   it('a heating network and electric storage heaters filed under the registry’s default collective type are the types the engine reads from their own rows, named by their words and their rows; a water heater the engine leaves at the default is named by its words (2262E0005683A, 2262E0004883G, 2162E1017681Z)', async () => {
     const networkDpe = await corpusDpe('2262E0005683A');
-    expect(networkDpe.resolvedDefaults).toEqual([
-      {
-        referenceId: 'installation_chauffage:0',
-        generator: 0,
-        from: '119',
-        to: '107',
-        row: 'Réseau de chaleur',
-      },
-    ]);
+    expect(networkDpe.resolvedDefaults).toEqual([heatingDefault('107', 'Réseau de chaleur')]);
     const gen = gensOf(elementsOf(networkDpe.raw, 'installation_chauffage')[0]!)[0]!;
     expect(generatorName(engine, 'installation_chauffage', gen)).toBe(
       'Réseau de chaleur (the DPE’s words; filed under the registry’s default type for an undescribed collective system, computed as its own 3CL row: Réseau de chaleur)',
@@ -265,13 +264,7 @@ describe.skipIf(!HAS_CORPUS)('corpus DPEs', () => {
     // catalogue replaces it as it does any convector
     const storageDpe = await corpusDpe('2262E0004883G');
     expect(storageDpe.resolvedDefaults).toEqual([
-      {
-        referenceId: 'installation_chauffage:0',
-        generator: 0,
-        from: '119',
-        to: '98',
-        row: 'Générateur à effet joule direct',
-      },
+      heatingDefault('98', 'Générateur à effet joule direct'),
     ]);
     const heaters = elementsOf(storageDpe.raw, 'installation_chauffage')[0]!;
     expect(generatorName(engine, 'installation_chauffage', gensOf(heaters)[0]!)).toBe(
@@ -283,15 +276,7 @@ describe.skipIf(!HAS_CORPUS)('corpus DPEs', () => {
     ).toContain('PACAirAir');
     // an electric water heater filed as the default, which the engine keeps: the DPE's words
     const tankDpe = await corpusDpe('2162E1017681Z');
-    expect(tankDpe.resolvedDefaults).toEqual([
-      {
-        referenceId: 'installation_chauffage:0',
-        generator: 0,
-        from: '119',
-        to: '107',
-        row: 'Réseau de chaleur',
-      },
-    ]);
+    expect(tankDpe.resolvedDefaults).toEqual([heatingDefault('107', 'Réseau de chaleur')]);
     const tank = elementsOf(tankDpe.raw, 'installation_ecs')[0]!;
     expect(generatorName(engine, 'installation_ecs', ecsGensOf(tank)[0]!)).toBe(
       "Chauffe-eau vertical (the DPE’s words; its type there: système collectif par défaut en abscence d'information : chaudière fioul pénalisante)",
