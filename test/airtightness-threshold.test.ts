@@ -102,7 +102,7 @@ describe.skipIf(!HAS_CORPUS)('S counted by generator pairs', () => {
       return c;
     };
     const pac = pick('installation_chauffage:0', 'PACAirEau');
-    const cet = pick('installation_ecs:0', 'CET');
+    const cet = pick('installation_ecs:0', 'CETExterieur');
     const alone = (c: typeof pac) => c.single.before.ep - c.single.after.ep;
     const base = worksFigures(engine, prep, []).o.after.ep;
     const both = base - worksFigures(engine, prep, [pac.change, cet.change]).o.after.ep;

@@ -886,9 +886,13 @@ describe.skipIf(!HAS_CORPUS)('the rules where they bind on the corpus', () => {
       Number(el.donnee_entree.surface_habitable),
     );
     expect(areas).toEqual([36.5, 36.5]);
+    // no garage, cellar or unheated basement for a water heater on ambient air (its neighbour is a
+    // building of another use), both tanks inside: on outdoor air
     const a = audit(p);
     const heaters = (ws: readonly AuditWork[]) =>
-      ws.filter((w) => w.referenceId.startsWith('installation_ecs:') && w.editableValue === 'CET');
+      ws.filter(
+        (w) => w.referenceId.startsWith('installation_ecs:') && w.editableValue === 'CETExterieur',
+      );
     for (const proposal of a.proposals) {
       const noted = proposal.steps.filter((st) => st.hotWaterNote?.includes('new water heaters'));
       // on the step that fits the second, and on no other
@@ -908,7 +912,7 @@ describe.skipIf(!HAS_CORPUS)('the rules where they bind on the corpus', () => {
           ? `step ${proposal.steps.find((x) => x.works.includes(line(i)))!.n}, `
           : '';
       expect(st.hotWaterNote).toContain(
-        `Two new water heaters in one dwelling, one for each of its hot-water installations in the DPE, priced and simulated as two appliances: Chauffe-eau thermodynamique sur air ambiant: installation_ecs:0 (${earlier(0)}36.5\u00a0m² served, ${euros(line(0).cost)}) and installation_ecs:1 (${earlier(1)}36.5\u00a0m² served, ${euros(line(1).cost)}), ${euros(line(0).cost + line(1).cost)}; whether one appliance serves both is the auditor’s call on site.`,
+        `Two new water heaters in one dwelling, one for each of its hot-water installations in the DPE, priced and simulated as two appliances: Chauffe-eau thermodynamique sur air extérieur: installation_ecs:0 (${earlier(0)}36.5\u00a0m² served, ${euros(line(0).cost)}) and installation_ecs:1 (${earlier(1)}36.5\u00a0m² served, ${euros(line(1).cost)}), ${euros(line(0).cost + line(1).cost)}; whether one appliance serves both is the auditor’s call on site.`,
       );
     }
     // a whole building's installations serve different dwellings
@@ -945,7 +949,11 @@ describe.skipIf(!HAS_CORPUS)('the rules where they bind on the corpus', () => {
     for (const s of two) {
       const [h0, h1] = heatersOf(s);
       const label = (it: typeof h0) =>
-        it!.editableValue === 'CET' ? 'Chauffe-eau thermodynamique sur air ambiant' : '';
+        ({
+          CET: 'Chauffe-eau thermodynamique sur air ambiant',
+          CETExterieur: 'Chauffe-eau thermodynamique sur air extérieur',
+          BallonElectrique: 'Ballon électrique récent (catégorie C)',
+        })[it!.editableValue] ?? '';
       // (the one label the scenario's two lines share, as the audit writes it)
       expect(h0!.editableValue, s.classe).toBe(h1!.editableValue);
       expect(s.waterHeatersNote, s.classe).toBe(
@@ -1625,7 +1633,8 @@ describe.skipIf(!HAS_CORPUS)('the rules where they bind on the corpus', () => {
         .filter((w) => w.item === 'heatingHotWater')
         .map((w) => w.editableValue);
     expect(values(1)).toEqual(['PACAirEau']);
-    expect(values(2)).toEqual(['CET']);
+    // (a flat: on outdoor air, no unheated room of its own for one on ambient air)
+    expect(values(2)).toEqual(['CETExterieur']);
     expect(item?.status).toBe('treated');
     expect(item?.step).toBe(2);
     expect(item?.reason).toBe('begun in step 1');

@@ -329,7 +329,7 @@ describe('dpe-sim audit (the built CLI)', () => {
     },
   );
 
-  it('a water heater’s line says the volume it is priced and simulated with (the bundled house, no tank: 3CL tables, 200 L; the bundled flat’s 100 L tank: 100 L)', async () => {
+  it('a water heater’s line says the volume it is priced and simulated with (the bundled house, no tank: 3CL tables, 200 L; the bundled flat’s 100 L tank: 100 L, on outdoor air)', async () => {
     const dir = tempDir('dpe-sim-audit-volume-');
     const json = await runCli(['audit', HOUSE, '--json'], { dataDir: dir });
     expect(json.code, json.stderr).toBe(0);
@@ -346,12 +346,15 @@ describe('dpe-sim audit (the built CLI)', () => {
     );
     // a generator without a volume: the tables alone
     expect(out.stdout).toMatch(/\tChaudière gaz à condensation\t3CL tables\t/);
-    // the bundled flat's 100 L electric tank: its water heater is 100 L, like for like
+    // the bundled flat's 100 L electric tank: its water heater is 100 L, like for like, and on
+    // outdoor air (no unheated room of its own for one on ambient air, its tank in the heated
+    // volume)
     const flat = await runCli(['audit', FLAT], { dataDir: dir });
     expect(flat.code, flat.stderr).toBe(0);
     expect(flat.stdout).toMatch(
-      /\tChauffe-eau thermodynamique sur air ambiant\t3CL tables, 100\u00a0L\t1\u00a0unit\t/,
+      /\tChauffe-eau thermodynamique sur air extérieur\t3CL tables, 100\u00a0L\t1\u00a0unit\t3\u202f400\u00a0€/,
     );
+    expect(flat.stdout).not.toContain('sur air ambiant');
     // the electricity coefficient the classes are at, said under the page as in the report
     expect(out.stdout).toContain('electricity coefficient 1.9 (mode 2026; --coef 2025 for 2.3)');
     const old = await runCli(['audit', HOUSE, '--coef', '2025'], { dataDir: dir });

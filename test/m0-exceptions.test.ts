@@ -144,7 +144,7 @@ describe.skipIf(!HAS_CORPUS)("M0's pairs the cut search does not compare", () =>
     const cheaper = [
       works('mur:1', 'ISOLATION', 'IMurITE37'),
       works('mur:2', 'ISOLATION', 'IMurITI37'),
-      works('installation_ecs:0', 'ReplaceGEN', 'CET'),
+      works('installation_ecs:0', 'ReplaceGEN', 'CETExterieur'),
       works('ventilation:0', 'VMC', 'VMCDoubleFlux'),
     ];
     const mur3 = works('mur:3', 'ISOLATION', 'IMurITI30');

@@ -40,9 +40,11 @@ function prepOf(text: DpeText): PreparedDpe {
   return p.dpe;
 }
 
-const CET = findOption('installation_ecs', 'ReplaceGEN', 'CET');
+// a flat's water heater on outdoor air: one on ambient air needs an unheated room the DPE gives
+// none of (works/generators.ts `ambientAirRoom`)
+const CET = findOption('installation_ecs', 'ReplaceGEN', 'CETExterieur');
 const cetOn = (ref: string) => [
-  { referenceId: ref, editableKey: 'ReplaceGEN', editableValue: 'CET' },
+  { referenceId: ref, editableKey: 'ReplaceGEN', editableValue: 'CETExterieur' },
 ];
 
 /** The hot-water need the engine computed with each installation, in dwellings of the building. */
@@ -72,14 +74,14 @@ describe.skipIf(!HAS_CORPUS)(
       );
       if (!CET || !ecs[0]) throw new Error('no CET');
       expect(priceOn(CET, ecs[0], costs, p.raw)).toEqual({
-        eur: 3 * 2950,
+        eur: 3 * 3400,
         detail:
-          "3 × 2\u202f950 € (3 dwellings, as the engine simulates this installation; the DPE's installation says 1 dwelling, 174.3 m²)",
+          "3 × 3\u202f400 € (3 dwellings, as the engine simulates this installation; the DPE's installation says 1 dwelling, 174.3 m²)",
         count: { n: 3, unit: 'installation' },
         declaredDwellings: 1,
       });
       const run = runWorks(engine, p, cetOn('installation_ecs:0'), costs);
-      expect(run.cout).toBe(8850);
+      expect(run.cout).toBe(10200);
       expect(run.applied[0]?.coutDetail).toContain('as the engine simulates this installation');
     });
 
@@ -119,18 +121,18 @@ describe.skipIf(!HAS_CORPUS)(
         declared: 1,
       });
 
-      // priced for the 8 flats whose hot water it changes (it was 1 × 2 950 € before issue 35)
+      // priced for the 8 flats whose hot water it changes (it was 1 × 2 950 € on ambient air before issue 35)
       const works = runWorks(engine, oneFlat, cetOn('installation_ecs:0'), costs);
-      expect(works.cout).toBe(8 * 2950);
+      expect(works.cout).toBe(8 * 3400);
       expect(works.applied[0]?.coutDetail).toBe(
-        "8 × 2\u202f950 € (8 dwellings, as the engine simulates this installation; the DPE's installation says 1 dwelling, 21 m²)",
+        "8 × 3\u202f400 € (8 dwellings, as the engine simulates this installation; the DPE's installation says 1 dwelling, 21 m²)",
       );
       // ... and its gain is the 8 flats': of the order of the gain on the DPE that says 8 (one
       // water heater's losses instead of eight's aside), not of one flat's (an eighth of it)
       const gain = (p: PreparedDpe, run: typeof works) => p.base.mode2026.ep - run.mode2026.ep;
       const asDeclared = runWorks(engine, original, cetOn('installation_ecs:0'), costs);
-      expect(asDeclared.cout).toBe(8 * 2950);
-      expect(asDeclared.applied[0]?.coutDetail).toBe('8 × 2\u202f950 €');
+      expect(asDeclared.cout).toBe(8 * 3400);
+      expect(asDeclared.applied[0]?.coutDetail).toBe('8 × 3\u202f400 €');
       expect(gain(original, asDeclared)).toBeGreaterThan(1000);
       expect(gain(oneFlat, works) / gain(original, asDeclared)).toBeGreaterThan(0.5);
       expect(gain(oneFlat, works) / gain(original, asDeclared)).toBeLessThan(1.5);
@@ -141,9 +143,9 @@ describe.skipIf(!HAS_CORPUS)(
       const json = await runCli(['initial', out, '--json']);
       expect(json.code, json.stderr).toBe(0);
       const body = JSON.parse(json.stdout) as InitialResponse;
-      const option = body.dpe.items.installation_ecs[0]?.editables.ReplaceGEN?.options.CET;
+      const option = body.dpe.items.installation_ecs[0]?.editables.ReplaceGEN?.options.CETExterieur;
       expect(option).toMatchObject({
-        cout: 23600,
+        cout: 27200,
         logementsChiffres: 8,
         logementsDpe: 1,
         coutDetail: works.applied[0]?.coutDetail,

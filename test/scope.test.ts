@@ -192,14 +192,15 @@ describe.skipIf(!HAS_CORPUS)(
       expect(sc).toMatchObject({ kind: 'immeuble', dwellings: 9 });
       const ecs = elementsOf(p.raw, 'installation_ecs');
       expect(ecs.map((el) => dwellingsServed(sc, el, 'ecs', p.raw))).toEqual([3, 3, 3]);
-      const cet = findOption('installation_ecs', 'ReplaceGEN', 'CET');
+      // (on outdoor air: the DPE gives its flats no unheated room for one on ambient air)
+      const cet = findOption('installation_ecs', 'ReplaceGEN', 'CETExterieur');
       if (!cet || !ecs[0]) throw new Error('no CET');
       // was 1 × 2 950 € per installation: one water heater for three flats
       expect(priceOn(cet, ecs[0], costs, p.raw)).toMatchObject({
-        eur: 3 * 2950,
+        eur: 3 * 3400,
         // the engine simulates 3 flats with it (rdim 3): the detail says the price follows it
         detail:
-          "3 × 2\u202f950 € (3 dwellings, as the engine simulates this installation; the DPE's installation says 1 dwelling, 174.3 m²)",
+          "3 × 3\u202f400 € (3 dwellings, as the engine simulates this installation; the DPE's installation says 1 dwelling, 174.3 m²)",
       });
     });
 

@@ -709,7 +709,7 @@ describe('the closing round (CLOSE_BUDGET): answers within CLOSE_GAP of their bo
   );
 
   it.skipIf(!HAS_CORPUS)(
-    '2262E0020943Y B: its second part (the last solves at once, their answers run) finds 20,720 €, proved, where 21,228 € was left unproved',
+    '2262E0020943Y B: its second part (the last solves at once, their answers run) finds 21,170 €, proved, where 21,678 € was left unproved',
     async () => {
       const p = prepare(engine, await readDpeFile(path.join(CORPUS, '2262E0020943Y.xml')));
       if (!p.ok) throw new Error('blocked');
@@ -731,18 +731,20 @@ describe('the closing round (CLOSE_BUDGET): answers within CLOSE_GAP of their bo
         x.solutions.find((s) => s.classe === 'B');
       const without = pick(searchScenarios(engine, p.dpe, { ...frame, costs, closeBudget: 0 }));
       const withIt = pick(searchScenarios(engine, p.dpe, { ...frame, costs }));
-      expect(without).toMatchObject({ exact: false, cout: 21228 });
-      expect(withIt).toMatchObject({ exact: true, cout: 20720, lowerBound: 20720 });
+      // (its flat's water heater on outdoor air: 450 € dearer than on ambient air, which needs an
+      // unheated room the DPE gives none of; 21,228 € and 20,720 € before)
+      expect(without).toMatchObject({ exact: false, cout: 21678 });
+      expect(withIt).toMatchObject({ exact: true, cout: 21170, lowerBound: 21170 });
       // the engine, run on its works alone, says B at that cost
       const run = runWorks(engine, p.dpe, withIt?.editables ?? [], costs);
       const o = outcome(p.dpe, figuresOf(run, frame.coef), frame.coef, false);
-      expect(run.cout).toBe(20720);
+      expect(run.cout).toBe(21170);
       expect(classIndex(o.classesAfter.dpe)).toBeLessThanOrEqual(classIndex('B'));
     },
   );
 
   it.skipIf(!HAS_CORPUS)(
-    '2287E1530029R C and B: its third part (within 10% of the bound they report, not of their own) finds 15,671 € and 22,974 €, each proved, where 15,730 € and 23,474 € were left unproved',
+    '2287E1530029R B: its third part (within 10% of the bound it reports, not of its own) finds 23,424 €, proved, where 23,924 € was left unproved',
     async () => {
       const p = prepare(engine, await readDpeFile(path.join(CORPUS, '2287E1530029R.xml')));
       if (!p.ok) throw new Error('blocked');
@@ -751,18 +753,17 @@ describe('the closing round (CLOSE_BUDGET): answers within CLOSE_GAP of their bo
       const withIt = searchScenarios(engine, p.dpe, opts);
       const pick = (x: typeof without, c: string) => x.solutions.find((s) => s.classe === c);
       // (left out of the first two parts: more than 10% above the search's own bound, within
-      // 0.4% and 2.2% of the one they report)
-      expect(pick(without, 'C')).toMatchObject({ exact: false, cout: 15730, lowerBound: 15671 });
-      expect(pick(without, 'B')).toMatchObject({ exact: false, cout: 23474, lowerBound: 22974 });
-      expect(pick(withIt, 'C')).toMatchObject({ exact: true, cout: 15671, lowerBound: 15671 });
-      expect(pick(withIt, 'B')).toMatchObject({ exact: true, cout: 22974, lowerBound: 22974 });
-      // the engine, run on each one's works alone, says the class at that cost
-      for (const c of ['C', 'B'] as const) {
-        const run = runWorks(engine, p.dpe, pick(withIt, c)?.editables ?? [], costs);
-        const o = outcome(p.dpe, figuresOf(run, frame.coef), frame.coef, false);
-        expect(run.cout).toBe(c === 'C' ? 15671 : 22974);
-        expect(classIndex(o.classesAfter.dpe)).toBeLessThanOrEqual(classIndex(c));
-      }
+      // 2.1% of the one it reports; C was another such case, 15,730 € proved at 15,671 €, until
+      // the water heater on ambient air stood in the unheated basement, its tank's losses no
+      // longer heat for the house: C is now 16,203 €, 1.2% above its bound, either way)
+      expect(pick(without, 'B')).toMatchObject({ exact: false, cout: 23924, lowerBound: 23424 });
+      expect(pick(withIt, 'B')).toMatchObject({ exact: true, cout: 23424, lowerBound: 23424 });
+      expect(pick(withIt, 'C')?.cout).toBeLessThanOrEqual(pick(without, 'C')?.cout ?? 0);
+      // the engine, run on its works alone, says the class at that cost
+      const run = runWorks(engine, p.dpe, pick(withIt, 'B')?.editables ?? [], costs);
+      const o = outcome(p.dpe, figuresOf(run, frame.coef), frame.coef, false);
+      expect(run.cout).toBe(23424);
+      expect(classIndex(o.classesAfter.dpe)).toBeLessThanOrEqual(classIndex('B'));
     },
   );
 });

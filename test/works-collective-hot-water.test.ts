@@ -19,7 +19,9 @@ import { ecsGensOf, gensOf } from '../src/works/context.js';
 import { defaultCosts } from '../src/works/costs.js';
 import type { RawGeneratorHolder } from '../src/dpe/raw.js';
 import { CORPUS, FLAT, HAS_CORPUS, HOUSE } from './helpers.js';
-import { cetVolume } from '../src/works/generators.js';
+import { ambientAirRoom, cetVolume, NO_AMBIENT_AIR_ROOM } from '../src/works/generators.js';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import { preparedFile } from './corpus-engine.js';
 
 if (!HAS_CORPUS)
@@ -33,6 +35,7 @@ beforeAll(async () => {
 });
 
 const prepared = (file: string) => preparedFile(engine, file);
+const tmp = mkdtempSync(path.join(os.tmpdir(), 'dpe-sim-water-heaters-'));
 const corpusDpe = (id: string) => prepared(path.join(CORPUS, `${id}.xml`));
 
 const CHANGE = [
@@ -156,12 +159,91 @@ describe('a thermodynamic water heater’s volume', () => {
 
   it('is what the engine simulates: the bundled flat’s 100 L electric tank becomes a 100 L water heater', async () => {
     const p = await prepared(FLAT);
-    const [resolved] = resolveChanges(p, [
-      { referenceId: 'installation_ecs:0', editableKey: 'ReplaceGEN', editableValue: 'CET' },
-    ]);
-    const raw = applyWorks(engine, p, [resolved!], defaultCosts()).raw;
-    const inst = elementsOf(raw, 'installation_ecs')[0] as RawGeneratorHolder;
+    const inst = fitted(p, 'CETExterieur');
     expect(ecsGensOf(inst).map((g) => g.donnee_entree.volume_stockage)).toEqual([100]);
-    expect(ecsGensOf(inst)[0]?.donnee_entree.enum_type_generateur_ecs_id).toBe('3');
+    expect(ecsGensOf(inst)[0]?.donnee_entree.enum_type_generateur_ecs_id).toBe('6');
+  });
+});
+
+/** The bundled DPE `file` with its water heater's place (position_volume_chauffe) set to `at`. */
+async function tankAt(file: string, at: 0 | 1): Promise<PreparedDpe> {
+  const xml = readFileSync(file, 'utf8');
+  const ecs = xml.indexOf('<generateur_ecs>');
+  const edited =
+    xml.slice(0, ecs) +
+    xml
+      .slice(ecs)
+      .replace(
+        /<position_volume_chauffe>\d<\/position_volume_chauffe>/,
+        `<position_volume_chauffe>${at}</position_volume_chauffe>`,
+      );
+  const out = path.join(tmp, `${path.basename(file, '.xml')}-tank-${at}.xml`);
+  writeFileSync(out, edited);
+  return prepared(out);
+}
+
+/** The first hot-water installation of `p` after `code` (ReplaceGEN) is applied on it. */
+function fitted(p: PreparedDpe, code: string): RawGeneratorHolder {
+  const [resolved] = resolveChanges(p, [
+    { referenceId: 'installation_ecs:0', editableKey: 'ReplaceGEN', editableValue: code },
+  ]);
+  const raw = applyWorks(engine, p, [resolved!], defaultCosts()).raw;
+  return elementsOf(raw, 'installation_ecs')[0] as RawGeneratorHolder;
+}
+
+const place = (inst: RawGeneratorHolder) =>
+  Number(ecsGensOf(inst)[0]?.donnee_entree.position_volume_chauffe);
+
+describe('a thermodynamic water heater on ambient air (3CL: on an unheated room)', () => {
+  it('is not offered in a flat whose tank stands in the heated volume and whose DPE describes no room of its own for it (the bundled flat): the one on outdoor air is, and the refusal says why', async () => {
+    const p = await prepared(FLAT);
+    const ecs = elementsOf(p.raw, 'installation_ecs')[0]!;
+    expect(
+      Number(ecsGensOf(ecs as RawGeneratorHolder)[0]?.donnee_entree.position_volume_chauffe),
+    ).toBe(1);
+    const codes = offeredOptions(p, 'installation_ecs', ecs).map((r) => r.code);
+    expect(codes).toContain('CETExterieur');
+    expect(codes).not.toContain('CET');
+    expect(refusalsOn(p, 'installation_ecs', ecs, (r) => r.code === 'CET')).toEqual([
+      NO_AMBIENT_AIR_ROOM,
+    ]);
+    expect(() =>
+      resolveChanges(p, [
+        { referenceId: 'installation_ecs:0', editableKey: 'ReplaceGEN', editableValue: 'CET' },
+      ]),
+    ).toThrow(/CETExterieur/);
+  });
+
+  it('is offered where the old tank stands outside the heated volume, and stands there', async () => {
+    const p = await tankAt(FLAT, 0);
+    expect(
+      ambientAirRoom(
+        p.raw,
+        ecsGensOf(elementsOf(p.raw, 'installation_ecs')[0] as RawGeneratorHolder),
+      ),
+    ).toBe('the old tank’s place, outside the heated volume');
+    expect(place(fitted(p, 'CET'))).toBe(0);
+  });
+
+  it('is offered in a house with a garage though its tank stands inside (the bundled house, tank moved in): it goes in the garage, where its tank’s losses no longer warm the house, so it saves less than the same heater on outdoor air, whose tank stays inside', async () => {
+    const p = await tankAt(HOUSE, 1);
+    const gens = ecsGensOf(elementsOf(p.raw, 'installation_ecs')[0] as RawGeneratorHolder);
+    expect(ambientAirRoom(p.raw, gens)).toBe('garage');
+    const ambient = fitted(p, 'CET');
+    const outdoor = fitted(p, 'CETExterieur');
+    expect(place(ambient)).toBe(0);
+    expect(place(outdoor)).toBe(1);
+    const total = (raw: unknown) =>
+      consumptionOf(engine.run(raw as PreparedDpe['raw'], { owned: true }).output).reduce(
+        (x, c) => x + c.byUse.ecs + c.byUse.ch,
+        0,
+      );
+    const dpeWith = (code: string) => {
+      const [resolved] = resolveChanges(p, [
+        { referenceId: 'installation_ecs:0', editableKey: 'ReplaceGEN', editableValue: code },
+      ]);
+      return applyWorks(engine, p, [resolved!], defaultCosts()).raw;
+    };
+    expect(total(dpeWith('CET'))).toBeGreaterThan(total(dpeWith('CETExterieur')));
   });
 });

@@ -8,7 +8,7 @@
  * GV, which inflates the standby losses on building-level DPEs); a heat pump gets none, but at
  * the base of a base + appoint installation, whose power shares the need with the appoint.
  */
-import { isBaseAppoint } from '../dpe/building.js';
+import { isBaseAppoint, scopeOf } from '../dpe/building.js';
 import type { Fields, RawDpe, RawElement, RawGeneratorHolder } from '../dpe/raw.js';
 import {
   cleanRef,
@@ -225,7 +225,7 @@ function newHeatingGen(old: RawElement | undefined, f: NewGenFields): RawElement
 
 function newEcsGen(old: RawElement | undefined, f: NewGenFields): RawElement {
   const o: Fields = old?.donnee_entree ?? {};
-  let position = n(o.position_volume_chauffe);
+  let position = f.position_volume_chauffe ?? n(o.position_volume_chauffe);
   if (!Number.isFinite(position)) position = 0;
   const d: RawElement['donnee_entree'] = {
     description: f.description,
@@ -892,6 +892,9 @@ const WATER_HEATERS: Record<Exclude<HotWaterGenerator, 'cesi'>, NewGenFields> = 
     energie: '1',
     stockage: '3', // stockage intégré à la production (its volume: cetVolume)
     periode_thermo: '3', // à partir de 2015
+    // it stands in the unheated room whose air it draws (`ambientAirRoom`), its tank with it:
+    // the tank's losses are not heat for the dwelling
+    position_volume_chauffe: 0,
   },
   'cet-exterieur': {
     description: 'Chauffe-eau thermodynamique sur air extérieur (travaux)',
@@ -921,6 +924,39 @@ const WATER_HEATERS: Record<Exclude<HotWaterGenerator, 'cesi'>, NewGenFields> = 
   },
 };
 
+// enum_type_adjacence_id of a house's unheated rooms a water heater on ambient air can stand in
+// (the 3CL's "sur local non chauffé"; ADEME: a room of 20 m³ or more): sous-sol non chauffé,
+// garage, cellier, autres dépendances. Not a crawl space or an attic, nor a flat's neighbours
+// (the building's basement, car park or stairs are not the flat's to put an appliance in).
+const AMBIENT_AIR_ROOMS: Record<string, string> = {
+  '6': 'unheated basement',
+  '8': 'garage',
+  '9': 'cellar',
+  '21': 'outbuilding',
+};
+
+export const NO_AMBIENT_AIR_ROOM =
+  'a water heater on ambient air stands in an unheated room: the DPE describes none for it (no garage, cellar, unheated basement or outbuilding of a house) and its tank stands in the heated volume; the one on outdoor air is offered';
+
+/**
+ * Where a thermodynamic water heater on ambient air can stand (3CL type 3, "sur local non
+ * chauffé"): where the old tank stands outside the heated volume (position_volume_chauffe 0), the
+ * old tank's own place; in a house, an unheated room the DPE's envelope borders (its
+ * adjacency, AMBIENT_AIR_ROOMS); otherwise nowhere the DPE describes (undefined), and a water
+ * heater on outdoor air is what can be fitted.
+ */
+export function ambientAirRoom(dpe: RawDpe, gens: readonly RawElement[]): string | undefined {
+  if (gens.some((g) => s(g.donnee_entree.position_volume_chauffe) === '0'))
+    return 'the old tank’s place, outside the heated volume';
+  if (scopeOf(dpe).coverage !== 'maison') return undefined;
+  for (const kind of ['mur', 'plancher_bas', 'plancher_haut'] as const)
+    for (const el of envelopeList(dpe, kind)) {
+      const room = AMBIENT_AIR_ROOMS[s(el.donnee_entree.enum_type_adjacence_id)];
+      if (room) return room;
+    }
+  return undefined;
+}
+
 export function hotWaterApplies(
   inst: RawGeneratorHolder,
   generator: HotWaterGenerator,
@@ -935,6 +971,7 @@ export function hotWaterApplies(
     case 'cet-exterieur':
       if (gens.every((g) => THERMO_ECS.has(ecsType(g))))
         return 'a thermodynamic water heater or heat pump is already installed';
+      if (generator === 'cet' && !ambientAirRoom(ctx.dpe, gens)) return NO_AMBIENT_AIR_ROOM;
       return true;
     case 'ballon-electrique':
       if (!gens.every((g) => OLD_ELECTRIC_TANKS.has(ecsType(g))))
