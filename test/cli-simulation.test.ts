@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CalcResponse, InitialResponse } from '../src/contract/schemas.js';
@@ -319,6 +319,55 @@ describe('refused requests write nothing (local CLI)', () => {
     const runs = await records(dataDir);
     expect(runs.map((r) => r.operation)).toEqual(['calc']);
     expect(runs[0]?.scenario).toBe(body.namedCalculation);
+  });
+
+  it('an option is named for the element it is fitted to: a French window’s new window is a "Porte-fenêtre", a glazed door’s new door an insulated glazed door (the bundled house, its door made glazed), simulated like for like at the same U', async () => {
+    const dir = tempDir();
+    const glazed = path.join(dir, 'house-glazed-door.xml');
+    const xml = readFileSync(HOUSE, 'utf8');
+    // the house's door: "porte simple en bois porte opaque pleine" (1) → "… avec double vitrage" (4)
+    expect(xml.match(/<enum_type_porte_id>1<\/enum_type_porte_id>/g)?.length).toBe(1);
+    writeFileSync(
+      glazed,
+      xml.replace(
+        '<enum_type_porte_id>1</enum_type_porte_id>',
+        '<enum_type_porte_id>4</enum_type_porte_id>',
+      ),
+    );
+    const labels = async (file: string) => {
+      const r = await runCli(['initial', file, '--json'], { dataDir: dir });
+      expect(r.code, r.stderr).toBe(0);
+      const items = (JSON.parse(r.stdout) as InitialResponse).dpe.items;
+      return {
+        windows: (items.baie_vitree ?? []).map((b) => b.editables.FENETRE?.values?.PVC),
+        door: items.porte?.[0]?.editables.PORTE?.values?.PorteIsolee,
+      };
+    };
+    const own = await labels(HOUSE);
+    // baie_vitree:3 is the house's one French window (enum_type_baie_id 7)
+    expect(own.windows).toEqual([
+      'Fenêtre double vitrage PVC (Uw 1.3)',
+      'Fenêtre double vitrage PVC (Uw 1.3)',
+      'Fenêtre double vitrage PVC (Uw 1.3)',
+      'Porte-fenêtre double vitrage PVC (Uw 1.3)',
+      'Fenêtre double vitrage PVC (Uw 1.3)',
+      'Fenêtre double vitrage PVC (Uw 1.3)',
+    ]);
+    expect(own.door).toBe('Porte pleine isolée (U 1.5)');
+    expect((await labels(glazed)).door).toBe('Porte isolée avec double vitrage (U 1.5)');
+    // either door replaced, the house is the same: an insulated door of the 3CL table's U 1.5
+    const after = async (file: string) => {
+      const r = await runCli(['calc', file, '-w', 'porte:0=PORTE:PorteIsolee', '--json'], {
+        dataDir: dir,
+      });
+      expect(r.code, r.stderr).toBe(0);
+      const res = (JSON.parse(r.stdout) as CalcResponse).calculation.result;
+      return [res.ep_conso_5_usages?.value, res.ep_conso_5_usages?.VInit];
+    };
+    const [opaqueAfter, opaqueBefore] = await after(HOUSE);
+    const [glazedAfter, glazedBefore] = await after(glazed);
+    expect(glazedAfter).toBe(opaqueAfter);
+    expect(glazedBefore).not.toBe(opaqueBefore);
   });
 
   it('auth for a DPE that does not exist exits 2 and issues no token', async () => {

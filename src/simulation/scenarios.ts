@@ -34,7 +34,7 @@ import type { OnProgress } from '../contract/progress.js';
 import { elementsOf, referenceId } from '../dpe/elements.js';
 import type { RawElement } from '../dpe/raw.js';
 import type { Engine } from '../engine/engine.js';
-import { offeredOptions } from '../works/apply.js';
+import { labelOn, offeredOptions } from '../works/apply.js';
 import type { WorksOptionRow } from '../works/catalogue.js';
 import type { CostTable } from '../works/costs.js';
 import { outcome, RESULT_TITLES, type Outcome } from './calc.js';
@@ -479,7 +479,7 @@ export function candidatesOf(
         const list = groups.get(row.key) ?? [];
         list.push({
           change,
-          label: row.label,
+          label: labelOn(row, el),
           cout: run.cout,
           coutDetail: run.applied[0]?.coutDetail,
           coutBatiment: run.applied[0]?.coutBatiment,

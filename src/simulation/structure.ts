@@ -21,7 +21,7 @@ import { descriptionOf, elementsOf, referenceId } from '../dpe/elements.js';
 import type { RawElement, RawGeneratorHolder } from '../dpe/raw.js';
 import { num, str } from '../dpe/raw.js';
 import type { Engine } from '../engine/engine.js';
-import { areaOf, offeredOptions, priceOn } from '../works/apply.js';
+import { areaOf, labelOn, offeredOptions, priceOn } from '../works/apply.js';
 import type { CostTable } from '../works/costs.js';
 import { outcome } from './calc.js';
 import { round2 } from './comparison.js';
@@ -183,7 +183,7 @@ function editablesOf(
         referenceId: ref,
         editableKey: row.key,
         editableValue: row.code,
-        label: row.label,
+        label: labelOn(row, el),
         cout: run.cout,
         gainTotal: gain,
         gainGES: gainGes,
@@ -193,7 +193,7 @@ function editablesOf(
       continue;
     }
     const editable = (out[row.key] ??= { type: 'enum', values: {}, options: {} });
-    editable.values[row.code] = row.label;
+    editable.values[row.code] = labelOn(row, el);
     // a whole building's per-dwelling price where the DPE's installation says other dwellings
     // than the engine simulates: both (the price follows the engine, as the gain does)
     const price = priceOn(row, el, costs, prep.raw);

@@ -127,6 +127,7 @@ function offeredIn(ctx: WorksContext, category: Category, el: RawElement): Works
 }
 
 export { areaOf, doorsOf } from './pricing.js';
+export { labelOn } from './catalogue.js';
 
 /** The price of an option on an element of `dpe`, with its detail ("28 × 4 770 €"). */
 export function priceOn(

@@ -6,7 +6,8 @@
  */
 import type { Category } from '../contract/schemas.js';
 import type { CostKey } from './costs.js';
-import { ROOF_WINDOW_SW, type Recipe } from './recipes.js';
+import type { RawElement } from '../dpe/raw.js';
+import { isFrenchWindow, isGlazedDoor, ROOF_WINDOW_SW, type Recipe } from './recipes.js';
 
 export type WorksKey =
   | 'ISOLATION'
@@ -341,6 +342,21 @@ export const CATALOGUE: readonly WorksOptionRow[] = [
     cost: 'vmc_double_flux',
   },
 ];
+
+/** The door option's label on a door with glazing, which it replaces like for like. */
+export const GLAZED_DOOR_LABEL = 'Porte isolée avec double vitrage (U 1.5)';
+
+/**
+ * An option's label on the element it is fitted to: a window option on a French window names a
+ * French window ("Porte-fenêtre double vitrage PVC …", the new one keeps its type), the door
+ * option on a glazed door an insulated glazed door (the recipe fits one: recipes.ts doorApply).
+ */
+export function labelOn(row: WorksOptionRow, el: RawElement): string {
+  if (row.recipe.kind === 'window' && row.label.startsWith('Fenêtre ') && isFrenchWindow(el))
+    return `Porte-fenêtre ${row.label.slice('Fenêtre '.length)}`;
+  if (row.recipe.kind === 'door' && isGlazedDoor(el)) return GLAZED_DOOR_LABEL;
+  return row.label;
+}
 
 export function optionsFor(category: Category): WorksOptionRow[] {
   return CATALOGUE.filter((r) => r.category === category);

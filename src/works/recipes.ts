@@ -516,9 +516,27 @@ function doorApplies(
   return true;
 }
 
+// enum_type_porte_id of doors with glazing: wood 2-4, PVC 6-8, metal 10-12, "porte isolée avec
+// double vitrage" 15
+const GLAZED_DOORS = new Set(['2', '3', '4', '6', '7', '8', '10', '11', '12', '15']);
+// enum_type_baie_id of French windows: sliding, hinged without and with a low panel
+const FRENCH_WINDOWS = new Set(['6', '7', '8']);
+
+/** A door with glazing in the DPE (`enum_type_porte_id`): its replacement is glazed too. */
+export function isGlazedDoor(el: RawElement): boolean {
+  return GLAZED_DOORS.has(s(el.donnee_entree.enum_type_porte_id));
+}
+
+/** A French window (porte-fenêtre) in the DPE (`enum_type_baie_id` 6-8), which a new one keeps. */
+export function isFrenchWindow(el: RawElement): boolean {
+  return FRENCH_WINDOWS.has(s(el.donnee_entree.enum_type_baie_id));
+}
+
 function doorApply(el: RawElement): void {
   const d = el.donnee_entree;
-  d.enum_type_porte_id = '13'; // toute menuiserie porte opaque pleine isolée (table U 1.5)
+  // like for like: an insulated door, glazed where the old one was (the 3CL table gives both U
+  // 1.5: "porte opaque pleine isolée" 13, "porte isolée avec double vitrage" 15)
+  d.enum_type_porte_id = isGlazedDoor(el) ? '15' : '13';
   d.enum_methode_saisie_uporte_id = '1'; // valeur forfaitaire
   d.presence_joint = 1;
   delete d.uporte_saisi;

@@ -12,7 +12,7 @@ import type { Category } from '../../contract/schemas.js';
 import { elementsOf, referenceId } from '../../dpe/elements.js';
 import { num, str, type RawDpe, type RawElement } from '../../dpe/raw.js';
 import type { Engine } from '../../engine/engine.js';
-import { applyWorks, offeredOptions, resolveChanges } from '../../works/apply.js';
+import { applyWorks, labelOn, offeredOptions, resolveChanges } from '../../works/apply.js';
 import type { WorksOptionRow } from '../../works/catalogue.js';
 import type { CostTable } from '../../works/costs.js';
 import { outcome } from '../calc.js';
@@ -130,7 +130,7 @@ export function leftOutReason(
     left.push({ row, ep, ges });
   }
   if (!left.length) return undefined;
-  const lines = left.map((o) => `${o.row.label} ${effectText(o)} alone`);
+  const lines = left.map((o) => `${labelOn(o.row, el)} ${effectText(o)} alone`);
   // the first option's causes stand for all (the same works at another level or material move
   // the same 3CL inputs)
   const causes = causesOf(engine, prep, category, index, left[0]!.row, frame.costs);
