@@ -407,15 +407,22 @@ describe('element references in a reason, short', () => {
   });
 
   it.skipIf(!HAS_CORPUS)(
-    '2387E0992815Q: its seven new double-glazed windows are "7 × baie_vitree:0…2, 6, 8, 10, 13", not "…0…13"',
+    '2387E0992815Q: its seven new double-glazed windows are "6 × baie_vitree:0, 2, 6, 8, 10, 13", not "…0…13", and its French window a line of its own named so',
     async () => {
       const out = await runCli(['audit', corpus('2387E0992815Q')]);
       expect(out.code).toBe(0);
       // (its three small windows, 0.3–0.4 m², get triple glazing at the least a window costs)
-      expect(out.stdout).toContain('7 × baie_vitree:0…2, 6, 8, 10, 13\t');
+      expect(out.stdout).toContain(
+        '6 × baie_vitree:0, 2, 6, 8, 10, 13\tFenêtre double vitrage PVC\t',
+      );
       // each line says which windows are priced at the least a window costs, not by their area
       expect(out.stdout).toContain(
-        '18.1\u00a0m² (9 windows, 1 at the 350\u00a0€ minimum)\t12\u202f261\u00a0€',
+        '13.5\u00a0m² (8 windows, 1 at the 350\u00a0€ minimum)\t9\u202f138\u00a0€',
+      );
+      // baie_vitree:1, a French window (enum_type_baie_id 7), is not summed under "Fenêtre …"
+      // (the seven were one line of 18.1 m² and 12 261 € before it was named so)
+      expect(out.stdout).toContain(
+        'baie_vitree:1 Porte-fenêtre 1…\tPorte-fenêtre double vitrage PVC\tUw\u00a01.3 W/(m²·K)\t4.6\u00a0m²\t3\u202f123\u00a0€',
       );
       expect(out.stdout).toContain(
         'baie_vitree:7 Fenêtre 5 Ouest\tFenêtre triple vitrage PVC\tUw\u00a00.9 W/(m²·K)\t0.3\u00a0m² (1 window at the 350\u00a0€ minimum)\t350\u00a0€',

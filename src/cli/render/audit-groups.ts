@@ -1,7 +1,7 @@
 /**
- * Works on identical elements as one line (the report): the same option on elements of the same
- * category whose description is the same (twelve identical windows: "12 × …"), quantities and
- * costs summed. The JSON keeps one line per element.
+ * Works on identical elements as one line (the report): the same option, under the same name, on
+ * elements of the same category whose description is the same (twelve identical windows:
+ * "12 × …"), quantities and costs summed. The JSON keeps one line per element.
  */
 import type { AuditWork } from '../../contract/audit.js';
 import { quantityNote, quantityNotes } from '../../contract/audit-text.js';
@@ -49,7 +49,7 @@ export function groupIdentical(works: readonly AuditWork[]): WorksGroup[] {
   const groups = new Map<string, AuditWork[]>();
   for (const w of works) {
     const category = w.referenceId.split(':')[0] ?? '';
-    const key = `${category}|${w.editableKey}|${w.editableValue}|${describe(w.element)}`;
+    const key = `${category}|${w.editableKey}|${w.editableValue}|${w.option}|${describe(w.element)}`;
     groups.set(key, [...(groups.get(key) ?? []), w]);
   }
   return [...groups.values()].map((list) => {

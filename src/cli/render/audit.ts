@@ -86,13 +86,16 @@ function shortPerformance(p: string): string {
   return p.replace(' = ', NBSP);
 }
 
-/** Works of one option on many elements of a category (62 windows) as one line, summed. */
+/**
+ * Works of one option on many elements of a category (62 windows) as one line, summed; an option
+ * named otherwise on some of them (a French window's "Porte-fenêtre …") is a line of its own.
+ */
 export const GROUP_FROM = 4;
 function groupedWorks(works: readonly AuditWork[]): ShownWork[] {
   const groups = new Map<string, AuditWork[]>();
   for (const w of works) {
     const category = w.referenceId.split(':')[0] ?? '';
-    const key = `${category}|${w.editableValue}`;
+    const key = `${category}|${w.editableValue}|${w.option}`;
     groups.set(key, [...(groups.get(key) ?? []), w]);
   }
   const out: ShownWork[] = [];
