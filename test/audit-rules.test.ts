@@ -20,7 +20,7 @@ import { elementCell, elementLabel, elementNameOf } from '../src/contract/elemen
 import { readDpeFile } from '../src/dpe/source.js';
 import { loadEngine, type Engine } from '../src/engine/engine.js';
 import { synthesisAids } from '../src/contract/audit-text.js';
-import { aidsOf, builtOf } from '../src/simulation/audit/content.js';
+import { aidsOf, builtOf, liningReplacedOf } from '../src/simulation/audit/content.js';
 import { auditDpe } from '../src/simulation/audit/index.js';
 import { initialSimulation } from '../src/simulation/initial.js';
 import { judgeItems, refsText } from '../src/simulation/audit/items.js';
@@ -1537,6 +1537,39 @@ describe.skipIf(!HAS_CORPUS)('the rules where they bind on the corpus', () => {
     const house = audit(await prep(HOUSE));
     for (const p of house.proposals)
       for (const st of p.steps) expect(st.insulationNote).toBeUndefined();
+  });
+
+  it('a sloped roof the DPE says is insulated inside, insulated again from inside, says it replaces that insulation, its removal not priced (2459E1831723H: two roofs, 68 m²); a lost attic’s insulation, added on top, says nothing', async () => {
+    const p = await prep(corpus('2459E1831723H'));
+    const roofs = elementsOf(p.raw, 'plancher_haut');
+    expect(roofs.map((r) => r.donnee_entree.enum_type_isolation_id)).toEqual(['3', '3']);
+    const a = audit(p);
+    let said = 0;
+    for (const pr of a.proposals)
+      for (const st of pr.steps) {
+        const redone = st.works.filter((w) => w.editableValue === 'IRampantsR6');
+        if (!redone.length) {
+          expect(st.insulationNote ?? '', `${pr.kind} ${st.n}`).not.toMatch(/plancher_haut/);
+          continue;
+        }
+        said++;
+        const area = redone.reduce((x, w) => x + w.quantity, 0);
+        expect(numberText(area, 1)).toBe('68');
+        expect(st.insulationNote).toContain(
+          `plancher_haut:0, 1 (68\u00a0m²) are already insulated in the DPE (inside, of unknown thickness): the interior insulation of these roofs replaces that insulation, simulated from the bare roof; its price is the catalogue’s for new interior insulation and does not include removing the old insulation, to be priced on site.`,
+        );
+      }
+    expect(said).toBe(2);
+    // a lost attic insulated again: blown on top of what is there, nothing to take down
+    const attic = liningReplacedOf(p.raw, [
+      {
+        referenceId: 'plancher_haut:0',
+        editableKey: 'ISOLATION',
+        editableValue: 'IComblesR7',
+        quantity: 10,
+      } as AuditWork,
+    ]);
+    expect(attic).toBeUndefined();
   });
 
   it('interior insulation on walls insulated in their masonry (isolation répartie) starts from the material’s U0, as a DPE made after the works computes it, with no lining to remove said (2374E2700849T: cellular concrete, U0 0.7, U 0.5 in the DPE)', async () => {

@@ -681,16 +681,38 @@ const INSULATED_HOW: Readonly<Record<string, string>> = {
  * replace that insulation rather than add to it (recipes.ts `interiorInsulationAdds`: simulated
  * from the bare wall to the new R), and the price is the catalogue's for new interior insulation,
  * without removing the old lining: said, with the walls and what the DPE gives of their insulation
- * (2542E0238063B: 9 walls "avec isolation intérieure (8 cm)", 118.5 m²). Undefined when none.
+ * (2542E0238063B: 9 walls "avec isolation intérieure (8 cm)", 118.5 m²). The same of roofs
+ * insulated again from inside, a sloped roof's or a ceiling's from below (recipes.ts `roofApply`
+ * replaces their insulation too: 2459E1831723H's two roofs insulated inside, 68 m²). Undefined
+ * when none.
  */
 export function liningReplacedOf(dpe: RawDpe, works: readonly AuditWork[]): string | undefined {
-  const walls = elementsOf(dpe, 'mur');
+  const notes = (['mur', 'plancher_haut'] as const)
+    .map((category) => replacedIn(dpe, works, category))
+    .filter((x): x is string => x !== undefined);
+  return notes.length ? notes.join(' ') : undefined;
+}
+
+/** What `liningReplacedOf` says of one category: walls, or roofs insulated again from inside. */
+function replacedIn(
+  dpe: RawDpe,
+  works: readonly AuditWork[],
+  category: 'mur' | 'plancher_haut',
+): string | undefined {
+  const elements = elementsOf(dpe, category);
   const hit = works.flatMap((w) => {
     const ref = parseReferenceId(w.referenceId);
-    if (ref?.category !== 'mur') return [];
-    const row = findOption('mur', w.editableKey, w.editableValue);
-    if (row?.recipe.kind !== 'wall' || row.recipe.position !== 'ITI') return [];
-    const d = walls[ref.index]?.donnee_entree;
+    if (ref?.category !== category) return [];
+    const row = findOption(category, w.editableKey, w.editableValue);
+    // a wall's interior insulation, a sloped roof's from inside or a ceiling's from below
+    // (recipes.ts roofApply); a lost attic's and a terrace's are added outside
+    const inside =
+      row?.recipe.kind === 'wall'
+        ? row.recipe.position === 'ITI'
+        : row?.recipe.kind === 'roof' &&
+          (row.recipe.variant === 'rampants' || row.recipe.variant === 'plafond');
+    if (!inside) return [];
+    const d = elements[ref.index]?.donnee_entree;
     const type = str(d?.enum_type_isolation_id) ?? '';
     const how = INSULATED_HOW[type];
     if (!d || !how || interiorInsulationAdds(type)) return [];
@@ -710,7 +732,10 @@ export function liningReplacedOf(dpe: RawDpe, works: readonly AuditWork[]): stri
     (how) =>
       `${how}, ${[...new Set(hit.filter((h) => h.how === how).map((h) => h.much))].join(', ')}`,
   );
-  const refs = `mur:${indexRanges(hit.map((h) => h.index))}`;
-  const them = hit.length > 1 ? 'these walls' : 'this wall';
-  return `${refs} (${numberText(area, 1)}\u00a0m²) ${hit.length > 1 ? 'are' : 'is'} already insulated in the DPE (${kinds.join('; ')}): the interior insulation of ${them} replaces that insulation, simulated from the bare wall; its price is the catalogue’s for new interior insulation and does not include removing the old lining, to be priced on site.`;
+  const refs = `${category}:${indexRanges(hit.map((h) => h.index))}`;
+  const wall = category === 'mur';
+  const them =
+    hit.length > 1 ? (wall ? 'these walls' : 'these roofs') : wall ? 'this wall' : 'this roof';
+  const old = wall ? 'the old lining' : 'the old insulation';
+  return `${refs} (${numberText(area, 1)}\u00a0m²) ${hit.length > 1 ? 'are' : 'is'} already insulated in the DPE (${kinds.join('; ')}): the interior insulation of ${them} replaces that insulation, simulated from the bare ${wall ? 'wall' : 'roof'}; its price is the catalogue’s for new interior insulation and does not include removing ${old}, to be priced on site.`;
 }
