@@ -101,6 +101,8 @@ const RAISES_EXPLAINED: Record<string, string> = {
     'electricity at 1.9 (2.3) in primary energy replaces a wood or mixed system the heat pump beats in final energy only',
   'installation_ecs ReplaceGEN:BallonElectrique':
     'a tank whose installation declares its production in the living space gives its storage losses back as heat (§9.1.1, stockage-ecs-production-volume); a better insulated tank gives back less, and the heating makes up more than the hot water saves (2387E0695337E, 2387E0839319Y)',
+  'installation_ecs ReplaceGEN:CET':
+    'a water heater on ambient air stands in the unheated room whose air it draws (works/generators.ts ambientAirRoom): the old tank’s storage losses, given back as heat in the living space (§9.1.1), are lost, and the heating makes up more than the heat pump saves (2378E0077464M: +18 kWh/yr)',
   'installation_chauffage ReplaceGEN:ChaudiereGranules':
     'a pellet boiler’s efficiency is below the old generator’s (its hot water too): more kWh, far less CO2 (kept: it trades)',
 };
