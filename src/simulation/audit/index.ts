@@ -119,6 +119,8 @@ export interface AuditOptions {
   exchangeRuns?: number;
   /** the final drops and swaps on the answers left unproved (default true; tests compare) */
   finalPass?: boolean;
+  /** the path in one step's works split in two as the path in steps when cheaper in all (default true) */
+  splitPass?: boolean;
 }
 
 // ---------------------------------------------------------------- the loss breakdown
@@ -184,6 +186,7 @@ export function auditDpe(engine: Engine, prep: PreparedDpe, opts: AuditOptions):
     groups: new Map(),
     ...(opts.exchangeRuns !== undefined ? { exchangeRuns: opts.exchangeRuns } : {}),
     ...(opts.finalPass !== undefined ? { finalPass: opts.finalPass } : {}),
+    ...(opts.splitPass !== undefined ? { splitPass: opts.splitPass } : {}),
   };
   // ---- the gate, before any figure
   const shownBase = judge(frame, baseFigures(prep, opts.coef));
@@ -324,12 +327,19 @@ export function auditDpe(engine: Engine, prep: PreparedDpe, opts: AuditOptions):
       ),
     );
     // (30 of the corpus's 141 audits: a reader comparing two identical proposals is told so)
-    const worksOf = (st: AuditStep) => st.works.map(changeKey).sort().join(';');
+    // (14 more on the corpus: the path in one step's works in two steps, paths.ts `splitOf`, said so, and why
+    // step 1 alone may cost more than the cheapest first step)
+    const allWorks = (sts: AuditStep[]) =>
+      sts
+        .flatMap((st) => st.works.map(changeKey))
+        .sort()
+        .join(';');
     (proposals[0] as AuditProposal).samePath =
-      stepsList.length === 1 &&
-      worksOf(stepsList[0] as AuditStep) === worksOf(single[0] as AuditStep)
+      stepsList.length === 1 && allWorks(stepsList) === allWorks(single)
         ? 'One step, with the same works as the path in one step: the two proposals are one path.'
-        : null;
+        : paths.splitFromSingle && allWorks(stepsList) === allWorks(single)
+          ? `Two steps, with the same works as the path in one step: step 1 is the part of them that meets a first step’s rules, step 2 the rest. The path costs what the path in one step costs${paths.singleReached && single[0]?.exact ? ', proved the cheapest for the final class' : ''}; it is chosen for its cost in all, so step 1 alone may cost more than the cheapest first step (its mark says by how much at most).`
+          : null;
     // (a path chosen step by step may cost more in all than works chosen together: said so)
     const dearer = dearerStepsNoteOf(
       proposals[0] as AuditProposal,
