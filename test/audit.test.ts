@@ -555,6 +555,42 @@ describe.skipIf(!HAS_CORPUS)('the corpus', () => {
     );
   });
 
+  it('a step whose works lose a summer-comfort criterion says so and why (2238E0097309E: walls lined inside, heavy thermal mass lost, good → average), in --json, the terminal and the report; a step that loses none says nothing', async () => {
+    const dir = tempDir('dpe-sim-audit-comfort-');
+    const dpe = path.join(CORPUS, '2238E0097309E.xml');
+    const json = await runCli(['audit', dpe, '--json'], { dataDir: dir });
+    expect(json.code, json.stderr).toBe(0);
+    const a = JSON.parse(json.stdout) as AuditResponse;
+    const heavy = (sc: AuditResponse['summerComfort']) =>
+      sc?.criteria.find((c) => c.label === 'heavy thermal mass')?.met;
+    expect(a.summerComfort?.indicator).toBe('good');
+    expect(heavy(a.summerComfort)).toBe(true);
+    const why =
+      'heavy thermal mass lost with these works: the 3CL’s inertia counts a wall, a low floor or a ceiling as heavy only when it is uninsulated, insulated outside only or of an unknown insulation type, and after these works some are filed as insulated on their inside';
+    let said = 0;
+    for (const p of a.proposals)
+      p.steps.forEach((st, i) => {
+        const before = i === 0 ? a.summerComfort : p.steps[i - 1]?.summerComfort;
+        const lost = heavy(before) === true && heavy(st.summerComfort) === false;
+        expect(st.summerComfort?.lost, `${p.kind} ${st.n}`).toBe(lost ? why : undefined);
+        if (lost) {
+          said++;
+          // the step lines walls inside
+          expect(
+            st.works.some((w) => w.referenceId.startsWith('mur:') && /ITI/.test(w.editableValue)),
+          ).toBe(true);
+          expect(st.summerComfort?.indicator).toBe('average');
+        }
+      });
+    expect(said).toBe(2);
+    const report = path.join(dir, 'comfort.html');
+    const screen = await runCli(['audit', dpe, '--report', report], { dataDir: dir });
+    expect(screen.code, screen.stderr).toBe(0);
+    const text = screen.stdout.replace(/\s+/g, ' ');
+    expect(text.split(`summer comfort average (${why})`).length - 1).toBe(2);
+    expect(readFileSync(report, 'utf8').replace(/\s+/g, ' ').split(why).length - 1).toBe(2);
+  });
+
   it('the DPE’s own label beside today’s class: 2362E0595026C, D in its DPE (2.3), C at 1.9 and no proposal; under --coef 2025 nothing to say; 2475E0919281Z, a small flat whose class limits changed', async () => {
     const dir = tempDir('dpe-sim-audit-label-');
     const dpe = path.join(CORPUS, '2362E0595026C.xml');

@@ -188,6 +188,11 @@ export const SummerComfort = Type.Object({
    * otherwise than the engine)
    */
   dpe: Type.Optional(Type.String()),
+  /**
+   * After a step: the criteria met before it that its works lose, and why ("heavy thermal mass
+   * lost with these works: …"), as the engine computes them (0.2)
+   */
+  lost: Type.Optional(Type.String()),
 });
 export type SummerComfort = Type.Static<typeof SummerComfort>;
 

@@ -168,7 +168,7 @@ function stepPdf(doc: Doc, step: AuditStep) {
   const f = step.after;
   para(
     doc,
-    `After: class ${f.classe} · ${num(f.epM2)} kWh/m²/yr primary · ${num(f.gesM2)} kg CO2e/m²/yr · final ${num(f.ef)} kWh/yr (${num(f.efM2)} kWh/m²/yr) · bill ${eurosPerYear(f.bill)}${step.summerComfort ? ` · summer comfort ${step.summerComfort.indicator}` : ''}`,
+    `After: class ${f.classe} · ${num(f.epM2)} kWh/m²/yr primary · ${num(f.gesM2)} kg CO2e/m²/yr · final ${num(f.ef)} kWh/yr (${num(f.efM2)} kWh/m²/yr) · bill ${eurosPerYear(f.bill)}${step.summerComfort ? ` · summer comfort ${step.summerComfort.indicator}${step.summerComfort.lost ? ` (${step.summerComfort.lost})` : ''}` : ''}`,
   );
   for (const x of [
     step.insulationNote,

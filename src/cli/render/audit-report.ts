@@ -120,7 +120,7 @@ function stepHtml(step: AuditStep): string {
     })
     .join('');
   const comfort = step.summerComfort
-    ? `<p class="small">Summer comfort after the step: <b>${esc(step.summerComfort.indicator)}</b> (${step.summerComfort.criteria.map((c) => `${esc(c.label)} ${c.met ? 'yes' : 'no'}`).join(', ')})</p>`
+    ? `<p class="small">Summer comfort after the step: <b>${esc(step.summerComfort.indicator)}</b> (${step.summerComfort.criteria.map((c) => `${esc(c.label)} ${c.met ? 'yes' : 'no'}`).join(', ')})${step.summerComfort.lost ? `; ${esc(step.summerComfort.lost)}` : ''}</p>`
     : '';
   return `<div class="step"><div class="stepbody"><h4>Step ${step.n}: ${step.before.classe} → ${step.after.classe} · ${euros(step.cost)} (cumulative ${euros(step.cumulativeCost)})${step.billSaved !== undefined ? ` · bill ${billChangeText(step.billSaved)}` : ''}${proofText(step) ? ` · ${proofText(step)}` : ''}</h4>
 <table><thead><tr><th>Element</th><th>Works</th><th>Performance</th><th>Quantity</th><th>Cost incl. VAT</th></tr></thead><tbody>${works || '<tr><td colspan="5">no works</td></tr>'}</tbody></table>

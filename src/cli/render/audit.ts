@@ -169,7 +169,9 @@ function renderStep(step: AuditStep, s: Style): string {
   const works = rows.length
     ? indented(['Element', 'Works', 'Performance', 'Quantity', 'Cost'], rows, [2], [2])
     : '    (no works)';
-  const comfort = step.summerComfort ? ` · summer comfort ${step.summerComfort.indicator}` : '';
+  const comfort = step.summerComfort
+    ? ` · summer comfort ${step.summerComfort.indicator}${step.summerComfort.lost ? ` (${step.summerComfort.lost})` : ''}`
+    : '';
   return [
     head,
     works,

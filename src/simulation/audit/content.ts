@@ -576,6 +576,32 @@ export function summerComfortOf(output: RawDpe, declared?: RawDpe): SummerComfor
   };
 }
 
+/** Why the works lose a criterion, where the 3CL says (the engine's 7_inertie.js). */
+const LOST_WHY: Record<string, string> = {
+  'heavy thermal mass':
+    'the 3CL’s inertia counts a wall, a low floor or a ceiling as heavy only when it is uninsulated, insulated outside only or of an unknown insulation type, and after these works some are filed as insulated on their inside',
+};
+
+/**
+ * The summer-comfort criteria met before a step and not after it (the criteria in
+ * `COMFORT_CRITERIA`'s order), said with why where the 3CL says: "heavy thermal mass lost with
+ * these works: …" (2238E0097309E: its walls lined inside, good → average). Undefined when none.
+ */
+export function comfortLostOf(
+  before: SummerComfort | undefined,
+  after: SummerComfort | undefined,
+): string | undefined {
+  if (!before || !after) return undefined;
+  const lost = after.criteria
+    .map((c, i) => ({ c, was: before.criteria[i]?.met === true, key: COMFORT_CRITERIA[i]?.[1] }))
+    .filter(({ c, was }) => was && !c.met)
+    .map(({ key, c }) => {
+      const why = key ? LOST_WHY[key] : undefined;
+      return `${key ?? c.label} lost with these works${why ? `: ${why}` : ''}`;
+    });
+  return lost.length ? lost.join('; ') : undefined;
+}
+
 /**
  * A dwelling's heat-losing roof area (b > 0) and its bare part, as the engine correction
  * confort-ete-toiture reads them: declared uninsulated, or of unknown insulation with a Uph above

@@ -60,6 +60,7 @@ import {
   costCeilingNoteOf,
   dearerStepsNoteOf,
   scopeText,
+  comfortLostOf,
   summerComfortOf,
 } from './content.js';
 import { oversizedDoors } from '../../dpe/doors.js';
@@ -272,8 +273,16 @@ export function auditDpe(engine: Engine, prep: PreparedDpe, opts: AuditOptions):
       prev = ev;
     }
     const single = [withProof(stepOf(frame, 1, paths.base, paths.single, 0), paths.singleProof)];
+    const comfortBefore = summerComfortOf(prep.base.output);
     for (const steps of [stepsList, single])
       steps.forEach((step, i) => {
+        // a summer-comfort criterion the step's works lose: said, with why
+        const lost = comfortLostOf(
+          i === 0 ? comfortBefore : steps[i - 1]?.summerComfort,
+          step.summerComfort,
+        );
+        if (lost && step.summerComfort)
+          step = { ...step, summerComfort: { ...step.summerComfort, lost } };
         const upTo = steps.slice(0, i + 1).map((s) => s.works);
         const note = heatPumpsNoteOf(prep.raw, frame.costs, upTo);
         // new water heaters on two or more hot-water installations of one dwelling: said with
