@@ -1392,6 +1392,57 @@ describe.skipIf(!HAS_CORPUS)('the rules where they bind on the corpus', () => {
     }
   });
 
+  it('a step that replaces a main heating generator while its back-up stays says which stays, on which installation, and its share of the heating after the step; the controls name the insert by its 3CL label, not "poêle bois" (2287E1307980I: an air/air heat pump replaces the convectors, the flame-verte insert stays)', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'dpe-sim-back-up-'));
+    const report = path.join(dir, 'audit.html');
+    try {
+      const json = await runCli(['audit', corpus('2287E1307980I'), '--json']);
+      expect(json.code, json.stderr).toBe(0);
+      const a = JSON.parse(json.stdout) as AuditResponse;
+      // the insert as the 3CL labels type 39 (its words as the engine's enums.js has them)
+      const insert = 'insert installé installé de 2007 à 2017 avec label flamme verte';
+      const said = (pct: number) =>
+        `On installation_chauffage:0 the new generator replaces the main one (convecteur électrique nfc, nf** et nf***); its back-up stays in service: ${insert}, for ${pct}\u00a0% of the heating consumption after this step (final energy).`;
+      const notes: string[] = [];
+      for (const p of a.proposals)
+        for (const st of p.steps) {
+          const replaces = st.works.some(
+            (w) => w.referenceId === 'installation_chauffage:0' && w.editableValue === 'PACAirAir',
+          );
+          if (!replaces) {
+            expect(st.heatingNote, `${p.kind} ${st.n}`).toBeUndefined();
+            continue;
+          }
+          // the insert's share, as the step's heating energy gives it (logs and electricity the
+          // only two energies: the insert burns the logs)
+          const e = st.heatingEnergy!;
+          const logs = e.id === '4' ? e.share : 1 - e.share;
+          expect(st.heatingNote, `${p.kind} ${st.n}`).toBe(said(Math.round(logs * 100)));
+          notes.push(st.heatingNote!);
+        }
+      // the path in steps' step 1 (45 %: the other heaters still electric) and the path in one
+      // step (55 %)
+      expect(notes).toEqual([said(45), said(55)]);
+      // the controls: the insert's emitter named by its generator, the 3CL's emitter type beside
+      expect(a.controls?.[1]).toBe(
+        `heating 1 (Convecteur électrique NFC, NF** et NF**…), emitter 2 of 2: emitters: ${insert} (3CL emitter type: poêle bois); regulation: avec régulation pièce par pièce; programming (intermittence): absent`,
+      );
+      // as the signer reads it: under the step in the terminal and in the report, once each
+      const out = await runCli(['audit', corpus('2287E1307980I'), '--report', report], {
+        env: { COLUMNS: '400' },
+      });
+      expect(out.code, out.stderr).toBe(0);
+      const html = await readFile(report, 'utf8');
+      for (const note of notes) {
+        expect(out.stdout.split(note).length - 1, note).toBe(1);
+        expect(html.split(`<p class="small">${note}</p>`).length - 1, note).toBe(1);
+      }
+      expect(out.stdout).not.toContain('emitters: poêle bois');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('a path in steps reaches the class the path in one step reaches: 2274E0581391C, whose step 1 chosen first (double glazing on baie_vitree:0) left B out of reach of any step 2, takes its steps from the path in one step’s works', async () => {
     const a = audit(await prep(corpus('2274E0581391C')));
     invariants(a);

@@ -270,8 +270,11 @@ export const AuditStep = Type.Object({
   hotWaterNote: Type.Optional(Type.String()),
   /**
    * a collective base + appoint installation (§9.8) whose base this step replaces: what the base
-   * was, and that its individual appoint stays, named; and a heating generator the aids already
-   * accept that this step replaces, named with the works line (0.2)
+   * was, and that its individual appoint stays, named; an installation whose main generator this
+   * step replaces while its back-up (a wood stove or insert, a bathroom's heater) stays: the
+   * back-up by its 3CL label, and its share of the heating's final energy after the step; and a
+   * heating generator the aids already accept that this step replaces, named with the works line
+   * (0.2)
    */
   heatingNote: Type.Optional(Type.String()),
   /**

@@ -12,7 +12,7 @@ import type {
 } from '../../contract/audit.js';
 import { classIndex, type ClassLetter } from '../../contract/classes.js';
 import { ENERGY_PRICES_SINCE } from '../../contract/constants.js';
-import { indexRanges, numberText } from '../../contract/number-text.js';
+import { indexRanges, numberText, percentText } from '../../contract/number-text.js';
 import { buildingAreaSetAside, isBaseAppoint, type Scope } from '../../dpe/building.js';
 import { STANDARD_DOOR_M2 } from '../../dpe/doors.js';
 import { elementsOf, parseReferenceId } from '../../dpe/elements.js';
@@ -21,9 +21,10 @@ import { consumptionOf } from '../../engine/bills.js';
 import type { Engine } from '../../engine/engine.js';
 import { findOption } from '../../works/catalogue.js';
 import { ecsGensOf, gensOf } from '../../works/context.js';
+import { isWoodRoomAppliance } from '../../works/generators.js';
 import { interiorInsulationAdds } from '../../works/recipes.js';
 import { ceilingAreaText, COST_CEILING, costPerDwelling, costPerM2 } from '../cost-ceiling.js';
-import { generatorName, type Items } from './items.js';
+import { generatorLabel, generatorName, isBackUp, type Items } from './items.js';
 import { ACCEPTED_GENERATORS, OPAQUE_LEVELS, WINDOW_LEVEL } from './levels.js';
 
 /**
@@ -234,22 +235,81 @@ function unmixedOf(
 }
 
 /**
- * A collective base + appoint installation (§9.8) whose base the works replace: the base it was,
- * and that its appoint stays, named; undefined when there is none.
+ * What a step that replaces a heating installation's main generator keeps beside it, named: a
+ * collective base + appoint installation (§9.8) whose base the works replace, the base it was and
+ * that its appoint stays; an installation whose back-up (items.ts `isBackUp`: a wood stove or
+ * insert, a bathroom's electric heater, a boiler relieving a heat pump) stays beside the new main
+ * generator, which back-up, by its 3CL label as the DPE files it, and its share of the heating
+ * consumption after the step where the engine's output gives it (`output`, the works' own run:
+ * 2287E1307980I's flame-verte insert beside the air/air heat pump that replaces its convectors).
+ * Undefined when there is none.
  */
-export function appointKeptOf(engine: Engine, before: RawDpe, after: RawDpe): string | undefined {
+export function appointKeptOf(
+  engine: Engine,
+  before: RawDpe,
+  after: RawDpe,
+  output?: RawDpe,
+): string | undefined {
   const label = (g: RawElement) => generatorName(engine, 'installation_chauffage', g);
+  const type = (g: RawElement | undefined) => str(g?.donnee_entree.enum_type_generateur_ch_id);
   const was = elementsOf(before, 'installation_chauffage');
+  const computed = output ? elementsOf(output, 'installation_chauffage') : [];
+  const total = num(output?.logement?.sortie?.ef_conso?.conso_ch);
   const notes: string[] = [];
   elementsOf(after, 'installation_chauffage').forEach((inst, i) => {
-    if (!isBaseAppoint(inst)) return;
-    const [base, ...appoint] = gensOf(inst as RawGeneratorHolder);
-    const old = was[i] && gensOf(was[i] as RawGeneratorHolder)[0];
-    const type = (g: RawElement | undefined) => str(g?.donnee_entree.enum_type_generateur_ch_id);
-    if (!base || !old || type(base) === type(old)) return;
-    const kept = appoint.length ? appoint.map(label).join(' + ') : undefined;
+    const old = was[i];
+    if (!old) return;
+    if (isBaseAppoint(inst)) {
+      const [base, ...appoint] = gensOf(inst as RawGeneratorHolder);
+      const oldBase = gensOf(old as RawGeneratorHolder)[0];
+      if (!base || !oldBase || type(base) === type(oldBase)) return;
+      const kept = appoint.length ? appoint.map(label).join(' + ') : undefined;
+      notes.push(
+        `installation_chauffage:${i} is a collective base + appoint installation: its new generator replaces the base (${label(oldBase)}) at the base’s power${kept ? `; the appoint in each dwelling (${kept}) stays, for the share of the need the 3CL method gives it (§9.8)` : ''}.`,
+      );
+      return;
+    }
+    // the generators as the audit's items judge them: main, or back-up (by their 3CL label)
+    const split = (holder: RawElement) =>
+      gensOf(holder as RawGeneratorHolder).map((g) => ({
+        g,
+        backUp: isBackUp(
+          'installation_chauffage',
+          holder,
+          g,
+          generatorLabel(engine, 'installation_chauffage', g),
+        ),
+      }));
+    const now = split(inst);
+    const then = split(old);
+    const mainThen = then.filter((x) => !x.backUp);
+    const oldTypes = new Set(mainThen.map((x) => type(x.g)));
+    // a new main generator, where the old one(s) were
+    if (!mainThen.length || !now.some((x) => !x.backUp && !oldTypes.has(type(x.g)))) return;
+    // the back-ups the works leave as they were (the same type, filed under the same reference)
+    const same = (a: RawElement, b: RawElement) =>
+      type(a) === type(b) && str(a.donnee_entree.reference) === str(b.donnee_entree.reference);
+    const kept = now.filter((x) => x.backUp && then.some((y) => y.backUp && same(x.g, y.g)));
+    if (!kept.length) return;
+    const out = gensOf((computed[i] ?? {}) as RawGeneratorHolder);
+    // its share of the heating's final energy after the step, where the engine's output gives it
+    const shareOf = (g: RawElement): string | undefined => {
+      const c = out.find((o) => same(o, g));
+      const kwh = num(c?.donnee_intermediaire?.conso_ch);
+      if (kwh === undefined || total === undefined || !(total > 0) || kwh < 0 || kwh > total)
+        return undefined;
+      const pct = (100 * kwh) / total;
+      return pct > 0 && pct < 0.5 ? 'under 1\u00a0%' : percentText(pct);
+    };
+    const shares = kept.map((x) => shareOf(x.g));
+    const main = mainThen.map((x) => label(x.g)).join(' + ');
+    const OF = 'of the heating consumption after this step (final energy)';
+    const stays =
+      kept.length === 1
+        ? `its back-up stays in service: ${label(kept[0]!.g)}${shares[0] ? `, for ${shares[0]} ${OF}` : ''}`
+        : `its back-ups stay in service: ${kept.map((x, k) => `${label(x.g)}${shares[k] ? ` (${shares[k]})` : ''}`).join(' and ')}${shares.some(Boolean) ? `, their shares ${OF}` : ''}`;
     notes.push(
-      `installation_chauffage:${i} is a collective base + appoint installation: its new generator replaces the base (${label(old)}) at the base’s power${kept ? `; the appoint in each dwelling (${kept}) stays, for the share of the need the 3CL method gives it (§9.8)` : ''}.`,
+      `On installation_chauffage:${i} the new generator replaces the main one (${main}); ${stays}.`,
     );
   });
   return notes.length ? notes.join(' ') : undefined;
@@ -493,6 +553,9 @@ export function aidsOf(
 
 // ---------------------------------------------------------------- controls, summer comfort
 
+/** enum_type_emission_distribution_id of a wood stove, insert, closed hearth or cooker: "poêle bois" */
+const WOOD_EMITTER = '21';
+
 /** The existing control devices of the heating (regulation, programming, metering), per installation. */
 export function controlsOf(engine: Engine, raw: RawDpe): string[] {
   const out: string[] = [];
@@ -516,7 +579,24 @@ export function controlsOf(engine: Engine, raw: RawDpe): string[] {
         str(d.enum_equipement_intermittence_id),
       );
       const regulation = engine.enumLabel('type_regulation', str(d.enum_type_regulation_id));
-      if (emission) parts.push(`emitters: ${emission}`);
+      // a wood room appliance is its own emitter, which the 3CL files under one type for them all
+      // ("poêle bois"): the appliance on its link named as the DPE files it (2287E1307980I's
+      // insert)
+      const wood =
+        str(d.enum_type_emission_distribution_id) === WOOD_EMITTER
+          ? gensOf(h).filter(
+              (g) =>
+                isWoodRoomAppliance(g) &&
+                str(g.donnee_entree.enum_lien_generateur_emetteur_id) ===
+                  str(d.enum_lien_generateur_emetteur_id),
+            )
+          : [];
+      if (emission)
+        parts.push(
+          wood.length
+            ? `emitters: ${wood.map((g) => generatorName(engine, 'installation_chauffage', g)).join(' + ')} (3CL emitter type: ${emission})`
+            : `emitters: ${emission}`,
+        );
       if (regulation) parts.push(`regulation: ${regulation}`);
       if (intermittence) parts.push(`programming (intermittence): ${intermittence}`);
       if (num(d.presence_comptage) !== undefined)

@@ -650,7 +650,9 @@ function stepOf(
     frame.costs,
   );
   const hotWaterNote = hotWaterKeptOf(frame.engine, from.raw, applied.raw);
-  const heatingNote = appointKeptOf(frame.engine, from.raw, applied.raw);
+  // (what a replaced main heating generator leaves beside it, with its share in the works' own
+  // output)
+  const heatingNote = appointKeptOf(frame.engine, from.raw, applied.raw, output);
   const billSaved = Math.round(beforeFigures.bill - afterFigures.bill);
   // a bill that rises says why (the works trade a cheap energy for a dearer one): the output the
   // step starts from, run again only then (after the input was read above: the run may write

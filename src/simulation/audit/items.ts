@@ -141,7 +141,12 @@ function generatorsOf(category: Category, el: RawElement): RawElement[] {
  * boiler of an installation whose boiler takes over from a heat pump (`enum_cfg_installation_ch_id`
  * 8 and 9). The heating is at the aids' level when its main generators are.
  */
-function isBackUp(category: Category, el: RawElement, g: RawElement, label: string): boolean {
+export function isBackUp(
+  category: Category,
+  el: RawElement,
+  g: RawElement,
+  label: string,
+): boolean {
   if (category !== 'installation_chauffage') return false;
   const lien = str(g.donnee_entree.enum_lien_generateur_emetteur_id);
   if (lien === '2' || lien === '3') return true;
