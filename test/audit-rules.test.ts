@@ -32,11 +32,11 @@ import { figuresOf, runWorks } from '../src/simulation/runs.js';
 import { applyWorks, priceOn, resolveChanges } from '../src/works/apply.js';
 import { findOption } from '../src/works/catalogue.js';
 import { quantityNote, unitsText } from '../src/contract/audit-text.js';
-import type { RawElement } from '../src/dpe/raw.js';
+import type { RawElement, RawGeneratorHolder } from '../src/dpe/raw.js';
 import { roofKind } from '../src/works/recipes.js';
 import { consumptionOf } from '../src/engine/bills.js';
 import { defaultCosts } from '../src/works/costs.js';
-import { gensOf } from '../src/works/context.js';
+import { ecsGensOf, gensOf } from '../src/works/context.js';
 import { CORPUS, FLAT, HAS_CORPUS, HOUSE, STUDIO, runCli } from './helpers.js';
 import { preparedFile } from './corpus-engine.js';
 
@@ -957,7 +957,8 @@ describe.skipIf(!HAS_CORPUS)('the rules where they bind on the corpus', () => {
       const [h0, h1] = heatersOf(s);
       const label = (it: typeof h0) =>
         ({
-          CET: 'Chauffe-eau thermodynamique sur air ambiant',
+          // (where it stands: the unheated basement the DPE's envelope borders)
+          CET: 'Chauffe-eau thermodynamique sur air ambiant, au sous-sol non chauffé',
           CETExterieur: 'Chauffe-eau thermodynamique sur air extérieur',
           BallonElectrique: 'Ballon électrique récent (catégorie C)',
         })[it!.editableValue] ?? '';
@@ -1438,6 +1439,55 @@ describe.skipIf(!HAS_CORPUS)('the rules where they bind on the corpus', () => {
         expect(html.split(`<p class="small">${note}</p>`).length - 1, note).toBe(1);
       }
       expect(out.stdout).not.toContain('emitters: poêle bois');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a water heater on ambient air’s line says where it stands, the unheated room the rule that offers it found: 2287E1307980I’s unheated basement (its tank in the heated volume, its floor on the basement), in the audit’s JSON, terminal and report, and initial’s option label', async () => {
+    // the DPE: its old tank inside the heated volume, its low floor on an unheated basement
+    const raw = (await prep(corpus('2287E1307980I'))).raw;
+    const tank = ecsGensOf(elementsOf(raw, 'installation_ecs')[0] as RawGeneratorHolder);
+    expect(tank.map((g) => String(g.donnee_entree.position_volume_chauffe))).toEqual(['1']);
+    const floors = elementsOf(raw, 'plancher_bas').map((f) =>
+      String(f.donnee_entree.enum_type_adjacence_id),
+    );
+    expect(floors).toEqual(['6']);
+    const label = 'Chauffe-eau thermodynamique sur air ambiant, au sous-sol non chauffé';
+    const dir = await mkdtemp(path.join(tmpdir(), 'dpe-sim-cet-room-'));
+    const report = path.join(dir, 'audit.html');
+    try {
+      const json = await runCli(['audit', corpus('2287E1307980I'), '--json']);
+      expect(json.code, json.stderr).toBe(0);
+      const a = JSON.parse(json.stdout) as AuditResponse;
+      const lines = a.proposals.flatMap((p) =>
+        p.steps.flatMap((st) => st.works.filter((w) => w.editableValue === 'CET')),
+      );
+      // in both paths, at the catalogue's price and the old tank's 100 L
+      expect(lines.length).toBe(2);
+      for (const w of lines) {
+        expect(w.option).toBe(label);
+        expect(w.cost).toBe(2950);
+        expect(w.performance).toMatch(/, 100 L, at the 3CL tables/);
+      }
+      const out = await runCli(['audit', corpus('2287E1307980I'), '--report', report], {
+        env: { COLUMNS: '400' },
+      });
+      expect(out.code, out.stderr).toBe(0);
+      expect(out.stdout.split(`\t${label}\t3CL tables, 100\u00a0L\t`).length - 1).toBe(2);
+      const html = await readFile(report, 'utf8');
+      expect(html.split(`<td>${label}</td>`).length - 1).toBe(2);
+      // initial names the option so where it offers it
+      const initial = await runCli(['initial', corpus('2287E1307980I'), '--json']);
+      expect(initial.code, initial.stderr).toBe(0);
+      const body = JSON.parse(initial.stdout) as {
+        dpe: {
+          items: {
+            installation_ecs: { editables: Record<string, { values: Record<string, string> }> }[];
+          };
+        };
+      };
+      expect(body.dpe.items.installation_ecs[0]!.editables.ReplaceGEN!.values.CET).toBe(label);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

@@ -343,7 +343,7 @@ describe('dpe-sim audit (the built CLI)', () => {
     expect(out.code, out.stderr).toBe(0);
     // piped output: tab-separated cells
     expect(out.stdout).toMatch(
-      /\tChauffe-eau thermodynamique sur air ambiant\t3CL tables, 200\u00a0L\t1\u00a0unit\t/,
+      /\tChauffe-eau thermodynamique sur air ambiant, dans le local non chauffé de l’ancien générateur\t3CL tables, 200\u00a0L\t1\u00a0unit\t/,
     );
     // a generator without a volume: the tables alone
     expect(out.stdout).toMatch(/\tChaudière gaz à condensation\t3CL tables\t/);

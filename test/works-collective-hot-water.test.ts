@@ -214,21 +214,21 @@ describe('a thermodynamic water heater on ambient air (3CL: on an unheated room)
     ).toThrow(/CETExterieur/);
   });
 
-  it('is offered where the old tank stands outside the heated volume, and stands there', async () => {
+  it('is offered where the old tank stands outside the heated volume, and stands there (in its unheated room, as the option’s label says)', async () => {
     const p = await tankAt(FLAT, 0);
     expect(
       ambientAirRoom(
         p.raw,
         ecsGensOf(elementsOf(p.raw, 'installation_ecs')[0] as RawGeneratorHolder),
       ),
-    ).toBe('the old tank’s place, outside the heated volume');
+    ).toBe('dans le local non chauffé de l’ancien ballon');
     expect(place(fitted(p, 'CET'))).toBe(0);
   });
 
   it('is offered in a house with a garage though its tank stands inside (the bundled house, tank moved in): it goes in the garage, where its tank’s losses no longer warm the house, so it saves less than the same heater on outdoor air, whose tank stays inside', async () => {
     const p = await tankAt(HOUSE, 1);
     const gens = ecsGensOf(elementsOf(p.raw, 'installation_ecs')[0] as RawGeneratorHolder);
-    expect(ambientAirRoom(p.raw, gens)).toBe('garage');
+    expect(ambientAirRoom(p.raw, gens)).toBe('dans le garage');
     const ambient = fitted(p, 'CET');
     const outdoor = fitted(p, 'CETExterieur');
     expect(place(ambient)).toBe(0);

@@ -479,7 +479,7 @@ export function candidatesOf(
         const list = groups.get(row.key) ?? [];
         list.push({
           change,
-          label: labelOn(row, el),
+          label: labelOn(row, el, prep.raw),
           cout: run.cout,
           coutDetail: run.applied[0]?.coutDetail,
           coutBatiment: run.applied[0]?.coutBatiment,

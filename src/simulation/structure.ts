@@ -183,7 +183,7 @@ function editablesOf(
         referenceId: ref,
         editableKey: row.key,
         editableValue: row.code,
-        label: labelOn(row, el),
+        label: labelOn(row, el, prep.raw),
         cout: run.cout,
         gainTotal: gain,
         gainGES: gainGes,
@@ -193,7 +193,7 @@ function editablesOf(
       continue;
     }
     const editable = (out[row.key] ??= { type: 'enum', values: {}, options: {} });
-    editable.values[row.code] = labelOn(row, el);
+    editable.values[row.code] = labelOn(row, el, prep.raw);
     // a whole building's per-dwelling price where the DPE's installation says other dwellings
     // than the engine simulates: both (the price follows the engine, as the gain does)
     const price = priceOn(row, el, costs, prep.raw);

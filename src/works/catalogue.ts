@@ -6,7 +6,9 @@
  */
 import type { Category } from '../contract/schemas.js';
 import type { CostKey } from './costs.js';
-import type { RawElement } from '../dpe/raw.js';
+import type { RawDpe, RawElement, RawGeneratorHolder } from '../dpe/raw.js';
+import { ecsGensOf } from './context.js';
+import { ambientAirRoom } from './generators.js';
 import { isFrenchWindow, isGlazedDoor, ROOF_WINDOW_SW, type Recipe } from './recipes.js';
 
 export type WorksKey =
@@ -349,12 +351,19 @@ export const GLAZED_DOOR_LABEL = 'Porte isolée avec double vitrage (U 1.5)';
 /**
  * An option's label on the element it is fitted to: a window option on a French window names a
  * French window ("Porte-fenêtre double vitrage PVC …", the new one keeps its type), the door
- * option on a glazed door an insulated glazed door (the recipe fits one: recipes.ts doorApply).
+ * option on a glazed door an insulated glazed door (the recipe fits one: recipes.ts doorApply);
+ * with the DPE, a water heater on ambient air where it stands, the unheated room the rule that
+ * offers it found (generators.ts `ambientAirRoom`): "Chauffe-eau thermodynamique sur air
+ * ambiant, au sous-sol non chauffé".
  */
-export function labelOn(row: WorksOptionRow, el: RawElement): string {
+export function labelOn(row: WorksOptionRow, el: RawElement, dpe?: RawDpe): string {
   if (row.recipe.kind === 'window' && row.label.startsWith('Fenêtre ') && isFrenchWindow(el))
     return `Porte-fenêtre ${row.label.slice('Fenêtre '.length)}`;
   if (row.recipe.kind === 'door' && isGlazedDoor(el)) return GLAZED_DOOR_LABEL;
+  if (dpe && row.recipe.kind === 'hot-water' && row.recipe.generator === 'cet') {
+    const room = ambientAirRoom(dpe, ecsGensOf(el as RawGeneratorHolder));
+    if (room) return `${row.label}, ${room}`;
+  }
   return row.label;
 }
 

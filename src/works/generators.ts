@@ -927,27 +927,38 @@ const WATER_HEATERS: Record<Exclude<HotWaterGenerator, 'cesi'>, NewGenFields> = 
 // enum_type_adjacence_id of a house's unheated rooms a water heater on ambient air can stand in
 // (the 3CL's "sur local non chauffé"; ADEME: a room of 20 m³ or more): sous-sol non chauffé,
 // garage, cellier, autres dépendances. Not a crawl space or an attic, nor a flat's neighbours
-// (the building's basement, car park or stairs are not the flat's to put an appliance in).
+// (the building's basement, car park or stairs are not the flat's to put an appliance in). Each
+// as the option's label says where the heater stands (catalogue.ts `labelOn`), in the
+// catalogue's French: the unheated basement, the garage, the cellar, an outbuilding.
 const AMBIENT_AIR_ROOMS: Record<string, string> = {
-  '6': 'unheated basement',
-  '8': 'garage',
-  '9': 'cellar',
-  '21': 'outbuilding',
+  '6': 'au sous-sol non chauffé',
+  '8': 'dans le garage',
+  '9': 'dans le cellier',
+  '21': 'dans une dépendance',
 };
+/**
+ * The old hot-water generator's own place, outside the heated volume (position_volume_chauffe 0):
+ * a tank's (a volume_stockage), else the generator's (a boiler's instantaneous hot water).
+ */
+const OLD_TANK_ROOM = 'dans le local non chauffé de l’ancien ballon';
+const OLD_GENERATOR_ROOM = 'dans le local non chauffé de l’ancien générateur';
 
 export const NO_AMBIENT_AIR_ROOM =
   'a water heater on ambient air stands in an unheated room: the DPE describes none for it (no garage, cellar, unheated basement or outbuilding of a house) and its tank stands in the heated volume; the one on outdoor air is offered';
 
 /**
  * Where a thermodynamic water heater on ambient air can stand (3CL type 3, "sur local non
- * chauffé"): where the old tank stands outside the heated volume (position_volume_chauffe 0), the
- * old tank's own place; in a house, an unheated room the DPE's envelope borders (its
- * adjacency, AMBIENT_AIR_ROOMS); otherwise nowhere the DPE describes (undefined), and a water
- * heater on outdoor air is what can be fitted.
+ * chauffé"), as its option's label says it: where the old tank (or the old generator, a boiler
+ * without one) stands outside the heated volume (position_volume_chauffe 0), its unheated room
+ * ("dans le local non chauffé de l’ancien ballon"); in a house, the first unheated room the
+ * DPE's envelope borders (its adjacency, AMBIENT_AIR_ROOMS: "au sous-sol non chauffé", "dans le
+ * garage"); otherwise nowhere the DPE describes (undefined), and a water heater on outdoor air is
+ * what can be fitted.
  */
 export function ambientAirRoom(dpe: RawDpe, gens: readonly RawElement[]): string | undefined {
-  if (gens.some((g) => s(g.donnee_entree.position_volume_chauffe) === '0'))
-    return 'the old tank’s place, outside the heated volume';
+  const outside = gens.find((g) => s(g.donnee_entree.position_volume_chauffe) === '0');
+  if (outside)
+    return (n(outside.donnee_entree.volume_stockage) || 0) > 0 ? OLD_TANK_ROOM : OLD_GENERATOR_ROOM;
   if (scopeOf(dpe).coverage !== 'maison') return undefined;
   for (const kind of ['mur', 'plancher_bas', 'plancher_haut'] as const)
     for (const el of envelopeList(dpe, kind)) {

@@ -130,7 +130,7 @@ export function leftOutReason(
     left.push({ row, ep, ges });
   }
   if (!left.length) return undefined;
-  const lines = left.map((o) => `${labelOn(o.row, el)} ${effectText(o)} alone`);
+  const lines = left.map((o) => `${labelOn(o.row, el, prep.raw)} ${effectText(o)} alone`);
   // the first option's causes stand for all (the same works at another level or material move
   // the same 3CL inputs)
   const causes = causesOf(engine, prep, category, index, left[0]!.row, frame.costs);
