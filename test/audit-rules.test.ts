@@ -565,7 +565,9 @@ describe('a whole building’s aid is its dwellings’: the ceiling is per dwell
     expect(by['higher']?.maPrimeRenov).toBe(1_694 * 9);
     expect(by['very-modest']?.netCost).toBe(160_860 - 13_553 * 9);
     expect(nine.rule).toMatch(/16\s942 € excl\. VAT per dwelling \(ceiling 40\s000 € per dwelling/);
-    expect(nine.rule).toMatch(/shared equally by its 9 dwellings\), 152\s478 € for the building/);
+    expect(nine.rule).toMatch(
+      /each dwelling at the average, the building’s 160\s860 € divided by its 9 dwellings\), 152\s478 € for the building/,
+    );
   });
   it('a building in D is named as a building, not a dwelling', () => {
     const d = aidsOf(path as Parameters<typeof aidsOf>[0], 'D', 2, [], {
@@ -1488,6 +1490,45 @@ describe.skipIf(!HAS_CORPUS)('the rules where they bind on the corpus', () => {
         };
       };
       expect(body.dpe.items.installation_ecs[0]!.editables.ReplaceGEN!.values.CET).toBe(label);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a whole building’s cost per dwelling is said to be what it is, an average, the building’s cost divided by its dwellings, how a co-ownership shares works not in the DPE (2459E1831723H, 3 dwellings whose installations give their areas): in the audit’s JSON, terminal and report, and initial’s terminal', async () => {
+    // the DPE gives each dwelling's area (its hot-water installations, one a dwelling)
+    const raw = (await prep(corpus('2459E1831723H'))).raw;
+    expect(
+      elementsOf(raw, 'installation_ecs').map((i) => Number(i.donnee_entree.surface_habitable)),
+    ).toEqual([44.86, 34.85, 40.64]);
+    const said =
+      'costs are the building’s, and a cost per dwelling is an average, the building’s cost divided by its 3 dwellings (how a co-ownership shares works, by tantièmes or each lot paying its own dwelling’s systems, is not in the DPE).';
+    const dir = await mkdtemp(path.join(tmpdir(), 'dpe-sim-per-dwelling-'));
+    const report = path.join(dir, 'audit.html');
+    try {
+      const json = await runCli(['audit', corpus('2459E1831723H'), '--json']);
+      expect(json.code, json.stderr).toBe(0);
+      const a = JSON.parse(json.stdout) as AuditResponse;
+      expect(a.scope?.dwellings).toBe(3);
+      expect(a.scope?.text.endsWith(said), a.scope?.text).toBe(true);
+      expect(json.stdout).not.toContain('shared equally');
+      expect(json.stdout).not.toContain('no dwelling’s own area');
+      // the figure itself: the building's cost divided by its 3 dwellings
+      for (const p of a.proposals) expect(p.costPerDwelling, p.kind).toBe(Math.round(p.cost / 3));
+      const out = await runCli(['audit', corpus('2459E1831723H'), '--report', report], {
+        env: { COLUMNS: '400' },
+      });
+      expect(out.code, out.stderr).toBe(0);
+      expect(out.stdout).toContain(said);
+      expect(await readFile(report, 'utf8')).toContain(said);
+      // initial's table says the same of its €/dwelling
+      const initial = await runCli(['initial', corpus('2459E1831723H')], {
+        env: { COLUMNS: '400' },
+      });
+      expect(initial.code, initial.stderr).toBe(0);
+      expect(initial.stdout).toContain(
+        "€/dwelling: an average, the building's cost divided by its 3 dwellings (how a co-ownership shares works is not in the DPE)",
+      );
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

@@ -18,7 +18,7 @@ export function normalizedText(a: { normalized: boolean }): string | undefined {
     : undefined;
 }
 
-/** " (11 058 € per dwelling)": a whole building's path cost shared by its dwellings; else empty. */
+/** " (11 058 € per dwelling)": a whole building's path cost divided by its dwellings; else empty. */
 export function perDwellingText(p: { costPerDwelling?: number }, euros: (x: number) => string) {
   return p.costPerDwelling === undefined ? '' : ` (${euros(p.costPerDwelling)} per dwelling)`;
 }

@@ -221,9 +221,9 @@ export const AuditAids = Type.Object({
   /** the eligible expense, € excl. VAT (capped; a whole building's: every dwelling's together) */
   eligibleExpense: Type.Number(),
   /**
-   * a whole building (0.2): the dwellings its works are shared by, equally (the aid's ceiling is
-   * per dwelling), and each one's eligible expense, € excl. VAT; `byCategory` is then the
-   * building's, every dwelling's aid together
+   * a whole building (0.2): the dwellings its cost is divided by, each taken at the average (the
+   * aid's ceiling is per dwelling), and each one's eligible expense, € excl. VAT; `byCategory` is
+   * then the building's, every dwelling's aid together
    */
   dwellings: Type.Optional(Type.Integer({ minimum: 2 })),
   eligibleExpensePerDwelling: Type.Optional(Type.Number()),
@@ -361,7 +361,10 @@ export const AuditProposal = Type.Object({
   steps: Type.Array(AuditStep),
   /** € incl. VAT, every step */
   cost: Type.Number(),
-  /** a whole building (0.2): `cost` shared equally by its dwellings (`scope.dwellings`), € incl. VAT */
+  /**
+   * a whole building (0.2): `cost` divided by its dwellings (`scope.dwellings`), an average, €
+   * incl. VAT (a co-ownership's split of works, by tantièmes or by lot, is not in the DPE)
+   */
   costPerDwelling: Type.Optional(Type.Number()),
   rules: Type.Array(AuditRule),
   items: Type.Array(ItemOutcome),
@@ -485,7 +488,7 @@ export const AuditResponse = Type.Object({
        * size, and none sized by the building is proposed)
        */
       share: Type.Union([Type.Number(), Type.Null()]),
-      /** a whole building: its dwellings, which its costs and aids are shared by */
+      /** a whole building: its dwellings, which its costs and aids are divided by (an average) */
       dwellings: Type.Optional(Type.Integer({ minimum: 1 })),
     }),
   ),

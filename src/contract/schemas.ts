@@ -609,7 +609,10 @@ export const AutoSolution = Type.Object({
    * (dpe-sim)
    */
   coutParM2: Type.Optional(Type.Number()),
-  /** a whole building: `cout` shared equally by its dwellings (`dpe.scope.dwellings`), € (dpe-sim) */
+  /**
+   * a whole building: `cout` divided by its dwellings (`dpe.scope.dwellings`), an average, €
+   * (a co-ownership's split of works, by tantièmes or by lot, is not in the DPE) (dpe-sim)
+   */
   coutParLogement: Type.Optional(Type.Number()),
   /**
    * heat pumps of one kind on two or more heating installations of one dwelling, priced as that

@@ -16,7 +16,10 @@ export function costPerM2(cout: number, scope: Scope): number | undefined {
   return scope.surface > 0 ? Math.round(cout / scope.surface) : undefined;
 }
 
-/** A whole building's cost shared equally by its dwellings, rounded; undefined for one dwelling. */
+/**
+ * A whole building's cost divided by its dwellings, rounded: an average, not a dwelling's own
+ * share (a co-ownership's split of works is not in the DPE); undefined for one dwelling.
+ */
 export function costPerDwelling(cout: number, dwellings: number): number | undefined {
   return dwellings > 1 ? Math.round(cout / dwellings) : undefined;
 }

@@ -320,7 +320,7 @@ function provenBound(sol: SpecAutoSolution, s: Style): string {
   return `\n${s.c.dim(above)}`;
 }
 
-/** "1 535 €/dwelling": a whole building's scenario cost shared by its dwellings (`coutParLogement`). */
+/** "1 535 €/dwelling": a whole building's scenario cost divided by its dwellings (`coutParLogement`). */
 function perDwelling(sol: SpecAutoSolution, s: Style): string {
   const d = (sol as { coutParLogement?: number }).coutParLogement;
   return d === undefined ? '' : `\n${s.c.dim(`${euros(d)}/dwelling`)}`;
@@ -357,7 +357,7 @@ export function scopeLine(dpe: SpecDpeStructure): string | undefined {
   )
     return `Collective works are priced at the flat's share of the building's works: ${share}`;
   if (sc.kind === 'immeuble')
-    return `Whole building, ${sc.dwellings} dwellings: individual systems are priced for every dwelling they serve, collective ones as one plant; €/dwelling: the building's cost shared equally by its dwellings`;
+    return `Whole building, ${sc.dwellings} dwellings: individual systems are priced for every dwelling they serve, collective ones as one plant; €/dwelling: an average, the building's cost divided by its ${sc.dwellings} dwellings (how a co-ownership shares works is not in the DPE)`;
   return undefined;
 }
 

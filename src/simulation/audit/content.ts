@@ -373,7 +373,7 @@ export interface AidHeating {
 /** What the aids are judged on besides the works: when it was built, and how many dwellings. */
 export interface AidScope {
   built: Built;
-  /** a whole building's dwellings, which share its works equally (the ceiling is per dwelling); else 1 */
+  /** a whole building's dwellings, its cost divided by them for the aid (the ceiling is per dwelling); else 1 */
   dwellings: number;
 }
 
@@ -383,8 +383,8 @@ export interface AidScope {
  * the six items still ask to the earlier works, where the path in one step chooses all its works
  * together (2251E1368858K: 20 448 € to A against 12 513 € to B); and when step 1 alone reaches
  * the final class, for how much (a first payment within reach is what a path in steps is for:
- * it is not folded into the path in one step). On a whole building, whose works its dwellings
- * share equally, each figure also a dwelling's (2535E0426429Q, 28 dwellings: 103 880 € more,
+ * it is not folded into the path in one step). On a whole building each figure also per
+ * dwelling, the building's divided by its dwellings (an average) (2535E0426429Q, 28 dwellings: 103 880 € more,
  * 3 710 € for each dwelling). "Reaches" is the final-class rule the page shows for each path. Null
  * otherwise.
  */
@@ -402,7 +402,7 @@ export function dearerStepsNoteOf(
     return null;
   const more = Math.round(steps.cost) - Math.round(single.cost);
   if (more <= 0) return null;
-  // a whole building's figures shared by its dwellings, as the proposals' headings give them
+  // a whole building's figures divided by its dwellings, as the proposals' headings give them
   // (the difference of the two rounded shares, so the three figures agree; none when it is 0)
   const a = costPerDwelling(steps.cost, dwellings);
   const b = costPerDwelling(single.cost, dwellings);
@@ -510,16 +510,17 @@ export function aidsOf(
     );
   const eligible = why.length === 0;
   const ceiling = [...MPR.ceilings].reverse().find((c) => gain >= c.gain)?.eur ?? 0;
-  // the aid is a dwelling's: a whole building's works are shared equally by its dwellings (its
-  // DPE gives no dwelling's own area), each capped at the ceiling, and the building's aid is the
-  // sum (2561E0059504D: 9 dwellings, 160,860 €, was capped at one dwelling's 40,000 €)
+  // the aid is a dwelling's: each dwelling taken at the average, a whole building's cost divided
+  // by its dwellings (how a co-ownership shares its works is not in the DPE), capped at the
+  // ceiling, and the building's aid is the sum (2561E0059504D: 9 dwellings, 160,860 €, was capped
+  // at one dwelling's 40,000 €)
   const perDwelling = p.cost / n;
   const eligibleHt = eligible ? Math.min(perDwelling / (1 + MPR.vat), ceiling) : 0;
   const expense = round(eligibleHt);
   const ceilingText = `${numberText(ceiling)} €${n > 1 ? ' per dwelling' : ''} for ${gain >= 3 ? '3 classes or more' : '2 classes'}`;
   const expenseText =
     n > 1
-      ? `eligible expense ${numberText(expense)} € excl. VAT per dwelling (ceiling ${ceilingText}; the building’s ${numberText(round(p.cost))} € shared equally by its ${n} dwellings), ${numberText(expense * n)} € for the building; each dwelling’s owner applies (not a company such as an SCI), ${COPROPRIETE}`
+      ? `eligible expense ${numberText(expense)} € excl. VAT per dwelling (ceiling ${ceilingText}; each dwelling at the average, the building’s ${numberText(round(p.cost))} € divided by its ${n} dwellings), ${numberText(expense * n)} € for the building; each dwelling’s owner applies (not a company such as an SCI), ${COPROPRIETE}`
       : `eligible expense ${numberText(expense)} € excl. VAT (ceiling ${ceilingText})`;
   return {
     eligible,
@@ -749,7 +750,7 @@ function scopeTextOf(
   if (what === 'immeuble')
     return {
       regulatory: true,
-      text: `A whole building of ${scope.dwellings} dwelling${scope.dwellings > 1 ? 's' : ''} (${numberText(scope.surface, 1)} m²): the regulatory case when it has a single owner; individual systems are counted for the dwellings they serve${scope.dwellings > 1 ? '; costs are the building’s, and per dwelling shared equally (the DPE gives no dwelling’s own area)' : ''}.`,
+      text: `A whole building of ${scope.dwellings} dwelling${scope.dwellings > 1 ? 's' : ''} (${numberText(scope.surface, 1)} m²): the regulatory case when it has a single owner; individual systems are counted for the dwellings they serve${scope.dwellings > 1 ? `; costs are the building’s, and a cost per dwelling is an average, the building’s cost divided by its ${scope.dwellings} dwellings (how a co-ownership shares works, by tantièmes or each lot paying its own dwelling’s systems, is not in the DPE)` : ''}.`,
       share: 1,
       dwellings: scope.dwellings,
     };

@@ -251,7 +251,7 @@ export function auditDpe(engine: Engine, prep: PreparedDpe, opts: AuditOptions):
   const target: ClassLetter = fOrG ? 'C' : 'B';
   const auditApplies = classIndex(initialClass) >= classIndex('D');
   const scope = scopeOf(prep.raw);
-  // the aids' age rule, and a whole building's dwellings (its works and aids shared by them)
+  // the aids' age rule, and a whole building's dwellings (its cost and aids divided by them)
   const aidScope: AidScope = {
     built: builtOf(prep.raw),
     dwellings: scope.coverage === 'immeuble' ? scope.dwellings : 1,
