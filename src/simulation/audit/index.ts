@@ -10,6 +10,7 @@
  * - content.ts: bills at dated prices, aids, controls, summer comfort, scope;
  * - this file: the audit put together (steps, works lines, the synthesis).
  */
+import { numberText } from '../../contract/number-text.js';
 import { createHash } from 'node:crypto';
 import type {
   AuditFigures,
@@ -122,6 +123,34 @@ export interface AuditOptions {
   finalPass?: boolean;
   /** the path in one step's works split in two as the path in steps when cheaper in all (default true) */
   splitPass?: boolean;
+}
+
+/**
+ * The path in steps made of the path in one step's works split in two (paths.ts `splitFromSingle`):
+ * what step 1 is, what the path costs against the path chosen step by step, and, where step 1 is
+ * bounded by that path's step-1 proof, how far above the cheapest first step it may be.
+ */
+function splitPathText(
+  split: { stepwiseCost: number; samePair: boolean },
+  steps: readonly AuditStep[],
+  proved: boolean,
+): string {
+  const cost = Math.round(steps.reduce((t, st) => t + st.cost, 0));
+  const stepwise = Math.round(split.stepwiseCost);
+  const first = steps[0];
+  const above =
+    first && !first.exact && typeof first.maxAbovePercent === 'number' && first.maxAbovePercent > 0
+      ? ` Step 1 alone (${numberText(Math.round(first.cost))}\u00a0€) costs at most ${first.maxAbovePercent}\u00a0% more than the cheapest first step for the same pair of insulation items.`
+      : '';
+  return (
+    `Two steps, with the same works as the path in one step: step 1 is the cheapest part of them, ` +
+    `taken by kind of element (every wall together, every window, the heating, the hot water), ` +
+    `that meets a first step’s rules (two classes gained, two insulation items, the ventilation ` +
+    `with them); step 2 is the rest. The path costs what the path in one step costs` +
+    `${proved ? ', proved the cheapest for the final class' : ''}, ` +
+    `${numberText(stepwise - cost)}\u00a0€ less than the path chosen step by step (the cheapest ` +
+    `step 1 first, ${numberText(stepwise)}\u00a0€ in all).${above}`
+  );
 }
 
 // ---------------------------------------------------------------- the loss breakdown
@@ -347,7 +376,11 @@ export function auditDpe(engine: Engine, prep: PreparedDpe, opts: AuditOptions):
       stepsList.length === 1 && allWorks(stepsList) === allWorks(single)
         ? 'One step, with the same works as the path in one step: the two proposals are one path.'
         : paths.splitFromSingle && allWorks(stepsList) === allWorks(single)
-          ? `Two steps, with the same works as the path in one step: step 1 is the part of them that meets a first step’s rules, step 2 the rest. The path costs what the path in one step costs${paths.singleReached && single[0]?.exact ? ', proved the cheapest for the final class' : ''}; it is chosen for its cost in all, so step 1 alone may cost more than the cheapest first step (its mark says by how much at most).`
+          ? splitPathText(
+              paths.splitFromSingle,
+              stepsList,
+              paths.singleReached && !!single[0]?.exact,
+            )
           : null;
     // (a path chosen step by step may cost more in all than works chosen together: said so)
     const dearer = dearerStepsNoteOf(

@@ -174,8 +174,12 @@ export interface Paths {
   pair: ItemKey[];
   base: Evaluated;
   combinations: number;
-  /** the path in steps is the path in one step's works split in two, cheaper in all (`splitPass`) */
-  splitFromSingle: boolean;
+  /**
+   * the path in steps is the path in one step's works split in two, cheaper in all (`splitPass`):
+   * what the path chosen step by step cost in all, and whether step 1 treats the pair of
+   * insulation items that path's step 1 was proved for (its mark then that proof's)
+   */
+  splitFromSingle?: { stepwiseCost: number; samePair: boolean };
 }
 
 const slot = (c: Candidate) => groupKey(c.change.referenceId, c.change.editableKey);
@@ -756,7 +760,7 @@ export function searchPaths(frame: PathFrame, items: Items, target: ClassLetter)
       goal2: goal2 as Goal | null,
     };
   };
-  let proof1 = proofOf(p1, first.best, 0, first.reached);
+  let proof1: StepProof | null = proofOf(p1, first.best, 0, first.reached);
   let { next, proof2, p2, goal2 } = complete(
     first,
     first === picked.first ? picked.next : undefined,
@@ -859,7 +863,7 @@ export function searchPaths(frame: PathFrame, items: Items, target: ClassLetter)
   // step 1 above (2459E1831723H: step 1 a double-flow ventilation, 57,563 € in all, where the
   // path in one step's works, 49,212 €, reach A)
   const whole = ctx.single.best;
-  let splitFromSingle = false;
+  let splitFromSingle: { stepwiseCost: number; samePair: boolean } | undefined;
   if (
     (frame.splitPass ?? true) &&
     steps.length === 2 &&
@@ -868,7 +872,10 @@ export function searchPaths(frame: PathFrame, items: Items, target: ClassLetter)
     provedClass === target &&
     whole.cout < next.best.cout
   ) {
-    const split = splitOf(ctx, whole, [goal1.requirements], firstTarget);
+    // (every pair of insulation items, as for a path short of its class: the cheapest part
+    // meeting any first step's rules; 2287E0722622O: the heat pump, the walls, the low floor and
+    // the ventilation, 37,517 €, where the heuristic's pair alone gave 60,532 €)
+    const split = splitOf(ctx, whole, pairs.map(firstRules), firstTarget);
     if (split) {
       const after = stepTargetAfter(split);
       const alt = complete(
@@ -876,11 +883,15 @@ export function searchPaths(frame: PathFrame, items: Items, target: ClassLetter)
         { best: whole, reached: reaches(whole.o, after) },
       );
       if (alt.next?.reached && alt.total < next.best.cout) {
+        const stepwiseCost = next.best.cout;
+        // (step 1's proof bounds the split only when the split meets that proof's rules: its
+        // pair of insulation items; otherwise not proved, as a split of a path short of its class)
+        const samePair = meetsAll(split.combo, goal1.requirements);
         first = { best: split, reached: true };
-        proof1 = proofOf(p1, split, 0, true);
+        proof1 = samePair ? proofOf(p1, split, 0, true) : null;
         ({ next, proof2 } = alt);
         arrange();
-        splitFromSingle = steps.length === 2;
+        if (steps.length === 2) splitFromSingle = { stepwiseCost, samePair };
       }
     }
   }
@@ -969,6 +980,8 @@ export function searchPaths(frame: PathFrame, items: Items, target: ClassLetter)
     pair,
     base,
     combinations: ctx.seen.size,
-    splitFromSingle: splitFromSingle && steps.length === 2 && steps[1] === next?.best,
+    ...(splitFromSingle && steps.length === 2 && steps[1] === next?.best
+      ? { splitFromSingle }
+      : {}),
   };
 }
