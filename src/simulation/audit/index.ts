@@ -131,7 +131,7 @@ export interface AuditOptions {
  * bounded by that path's step-1 proof, how far above the cheapest first step it may be.
  */
 function splitPathText(
-  split: { stepwiseCost: number; samePair: boolean },
+  split: { stepwiseCost: number },
   steps: readonly AuditStep[],
   proved: boolean,
 ): string {

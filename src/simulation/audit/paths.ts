@@ -176,10 +176,9 @@ export interface Paths {
   combinations: number;
   /**
    * the path in steps is the path in one step's works split in two, cheaper in all (`splitPass`):
-   * what the path chosen step by step cost in all, and whether step 1 treats the pair of
-   * insulation items that path's step 1 was proved for (its mark then that proof's)
+   * what the path chosen step by step cost in all
    */
-  splitFromSingle?: { stepwiseCost: number; samePair: boolean };
+  splitFromSingle?: { stepwiseCost: number };
 }
 
 const slot = (c: Candidate) => groupKey(c.change.referenceId, c.change.editableKey);
@@ -857,13 +856,13 @@ export function searchPaths(frame: PathFrame, items: Items, target: ClassLetter)
     }
   }
   // a path in steps dearer in all than the path in one step, which goes past the final class: the
-  // path in one step's works split in two (`splitOf`, step 1 meeting step 1's rules and reaching
-  // its class, so that step 1's proof bounds it), step 2 proved as the completion of that step 1,
+  // path in one step's works split in two (`splitOf`, step 1 meeting a first step's rules and
+  // reaching its class), step 2 proved as the completion of that step 1,
   // the rest of the works its incumbent; kept when the path costs less in all, as the heuristic's
   // step 1 above (2459E1831723H: step 1 a double-flow ventilation, 57,563 € in all, where the
   // path in one step's works, 49,212 €, reach A)
   const whole = ctx.single.best;
-  let splitFromSingle: { stepwiseCost: number; samePair: boolean } | undefined;
+  let splitFromSingle: { stepwiseCost: number } | undefined;
   if (
     (frame.splitPass ?? true) &&
     steps.length === 2 &&
@@ -886,12 +885,11 @@ export function searchPaths(frame: PathFrame, items: Items, target: ClassLetter)
         const stepwiseCost = next.best.cout;
         // (step 1's proof bounds the split only when the split meets that proof's rules: its
         // pair of insulation items; otherwise not proved, as a split of a path short of its class)
-        const samePair = meetsAll(split.combo, goal1.requirements);
         first = { best: split, reached: true };
-        proof1 = samePair ? proofOf(p1, split, 0, true) : null;
+        proof1 = meetsAll(split.combo, goal1.requirements) ? proofOf(p1, split, 0, true) : null;
         ({ next, proof2 } = alt);
         arrange();
-        if (steps.length === 2) splitFromSingle = { stepwiseCost, samePair };
+        if (steps.length === 2) splitFromSingle = { stepwiseCost };
       }
     }
   }
