@@ -1202,6 +1202,42 @@ describe.skipIf(!HAS_CORPUS)('the rules where they bind on the corpus', () => {
     for (const w of facade) expect(w.aidLevel?.met).toBe(true);
   });
 
+  it('the CEE sheets are the works’ own: a humidity-controlled extract fan is BAR-TH-127, and BAR-EN-104 says it does not pay for windows that are not single-glazed (2316E1068720I, 2463E2639384I)', async () => {
+    for (const [id, single] of [
+      ['2316E1068720I', false],
+      ['2463E2639384I', true],
+    ] as const) {
+      const p = await prep(corpus(id));
+      const a = audit(p);
+      invariants(a);
+      const glazing = elementsOf(p.raw, 'baie_vitree').map((el) =>
+        String(el.donnee_entree?.enum_type_vitrage_id),
+      );
+      for (const prop of a.proposals) {
+        const works = prop.steps.flatMap((s) => s.works);
+        // the catalogue's single-flow ventilation is BAR-TH-127, never the hybrid sheet
+        const sheets = prop.aids?.sheets ?? [];
+        expect(sheets.map((x) => x.sheet)).not.toContain('BAR-TH-155');
+        if (works.some((w) => w.editableValue === 'VMCHygroB'))
+          expect(sheets.find((x) => /VMC simple flux hygro/.test(x.works))?.sheet).toBe(
+            'BAR-TH-127',
+          );
+        const windows = works.filter((w) => w.referenceId.startsWith('baie_vitree:'));
+        expect(windows.length).toBeGreaterThan(0);
+        // every window replaced has the glazing the test expects, read from the XML
+        for (const w of windows)
+          expect(glazing[Number(w.referenceId.split(':')[1])] === '1').toBe(single);
+        const sheet = sheets.find((x) => x.sheet === 'BAR-EN-104');
+        expect(sheet).toBeDefined();
+        if (single) expect(sheet?.note).toBeUndefined();
+        else
+          expect(sheet?.note).toBe(
+            'does not pay here: its version of 31 October 2024 pays only for replacing single glazing, and the windows replaced have double glazing',
+          );
+      }
+    }
+  });
+
   it('a path in steps folded into one step is the path in one step’s answer when that meets its rules and costs less (2287E0429850C: D → B)', async () => {
     // (2593E3377930D was this case until its collective hot water could be replaced: its path
     // in steps is now two steps; 2262E0004883G, D → B for 13 991 € against 21 115 € for step 1

@@ -230,9 +230,17 @@ export const AuditAids = Type.Object({
   byCategory: Type.Array(AidByCategory),
   /** the energy savings certificates (CEE): how they apply here */
   cee: Type.String(),
-  /** the works' CEE sheets and whether the works meet them */
+  /**
+   * the works' CEE sheets, whether the works meet them, and, where the sheet does not pay for
+   * all of them here, why (BAR-EN-104 pays only for replacing single glazing)
+   */
   sheets: Type.Array(
-    Type.Object({ sheet: Type.String(), works: Type.String(), met: Type.Boolean() }),
+    Type.Object({
+      sheet: Type.String(),
+      works: Type.String(),
+      met: Type.Boolean(),
+      note: Type.Optional(Type.String()),
+    }),
   ),
   /** the texts, with their date */
   source: Type.String(),

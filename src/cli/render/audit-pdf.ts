@@ -247,7 +247,10 @@ function proposalPdf(doc: Doc, p: AuditProposal) {
         { size: 6.5, color: '#444' },
       );
     const sheets = p.aids.sheets
-      .map((x) => `${x.sheet} (${x.works}${x.met ? '' : ', level not met'})`)
+      .map(
+        (x) =>
+          `${x.sheet} (${x.works}${x.met ? '' : ', level not met'}${x.note ? `; ${x.note}` : ''})`,
+      )
       .join('; ');
     para(doc, `${p.aids.cee}${sheets ? ` CEE sheets of these works: ${sheets}.` : ''}`, {
       size: 6.5,

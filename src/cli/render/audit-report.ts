@@ -170,7 +170,10 @@ function aidsHtml(p: AuditProposal): string {
       ? `<p class="small">${p.steps.map((st) => `Step ${st.n} alone: ${esc(st.aids?.rule ?? '')}${st.aids?.eligible ? ` (${st.aids.byCategory.map((c) => `${esc(c.label)} ${euros(c.maPrimeRenov)}`).join(', ')})` : ''}`).join('<br>')}</p>`
       : '';
   const sheets = a.sheets
-    .map((x) => `${esc(x.sheet)} (${esc(x.works)}${x.met ? '' : ', level not met'})`)
+    .map(
+      (x) =>
+        `${esc(x.sheet)} (${esc(x.works)}${x.met ? '' : ', level not met'}${x.note ? `; ${esc(x.note)}` : ''})`,
+    )
     .join('; ');
   return `<h4>Aids the owner may claim (informative, rules in force on ${esc(a.asOf)})</h4><p>${esc(a.rule)}</p>
 ${a.eligible ? `<table class="aids"><thead><tr><th>Income category</th><th>MaPrimeRénov’</th><th>Net cost incl. VAT</th><th>All aids at most (écrêtement)</th></tr></thead><tbody>${rows}</tbody></table>` : ''}${perStep}

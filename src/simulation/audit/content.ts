@@ -77,7 +77,7 @@ export const MPR = {
     'écrêtement of MaPrimeRénov’ rénovation d’ampleur: arrêté du 17 novembre 2020 as amended (Anah règlement général); very modest 100 %, modest 90 % (was 80 % before 2025), intermediate 80 %, higher 50 % of the works’ cost incl. VAT; as in Mes Aides Réno’s published rules (beta.gouv.fr, December 2025, citing the Anah’s Panorama des aides 2025, p. 6)',
   /** reduced VAT on energy-renovation works (CGI art. 278-0 bis A) */
   vat: 0.055,
-  cee: 'Energy savings certificates (CEE) are not cumulated with MaPrimeRénov’ rénovation d’ampleur (the Anah values them itself); outside it (a dwelling in D, or works by gesture), each works line’s CEE sheet applies, for an amount the obligated party’s offer sets.',
+  cee: 'Energy savings certificates (CEE) are not cumulated with MaPrimeRénov’ rénovation d’ampleur (the Anah values them itself); outside it (a dwelling in D, or works by gesture), each works line’s CEE sheet applies where its conditions are met (said beside a sheet that does not pay here), for an amount the obligated party’s offer sets.',
   note: 'Informative: eligibility and amounts depend on the household’s income (reference tax income and size), on an Accompagnateur Rénov’, RGE contractors and the caps on total public aid; the Anah decides.',
 } as const;
 
@@ -126,7 +126,9 @@ export function ceeSheet(code: string, recipeKind: string, variant?: string): st
   if (recipeKind === 'roof') return OPAQUE_LEVELS[(variant ?? 'combles') as 'combles'].sheet;
   if (recipeKind === 'floor') return OPAQUE_LEVELS.floor.sheet;
   if (recipeKind === 'window') return WINDOW_LEVEL.sheet;
-  if (recipeKind === 'ventilation') return code === 'VMCDoubleFlux' ? 'BAR-TH-125' : 'BAR-TH-155';
+  // a humidity-controlled extract fan: BAR-TH-127 (VMC simple flux hygroréglable); BAR-TH-155 is
+  // hybrid ventilation, for flats with natural ventilation or none, which the catalogue does not fit
+  if (recipeKind === 'ventilation') return code === 'VMCDoubleFlux' ? 'BAR-TH-125' : 'BAR-TH-127';
   return undefined;
 }
 

@@ -281,9 +281,10 @@ export function auditDpe(engine: Engine, prep: PreparedDpe, opts: AuditOptions):
   const auditApplies = classIndex(initialClass) >= classIndex('D');
   const scope = scopeOf(prep.raw);
   // the aids' age rule, and a whole building's dwellings (its cost and aids divided by them)
-  const aidScope: AidScope = {
+  const aidScope: PathScope = {
     built: builtOf(prep.raw),
     dwellings: scope.coverage === 'immeuble' ? scope.dwellings : 1,
+    glazing: glazingOf(prep.raw),
   };
   const proposals: AuditProposal[] = [];
   let combinations = 0;
@@ -568,7 +569,7 @@ function proposal(
   target: ClassLetter,
   initial: ClassLetter,
   reached: boolean,
-  at: AidScope,
+  at: PathScope,
 ): AuditProposal {
   const rules = rulesOf(kind, steps, items, target, reached);
   const cost = round2(steps.reduce((s, x) => s + x.cost, 0));
@@ -582,7 +583,7 @@ function proposal(
         { cost: st.cost, steps: [st] },
         st.before.classe,
         treatedInsulationBy(items, steps, i).length,
-        sheetsOf([st]),
+        sheetsOf([st], at),
         at,
         heatingLeft([st]),
       ),
@@ -597,7 +598,7 @@ function proposal(
     out,
     initial,
     treatedInsulation(items, steps).length,
-    sheetsOf(steps),
+    sheetsOf(steps, at),
     at,
     heatingLeft(steps),
   );
@@ -606,9 +607,61 @@ function proposal(
   return out;
 }
 
-/** The CEE sheets of the steps' works, and whether the works meet them. */
-function sheetsOf(steps: readonly AuditStep[]): AuditAids['sheets'] {
-  const sheets = new Map<string, { sheet: string; works: string; met: boolean }>();
+/**
+ * The aids' scope of a path, and each window's glazing before works (`baie_vitree:N` →
+ * `enum_type_vitrage_id`): BAR-EN-104 pays only for replacing single glazing.
+ */
+type PathScope = AidScope & { glazing: ReadonlyMap<string, string> };
+
+/** Each window's glazing in the DPE (`baie_vitree:N` → `enum_type_vitrage_id`). */
+function glazingOf(raw: RawDpe): Map<string, string> {
+  const out = new Map<string, string>();
+  elementsOf(raw, 'baie_vitree').forEach((el, i) => {
+    const id = el.donnee_entree?.enum_type_vitrage_id;
+    if (id !== undefined && id !== null) out.set(`baie_vitree:${i}`, String(id));
+  });
+  return out;
+}
+
+/** BAR-EN-104, the sheet of a window's replacement. */
+const WINDOW_SHEET = 'BAR-EN-104';
+
+/**
+ * Why BAR-EN-104 does not pay, or pays for part of the windows, when the windows a works line
+ * replaces are not all single-glazed: its version of 31 October 2024 pays only for replacing
+ * single glazing. `glazing` holds the glazing (`enum_type_vitrage_id`) of each window replaced;
+ * undefined when every one is single-glazed.
+ */
+function windowSheetNote(glazing: readonly string[]): string | undefined {
+  const single = glazing.filter((g) => g === '1').length;
+  if (single === glazing.length) return undefined;
+  const others = [...new Set(glazing.filter((g) => g !== '1'))].map(
+    (g) => GLAZING_LABELS[g] ?? `glazing ${g}`,
+  );
+  const rule = 'its version of 31 October 2024 pays only for replacing single glazing';
+  return single === 0
+    ? `does not pay here: ${rule}, and the windows replaced have ${others.join(', ')}`
+    : `pays for ${single} of the ${glazing.length} windows replaced: ${rule}, and the others have ${others.join(', ')}`;
+}
+
+/** The 3CL's glazings (`enum_type_vitrage_id`) other than single glazing, as the aids' note names them. */
+const GLAZING_LABELS: Readonly<Record<string, string>> = {
+  '2': 'double glazing',
+  '3': 'triple glazing',
+  '4': 'secondary glazing (survitrage: to check with the obligated party)',
+  '5': 'glass bricks',
+  '6': 'polycarbonate',
+};
+
+/**
+ * The CEE sheets of the steps' works, whether the works meet them, and (BAR-EN-104) why a sheet
+ * does not pay for the windows replaced.
+ */
+function sheetsOf(steps: readonly AuditStep[], at: PathScope): AuditAids['sheets'] {
+  const sheets = new Map<
+    string,
+    { sheet: string; works: string; met: boolean; glazing: string[] }
+  >();
   for (const s of steps)
     for (const w of s.works) {
       const ref = parseReferenceId(w.referenceId);
@@ -620,9 +673,15 @@ function sheetsOf(steps: readonly AuditStep[]): AuditAids['sheets'] {
       const key = `${sheet}|${row.code}`;
       const prev = sheets.get(key);
       const met = w.aidLevel?.met ?? true;
-      sheets.set(key, { sheet, works: w.option, met: prev ? prev.met && met : met });
+      const glazing = [...(prev?.glazing ?? [])];
+      const g = at.glazing.get(w.referenceId);
+      if (sheet === WINDOW_SHEET && g !== undefined) glazing.push(g);
+      sheets.set(key, { sheet, works: w.option, met: prev ? prev.met && met : met, glazing });
     }
-  return [...sheets.values()];
+  return [...sheets.values()].map(({ glazing, ...x }) => {
+    const note = x.sheet === WINDOW_SHEET ? windowSheetNote(glazing) : undefined;
+    return note ? { ...x, note } : x;
+  });
 }
 
 /** A step with what the proof says of it (the step's own cost against its proven bound). */
