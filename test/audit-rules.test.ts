@@ -1238,6 +1238,31 @@ describe.skipIf(!HAS_CORPUS)('the rules where they bind on the corpus', () => {
     }
   });
 
+  it('a final class out of reach says the strongest works’ figures, each indicator’s class and the limits, and the heating’s energy when the emissions hold it back (2316E1068720I, a generated flat on a district network)', async () => {
+    const a = audit(await prep(corpus('2316E1068720I')));
+    invariants(a);
+    for (const prop of a.proposals) {
+      const rule = prop.rules.find((r) => r.id === 'final-class');
+      expect(rule?.pass).toBe(false);
+      const m =
+        /\(with them ([\d.,]+) kWh\/m², class ([A-G]) on energy, and ([\d.,]+) kg CO2e\/m², class ([A-G]) on emissions; B asks under 110 kWh\/m² and 11 kg CO2e\/m²; the heating runs on réseau de chauffage urbain, 100 % of its final energy\)$/.exec(
+          rule?.why ?? '',
+        );
+      expect(m, rule?.why ?? '').not.toBeNull();
+      const ep = Number(m?.[1]?.replace(',', '.'));
+      const ges = Number(m?.[3]?.replace(',', '.'));
+      // the classes said are the figures' own, on the standard limits (a 78 m² flat, lowland)
+      const cls = (v: number, lim: number[]) => 'ABCDEF'[lim.findIndex((l) => v < l)] ?? 'G';
+      expect(m?.[2]).toBe(cls(ep, [70, 110, 180, 250, 330, 420]));
+      expect(m?.[4]).toBe(cls(ges, [6, 11, 30, 50, 70, 100]));
+      // the emissions are what holds B back: twice its limit, whatever the envelope
+      expect(ges).toBeGreaterThan(2 * 11 - 1);
+      // stronger than the path's own last step, which is the cheapest reaching C
+      const last = prop.steps[prop.steps.length - 1];
+      expect(ep).toBeLessThanOrEqual(last?.after.epM2 ?? 0);
+    }
+  });
+
   it('a path in steps folded into one step is the path in one step’s answer when that meets its rules and costs less (2287E0429850C: D → B)', async () => {
     // (2593E3377930D was this case until its collective hot water could be replaced: its path
     // in steps is now two steps; 2262E0004883G, D → B for 13 991 € against 21 115 € for step 1

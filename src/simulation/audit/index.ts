@@ -26,7 +26,7 @@ import type {
 import { ALERT_IDS } from '../../contract/alert-ids.js';
 import { classIndex, type ClassLetter } from '../../contract/classes.js';
 import { DpeSimError } from '../../contract/errors.js';
-import type { Category, CoefMode } from '../../contract/schemas.js';
+import type { Category, CoefMode, Thresholds } from '../../contract/schemas.js';
 import { scopeOf } from '../../dpe/building.js';
 import { descriptionOf, elementsOf, parseReferenceId } from '../../dpe/elements.js';
 import { num, type RawDpe, type RawElement, type RawGeneratorHolder } from '../../dpe/raw.js';
@@ -285,12 +285,14 @@ export function auditDpe(engine: Engine, prep: PreparedDpe, opts: AuditOptions):
     built: builtOf(prep.raw),
     dwellings: scope.coverage === 'immeuble' ? scope.dwellings : 1,
     glazing: glazingOf(prep.raw),
+    thresholds: frame.thresholds,
   };
   const proposals: AuditProposal[] = [];
   let combinations = 0;
   if (auditApplies) {
     const paths = searchPaths(frame, items, target);
     combinations = paths.combinations;
+    if (paths.strongest) aidScope.strongest = paths.strongest;
     const stepsList: AuditStep[] = [];
     let prev = paths.base;
     for (const [i, ev] of paths.steps.entries()) {
@@ -571,7 +573,7 @@ function proposal(
   reached: boolean,
   at: PathScope,
 ): AuditProposal {
-  const rules = rulesOf(kind, steps, items, target, reached);
+  const rules = rulesOf(kind, steps, items, target, reached, at.thresholds, at.strongest);
   const cost = round2(steps.reduce((s, x) => s + x.cost, 0));
   const each = costPerDwelling(cost, at.dwellings);
   const out: AuditProposal = {
@@ -611,7 +613,12 @@ function proposal(
  * The aids' scope of a path, and each window's glazing before works (`baie_vitree:N` →
  * `enum_type_vitrage_id`): BAR-EN-104 pays only for replacing single glazing.
  */
-type PathScope = AidScope & { glazing: ReadonlyMap<string, string> };
+type PathScope = AidScope & {
+  glazing: ReadonlyMap<string, string>;
+  thresholds: Thresholds;
+  /** the final class out of reach: the strongest works' figures (`Paths.strongest`) */
+  strongest?: { epM2: number; gesM2: number };
+};
 
 /** Each window's glazing in the DPE (`baie_vitree:N` → `enum_type_vitrage_id`). */
 function glazingOf(raw: RawDpe): Map<string, string> {

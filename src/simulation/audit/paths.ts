@@ -179,6 +179,11 @@ export interface Paths {
    * what the path chosen step by step cost in all
    */
   splitFromSingle?: { stepwiseCost: number };
+  /**
+   * the final class out of reach: the figures of the strongest works the search tried (every
+   * requirement met), which say whether the energy or the emissions hold the class back
+   */
+  strongest?: { epM2: number; gesM2: number };
 }
 
 const slot = (c: Candidate) => groupKey(c.change.referenceId, c.change.editableKey);
@@ -978,6 +983,9 @@ export function searchPaths(frame: PathFrame, items: Items, target: ClassLetter)
     pair,
     base,
     combinations: ctx.seen.size,
+    ...(!best && !own.reached
+      ? { strongest: { epM2: own.best.o.after.epM2, gesM2: own.best.o.after.gesM2 } }
+      : {}),
     ...(splitFromSingle && steps.length === 2 && steps[1] === next?.best
       ? { splitFromSingle }
       : {}),

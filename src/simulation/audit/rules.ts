@@ -7,7 +7,8 @@
  * named).
  */
 import type { AuditRule, AuditStep, ItemKey, ItemOutcome } from '../../contract/audit.js';
-import { classFromIndex, classIndex, type ClassLetter } from '../../contract/classes.js';
+import { classesOf, classFromIndex, classIndex, type ClassLetter } from '../../contract/classes.js';
+import type { Thresholds } from '../../contract/schemas.js';
 import { elementLabel } from '../../contract/element-label.js';
 import { listText, numberText } from '../../contract/number-text.js';
 import { INSULATION_ITEMS, ITEM_LABELS, type Items, type JudgedElement } from './items.js';
@@ -160,12 +161,33 @@ function extentText(step: AuditStep, key: ItemKey): string {
   return ` (${m2 > 0 ? `${numberText(m2, 1)}\u00a0m², ` : ''}${numberText(Math.round(cost))}\u00a0€)`;
 }
 
+/**
+ * What holds a final class out of reach back: the strongest works' figures, each indicator's class
+ * and the class's limits, and, when the emissions hold it back, the energy the heating runs on
+ * (2316E1068720I, a flat on a district network: 110 kWh/m², C on energy by a hair, and 23 kg
+ * CO2e/m², C on emissions, twice B's limit). `last` is the path's last step (its heating's energy).
+ */
+export function heldBackText(
+  strongest: { epM2: number; gesM2: number },
+  last: AuditStep,
+  target: ClassLetter,
+  thresholds: Thresholds,
+): string {
+  const c = classesOf(strongest.epM2, strongest.gesM2, thresholds);
+  const t = target as Exclude<ClassLetter, 'G'>;
+  const heating = last.heatingEnergy;
+  const byGes = classIndex(c.ges) > classIndex(target);
+  return ` (with them ${numberText(Math.round(strongest.epM2 * 10) / 10)} kWh/m², class ${c.energy} on energy, and ${numberText(Math.round(strongest.gesM2 * 10) / 10)} kg CO2e/m², class ${c.ges} on emissions; ${target} asks under ${numberText(thresholds.dpe[t])} kWh/m² and ${numberText(thresholds.ges[t])} kg CO2e/m²${byGes && heating ? `; the heating runs on ${heating.label}, ${Math.round(heating.share * 100)} % of its final energy` : ''})`;
+}
+
 export function rulesOf(
   kind: 'steps' | 'single',
   steps: readonly AuditStep[],
   items: Items,
   target: ClassLetter,
   reached: boolean,
+  thresholds: Thresholds,
+  strongest?: { epM2: number; gesM2: number },
 ): AuditRule[] {
   const rules: AuditRule[] = [];
   const s1 = steps[0] as AuditStep;
@@ -219,7 +241,7 @@ export function rulesOf(
             : steps.length > 1
               ? `with the first step's works kept, the strongest works of the catalogue at the aids’ levels on every other element reach ${last.after.classe}, not ${target}`
               : `the strongest works of the catalogue at the aids’ levels on every element reach ${last.after.classe}, not ${target}`
-        }${
+        }${!reached && steps.length === 1 && strongest ? heldBackText(strongest, last, target, thresholds) : ''}${
           cannot.length
             ? `; elements the catalogue cannot treat: ${cannot
                 .slice(0, 3)
