@@ -1932,7 +1932,7 @@ describe.skipIf(!HAS_CORPUS)('the rules where they bind on the corpus', () => {
     });
     expect(floors?.needed).toBe(true);
     expect(floors?.reason).toBe(
-      'Dalle de béton non isolé… (plancher_bas:2): cannot be treated: floor insulation from underneath needs an accessible space below; ' +
+      'Dalle de béton non isolé… (plancher_bas:2): cannot be treated: the space below is premises of another use (bâtiment ou local à usage autre que d’habitation): insulating its ceiling needs their owner’s agreement, and insulation laid on the floor is not in the catalogue; ' +
         'Dalle de béton isolé à partir… (plancher_bas:0), Dalle de béton isolé à partir… (plancher_bas:1): already insulated: U 0.23 W/(m²·K), R 4.14 (at least the R 2.7 the RT for existing buildings has asked of insulation works on a low floor since 2018)',
     );
   });
@@ -2026,7 +2026,7 @@ describe.skipIf(!HAS_CORPUS)('the rules where they bind on the corpus', () => {
       );
       expect(p.items.find((i) => i.key === 'roof')?.status, p.kind).toBe('treated');
       expect(p.items.find((i) => i.key === 'lowFloors')?.reason, p.kind).toMatch(
-        /^works on 99\.7 of 216\.9 m²: Dalle de béton non isolé… \(plancher_bas:1, 55\.4 m²\), Dalle de béton non isolé… \(plancher_bas:2, 37\.5 m²\), Dalle de béton non isolé… \(plancher_bas:3, 6\.8 m²\), less than half; the catalogue cannot treat Dalle de béton non isolé… \(plancher_bas:0, 117\.2 m²\): floor insulation from underneath needs an accessible space below/,
+        /^works on 99\.7 of 216\.9 m²: Dalle de béton non isolé… \(plancher_bas:1, 55\.4 m²\), Dalle de béton non isolé… \(plancher_bas:2, 37\.5 m²\), Dalle de béton non isolé… \(plancher_bas:3, 6\.8 m²\), less than half; the catalogue cannot treat Dalle de béton non isolé… \(plancher_bas:0, 117\.2 m²\): the space below is premises of another use \(bâtiment ou local à usage autre que d’habitation\): insulating its ceiling needs their owner’s agreement, and insulation laid on the floor is not in the catalogue/,
       );
       const heating = p.items.find((i) => i.key === 'heatingHotWater');
       expect(heating?.reason).toMatch(

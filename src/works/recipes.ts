@@ -364,6 +364,19 @@ const FLOOR_UNDERSIDE_ADJ = new Set([
   '21',
 ]);
 
+/**
+ * Why a floor over a space the works cannot reach from underneath takes none, by its adjacency
+ * (2463E2639384I: a flat over a shop, where "an accessible space" was said of premises one can
+ * walk into).
+ */
+const FLOOR_REFUSAL: Readonly<Record<string, string>> = {
+  '2': 'a floor against the ground (paroi enterrée) cannot be insulated from underneath',
+  '4': 'the space below is premises of another use (bâtiment ou local à usage autre que d’habitation): insulating its ceiling needs their owner’s agreement, and insulation laid on the floor is not in the catalogue',
+  '20': 'the space below is commercial premises in the building (local tertiaire): insulating its ceiling needs their owner’s agreement, and insulation laid on the floor is not in the catalogue',
+  '7': 'the space below is filed as not accessible (locaux non chauffés non accessibles): floor insulation from underneath needs access to it',
+  '10': 'the space below is a sunspace (espace tampon solarisé): floor insulation from underneath is not in the catalogue there',
+};
+
 function floorApplies(
   el: RawElement,
   r: Extract<Recipe, { kind: 'floor' }>,
@@ -372,7 +385,7 @@ function floorApplies(
   const adj = s(el.donnee_entree.enum_type_adjacence_id);
   if (adj === '5') return 'a floor on the ground (terre-plein) cannot be insulated from underneath';
   if (!FLOOR_UNDERSIDE_ADJ.has(adj))
-    return 'floor insulation from underneath needs an accessible space below';
+    return FLOOR_REFUSAL[adj] ?? 'floor insulation from underneath needs an accessible space below';
   return opaqueRefusal(el, ctx, 'plancher_bas', r.r, 'floor') ?? true;
 }
 
