@@ -21,6 +21,7 @@ import type { PreparedDpe } from '../src/simulation/prepared.js';
 import { defaultCosts } from '../src/works/costs.js';
 import {
   applyWorks,
+  labelOn,
   offeredOptions,
   priceOn,
   refusalsOn,
@@ -106,6 +107,18 @@ describe('why no generator is offered on a heating installation', () => {
     expect(why).toContain('no central heating with water emitters to replace');
     expect(why).toContain('no electric heaters to replace');
     for (const r of why) expect(r).not.toMatch(/is offered|are offered/);
+    // its label names what it replaces here, and a warm-air generator's ducts (emitter 5)
+    const pac = offeredOptions(stove, 'installation_chauffage', inst).find(
+      (r) => r.code === 'PACAirAirAppareils',
+    )!;
+    expect(labelOn(pac, inst)).toBe(
+      'Pompe à chaleur air/air à unités intérieures (remplace des poêles fioul, GPL ou charbon)',
+    );
+    const warmAir = await house('50', '5');
+    const ducted = elementsOf(warmAir.raw, 'installation_chauffage')[0]!;
+    expect(labelOn(pac, ducted)).toBe(
+      'Pompe à chaleur air/air à unités intérieures (remplace un générateur d’air chaud à combustion, gaines non réutilisées)',
+    );
     // priced as the air/air heat pump on electric heaters: € per m² heated, at least a split
     const costs = defaultCosts();
     const row = offeredOptions(stove, 'installation_chauffage', inst).find(

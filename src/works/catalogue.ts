@@ -7,7 +7,7 @@
 import type { Category } from '../contract/schemas.js';
 import type { CostKey } from './costs.js';
 import type { RawDpe, RawElement, RawGeneratorHolder } from '../dpe/raw.js';
-import { ecsGensOf } from './context.js';
+import { ecsGensOf, gensOf } from './context.js';
 import { ambientAirRoom } from './generators.js';
 import { isFrenchWindow, isGlazedDoor, ROOF_WINDOW_SW, type Recipe } from './recipes.js';
 
@@ -356,10 +356,30 @@ export const GLAZED_DOOR_LABEL = 'Porte isolée avec double vitrage (U 1.5)';
  * offers it found (generators.ts `ambientAirRoom`): "Chauffe-eau thermodynamique sur air
  * ambiant, au sous-sol non chauffé".
  */
+/**
+ * The independent fossil heaters an installation has, as the air/air heat pump's label names what
+ * it replaces (2463E2639384I: a warm-air generator blowing through ducts was "des poêles ou
+ * radiateurs"); the engine fits the heat pump's own indoor units (emitter 42), the ducts are not
+ * reused. Undefined when it has none (the catalogue's generic label stands).
+ */
+function roomHeatersText(gens: readonly RawElement[]): string | undefined {
+  const types = new Set(gens.map((g) => String(g.donnee_entree?.enum_type_generateur_ch_id ?? '')));
+  const parts: string[] = [];
+  if (['50', '51', '52'].some((t) => types.has(t)))
+    parts.push('un générateur d’air chaud à combustion, gaines non réutilisées');
+  if (types.has('53') || types.has('54')) parts.push('des radiateurs gaz indépendants');
+  if (types.has('47')) parts.push('des poêles fioul, GPL ou charbon');
+  return parts.length ? parts.join(' et ') : undefined;
+}
+
 export function labelOn(row: WorksOptionRow, el: RawElement, dpe?: RawDpe): string {
   if (row.recipe.kind === 'window' && row.label.startsWith('Fenêtre ') && isFrenchWindow(el))
     return `Porte-fenêtre ${row.label.slice('Fenêtre '.length)}`;
   if (row.recipe.kind === 'door' && isGlazedDoor(el)) return GLAZED_DOOR_LABEL;
+  if (row.recipe.kind === 'heating' && row.recipe.generator === 'pac-air-air-appareils') {
+    const replaced = roomHeatersText(gensOf(el as RawGeneratorHolder));
+    if (replaced) return `Pompe à chaleur air/air à unités intérieures (remplace ${replaced})`;
+  }
   if (dpe && row.recipe.kind === 'hot-water' && row.recipe.generator === 'cet') {
     const room = ambientAirRoom(dpe, ecsGensOf(el as RawGeneratorHolder));
     if (room) return `${row.label}, ${room}`;
