@@ -1466,7 +1466,7 @@ describe.skipIf(!HAS_CORPUS)('the rules where they bind on the corpus', () => {
       // the insert as the 3CL labels type 39 (its words as the engine's enums.js has them)
       const insert = 'insert installé installé de 2007 à 2017 avec label flamme verte';
       const said = (pct: number) =>
-        `On installation_chauffage:0 the new generator replaces the main one (convecteur électrique nfc, nf** et nf***); its back-up stays in service: ${insert}, for ${pct}\u00a0% of the heating consumption after this step (final energy).`;
+        `On installation_chauffage:0 the new generator replaces the main one (convecteur électrique nfc, nf** et nf***); its back-up stays in service: ${insert}, for 25\u00a0% of the heat need (the 3CL’s share for a back-up in this configuration) and ${pct}\u00a0% of the heating’s final energy after this step.`;
       const notes: string[] = [];
       for (const p of a.proposals)
         for (const st of p.steps) {
@@ -1505,6 +1505,32 @@ describe.skipIf(!HAS_CORPUS)('the rules where they bind on the corpus', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+
+  it('a back-up kept beside a new main generator is given the 3CL’s share of the heat need for its configuration beside its share of the final energy, never the final energy alone (2287E0722622O: a pre-1990 insert, 25 % of the need, 65 % of the final energy beside an air/water heat pump; 2287E1429838E, configuration 5: the log stove 22.5 %, the bathroom convector 10 %)', async () => {
+    const notesOf = async (id: string) => {
+      const out = await runCli(['audit', corpus(id), '--json']);
+      expect(out.code, out.stderr).toBe(0);
+      const a = JSON.parse(out.stdout) as AuditResponse;
+      return a.proposals.flatMap((p) =>
+        p.steps.flatMap((st) => (st.heatingNote?.includes('back-up') ? [st.heatingNote] : [])),
+      );
+    };
+    // configuration 3 (insert or wood stove as back-up): 0.75 / 0.25 of the need
+    const insert = await notesOf('2287E0722622O');
+    expect(insert.length).toBeGreaterThan(0);
+    for (const n of insert)
+      expect(n).toBe(
+        'On installation_chauffage:0 the new generator replaces the main one (chaudière fioul à condensation 1996-2015); its back-up stays in service: insert installé avant 1990, for 25\u00a0% of the heat need (the 3CL’s share for a back-up in this configuration) and 65\u00a0% of the heating’s final energy after this step.',
+      );
+    // configuration 5 (a wood back-up and a bathroom's electric heater): 0.75 × 0.9, 0.25 × 0.9,
+    // 0.1 by the generators' places
+    const two = await notesOf('2287E1429838E');
+    expect(two.length).toBeGreaterThan(0);
+    for (const n of two)
+      expect(n).toBe(
+        'On installation_chauffage:0 the new generator replaces the main one (chaudière gpl/propane/butane classique 1986-1990); its back-ups stay in service: poêle bûche installé entre 1990 et 2004 (22.5\u00a0% of the heat need, 55\u00a0% of the final energy) and convecteur électrique nfc, nf** et nf*** (10\u00a0% of the heat need, 12\u00a0% of the final energy): the 3CL’s shares of the heat need for back-ups in this configuration, and their shares of the heating’s final energy after this step.',
+      );
   });
 
   it('a water heater on ambient air’s line says where it stands, the unheated room the rule that offers it found: 2287E1307980I’s unheated basement (its tank in the heated volume, its floor on the basement), in the audit’s JSON, terminal and report, and initial’s option label', async () => {

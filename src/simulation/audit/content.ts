@@ -241,10 +241,12 @@ function unmixedOf(
  * collective base + appoint installation (§9.8) whose base the works replace, the base it was and
  * that its appoint stays; an installation whose back-up (items.ts `isBackUp`: a wood stove or
  * insert, a bathroom's electric heater, a boiler relieving a heat pump) stays beside the new main
- * generator, which back-up, by its 3CL label as the DPE files it, and its share of the heating
- * consumption after the step where the engine's output gives it (`output`, the works' own run:
- * 2287E1307980I's flame-verte insert beside the air/air heat pump that replaces its convectors).
- * Undefined when there is none.
+ * generator, which back-up, by its 3CL label as the DPE files it, its share of the heat need
+ * the 3CL method gives it (`needShareOf`) and its share of the heating's final energy after the
+ * step where the engine's output gives it (`output`, the works' own run: 2287E0722622O's pre-1990
+ * insert beside the air/water heat pump that replaces its oil boiler, 25 % of the need and 65 % of
+ * the final energy: a wood appliance burns several times a heat pump's final energy per kWh of
+ * heat). Undefined when there is none.
  */
 export function appointKeptOf(
   engine: Engine,
@@ -304,17 +306,85 @@ export function appointKeptOf(
       return pct > 0 && pct < 0.5 ? 'under 1\u00a0%' : percentText(pct);
     };
     const shares = kept.map((x) => shareOf(x.g));
+    // its share of the heat need, as the engine splits it by the installation's configuration and
+    // the generator's place in its list (in the engine's output, the works' own run)
+    const cfg = str((computed[i] ?? inst).donnee_entree.enum_cfg_installation_ch_id);
+    const needs = kept.map((x) => {
+      const c = out.find((o) => same(o, x.g));
+      const pct = c
+        ? needShareOf(cfg, out.indexOf(c), num(c.donnee_entree.fch), type(c))
+        : undefined;
+      return pct === undefined ? undefined : percentText(pct, Number.isInteger(pct) ? 0 : 1);
+    });
     const main = mainThen.map((x) => label(x.g)).join(' + ');
-    const OF = 'of the heating consumption after this step (final energy)';
+    const FE = 'of the heating’s final energy after this step';
     const stays =
       kept.length === 1
-        ? `its back-up stays in service: ${label(kept[0]!.g)}${shares[0] ? `, for ${shares[0]} ${OF}` : ''}`
-        : `its back-ups stay in service: ${kept.map((x, k) => `${label(x.g)}${shares[k] ? ` (${shares[k]})` : ''}`).join(' and ')}${shares.some(Boolean) ? `, their shares ${OF}` : ''}`;
+        ? `its back-up stays in service: ${label(kept[0]!.g)}${
+            needs[0]
+              ? `, for ${needs[0]} of the heat need (the 3CL’s share for a back-up in this configuration)${shares[0] ? ` and ${shares[0]} ${FE}` : ''}`
+              : shares[0]
+                ? `, for ${shares[0]} ${FE}`
+                : ''
+          }`
+        : `its back-ups stay in service: ${kept
+            .map((x, k) => {
+              const parts = [
+                needs[k] ? `${needs[k]} of the heat need` : undefined,
+                shares[k] ? `${shares[k]} of the final energy` : undefined,
+              ].filter(Boolean);
+              return `${label(x.g)}${parts.length ? ` (${parts.join(', ')})` : ''}`;
+            })
+            .join(
+              ' and ',
+            )}${needs.some(Boolean) ? `: the 3CL’s shares of the heat need for back-ups in this configuration` : ''}${shares.some(Boolean) ? `${needs.some(Boolean) ? ', and their shares' : ', their shares'} ${FE}` : ''}`;
     notes.push(
       `On installation_chauffage:${i} the new generator replaces the main one (${main}); ${stays}.`,
     );
   });
   return notes.length ? notes.join(' ') : undefined;
+}
+
+/**
+ * The share of an installation's heat need (in %) the 3CL method gives its generator at
+ * `position` in an installation of configuration `cfg` (`enum_cfg_installation_ch_id`): the
+ * configuration's fixed split of the need between the main generator and its back-ups, §9.1 of
+ * the method (arrêté du 31 mars 2021, annexe 1: an insert or wood stove as back-up 0.75 / 0.25, a
+ * bathroom's electric heater 0.9 / 0.1, both 0.75 × 0.9 / 0.25 × 0.9 / 0.1, a boiler relieving a
+ * heat pump 0.8 / 0.2, solar heating taking its cover `fch` first), as the engine applies it
+ * (`coef_ch` in @open3cl/engine's 9_conso_ch.js, by the generator's place in the installation's
+ * list; checked on the 44 installations with a back-up of the corpus's 42 DPEs, 2026-12-07).
+ * Undefined where the need is not split by a fixed share: a simple installation (its generators in
+ * cascade share it by power), a collective base + appoint (§9.8: by degree-hours), bi-jonction
+ * convectors, a hybrid heat pump's part (§9.1.4.3: by climate zone), a place past the table, or
+ * solar heating without its cover.
+ */
+const NEED_SHARES: Record<string, (fch: number) => readonly number[]> = {
+  2: (fch) => [1 - fch],
+  3: () => [0.75, 0.25],
+  4: () => [0.9, 0.1],
+  5: () => [0.75 * 0.9, 0.25 * 0.9, 0.1],
+  6: () => [0.75, 0.25],
+  7: (fch) => [0.75 * (1 - fch), 0.25 * (1 - fch)],
+  8: () => [0.8, 0.2],
+  9: () => [0.8 * 0.75, 0.2 * 0.75, 0.25],
+};
+/** hybrid heat pumps (`enum_type_generateur_ch_id` 145–170): their split is the zone's */
+const HYBRID_PAC_FIRST = 145;
+const HYBRID_PAC_LAST = 170;
+
+export function needShareOf(
+  cfg: string | undefined,
+  position: number,
+  fch: number | undefined,
+  generatorType: string | undefined,
+): number | undefined {
+  const t = Number(generatorType);
+  if (t >= HYBRID_PAC_FIRST && t <= HYBRID_PAC_LAST) return undefined;
+  const split = cfg === undefined ? undefined : NEED_SHARES[cfg];
+  if (!split || ((cfg === '2' || cfg === '7') && fch === undefined)) return undefined;
+  const coef = split(fch ?? 0)[position];
+  return coef === undefined || !(coef > 0) ? undefined : Math.round(coef * 1000) / 10;
 }
 
 /**
