@@ -1533,6 +1533,56 @@ describe.skipIf(!HAS_CORPUS)('the rules where they bind on the corpus', () => {
       );
   });
 
+  it('the items table says, after works, of a back-up below the aids’ level left beside a new main generator that it is kept, below the level, and what is offered: in the JSON, the terminal and the report (2287E0722622O: a pre-1990 insert beside an air/water heat pump, a pellet stove only in its place; 2287E1429838E: a log stove and a bathroom convector, left to the auditor); not a Flame Verte insert at the level (2287E1307980I), nor an oil boiler relieving a heat pump, which the new heat pump replaces (2464E1799476F)', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'dpe-sim-back-up-kept-'));
+    try {
+      const cases: [string, string][] = [
+        [
+          '2287E0722622O',
+          'the back-up kept on installation_chauffage:0 (insert installé avant 1990) is not at the aids’ level: the catalogue offers a pellet stove for it only in place of the new generator, not beside it (one generator’s works per installation), so replacing it is left to the auditor',
+        ],
+        [
+          '2287E1429838E',
+          'the back-ups kept on installation_chauffage:0 (poêle bûche installé entre 1990 et 2004, convecteur électrique nfc, nf** et nf***) are not at the aids’ level, and replacing them is left to the auditor',
+        ],
+      ];
+      for (const [id, kept] of cases) {
+        const json = await runCli(['audit', corpus(id), '--json']);
+        expect(json.code, json.stderr).toBe(0);
+        const a = JSON.parse(json.stdout) as AuditResponse;
+        expect(a.proposals.length).toBe(2);
+        for (const p of a.proposals) {
+          const row = p.items.find((i) => i.key === 'heatingHotWater');
+          expect(row?.status, `${id} ${p.kind}`).toBe('treated');
+          expect(row?.reason, `${id} ${p.kind}`).toBe(kept);
+          // the step that treats it keeps the back-up (its note names it)
+          const step = p.steps[(row?.step ?? 0) - 1];
+          expect(step?.heatingNote, `${id} ${p.kind}`).toMatch(/back-ups? stays? in service/);
+        }
+        const report = path.join(dir, `${id}.html`);
+        const out = await runCli(['audit', corpus(id), '--report', report], {
+          env: { COLUMNS: '400' },
+        });
+        expect(out.code, out.stderr).toBe(0);
+        // the row after works of each path, on the screen and in the report
+        expect(out.stdout.split(`\t${kept}`).length - 1, id).toBe(2);
+        const html = await readFile(report, 'utf8');
+        expect(html.split(`</td><td>${kept}</td></tr>`).length - 1, id).toBe(2);
+      }
+      for (const id of ['2287E1307980I', '2464E1799476F']) {
+        const json = await runCli(['audit', corpus(id), '--json']);
+        expect(json.code, json.stderr).toBe(0);
+        const a = JSON.parse(json.stdout) as AuditResponse;
+        for (const p of a.proposals)
+          expect(p.items.find((i) => i.key === 'heatingHotWater')?.reason ?? '', id).not.toMatch(
+            /back-ups? kept/,
+          );
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('a water heater on ambient air’s line says where it stands, the unheated room the rule that offers it found: 2287E1307980I’s unheated basement (its tank in the heated volume, its floor on the basement), in the audit’s JSON, terminal and report, and initial’s option label', async () => {
     // the DPE: its old tank inside the heated volume, its low floor on an unheated basement
     const raw = (await prep(corpus('2287E1307980I'))).raw;

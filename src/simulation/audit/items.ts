@@ -89,6 +89,48 @@ export interface JudgedElement extends ElementNeed {
   item: ItemKey;
   /** its requirement when it needs works and the catalogue can do them */
   requirement?: Requirement;
+  /**
+   * a heating installation's appoints below the aids' level (a wood appliance, a bathroom's
+   * heater), which works on its main generators leave in service (`backUpKeptText`)
+   */
+  backUpsBelow?: BackUpsBelow;
+}
+
+/** A heating installation's back-ups below the aids' level (`JudgedElement.backUpsBelow`). */
+export interface BackUpsBelow {
+  /** each back-up's name, and whether it is a wood room appliance (a pellet stove replaces those) */
+  gens: { name: string; wood: boolean }[];
+  /** the change keys of the catalogue's pellet stove on the installation (none when not offered) */
+  pelletStove: ReadonlySet<string>;
+  /** the change keys of works on the installation's generators (its requirement's, or any) */
+  works: ReadonlySet<string>;
+}
+
+/**
+ * What the items table says, after works, of the back-ups below the aids' level that the chosen
+ * works on an installation's main generator leave in service, consistently with what it says
+ * before works of a back-up beside a main generator at the level (`judgeItems`): "the back-up
+ * kept on installation_chauffage:0 (insert installé avant 1990) is not at the aids’ level: the
+ * catalogue offers a pellet stove for it only in place of the new generator, not beside it (one
+ * generator’s works per installation), so replacing it is left to the auditor" (2287E0722622O's
+ * heat pump; 2287E0914527N's, in place of a condensing LPG boiler the aids accept). A pellet
+ * stove chosen for the installation replaces its wood back-ups too: those are not named.
+ * Undefined when none stays (`keys`: the change keys the works chose).
+ */
+export function backUpKeptText(e: JudgedElement, keys: ReadonlySet<string>): string | undefined {
+  const b = e.backUpsBelow;
+  if (!b) return undefined;
+  const chosen = [...b.works].filter((k) => keys.has(k));
+  if (!chosen.length) return undefined;
+  const stoveChosen = chosen.some((k) => b.pelletStove.has(k));
+  const kept = stoveChosen ? b.gens.filter((g) => !g.wood) : b.gens;
+  if (!kept.length) return undefined;
+  const one = kept.length === 1;
+  const what = `the back-up${one ? '' : 's'} kept on ${e.referenceId} (${kept.map((g) => g.name).join(', ')}) ${one ? 'is' : 'are'} not at the aids’ level`;
+  const stove = !stoveChosen && b.pelletStove.size > 0 && kept.every((g) => g.wood);
+  return stove
+    ? `${what}: the catalogue offers a pellet stove for ${one ? 'it' : 'them'} only in place of the new generator, not beside it (one generator’s works per installation), so replacing ${one ? 'it' : 'them'} is left to the auditor`
+    : `${what}, and replacing ${one ? 'it' : 'them'} is left to the auditor`;
 }
 
 export interface Items {
@@ -305,6 +347,9 @@ export function judgeItems(
           label,
           name: generatorName(engine, category, g),
           backUp: isBackUp(category, el, g, label),
+          // an appoint (a wood appliance, a bathroom's heater): works on the main generators
+          // leave it; a boiler relieving a heat pump is merged with it by hydronic works
+          appoint: ['2', '3'].includes(str(g.donnee_entree.enum_lien_generateur_emetteur_id) ?? ''),
           wood: category === 'installation_chauffage' && isWoodRoomAppliance(g),
         };
       });
@@ -325,17 +370,26 @@ export function judgeItems(
       };
       // a fuel-oil or coal back-up (a boiler taking over from a heat pump) keeps the item open
       const fossilBackUp = backUps.some((g) => burnsOilOrCoal(g.label));
-      if (main.length && main.every((g) => acceptedExisting(g.label)) && !fossilBackUp) {
-        const old = backUps.filter((g) => !acceptedExisting(g.label));
-        const below = old.map((g) => g.name);
-        // (a wood back-up the catalogue can replace: said, not asked)
-        const stove =
-          old.length > 0 &&
-          old.every((g) => g.wood) &&
-          (groups.get(`${ref}|ReplaceGEN`) ?? []).some((c) => {
+      const old = backUps.filter((g) => !acceptedExisting(g.label));
+      // the catalogue's pellet stove on the installation (it replaces the wood appliances only)
+      const pelletStove = new Set(
+        (groups.get(`${ref}|ReplaceGEN`) ?? [])
+          .filter((c) => {
             const row = findOption(category, c.change.editableKey, c.change.editableValue);
             return row !== undefined && replacesWoodOnly(row);
-          });
+          })
+          .map((c) => changeKey(c.change)),
+      );
+      // the appoints below the level, which works on the main generators leave in service, and
+      // the works on the installation's generators that would (`backUpKeptText`)
+      const keptBelow = (works: ReadonlySet<string>): { backUpsBelow?: BackUpsBelow } => {
+        const gens = old.filter((g) => g.appoint).map((g) => ({ name: g.name, wood: g.wood }));
+        return gens.length ? { backUpsBelow: { gens, pelletStove, works } } : {};
+      };
+      if (main.length && main.every((g) => acceptedExisting(g.label)) && !fossilBackUp) {
+        const below = old.map((g) => g.name);
+        // (a wood back-up the catalogue can replace: said, not asked)
+        const stove = old.length > 0 && old.every((g) => g.wood) && pelletStove.size > 0;
         push({
           ...base,
           status: 'at-level',
@@ -344,6 +398,10 @@ export function judgeItems(
             (below.length
               ? `; its back-up (${below.join(', ')}) is not at the aids’ level, ${stove ? 'and a pellet stove is offered for it, not required' : 'and replacing it is left to the auditor'}`
               : ''),
+          // (works the path may choose anyway: a heat pump in place of the main generator)
+          ...keptBelow(
+            new Set((groups.get(`${ref}|ReplaceGEN`) ?? []).map((c) => changeKey(c.change))),
+          ),
         });
         return;
       }
@@ -371,6 +429,7 @@ export function judgeItems(
           status: 'needs-works',
           reason: null,
           requirement: { item: 'heatingHotWater', ref, ...t },
+          ...keptBelow(t.options),
         });
         return;
       }
@@ -450,7 +509,7 @@ export function judgeItems(
       label: ITEM_LABELS[key],
       needed,
       reason,
-      elements: mine.map(({ item: _item, requirement: _r, ...rest }) => rest),
+      elements: mine.map(({ item: _item, requirement: _r, backUpsBelow: _b, ...rest }) => rest),
     };
   });
   return {

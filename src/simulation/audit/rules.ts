@@ -11,7 +11,13 @@ import { classesOf, classFromIndex, classIndex, type ClassLetter } from '../../c
 import type { Thresholds } from '../../contract/schemas.js';
 import { elementLabel } from '../../contract/element-label.js';
 import { listText, numberText } from '../../contract/number-text.js';
-import { INSULATION_ITEMS, ITEM_LABELS, type Items, type JudgedElement } from './items.js';
+import {
+  backUpKeptText,
+  INSULATION_ITEMS,
+  ITEM_LABELS,
+  type Items,
+  type JudgedElement,
+} from './items.js';
 
 const lower = (k: ItemKey) => ITEM_LABELS[k].toLowerCase();
 
@@ -45,6 +51,12 @@ export function judgeItem(items: Items, key: ItemKey, steps: readonly AuditStep[
   const area = (xs: JudgedElement[]) => xs.reduce((s, e) => s + e.area, 0);
   const needArea = area([...needs, ...cannot]);
   const doneArea = area(needs.filter((e) => done(e, keys)));
+  // a back-up below the aids' level the works on its main generator leave in service (before
+  // works the table names one beside a main generator at the level; after, the one kept)
+  const kept = els.flatMap((e) => {
+    const text = backUpKeptText(e, keys);
+    return text ? [text] : [];
+  });
   if (!needs.length && !cannot.length) {
     const state = items.states.find((s) => s.key === key);
     const why = state?.reason ?? 'no works needed';
@@ -54,7 +66,13 @@ export function judgeItem(items: Items, key: ItemKey, steps: readonly AuditStep[
     const worked = steps.some((s) =>
       s.works.some((w) => w.item === key && w.treats !== false && w.aidLevel?.met !== false),
     );
-    if (worked) return { status: 'treated', reason: `not required (${why})`, needArea, doneArea };
+    if (worked)
+      return {
+        status: 'treated',
+        reason: [`not required (${why})`, ...kept].join('; '),
+        needArea,
+        doneArea,
+      };
     return { status: 'not-needed', reason: why, needArea, doneArea };
   }
   const undone = needs.filter((e) => !done(e, keys));
@@ -95,9 +113,8 @@ export function judgeItem(items: Items, key: ItemKey, steps: readonly AuditStep[
   return {
     status: treated ? 'treated' : 'cannot',
     reason: treated
-      ? cannotText
-        ? `treated except: ${cannotText}`
-        : null
+      ? [cannotText ? `treated except: ${cannotText}` : null, ...kept].filter(Boolean).join('; ') ||
+        null
       : `${partly}${cannotText}`,
     needArea,
     doneArea,
