@@ -1263,6 +1263,25 @@ describe.skipIf(!HAS_CORPUS)('the rules where they bind on the corpus', () => {
     }
   });
 
+  it('an item treated in one step and with works in a later one says so: the heat pump of step 1 treats heating and hot water, the water heater of step 2 continues it (2378E2995004O)', async () => {
+    const a = audit(await prep(corpus('2378E2995004O')));
+    invariants(a);
+    const steps = a.proposals.find((p) => p.kind === 'steps');
+    expect(steps?.steps.length).toBe(2);
+    const ecsIn = (n: number) =>
+      steps?.steps[n - 1]?.works.some((w) => w.referenceId.startsWith('installation_ecs:'));
+    const heatingIn = (n: number) =>
+      steps?.steps[n - 1]?.works.some((w) => w.referenceId.startsWith('installation_chauffage:'));
+    expect([heatingIn(1), ecsIn(1), heatingIn(2), ecsIn(2)]).toEqual([true, false, false, true]);
+    const item = steps?.items.find((i) => i.key === 'heatingHotWater');
+    expect(item?.status).toBe('treated');
+    expect(item?.step).toBe(1);
+    expect(item?.reason).toMatch(/; continued in step 2 \(hot water\)$/);
+    // the path in one step has every works line in its one step: nothing continued
+    const single = a.proposals.find((p) => p.kind === 'single');
+    expect(single?.items.find((i) => i.key === 'heatingHotWater')?.reason).not.toMatch(/continued/);
+  });
+
   it('a path in steps folded into one step is the path in one step’s answer when that meets its rules and costs less (2287E0429850C: D → B)', async () => {
     // (2593E3377930D was this case until its collective hot water could be replaced: its path
     // in steps is now two steps; 2262E0004883G, D → B for 13 991 € against 21 115 € for step 1

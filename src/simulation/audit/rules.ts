@@ -133,14 +133,36 @@ export function itemOutcomes(items: Items, steps: readonly AuditStep[]): ItemOut
         .slice(0, i)
         .filter((st) => st.works.some((w) => w.item === s.key))
         .map((st) => st.n);
-      const reason = begun.length
-        ? [`begun in step ${begun.join(', ')}`, j.reason].filter(Boolean).join('; ')
-        : j.reason;
+      // and the steps after with works on it (2378E2995004O: the heat pump of step 1 treats the
+      // item, the water heater of step 2 is read "treated in step 1" otherwise)
+      const continued = steps
+        .slice(i + 1)
+        .filter((st) => st.works.some((w) => w.item === s.key))
+        .map((st) => `step ${st.n}${worksKindText(st, s.key)}`);
+      const reason =
+        [
+          begun.length ? `begun in step ${begun.join(', ')}` : null,
+          j.reason,
+          continued.length ? `continued in ${continued.join(', ')}` : null,
+        ]
+          .filter(Boolean)
+          .join('; ') || null;
       return { key: s.key, label: s.label, status: 'treated', step: i + 1, reason };
     }
     const j = judgeItem(items, s.key, steps);
     return { key: s.key, label: s.label, status: j.status, step: null, reason: j.reason };
   });
+}
+
+/** What a step's works on the heating and hot-water item are: " (hot water)", " (heating)". */
+function worksKindText(step: AuditStep, key: ItemKey): string {
+  if (key !== 'heatingHotWater') return '';
+  const kinds = new Set(
+    step.works
+      .filter((w) => w.item === key)
+      .map((w) => (w.referenceId.startsWith('installation_ecs:') ? 'hot water' : 'heating')),
+  );
+  return ` (${[...kinds].sort().join(', ')})`;
 }
 
 /** The insulation items treated by the steps given (with works in them). */
