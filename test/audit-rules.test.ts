@@ -2160,3 +2160,78 @@ describe.skipIf(!HAS_CORPUS)('the rules where they bind on the corpus', () => {
     expect(steps.map((r) => r.aidsMax > 0)).toEqual([true, false]);
   });
 });
+
+describe.skipIf(!HAS_CORPUS)('a U that is the 3CL’s default for an unknown insulation', () => {
+  it('2287E1490206A: its walls of unknown insulation at U 0.5 are said to be at the 3CL’s default by period, beside the element, the item and the works (JSON, terminal, report)', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'dpe-sim-unknown-'));
+    const report = path.join(dir, 'audit.html');
+    try {
+      const json = await runCli(['audit', corpus('2287E1490206A'), '--json']);
+      expect(json.code).toBe(0);
+      const a = JSON.parse(json.stdout) as AuditResponse;
+      const walls = a.items.find((i) => i.key === 'walls');
+      // five walls filed "inconnu" (enum_type_isolation_id 1), insulated 1989–2000 (period 6,
+      // enum_methode_saisie_u_id 7): U 0.5 from the 3CL's table, 2.5 bare
+      const said =
+        'insulation unknown in the DPE (3CL “inconnu”, insulated 1989–2000): U 0.5 W/(m²·K) is the 3CL’s default for that period, not a measure (bare, U 2.5)';
+      expect(walls?.elements?.map((e) => e.performance)).toEqual(Array(5).fill('U 0.5 W/(m²·K)'));
+      expect(walls?.elements?.map((e) => e.note)).toEqual(
+        Array(5).fill(`${said}; to be checked on site: the gain of insulating it depends on it`),
+      );
+      expect(walls?.note).toBe(
+        `mur:0…4 (77.5\u00a0m²): ${said}; to be checked on site: the gain of insulating them depends on it`,
+      );
+      // its roof (15 cm, entered) and its floor ("non isolé") are not defaults: no note
+      for (const key of ['roof', 'lowFloors'] as const) {
+        const item = a.items.find((i) => i.key === key);
+        expect(item?.note, key).toBeUndefined();
+        expect(
+          item?.elements?.some((e) => e.note),
+          key,
+        ).toBe(false);
+      }
+      // the step that insulates them says it beside the works, in both proposals
+      for (const p of a.proposals) {
+        const step = p.steps.find((s) => s.works.some((w) => w.referenceId === 'mur:0'));
+        expect(step?.insulationNote, p.kind).toBe(
+          `mur:0…4 (77.5\u00a0m²): ${said}; to be checked on site: the gain of these works depends on it.`,
+        );
+        const others = p.steps.filter((s) => s !== step);
+        expect(
+          others.every((s) => s.insulationNote === undefined),
+          p.kind,
+        ).toBe(true);
+      }
+      const out = await runCli(['audit', corpus('2287E1490206A'), '--report', report]);
+      expect(out.code).toBe(0);
+      expect(out.stdout).toContain(
+        `Walls\tyes\tmur:0…4 (77.5\u00a0m²): ${said}; to be checked on site: the gain of insulating them depends on it\n`,
+      );
+      expect(out.stdout.split(`    mur:0…4 (77.5\u00a0m²): ${said};`).length - 1).toBe(2);
+      const html = await readFile(report, 'utf8');
+      expect(html).toContain('<th>Works needed</th><th>Why not / note</th>');
+      expect(html).toContain(
+        `<td>Walls</td><td>yes</td><td>mur:0…4 (77.5\u00a0m²): ${said}; to be checked on site: the gain of insulating them depends on it</td>`,
+      );
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 180_000);
+
+  it('2187E1039187C (filed “isolé mais type d’isolation inconnu”) and 2475E0919281Z (a table that gives the bare U): each said as the DPE files it', async () => {
+    const insulated = JSON.parse(
+      (await runCli(['audit', corpus('2187E1039187C'), '--json'])).stdout,
+    ) as AuditResponse;
+    expect(insulated.items.find((i) => i.key === 'walls')?.note).toBe(
+      'mur:0…2, mur:4, mur:5 (57.4\u00a0m²): insulated, of unknown kind and thickness in the DPE (3CL “isolé mais type d’isolation inconnu”, insulated 1975–1977): U 1 W/(m²·K) is the 3CL’s default for that period, not a measure (bare, U 1.8 to 2.5); to be checked on site: the gain of insulating them depends on it',
+    );
+    const bare = JSON.parse(
+      (await runCli(['audit', corpus('2475E0919281Z'), '--json'])).stdout,
+    ) as AuditResponse;
+    // a wall by its construction year before 1975 is read as insulated 1975–1977; the table's
+    // U is no lower than the bare wall's
+    expect(bare.items.find((i) => i.key === 'walls')?.note).toMatch(
+      /^mur:0, mur:2 \(6\.9\u00a0m²\): insulation unknown in the DPE \(3CL “inconnu”, built 1948–1974, read as insulated 1975–1977\): computed bare, U 1\.64 W\/\(m²·K\) \(the 3CL’s default for that period is no lower\), not a measure; /,
+    );
+  }, 180_000);
+});

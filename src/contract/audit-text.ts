@@ -238,3 +238,17 @@ export function dpeLabelText(
   const today = `${l.atItsRules === a.initial.classe ? 'keep' : 'put'} the dwelling in ${a.initial.classe}`;
   return `${own}${figures}; today's rules (${changed.join('; ')}) ${today}.`;
 }
+
+/**
+ * The six items' third column, the same on every screen, the report and the PDF: why an item
+ * needs no works or cannot take any, then its note (a U that is the 3CL's default for an unknown
+ * insulation: 2287E1490206A's walls), and the column's heading, "Why not / note" when any item
+ * has a note.
+ */
+export function itemWhyText(i: { reason: string | null; note?: string }): string {
+  return [i.reason, i.note].filter(Boolean).join('; ');
+}
+
+export function itemWhyHeading(items: readonly { note?: string }[]): string {
+  return items.some((i) => i.note) ? 'Why not / note' : 'Why not';
+}

@@ -83,6 +83,13 @@ export const ElementNeed = Type.Object({
   ]),
   /** why it needs no works or cannot take any, or null */
   reason: Type.Union([Type.String(), Type.Null()]),
+  /**
+   * a wall, low floor or roof whose insulation the DPE files as unknown (3CL
+   * `enum_type_isolation_id` 1 "inconnu" or 9 "isolé mais type d'isolation inconnu") with its U
+   * from the 3CL's default table by period: that its U is the method's default, not a measure,
+   * its bare U beside it, to be checked on site (0.2)
+   */
+  note: Type.Optional(Type.String()),
 });
 export type ElementNeed = Type.Static<typeof ElementNeed>;
 
@@ -95,6 +102,11 @@ export const ItemState = Type.Object({
   reason: Type.Union([Type.String(), Type.Null()]),
   /** its elements (0.2): the item is treated when those that need works get them */
   elements: Type.Optional(Type.Array(ElementNeed)),
+  /**
+   * its elements' notes (`elements[].note`: a U that is the 3CL's default for an unknown
+   * insulation), each after the elements it concerns (0.2)
+   */
+  note: Type.Optional(Type.String()),
 });
 export type ItemState = Type.Static<typeof ItemState>;
 
@@ -293,7 +305,9 @@ export const AuditStep = Type.Object({
   heatPumpsNote: Type.Optional(Type.String()),
   /**
    * interior wall insulation on walls the DPE says are already insulated from inside: the works
-   * replace that lining, and its removal is not in the price (0.2)
+   * replace that lining, and its removal is not in the price; and insulation works on walls, low
+   * floors or roofs whose insulation the DPE files as unknown, their U the 3CL's default by
+   * period: said, the gain of the works depending on it (0.2)
    */
   insulationNote: Type.Optional(Type.String()),
   /** summer comfort after the step (0.2) */

@@ -19,6 +19,8 @@ import {
   summerComfortText,
   synthesisAids,
   unitsText,
+  itemWhyHeading,
+  itemWhyText,
 } from '../../contract/audit-text.js';
 import { billChangeText } from '../../contract/number-text.js';
 import { elementNameOf } from '../../contract/element-label.js';
@@ -348,8 +350,8 @@ export function auditReportPdf(a: AuditResponse, generatedAt = new Date()): Prom
   heading(doc, 'The six items');
   table(
     doc,
-    ['Item', 'Works needed', 'Why not'],
-    a.items.map((x) => [x.label, x.needed ? 'yes' : 'no', x.reason ?? '']),
+    ['Item', 'Works needed', itemWhyHeading(a.items)],
+    a.items.map((x) => [x.label, x.needed ? 'yes' : 'no', itemWhyText(x)]),
     [0.2, 0.1, 0.7],
   );
   for (const p of a.proposals) proposalPdf(doc, p);

@@ -21,6 +21,8 @@ import {
   summerComfortText,
   synthesisAids,
   unitsText,
+  itemWhyHeading,
+  itemWhyText,
 } from '../../contract/audit-text.js';
 import { billChangeText } from '../../contract/number-text.js';
 import { elementNameOf, splitElement } from '../../contract/element-label.js';
@@ -233,7 +235,7 @@ export function auditReportHtml(a: AuditResponse, generatedAt = new Date()): str
   const items = a.items
     .map(
       (i) =>
-        `<tr><td>${esc(i.label)}</td><td>${i.needed ? 'yes' : 'no'}</td><td>${esc(i.reason ?? '')}</td></tr>`,
+        `<tr><td>${esc(i.label)}</td><td>${i.needed ? 'yes' : 'no'}</td><td>${esc(itemWhyText(i))}</td></tr>`,
     )
     .join('');
   const sources = a.costs.figures
@@ -255,7 +257,7 @@ ${synthesisHtml(a)}
 <div class="losses">${lossSvg(a)}<table><thead><tr><th>Item</th><th>Losses</th><th>Share</th></tr></thead><tbody>${lossRows}</tbody></table>${labelSvg([{ classe: a.initial.classe, text: 'now' }])}</div>
 ${contextHtml(a)}
 <h2>The six items</h2>
-<table><thead><tr><th>Item</th><th>Works needed</th><th>Why not</th></tr></thead><tbody>${items}</tbody></table>
+<table><thead><tr><th>Item</th><th>Works needed</th><th>${itemWhyHeading(a.items)}</th></tr></thead><tbody>${items}</tbody></table>
 <h2>Proposals</h2>
 ${a.proposals.map(proposalHtml).join('') || '<p>No proposal: the regulatory audit applies to classes D to G.</p>'}
 <h2>Sources and versions</h2>

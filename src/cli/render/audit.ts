@@ -14,6 +14,8 @@ import {
   summerComfortText,
   synthesisAids,
   unitsText,
+  itemWhyHeading,
+  itemWhyText,
 } from '../../contract/audit-text.js';
 import { billChangeText, indexRanges } from '../../contract/number-text.js';
 import { elementCell, splitElement } from '../../contract/element-label.js';
@@ -303,8 +305,8 @@ export function renderAudit(a: AuditResponse, dpeArg: string, s: Style): string 
   out.push('', s.c.bold('The six items'));
   out.push(
     table(
-      ['Item', 'Works needed', 'Why not'],
-      a.items.map((i) => [i.label, i.needed ? 'yes' : 'no', i.reason ?? '']),
+      ['Item', 'Works needed', itemWhyHeading(a.items)],
+      a.items.map((i) => [i.label, i.needed ? 'yes' : 'no', itemWhyText(i)]),
     ),
   );
   if (a.controls?.length) {

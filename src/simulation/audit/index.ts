@@ -71,7 +71,13 @@ import { billComparison } from '../consistency.js';
 import { inputGate, type Gate } from './gate.js';
 import { heatPumpsNoteOf } from '../../works/heat-pumps.js';
 import { waterHeatersNoteOf } from '../../works/water-heaters.js';
-import { INSULATION_ITEMS, ITEM_OF, judgeItems, type Items } from './items.js';
+import {
+  INSULATION_ITEMS,
+  ITEM_OF,
+  judgeItems,
+  unknownInsulationNote,
+  type Items,
+} from './items.js';
 import { isRoofWindow, optionAllowed, optionTreats, windowMeets, levelText } from './levels.js';
 import {
   changesOf,
@@ -334,10 +340,17 @@ export function auditDpe(engine: Engine, prep: PreparedDpe, opts: AuditOptions):
         ]
           .filter(Boolean)
           .join(' ');
-        const lining = liningReplacedOf(prep.raw, step.works);
+        // insulation works on elements whose U is the 3CL's default for an unknown insulation
+        const unknown = unknownInsulationNote(
+          items.elements.filter((e) => step.works.some((w) => w.referenceId === e.referenceId)),
+          () => 'these works',
+        );
+        const insulation = [liningReplacedOf(prep.raw, step.works), unknown && `${unknown}.`]
+          .filter(Boolean)
+          .join(' ');
         steps[i] = {
           ...step,
-          ...(lining ? { insulationNote: lining } : {}),
+          ...(insulation ? { insulationNote: insulation } : {}),
           ...(note ? { heatPumpsNote: note } : {}),
           ...(hotWater ? { hotWaterNote: hotWater } : {}),
           ...(heating ? { heatingNote: heating } : {}),

@@ -7,12 +7,12 @@
  */
 import type { ElementNeed, ItemKey, ItemState } from '../../contract/audit.js';
 import { elementLabel } from '../../contract/element-label.js';
-import { indexRanges } from '../../contract/number-text.js';
+import { indexRanges, numberText } from '../../contract/number-text.js';
 import type { Category } from '../../contract/schemas.js';
 import { scopeOf } from '../../dpe/building.js';
 import { filedAsDefault } from '../../dpe/default-generators.js';
 import { descriptionOf, elementsOf, referenceId } from '../../dpe/elements.js';
-import { num, str, type RawElement, type RawGeneratorHolder } from '../../dpe/raw.js';
+import { num, str, type RawDpe, type RawElement, type RawGeneratorHolder } from '../../dpe/raw.js';
 import type { Engine } from '../../engine/engine.js';
 import { areaOf, refusalsOn } from '../../works/apply.js';
 import { findOption, type WorksOptionRow } from '../../works/catalogue.js';
@@ -94,6 +94,8 @@ export interface JudgedElement extends ElementNeed {
    * heater), which works on its main generators leave in service (`backUpKeptText`)
    */
   backUpsBelow?: BackUpsBelow;
+  /** its U the 3CL's default for an unknown insulation: what `unknownInsulationOf` says */
+  unknown?: UnknownInsulation;
 }
 
 /** A heating installation's back-ups below the aids' level (`JudgedElement.backUpsBelow`). */
@@ -293,6 +295,13 @@ export function judgeItems(
         performance: performanceOfElement(category, comp),
         level: levelText(category, el),
       };
+      // (a U the 3CL's default for an unknown insulation: said beside it, whatever its status)
+      const unknown = unknownInsulationOf(engine, prep.raw, category, el, comp);
+      if (unknown)
+        Object.assign(base, {
+          unknown,
+          note: `${unknownText(unknown, unknown.bare === undefined ? [] : [unknown.bare])}; to be checked on site: the gain of insulating it depends on it`,
+        });
       const b = num(di.b);
       if (b !== undefined && !(b > 0)) {
         push({
@@ -504,12 +513,16 @@ export function judgeItems(
     let reason: string | null = null;
     if (!present.has(key)) reason = 'none in this DPE';
     else if (!mine.some((e) => e.status === 'needs-works')) reason = itemReason(mine);
+    const note = unknownInsulationNote(mine, (n) => `insulating ${n > 1 ? 'them' : 'it'}`);
     return {
       key,
       label: ITEM_LABELS[key],
       needed,
       reason,
-      elements: mine.map(({ item: _item, requirement: _r, backUpsBelow: _b, ...rest }) => rest),
+      elements: mine.map(
+        ({ item: _item, requirement: _r, backUpsBelow: _b, unknown: _u, ...rest }) => rest,
+      ),
+      ...(note ? { note } : {}),
     };
   });
   return {
@@ -520,6 +533,123 @@ export function judgeItems(
     ventilationLabel: vents.length ? vlabels.join(', ') : 'no ventilation',
     mainGenerators,
   };
+}
+
+// enum_methode_saisie_u_id of a U read from the 3CL's default table by period: 2 isolation
+// inconnue, 7 année d'isolation différente de l'année de construction, 8 année de construction
+const TABLE_METHODS = new Set(['2', '7', '8']);
+const U0_KEYS: Partial<Record<Category, string>> = {
+  mur: 'umur0',
+  plancher_bas: 'upb0',
+  plancher_haut: 'uph0',
+};
+
+/**
+ * A wall, low floor or roof whose insulation the DPE files as unknown (`enum_type_isolation_id`
+ * 1 "inconnu", or 9 "isolé mais type d'isolation inconnu") and whose U the engine reads from the
+ * 3CL's default table by period (`enum_methode_saisie_u_id` 2, 7 or 8): how the DPE files it
+ * with the period the table reads, its U and its bare U (U0), said "insulation unknown in the
+ * DPE (3CL “inconnu”, insulated 1989–2000): U 0.5 W/(m²·K) is the 3CL’s default for that period,
+ * not a measure (bare, U 2.5)" (2287E1490206A's walls), or "… computed bare, U 2.5 …" where the
+ * table gives no lower U than the bare element's. The gain of insulating the element is computed
+ * from that U. Undefined for any other element (a U computed from a thickness, a resistance or
+ * entered).
+ */
+export function unknownInsulationOf(
+  engine: Engine,
+  dpe: RawDpe,
+  category: Category,
+  el: RawElement,
+  computed: RawElement | undefined,
+): UnknownInsulation | undefined {
+  const u0Key = U0_KEYS[category];
+  if (!u0Key) return undefined;
+  const d = el.donnee_entree;
+  const type = str(d.enum_type_isolation_id);
+  if ((type !== '1' && type !== '9') || !TABLE_METHODS.has(str(d.enum_methode_saisie_u_id) ?? ''))
+    return undefined;
+  const di = computed?.donnee_intermediaire ?? {};
+  const u = ownU(category, di);
+  if (u === undefined) return undefined;
+  const u0 = num(di[u0Key]);
+  // the period the engine's table reads (3.2.1_mur.js, 3.2.2_plancher_bas.js,
+  // 3.2.3_plancher_haut.js): a wall of unknown insulation (2) by its construction, else the
+  // insulation's period when given; by construction year (8), a dwelling built before 1975 as
+  // insulated 1975–1977
+  const method = str(d.enum_methode_saisie_u_id);
+  const built = str(dpe.logement?.caracteristique_generale?.enum_periode_construction_id) ?? '';
+  const insulated =
+    method === '2' && category === 'mur' ? undefined : str(d.enum_periode_isolation_id);
+  const label = (table: string, id: string) =>
+    engine.enumLabel(table, id)?.replace(/(\d)-(\d)/, '$1–$2');
+  const builtText = label('periode_construction', built);
+  const when = insulated
+    ? `, insulated ${label('periode_isolation', insulated) ?? insulated}`
+    : !builtText
+      ? ''
+      : method === '8' && (built === '1' || built === '2')
+        ? `, built ${builtText}, read as insulated 1975–1977`
+        : `, built ${builtText}`;
+  const filed =
+    type === '1'
+      ? `insulation unknown in the DPE (3CL “inconnu”${when})`
+      : `insulated, of unknown kind and thickness in the DPE (3CL “isolé mais type d’isolation inconnu”${when})`;
+  return { filed, u, ...(u0 !== undefined && u0 > u + 0.005 ? { bare: u0 } : {}) };
+}
+
+/** An element's U read from the 3CL's default table for an unknown insulation. */
+export interface UnknownInsulation {
+  /** how the DPE files its insulation, and the period the table reads */
+  filed: string;
+  /** its U, W/(m²·K) */
+  u: number;
+  /** its bare U (U0), when above the table's: absent when the table gives it bare */
+  bare?: number;
+}
+
+/** What `UnknownInsulation` says, the bare U of each element it is said of given. */
+function unknownText(x: UnknownInsulation, bares: readonly number[]): string {
+  const list = [...new Set(bares.map(fmt))].sort((a, b) => Number(a) - Number(b));
+  if (!list.length)
+    return `${x.filed}: computed bare, U ${fmt(x.u)} W/(m²·K) (the 3CL’s default for that period is no lower), not a measure`;
+  const bare = list.length === 1 ? list[0] : `${list[0]} to ${list[list.length - 1]}`;
+  return `${x.filed}: U ${fmt(x.u)} W/(m²·K) is the 3CL’s default for that period, not a measure (bare, U ${bare})`;
+}
+
+/**
+ * Elements whose U is the 3CL's default for an unknown insulation (`unknownInsulationOf`), each
+ * sentence after the elements it concerns and their area: "mur:0…4 (77.5 m²): insulation unknown
+ * in the DPE (…): U 0.5 W/(m²·K) is the 3CL’s default for that period, not a measure (bare, U
+ * 2.5); to be checked on site: the gain of insulating them depends on it". `what` names the
+ * works the gain is of, for so many elements ("insulating them", "these works"). Undefined when
+ * none.
+ */
+export function unknownInsulationNote(
+  elements: readonly { referenceId: string; area: number; unknown?: UnknownInsulation }[],
+  what: (elements: number) => string,
+): string | undefined {
+  // (elements filed alike at the same U together, their bare U beside it)
+  const byKey = new Map<
+    string,
+    { x: UnknownInsulation; refs: string[]; area: number; bares: number[] }
+  >();
+  for (const e of elements) {
+    const x = e.unknown;
+    if (!x) continue;
+    const key = `${x.filed}|${fmt(x.u)}|${x.bare === undefined ? 'bare' : 'default'}`;
+    const entry = byKey.get(key) ?? { x, refs: [], area: 0, bares: [] };
+    entry.refs.push(e.referenceId);
+    entry.area += e.area;
+    if (x.bare !== undefined) entry.bares.push(x.bare);
+    byKey.set(key, entry);
+  }
+  if (!byKey.size) return undefined;
+  return [...byKey.values()]
+    .map(
+      ({ x, refs, area, bares }) =>
+        `${refsText(refs)} (${numberText(area, 1)}\u00a0m²): ${unknownText(x, bares)}; to be checked on site: the gain of ${what(refs.length)} depends on it`,
+    )
+    .join('. ');
 }
 
 /** "walls", "roof slopes"; "a low floor", "a lost attic", "a roof terrace" */
