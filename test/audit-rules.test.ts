@@ -2235,3 +2235,66 @@ describe.skipIf(!HAS_CORPUS)('a U that is the 3CL’s default for an unknown ins
     );
   }, 180_000);
 });
+
+describe.skipIf(!HAS_CORPUS)('the living area interior insulation takes', () => {
+  it('2287E1490206A: its walls lined inside take 4.43 m² of its 80, calc’s perte_surface_m2 for the same works, and its B at 107 kWh/m²/yr is a C on the 75.57 m² left (JSON, terminal, report)', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'dpe-sim-area-'));
+    const report = path.join(dir, 'audit.html');
+    try {
+      const json = await runCli(['audit', corpus('2287E1490206A'), '--json']);
+      expect(json.code).toBe(0);
+      const a = JSON.parse(json.stdout) as AuditResponse;
+      const [steps, single] = a.proposals;
+      // the path in steps: its walls lined inside in step 1, E → C, the windows in step 2, C → B
+      expect(steps?.steps.map((s) => s.livingArea)).toEqual([
+        {
+          lost: 4.43,
+          lostByStep: 4.43,
+          after: 75.57,
+          epM2: 127.03,
+          gesM2: 4.23,
+          classe: 'C',
+          note: 'Interior insulation takes about 4.43\u00a0m² of living area (80 → 75.57\u00a0m²); the figures per m² keep the DPE’s area, as the 3CL does. On the 75.57\u00a0m² left, the step’s 120 kWh/m²/yr and 4 kg CO2e/m²/yr would be 127 and 4: class C holds.',
+        },
+        {
+          lost: 4.43,
+          lostByStep: 0,
+          after: 75.57,
+          epM2: 113.27,
+          gesM2: 3.18,
+          classe: 'C',
+          note: 'The interior insulation of step 1 took about 4.43\u00a0m² of living area (80 → 75.57\u00a0m²); the figures per m² keep the DPE’s area, as the 3CL does. On the 75.57\u00a0m² left, the step’s 107 kWh/m²/yr and 3 kg CO2e/m²/yr would be 113 and 3: class C, not B (B is below 110 kWh/m²/yr and 11 kg CO2e/m²/yr).',
+        },
+      ]);
+      expect(steps?.steps.map((s) => s.after.classe)).toEqual(['C', 'B']);
+      const one = single?.steps[0];
+      expect(one?.after.classe).toBe('B');
+      expect(one?.livingArea).toMatchObject({ lost: 4.43, after: 75.57, classe: 'C' });
+      // the figure calc gives for the same works (one computation: the runs' perteSurface)
+      const walls = (one?.works ?? []).filter((w) => w.referenceId.startsWith('mur:'));
+      expect(walls).toHaveLength(5);
+      const calc = await runCli([
+        'calc',
+        corpus('2287E1490206A'),
+        '--json',
+        ...walls.flatMap((w) => ['-w', `${w.referenceId}=${w.editableKey}:${w.editableValue}`]),
+      ]);
+      expect(calc.code).toBe(0);
+      expect(calc.stdout).toMatch(/"perte_surface_m2":\s*\{\s*"value":\s*4\.43,/);
+      // a step without interior insulation, and no earlier one, says nothing
+      const out = await runCli(['audit', corpus('2287E1490206A'), '--report', report]);
+      expect(out.code).toBe(0);
+      expect(out.stdout.split('\n').filter((l) => /of living area/.test(l))).toEqual([
+        `    ${steps?.steps[0]?.livingArea?.note}`,
+        `    ${steps?.steps[1]?.livingArea?.note}`,
+        `    ${one?.livingArea?.note}`,
+      ]);
+      const html = await readFile(report, 'utf8');
+      expect(html).toContain(
+        '<p class="small">The interior insulation of step 1 took about 4.43\u00a0m² of living area (80 → 75.57\u00a0m²)',
+      );
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 180_000);
+});

@@ -310,6 +310,29 @@ export const AuditStep = Type.Object({
    * period: said, the gain of the works depending on it (0.2)
    */
   insulationNote: Type.Optional(Type.String()),
+  /**
+   * the living area taken by interior wall insulation, this step's and the earlier steps' (the
+   * same figure as `calc`'s `perte_surface_m2`): the 3CL figures per m² keep the DPE's area, so
+   * the step's primary energy and emissions per m² on the smaller area and the class they give
+   * with today's thresholds for it, and a sentence saying so (0.2)
+   */
+  livingArea: Type.Optional(
+    Type.Object({
+      /** m² taken by interior insulation up to this step (its works and the earlier steps') */
+      lost: Type.Number(),
+      /** of which this step's works, m² */
+      lostByStep: Type.Number(),
+      /** the living area left, m² */
+      after: Type.Number(),
+      /** primary energy, kWh/m²/yr, on the area left */
+      epM2: Type.Number(),
+      /** emissions, kg CO2e/m²/yr, on the area left */
+      gesM2: Type.Number(),
+      /** the class of those figures, with the thresholds for the area left */
+      classe: Letter,
+      note: Type.String(),
+    }),
+  ),
   /** summer comfort after the step (0.2) */
   summerComfort: Type.Optional(SummerComfort),
   /**

@@ -173,6 +173,7 @@ function stepPdf(doc: Doc, step: AuditStep) {
     `After: class ${f.classe} · ${num(f.epM2)} kWh/m²/yr primary · ${num(f.gesM2)} kg CO2e/m²/yr · final ${num(f.ef)} kWh/yr (${num(f.efM2)} kWh/m²/yr) · bill ${eurosPerYear(f.bill)}${step.summerComfort ? ` · summer comfort ${step.summerComfort.indicator}${step.summerComfort.lost ? ` (${step.summerComfort.lost})` : ''}` : ''}`,
   );
   for (const x of [
+    step.livingArea?.note,
     step.insulationNote,
     step.heatingNote,
     step.heatPumpsNote,

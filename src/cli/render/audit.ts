@@ -178,7 +178,14 @@ function renderStep(step: AuditStep, s: Style): string {
     head,
     works,
     wrap(`    After: ${figuresLine(step.after)}${comfort}`, '      '),
-    ...[step.insulationNote, step.heatingNote, step.heatPumpsNote, step.hotWaterNote, step.billNote]
+    ...[
+      step.livingArea?.note,
+      step.insulationNote,
+      step.heatingNote,
+      step.heatPumpsNote,
+      step.hotWaterNote,
+      step.billNote,
+    ]
       .filter((x): x is string => !!x)
       .map((x) => wrap(`    ${x}`, '      ')),
   ].join('\n');

@@ -6,11 +6,19 @@
 import type {
   AuditAids,
   AuditProposal,
+  AuditStep,
   AuditResponse,
   AuditWork,
   SummerComfort,
 } from '../../contract/audit.js';
-import { classIndex, type ClassLetter } from '../../contract/classes.js';
+import {
+  classesOf,
+  classIndex,
+  thresholdsFor,
+  today,
+  type ClassLetter,
+  type ClassSite,
+} from '../../contract/classes.js';
 import { ENERGY_PRICES_SINCE } from '../../contract/constants.js';
 import { indexRanges, numberText, percentText } from '../../contract/number-text.js';
 import { buildingAreaSetAside, isBaseAppoint, type Scope } from '../../dpe/building.js';
@@ -917,4 +925,67 @@ function replacedIn(
     hit.length > 1 ? (wall ? 'these walls' : 'these roofs') : wall ? 'this wall' : 'this roof';
   const old = wall ? 'the old lining' : 'the old insulation';
   return `${refs} (${numberText(area, 1)}\u00a0m²) ${hit.length > 1 ? 'are' : 'is'} already insulated in the DPE (${kinds.join('; ')}): the interior insulation of ${them} replaces that insulation, simulated from the bare ${wall ? 'wall' : 'roof'}; its price is the catalogue’s for new interior insulation and does not include removing ${old}, to be priced on site.`;
+}
+
+// ---------------------------------------------------------------- living area
+
+/**
+ * The living area interior wall insulation takes, up to a step (`lost`, m²: the works runs'
+ * `perteSurface`, the figure `calc` gives as `perte_surface_m2`: works/apply.ts `perteSurfaceOf`,
+ * the walls' length × the lining's thickness) and by the step's own works (`byStep`). The 3CL
+ * figures after works keep the DPE's area (`surface`); the step's primary energy and emissions per
+ * m² (`epM2`, `gesM2`, unrounded) are said on the area left, with the class they give under
+ * today's thresholds for that area (a small dwelling's limits follow its area): 2287E1490206A's
+ * walls lined inside take 4.43 m² of its 80, and its B at 107 kWh/m²/yr, 3 below the limit, is a
+ * C at 113 on 75.57 m². Undefined when no interior insulation takes any.
+ */
+export function livingAreaOf(
+  engine: Engine,
+  site: ClassSite,
+  step: {
+    n: number;
+    lost: number;
+    byStep: number;
+    epM2: number;
+    gesM2: number;
+    classe: ClassLetter;
+  },
+): AuditStep['livingArea'] {
+  const { lost, byStep } = step;
+  if (!(lost > 0) || !(site.surface > lost)) return undefined;
+  const after = Math.round((site.surface - lost) * 100) / 100;
+  const factor = site.surface / (site.surface - lost);
+  const epM2 = step.epM2 * factor;
+  const gesM2 = step.gesM2 * factor;
+  const t = thresholdsFor(
+    { ...site, surface: site.surface - lost },
+    today(),
+    engine.smallSurfaceLimits.bind(engine),
+  );
+  const classe = classesOf(epM2, gesM2, t).dpe;
+  const m2 = (x: number) => `${numberText(x, 2)}\u00a0m²`;
+  const earlier = step.n === 2 ? 'step 1’s' : 'the earlier steps’';
+  const took =
+    byStep >= lost
+      ? `Interior insulation takes about ${m2(lost)} of living area`
+      : byStep > 0
+        ? `Interior insulation takes about ${m2(byStep)} of living area, ${m2(lost)} with ${earlier}`
+        : `The interior insulation of ${earlier.replace(/’s$|’$/, '')} took about ${m2(lost)} of living area`;
+  const figures = `the step’s ${numberText(step.epM2, 0)} kWh/m²/yr and ${numberText(step.gesM2, 0)} kg CO2e/m²/yr would be ${numberText(epM2, 0)} and ${numberText(gesM2, 0)}`;
+  // (the limits of the step's class for the area left; G has none)
+  const limit =
+    step.classe === 'G' ? undefined : { ep: t.dpe[step.classe], ges: t.ges[step.classe] };
+  const holds =
+    classe === step.classe
+      ? `class ${classe} holds`
+      : `class ${classe}, not ${step.classe}${limit && classIndex(classe) > classIndex(step.classe) ? ` (${step.classe} is below ${numberText(limit.ep, 0)} kWh/m²/yr and ${numberText(limit.ges, 0)} kg CO2e/m²/yr)` : ''}`;
+  return {
+    lost,
+    lostByStep: byStep,
+    after,
+    epM2: Math.round(epM2 * 100) / 100,
+    gesM2: Math.round(gesM2 * 100) / 100,
+    classe,
+    note: `${took} (${numberText(site.surface, 2)} → ${m2(after)}); the figures per m² keep the DPE’s area, as the 3CL does. On the ${m2(after)} left, ${figures}: ${holds}.`,
+  };
 }

@@ -58,6 +58,7 @@ import {
   controlsOf,
   acceptedReplacedOf,
   liningReplacedOf,
+  livingAreaOf,
   costCeilingNoteOf,
   dearerStepsNoteOf,
   scopeText,
@@ -765,6 +766,16 @@ function stepOf(
   // (what a replaced main heating generator leaves beside it, with its share in the works' own
   // output)
   const heatingNote = appointKeptOf(frame.engine, from.raw, applied.raw, output);
+  // the living area interior insulation takes, the step's and the earlier steps' (the runs'
+  // perteSurface, calc's perte_surface_m2), and the step's figures on the area left
+  const livingArea = livingAreaOf(frame.engine, frame.prep.site, {
+    n,
+    lost: run.perteSurface,
+    byStep: Math.round((run.perteSurface - from.perteSurface) * 100) / 100,
+    epM2: after.o.after.epM2,
+    gesM2: after.o.after.gesM2,
+    classe: afterFigures.classe,
+  });
   const billSaved = Math.round(beforeFigures.bill - afterFigures.bill);
   // a bill that rises says why (the works trade a cheap energy for a dearer one): the output the
   // step starts from, run again only then (after the input was read above: the run may write
@@ -793,6 +804,7 @@ function stepOf(
     ...(heatingNote ? { heatingNote } : {}),
     ...(comfort ? { summerComfort: comfort } : {}),
     ...(heating ? { heatingEnergy: heating } : {}),
+    ...(livingArea ? { livingArea } : {}),
   };
 }
 
