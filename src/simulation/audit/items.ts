@@ -295,8 +295,10 @@ export function judgeItems(
         performance: performanceOfElement(category, comp),
         level: levelText(category, el),
       };
-      // (a U the 3CL's default for an unknown insulation: said beside it, whatever its status)
-      const unknown = unknownInsulationOf(engine, prep.raw, category, el, comp);
+      // (a U the 3CL's default for an unknown insulation: said beside an element that loses
+      // heat, whatever its status)
+      const unknown =
+        num(di.b) === 0 ? undefined : unknownInsulationOf(engine, prep.raw, category, el, comp);
       if (unknown)
         Object.assign(base, {
           unknown,
