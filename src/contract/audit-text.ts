@@ -252,3 +252,26 @@ export function itemWhyText(i: { reason: string | null; note?: string }): string
 export function itemWhyHeading(items: readonly { note?: string }[]): string {
   return items.some((i) => i.note) ? 'Why not / note' : 'Why not';
 }
+
+/**
+ * A step's notes under its figures, in the order every front door prints them (terminal, report,
+ * PDF): the living area interior insulation takes, the insulation it replaces or that the DPE
+ * does not know, the heating's back-ups, the heat pumps, the hot water, the bill.
+ */
+export function stepNotes(step: {
+  livingArea?: { note: string };
+  insulationNote?: string;
+  heatingNote?: string;
+  heatPumpsNote?: string;
+  hotWaterNote?: string;
+  billNote?: string;
+}): string[] {
+  return [
+    step.livingArea?.note,
+    step.insulationNote,
+    step.heatingNote,
+    step.heatPumpsNote,
+    step.hotWaterNote,
+    step.billNote,
+  ].filter((x): x is string => !!x);
+}

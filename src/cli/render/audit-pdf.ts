@@ -21,6 +21,7 @@ import {
   unitsText,
   itemWhyHeading,
   itemWhyText,
+  stepNotes,
 } from '../../contract/audit-text.js';
 import { billChangeText } from '../../contract/number-text.js';
 import { elementNameOf } from '../../contract/element-label.js';
@@ -172,15 +173,7 @@ function stepPdf(doc: Doc, step: AuditStep) {
     doc,
     `After: class ${f.classe} · ${num(f.epM2)} kWh/m²/yr primary · ${num(f.gesM2)} kg CO2e/m²/yr · final ${num(f.ef)} kWh/yr (${num(f.efM2)} kWh/m²/yr) · bill ${eurosPerYear(f.bill)}${step.summerComfort ? ` · summer comfort ${step.summerComfort.indicator}${step.summerComfort.lost ? ` (${step.summerComfort.lost})` : ''}` : ''}`,
   );
-  for (const x of [
-    step.livingArea?.note,
-    step.insulationNote,
-    step.heatingNote,
-    step.heatPumpsNote,
-    step.hotWaterNote,
-    step.billNote,
-  ])
-    if (x) para(doc, x);
+  for (const x of stepNotes(step)) para(doc, x);
 }
 
 function proposalPdf(doc: Doc, p: AuditProposal) {

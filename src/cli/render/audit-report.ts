@@ -23,6 +23,7 @@ import {
   unitsText,
   itemWhyHeading,
   itemWhyText,
+  stepNotes,
 } from '../../contract/audit-text.js';
 import { billChangeText } from '../../contract/number-text.js';
 import { elementNameOf, splitElement } from '../../contract/element-label.js';
@@ -126,15 +127,9 @@ function stepHtml(step: AuditStep): string {
     : '';
   return `<div class="step"><div class="stepbody"><h4>Step ${step.n}: ${step.before.classe} → ${step.after.classe} · ${euros(step.cost)} (cumulative ${euros(step.cumulativeCost)})${step.billSaved !== undefined ? ` · bill ${billChangeText(step.billSaved)}` : ''}${proofText(step) ? ` · ${proofText(step)}` : ''}</h4>
 <table><thead><tr><th>Element</th><th>Works</th><th>Performance</th><th>Quantity</th><th>Cost incl. VAT</th></tr></thead><tbody>${works || '<tr><td colspan="5">no works</td></tr>'}</tbody></table>
-<table class="fig"><thead><tr><th></th><th>Class</th><th>kWh/m²/yr (primary)</th><th>kg CO2e/m²/yr</th><th>Final energy kWh/yr</th><th>kWh/m²/yr (final)</th><th>Bill €/yr</th></tr></thead><tbody><tr><th>Before</th>${figuresCells(step.before)}</tr><tr><th>After</th>${figuresCells(step.after)}</tr></tbody></table>${comfort}${[
-    step.livingArea?.note,
-    step.insulationNote,
-    step.heatingNote,
-    step.heatPumpsNote,
-    step.hotWaterNote,
-    step.billNote,
-  ]
-    .filter((x): x is string => !!x)
+<table class="fig"><thead><tr><th></th><th>Class</th><th>kWh/m²/yr (primary)</th><th>kg CO2e/m²/yr</th><th>Final energy kWh/yr</th><th>kWh/m²/yr (final)</th><th>Bill €/yr</th></tr></thead><tbody><tr><th>Before</th>${figuresCells(step.before)}</tr><tr><th>After</th>${figuresCells(step.after)}</tr></tbody></table>${comfort}${stepNotes(
+    step,
+  )
     .map((x) => `<p class="small">${esc(x)}</p>`)
     .join('')}</div></div>`;
 }

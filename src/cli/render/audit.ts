@@ -16,6 +16,7 @@ import {
   unitsText,
   itemWhyHeading,
   itemWhyText,
+  stepNotes,
 } from '../../contract/audit-text.js';
 import { billChangeText, indexRanges } from '../../contract/number-text.js';
 import { elementCell, splitElement } from '../../contract/element-label.js';
@@ -178,16 +179,7 @@ function renderStep(step: AuditStep, s: Style): string {
     head,
     works,
     wrap(`    After: ${figuresLine(step.after)}${comfort}`, '      '),
-    ...[
-      step.livingArea?.note,
-      step.insulationNote,
-      step.heatingNote,
-      step.heatPumpsNote,
-      step.hotWaterNote,
-      step.billNote,
-    ]
-      .filter((x): x is string => !!x)
-      .map((x) => wrap(`    ${x}`, '      ')),
+    ...stepNotes(step).map((x) => wrap(`    ${x}`, '      ')),
   ].join('\n');
 }
 
