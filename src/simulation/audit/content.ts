@@ -986,6 +986,6 @@ export function livingAreaOf(
     epM2: Math.round(epM2 * 100) / 100,
     gesM2: Math.round(gesM2 * 100) / 100,
     classe,
-    note: `${took} (${numberText(site.surface, 2)} → ${m2(after)}); the figures per m² keep the DPE’s area, as the 3CL does. On the ${m2(after)} left, ${figures}: ${holds}.`,
+    note: `${took} (${numberText(site.surface, 2)} → ${m2(after)}); the figures per m² are on the DPE’s area (a DPE made after the works would be on the area left). On the ${m2(after)} left, ${figures}: ${holds}.`,
   };
 }

@@ -628,18 +628,22 @@ function proposal(
  * `enum_type_vitrage_id`): BAR-EN-104 pays only for replacing single glazing.
  */
 type PathScope = AidScope & {
-  glazing: ReadonlyMap<string, string>;
+  glazing: ReadonlyMap<string, { id: string; windows: number }>;
   thresholds: Thresholds;
   /** the final class out of reach: the strongest works' figures (`Paths.strongest`) */
   strongest?: { epM2: number; gesM2: number };
 };
 
-/** Each window's glazing in the DPE (`baie_vitree:N` → `enum_type_vitrage_id`). */
-function glazingOf(raw: RawDpe): Map<string, string> {
-  const out = new Map<string, string>();
+/**
+ * Each window element's glazing in the DPE (`baie_vitree:N` → `enum_type_vitrage_id`) and its
+ * windows (`nb_baie`: 2187E0982013C's four elements are 10 windows).
+ */
+function glazingOf(raw: RawDpe): Map<string, { id: string; windows: number }> {
+  const out = new Map<string, { id: string; windows: number }>();
   elementsOf(raw, 'baie_vitree').forEach((el, i) => {
     const id = el.donnee_entree?.enum_type_vitrage_id;
-    if (id !== undefined && id !== null) out.set(`baie_vitree:${i}`, String(id));
+    if (id !== undefined && id !== null)
+      out.set(`baie_vitree:${i}`, { id: String(id), windows: Math.max(1, windowsOf(el)) });
   });
   return out;
 }
@@ -696,7 +700,8 @@ function sheetsOf(steps: readonly AuditStep[], at: PathScope): AuditAids['sheets
       const met = w.aidLevel?.met ?? true;
       const glazing = [...(prev?.glazing ?? [])];
       const g = at.glazing.get(w.referenceId);
-      if (sheet === WINDOW_SHEET && g !== undefined) glazing.push(g);
+      if (sheet === WINDOW_SHEET && g !== undefined)
+        for (let k = 0; k < g.windows; k++) glazing.push(g.id);
       sheets.set(key, { sheet, works: w.option, met: prev ? prev.met && met : met, glazing });
     }
   return [...sheets.values()].map(({ glazing, ...x }) => {

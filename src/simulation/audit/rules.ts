@@ -219,7 +219,7 @@ export function heldBackText(
   // energy is not named there, 2213E1322779R's collective hot water being the cause)
   const byGes =
     classIndex(c.ges) > classIndex(target) && heating !== undefined && heating.id !== '1';
-  return ` (with them ${numberText(Math.round(strongest.epM2 * 10) / 10)} kWh/m², class ${c.energy} on energy, and ${numberText(Math.round(strongest.gesM2 * 10) / 10)} kg CO2e/m², class ${c.ges} on emissions; ${target} asks under ${numberText(thresholds.dpe[t])} kWh/m² and ${numberText(thresholds.ges[t])} kg CO2e/m²${byGes ? `; the heating runs on ${heating.label}, ${Math.round(heating.share * 100)} % of its final energy` : ''})`;
+  return ` (with them ${numberText(strongest.epM2, 2)} kWh/m², class ${c.energy} on energy, and ${numberText(strongest.gesM2, 2)} kg CO2e/m², class ${c.ges} on emissions; ${target} asks under ${numberText(thresholds.dpe[t])} kWh/m² and ${numberText(thresholds.ges[t])} kg CO2e/m²${byGes ? `; the heating runs on ${heating.label}, ${Math.round(heating.share * 100)} % of its final energy` : ''})`;
 }
 
 export function rulesOf(
